@@ -1,0 +1,131 @@
+// The one contract between the UI and the back end: every request (args schema → result schema)
+// and every event (payload schema). Electron IPC, the web-mode WebSocket and the CLI derive from it.
+
+import { z } from 'zod';
+import type { ApiErrorShape } from './errors.ts';
+import { Host, HostId, HostInput } from './hosts.ts';
+import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
+
+const NoArgs = z.object({}).strict();
+
+function request<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
+  return { args, result };
+}
+
+export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
+export type TransportKind = (typeof TRANSPORTS)[number];
+
+export const AppInfo = z.object({
+  version: z.string(),
+  dataDir: z.string(),
+  databaseFile: z.string(),
+  transport: z.enum(TRANSPORTS),
+  platform: z.string(),
+  /** Things the user must be told at start, such as a corrupt data file that was set aside. */
+  notices: z.array(z.string()),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+export const requests = {
+  'app.info': request(NoArgs, AppInfo),
+  'hosts.list': request(NoArgs, z.array(Host)),
+  'hosts.add': request(HostInput, Host),
+  'hosts.update': request(z.object({ id: HostId, host: HostInput }).strict(), Host),
+  'hosts.remove': request(z.object({ id: HostId }).strict(), z.object({ removed: z.boolean() })),
+  'sessions.list': request(
+    z.object({ search: z.string().max(200, 'must be at most 200 characters').optional() }).strict(),
+    z.array(SessionSummary),
+  ),
+  'sessions.get': request(z.object({ id: SessionId }).strict(), Session),
+  'sessions.rename': request(z.object({ id: SessionId, name: SessionName }).strict(), Session),
+  'sessions.delete': request(z.object({ id: SessionId }).strict(), z.object({ deleted: z.boolean() })),
+} as const;
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+export const LogLine = z.object({
+  at: z.string(),
+  level: z.enum(LOG_LEVELS),
+  source: z.string(),
+  message: z.string(),
+});
+export type LogLine = z.infer<typeof LogLine>;
+
+export const events = {
+  log: LogLine,
+} as const;
+
+export type RequestName = keyof typeof requests;
+export type EventName = keyof typeof events;
+export type RequestArgs<N extends RequestName> = z.input<(typeof requests)[N]['args']>;
+export type ParsedArgs<N extends RequestName> = z.output<(typeof requests)[N]['args']>;
+export type RequestResult<N extends RequestName> = z.output<(typeof requests)[N]['result']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const REQUEST_NAMES = Object.keys(requests) as RequestName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export function isRequestName(name: unknown): name is RequestName {
+  return typeof name === 'string' && Object.hasOwn(requests, name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(events, name);
+}
+
+type Namespace<N extends string> = N extends `${infer Head}.${string}` ? Head : never;
+type MethodsOf<NS extends string> = {
+  [N in RequestName as N extends `${NS}.${infer Method}` ? Method : never]: {} extends RequestArgs<N>
+    ? (args?: RequestArgs<N>) => Promise<RequestResult<N>>
+    : (args: RequestArgs<N>) => Promise<RequestResult<N>>;
+};
+
+/** The object the renderer sees as `window.benchlab`, whatever the transport. */
+export type BenchlabApi = { [NS in Namespace<RequestName>]: MethodsOf<NS> } & {
+  readonly transport: TransportKind;
+  subscribe<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+};
+
+/** What every transport needs to implement to produce a BenchlabApi. */
+export interface TransportCall {
+  call(name: RequestName, args: unknown): Promise<unknown>;
+  subscribe(event: EventName, listener: (payload: unknown) => void): () => void;
+}
+
+/** Builds `window.benchlab` (one function per request, grouped by namespace) over a transport. */
+export function buildApi(transport: TransportKind, channel: TransportCall): BenchlabApi {
+  const api: Record<string, unknown> = {
+    transport,
+    subscribe: (event: EventName, listener: (payload: unknown) => void) => channel.subscribe(event, listener),
+  };
+  for (const name of REQUEST_NAMES) {
+    const [namespace, method] = name.split('.') as [string, string];
+    const group = (api[namespace] ??= {}) as Record<string, unknown>;
+    group[method] = (args?: unknown) => channel.call(name, args ?? {});
+  }
+  return api as BenchlabApi;
+}
+
+/** Human message naming the first offending field, e.g. `port: must be between 1 and 65535`. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      const field = issue.path.map(String).join('.');
+      if (issue.code === 'unrecognized_keys') {
+        return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+      }
+      return field ? `${field}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+/** Validates the arguments of a named request. Pure: the back end calls it before any handler. */
+export function parseArgs<N extends RequestName>(
+  name: N,
+  args: unknown,
+): { ok: true; args: ParsedArgs<N> } | { ok: false; error: ApiErrorShape } {
+  const result = requests[name].args.safeParse(args ?? {});
+  if (result.success) return { ok: true, args: result.data as ParsedArgs<N> };
+  return { ok: false, error: { code: 'invalid_args', message: describeZodError(result.error) } };
+}

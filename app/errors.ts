@@ -1,0 +1,42 @@
+// The error shape that crosses every transport: a stable code and a human message, never a stack.
+
+export const API_ERROR_CODES = [
+  'invalid_args',
+  'unknown_request',
+  'too_large',
+  'not_found',
+  'conflict',
+  'disconnected',
+  'unavailable',
+  'internal',
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+export interface ApiErrorShape {
+  code: ApiErrorCode;
+  message: string;
+}
+
+/** An error the back end means to show the user; anything else is reported as `internal`. */
+export class ApiError extends Error {
+  readonly code: ApiErrorCode;
+  constructor(code: ApiErrorCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+  toJSON(): ApiErrorShape {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function isApiErrorShape(value: unknown): value is ApiErrorShape {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.message === 'string' &&
+    typeof candidate.code === 'string' &&
+    (API_ERROR_CODES as readonly string[]).includes(candidate.code)
+  );
+}

@@ -1,0 +1,29 @@
+// The single entry point every transport calls: checks the request name, validates arguments
+// against the contract, runs the handler and turns any failure into `{ code, message }`.
+
+import { isRequestName, parseArgs, type RequestName } from '../../app/contract.ts';
+import { ApiError, type ApiErrorShape } from '../../app/errors.ts';
+import type { Handlers } from './handlers.ts';
+
+export type DispatchOutcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
+
+export type Dispatcher = (name: unknown, args: unknown) => Promise<DispatchOutcome>;
+
+export function createDispatcher(handlers: Handlers, reportInternal: (error: unknown, name: string) => void): Dispatcher {
+  return async (name, args) => {
+    if (!isRequestName(name)) {
+      const shown = typeof name === 'string' ? `"${name.slice(0, 80)}"` : 'a request without a name';
+      return { ok: false, error: { code: 'unknown_request', message: `unknown request ${shown}` } };
+    }
+    const parsed = parseArgs(name, args);
+    if (!parsed.ok) return parsed;
+    try {
+      const handler = handlers[name] as (args: unknown) => unknown;
+      return { ok: true, result: await handler(parsed.args) };
+    } catch (error) {
+      if (error instanceof ApiError) return { ok: false, error: error.toJSON() };
+      reportInternal(error, name satisfies RequestName);
+      return { ok: false, error: { code: 'internal', message: `${name} failed: ${(error as Error)?.message ?? String(error)}` } };
+    }
+  };
+}

@@ -1,0 +1,32 @@
+// Application log: each line is stored in the `event` table and published as the `log` event.
+
+import type { LogLine } from '../../app/contract.ts';
+import type { EventBus } from './event-bus.ts';
+import type { EventsRepository } from './store/events-repository.ts';
+
+export class Logger {
+  readonly #events: EventsRepository;
+  readonly #bus: EventBus;
+  constructor(events: EventsRepository, bus: EventBus) {
+    this.#events = events;
+    this.#bus = bus;
+  }
+
+  write(level: LogLine['level'], source: string, message: string, refs: { sessionId?: number; hostId?: number } = {}): void {
+    const line: LogLine = { at: new Date().toISOString(), level, source, message };
+    this.#events.append(line, refs);
+    this.#bus.publish('log', line);
+  }
+
+  info(source: string, message: string): void {
+    this.write('info', source, message);
+  }
+
+  warn(source: string, message: string): void {
+    this.write('warn', source, message);
+  }
+
+  error(source: string, message: string): void {
+    this.write('error', source, message);
+  }
+}

@@ -1,0 +1,52 @@
+// The back end's services, created once per process and shared by whichever front door hosts them
+// (Electron, web mode, CLI).
+
+import type { AppInfo, TransportKind } from '../../app/contract.ts';
+import { EventBus } from './event-bus.ts';
+import { Logger } from './logger.ts';
+import { openDatabase, type Db } from './store/database.ts';
+import { EventsRepository } from './store/events-repository.ts';
+import { HostsRepository } from './store/hosts-repository.ts';
+import { SessionsRepository } from './store/sessions-repository.ts';
+
+export interface Services {
+  readonly db: Db;
+  readonly bus: EventBus;
+  readonly log: Logger;
+  readonly hosts: HostsRepository;
+  readonly sessions: SessionsRepository;
+  readonly events: EventsRepository;
+  info(): AppInfo;
+  close(): void;
+}
+
+export interface ServiceOptions {
+  dataDir: string;
+  transport: TransportKind;
+  version: string;
+}
+
+export function createServices(options: ServiceOptions): Services {
+  const { db, file, notices } = openDatabase(options.dataDir);
+  const bus = new EventBus();
+  const events = new EventsRepository(db);
+  const log = new Logger(events, bus);
+  for (const notice of notices) log.warn('store', notice);
+  return {
+    db,
+    bus,
+    log,
+    events,
+    hosts: new HostsRepository(db),
+    sessions: new SessionsRepository(db),
+    info: () => ({
+      version: options.version,
+      dataDir: options.dataDir,
+      databaseFile: file,
+      transport: options.transport,
+      platform: `${process.platform}-${process.arch}`,
+      notices: [...notices],
+    }),
+    close: () => db.close(),
+  };
+}

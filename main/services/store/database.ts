@@ -1,0 +1,112 @@
+// Opens the one SQLite file Benchlab keeps: WAL, foreign keys, migrations by PRAGMA user_version.
+// A file from a newer Benchlab is refused untouched; a file that is not a readable database is
+// renamed aside with a timestamp (never deleted) and reported as a notice.
+
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
+
+export type Db = Database.Database;
+
+export const DATABASE_FILE_NAME = 'benchlab.db';
+
+export class NewerSchemaError extends Error {
+  readonly fileVersion: number;
+  constructor(file: string, fileVersion: number, knownVersion: number) {
+    super(
+      `The data file ${file} was written by a newer Benchlab (schema version ${fileVersion}; this Benchlab knows up to ${knownVersion}). ` +
+        'It was left untouched. Update Benchlab, or set BENCHLAB_DATA_DIR to another folder.',
+    );
+    this.name = 'NewerSchemaError';
+    this.fileVersion = fileVersion;
+  }
+}
+
+export interface OpenedDatabase {
+  db: Db;
+  file: string;
+  /** Messages the user must see, e.g. that a corrupt file was set aside. */
+  notices: string[];
+}
+
+const CORRUPTION_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CORRUPTION_CODES.has(code);
+}
+
+function timestampForFileName(date: Date): string {
+  return date.toISOString().replace(/[:.]/g, '-');
+}
+
+/** Moves a corrupt database (and its WAL/SHM companions) aside. Returns the new main file path. */
+function setAside(file: string, now: Date): string {
+  const target = `${file}.corrupt-${timestampForFileName(now)}`;
+  renameSync(file, target);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(file + suffix)) renameSync(file + suffix, target + suffix);
+  }
+  return target;
+}
+
+function configure(db: Db): void {
+  db.pragma('journal_mode = WAL');
+  // FULL: the journal of host changes and session rows must survive a power cut; samples are
+  // written in batched transactions, so the fsync cost is paid per batch, not per row.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+}
+
+/** Reads the schema version; throws SQLITE_NOTADB/SQLITE_CORRUPT when the file is not a database. */
+function probe(db: Db): number {
+  db.prepare('SELECT count(*) FROM sqlite_master').get();
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): number {
+  let version = db.pragma('user_version', { simple: true }) as number;
+  for (const migration of migrations) {
+    if (migration.version <= version) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+    version = migration.version;
+  }
+  return version;
+}
+
+export function openDatabase(dataDir: string, options: { now?: () => Date } = {}): OpenedDatabase {
+  const now = options.now ?? (() => new Date());
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = join(dataDir, DATABASE_FILE_NAME);
+  const notices: string[] = [];
+
+  let db: Db | undefined;
+  let version: number;
+  try {
+    db = new Database(file);
+    version = probe(db);
+  } catch (error) {
+    db?.close();
+    if (!isCorruption(error)) throw error;
+    const movedTo = setAside(file, now());
+    notices.push(
+      `The data file ${file} could not be read as a database (${(error as Error).message}). ` +
+        `It was kept as ${movedTo} and a new, empty data file was started.`,
+    );
+    db = new Database(file);
+    version = probe(db);
+  }
+
+  if (version > LATEST_SCHEMA_VERSION) {
+    db.close();
+    throw new NewerSchemaError(file, version, LATEST_SCHEMA_VERSION);
+  }
+  configure(db);
+  migrate(db);
+  return { db, file, notices };
+}

@@ -1,0 +1,25 @@
+// Stored log lines (`event` table): what happened, so a session's story can be read back later.
+
+import type { LogLine } from '../../../app/contract.ts';
+import type { Db } from './database.ts';
+
+export class EventsRepository {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  append(line: LogLine, refs: { sessionId?: number; hostId?: number } = {}): void {
+    this.#db
+      .prepare('INSERT INTO event (session_id, host_id, at, level, source, message) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(refs.sessionId ?? null, refs.hostId ?? null, line.at, line.level, line.source, line.message);
+  }
+
+  recent(limit = 200): LogLine[] {
+    return (
+      this.#db
+        .prepare('SELECT at, level, source, message FROM event ORDER BY id DESC LIMIT ?')
+        .all(limit) as LogLine[]
+    ).reverse();
+  }
+}

@@ -1,0 +1,122 @@
+// The store's schema, as an ordered list of migrations. Each runs in one transaction together with
+// the PRAGMA user_version bump, so a crash leaves the file at the old or the new version, never between.
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'hosts, sessions, runs, samples, host snapshots, preset changes, events',
+    sql: `
+      CREATE TABLE host (
+        id                    INTEGER PRIMARY KEY,
+        name                  TEXT    NOT NULL UNIQUE COLLATE NOCASE,
+        kind                  TEXT    NOT NULL DEFAULT 'ssh' CHECK (kind IN ('ssh', 'local')),
+        address               TEXT    NOT NULL,
+        port                  INTEGER NOT NULL DEFAULT 22 CHECK (port BETWEEN 1 AND 65535),
+        username              TEXT    NOT NULL,
+        auth_kind             TEXT    NOT NULL CHECK (auth_kind IN ('agent', 'key', 'password')),
+        key_path              TEXT,
+        jump_host_id          INTEGER REFERENCES host(id) ON DELETE SET NULL,
+        host_key_fingerprint  TEXT,
+        host_key_pinned_at    TEXT,
+        created_at            TEXT    NOT NULL,
+        updated_at            TEXT    NOT NULL
+      );
+
+      CREATE TABLE session (
+        id                 INTEGER PRIMARY KEY,
+        name               TEXT NOT NULL,
+        notes              TEXT NOT NULL DEFAULT '',
+        tags               TEXT NOT NULL DEFAULT '[]',
+        client_host_id     INTEGER REFERENCES host(id) ON DELETE SET NULL,
+        server_host_id     INTEGER REFERENCES host(id) ON DELETE SET NULL,
+        config             TEXT NOT NULL DEFAULT '{}',
+        status             TEXT NOT NULL DEFAULT 'draft'
+                           CHECK (status IN ('draft', 'running', 'completed', 'failed', 'cancelled', 'interrupted')),
+        origin_session_id  INTEGER REFERENCES session(id) ON DELETE SET NULL,
+        created_at         TEXT NOT NULL,
+        started_at         TEXT,
+        ended_at           TEXT
+      );
+      CREATE INDEX session_created ON session(created_at);
+
+      -- One load step of a session: a template variant under one load profile step.
+      CREATE TABLE run (
+        id           INTEGER PRIMARY KEY,
+        session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+        ordinal      INTEGER NOT NULL,
+        template_id  TEXT    NOT NULL,
+        variant      TEXT    NOT NULL,
+        knobs        TEXT    NOT NULL DEFAULT '{}',
+        step         TEXT    NOT NULL DEFAULT '{}',
+        status       TEXT    NOT NULL DEFAULT 'pending',
+        started_at   TEXT,
+        ended_at     TEXT,
+        summary      TEXT,
+        histogram    BLOB,
+        UNIQUE (session_id, ordinal)
+      );
+
+      -- One second of one client's measurements, with the server's at the same second.
+      CREATE TABLE sample (
+        run_id          INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+        second          INTEGER NOT NULL,
+        client_index    INTEGER NOT NULL DEFAULT 0,
+        requests        INTEGER NOT NULL,
+        bytes           INTEGER NOT NULL,
+        errors          TEXT    NOT NULL DEFAULT '{}',
+        status_classes  TEXT    NOT NULL DEFAULT '{}',
+        p50_us          INTEGER,
+        p90_us          INTEGER,
+        p99_us          INTEGER,
+        max_us          INTEGER,
+        histogram       BLOB,
+        client_metrics  TEXT,
+        server_metrics  TEXT,
+        PRIMARY KEY (run_id, second, client_index)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE host_snapshot (
+        id          INTEGER PRIMARY KEY,
+        host_id     INTEGER NOT NULL REFERENCES host(id) ON DELETE CASCADE,
+        session_id  INTEGER REFERENCES session(id) ON DELETE CASCADE,
+        taken_at    TEXT NOT NULL,
+        info        TEXT NOT NULL
+      );
+      CREATE INDEX host_snapshot_host ON host_snapshot(host_id, taken_at);
+
+      -- The journal of presets applied to hosts: enough to revert after a crash.
+      CREATE TABLE change (
+        id           INTEGER PRIMARY KEY,
+        host_id      INTEGER NOT NULL REFERENCES host(id) ON DELETE RESTRICT,
+        session_id   INTEGER REFERENCES session(id) ON DELETE SET NULL,
+        preset_id    TEXT NOT NULL,
+        keys         TEXT NOT NULL,
+        previous     TEXT NOT NULL,
+        applied      TEXT NOT NULL,
+        status       TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'applied', 'reverted', 'failed')),
+        applied_at   TEXT,
+        reverted_at  TEXT
+      );
+      CREATE INDEX change_host ON change(host_id, status);
+
+      CREATE TABLE event (
+        id          INTEGER PRIMARY KEY,
+        session_id  INTEGER REFERENCES session(id) ON DELETE CASCADE,
+        host_id     INTEGER REFERENCES host(id) ON DELETE SET NULL,
+        at          TEXT NOT NULL,
+        level       TEXT NOT NULL,
+        source      TEXT NOT NULL,
+        message     TEXT NOT NULL
+      );
+      CREATE INDEX event_session ON event(session_id, id);
+    `,
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

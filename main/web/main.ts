@@ -1,0 +1,64 @@
+// `npm run web`: hosts the back end in Node and serves the built renderer to a local browser.
+
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDispatcher } from '../api/dispatch.ts';
+import { createHandlers } from '../api/handlers.ts';
+import { defaultDataDir } from '../services/data-dir.ts';
+import { createServices } from '../services/services.ts';
+import { NewerSchemaError } from '../services/store/database.ts';
+import { appVersion } from '../services/version.ts';
+import { startWebServer } from './server.ts';
+
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+export const WEB_BUILD_DIR = join(REPO_ROOT, 'out', 'web');
+
+function fail(message: string): never {
+  console.error(`benchlab: ${message}`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'static-dir': { type: 'string' },
+    },
+  });
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, not "${values.port}"`);
+  const staticDir = resolve(values['static-dir'] ?? WEB_BUILD_DIR);
+  if (!existsSync(join(staticDir, 'index.html'))) fail(`the UI is not built in ${staticDir}: run "npm run build:web" first`);
+  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
+
+  let services;
+  try {
+    services = createServices({ dataDir, transport: 'web', version: appVersion() });
+  } catch (error) {
+    if (error instanceof NewerSchemaError) fail(error.message);
+    throw error;
+  }
+  for (const notice of services.info().notices) console.warn(`benchlab: ${notice}`);
+
+  const dispatch = createDispatcher(createHandlers(services), (error, name) => {
+    console.error(`benchlab: ${name} failed:`, error);
+  });
+  const server = await startWebServer({ dispatch, bus: services.bus, staticDir, port }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') fail(`port ${port} is already in use: pick another with --port, or omit it for a free one`);
+    throw error;
+  });
+  console.log(`Benchlab web mode (data: ${dataDir}) — open ${server.url}`);
+
+  const shutdown = () => {
+    void server.close().then(() => {
+      services.close();
+      process.exit(0);
+    });
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+await main();

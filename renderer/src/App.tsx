@@ -1,0 +1,77 @@
+// The window: navigation on the left, the current page, notices on top and a status bar below.
+
+import { useEffect, useState } from 'react';
+import type { AppInfo } from '../../app/contract.ts';
+import { errorMessage, useApi, useConnection } from './api-context.tsx';
+import { PAGES, usePage, type PageId } from './navigation.ts';
+import { HostsPage } from './pages/HostsPage.tsx';
+import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
+import { SessionsPage } from './pages/SessionsPage.tsx';
+
+function PageView({ page }: { page: PageId }) {
+  switch (page) {
+    case 'hosts':
+      return <HostsPage />;
+    case 'sessions':
+      return <SessionsPage />;
+    default:
+      return <NotBuiltPage page={page} />;
+  }
+}
+
+export function App() {
+  const api = useApi();
+  const connection = useConnection();
+  const [page, setPage] = usePage();
+  const [info, setInfo] = useState<AppInfo | null>(null);
+  const [infoError, setInfoError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (connection !== 'connected') return;
+    api.app.info().then(setInfo, (error: unknown) => setInfoError(errorMessage(error)));
+  }, [api, connection]);
+
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">Benchlab</div>
+        {PAGES.map((entry) => (
+          <button
+            key={entry.id}
+            type="button"
+            className={entry.id === page ? 'nav-item active' : 'nav-item'}
+            aria-current={entry.id === page ? 'page' : undefined}
+            data-testid={`nav-${entry.id}`}
+            onClick={() => setPage(entry.id)}
+          >
+            {entry.label}
+          </button>
+        ))}
+      </nav>
+      <main className="content">
+        {info?.notices.map((notice) => (
+          <div key={notice} className="banner warning" role="alert" data-testid="notice">
+            {notice}
+          </div>
+        ))}
+        {infoError && (
+          <div className="banner error" role="alert">
+            {infoError}
+          </div>
+        )}
+        <PageView page={page} />
+      </main>
+      <footer className="statusbar" data-testid="statusbar">
+        <span data-testid="status-connection" className={`dot ${connection}`}>
+          {connection === 'connected' ? 'Connected' : connection === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+        </span>
+        <span data-testid="status-transport">Transport: {info?.transport ?? api.transport}</span>
+        <span data-testid="status-data-dir" title={info?.databaseFile}>
+          Data: {info?.dataDir ?? '…'}
+        </span>
+        <span className="spacer" />
+        <span>v{info?.version ?? '…'}</span>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+// Builds the renderer alone for web mode (served by main/web). Electron's build is electron.vite.config.ts.
+
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: 'renderer',
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: '../out/web',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+});
