@@ -1,6 +1,7 @@
 // The host entry model: what a user stores about a machine, and the validation of every field.
 
 import { z } from 'zod';
+import { hasControlCharacters } from './text.ts';
 
 const HOSTNAME_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -42,7 +43,7 @@ export function describeAddressProblem(address: string): string | null {
 export const AUTH_KINDS = ['agent', 'key', 'password'] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 
-const noControlCharacters = (text: string) => !/[\u0000-\u001f\u007f]/.test(text);
+const noControlCharacters = (text: string) => !hasControlCharacters(text);
 
 export const HostFields = z.object({
   name: z

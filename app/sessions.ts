@@ -1,6 +1,7 @@
 // The session model as the UI sees it: a named experiment with its hosts, config and status.
 
 import { z } from 'zod';
+import { hasControlCharacters } from './text.ts';
 
 export const SESSION_STATUSES = ['draft', 'running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
@@ -12,7 +13,7 @@ export const SessionName = z
   .trim()
   .min(1, 'is required')
   .max(200, 'must be at most 200 characters')
-  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not contain line breaks or control characters');
+  .refine((text) => !hasControlCharacters(text), 'must not contain line breaks or control characters');
 
 export const SessionSummary = z.object({
   id: SessionId,

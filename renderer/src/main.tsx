@@ -1,5 +1,6 @@
 // Renderer entry: finds `window.benchlab` (Electron's preload) or builds it over a WebSocket (web mode).
 
+import './zod-setup.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { buildApi } from '../../app/contract.ts';

@@ -26,8 +26,12 @@ export function createWebTransport(location: Location = window.location): WebTra
   let nextId = 1;
   let socket: WebSocket;
   let retryDelay = 250;
+  let state: ConnectionState = 'connecting';
 
-  const setState = (state: ConnectionState) => stateListeners.forEach((listener) => listener(state));
+  const setState = (next: ConnectionState) => {
+    state = next;
+    stateListeners.forEach((listener) => listener(next));
+  };
   const send = (message: ClientMessage) => {
     const text = JSON.stringify(message);
     if (socket.readyState === WebSocket.OPEN) socket.send(text);
@@ -63,7 +67,6 @@ export function createWebTransport(location: Location = window.location): WebTra
     };
   }
 
-  setState('connecting');
   connect();
 
   return {
@@ -97,6 +100,7 @@ export function createWebTransport(location: Location = window.location): WebTra
     },
     onStateChange(listener) {
       stateListeners.add(listener);
+      listener(state); // the socket may have opened before the UI subscribed
       return () => stateListeners.delete(listener);
     },
   };

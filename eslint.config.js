@@ -1,0 +1,56 @@
+// Lint, including the layering rules of DESIGN.md: app/ is pure (no electron, react, node:* or
+// main/), renderer/ never reaches into main/ or Node, and only main/electron/ may import electron.
+
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules.filter((name) => !name.startsWith('_')), 'node:*'];
+
+const restrict = (groups) => ['error', { patterns: groups }];
+
+const noNode = { group: nodeBuiltins, message: 'This layer runs without Node: no Node built-ins here.' };
+const noElectron = { group: ['electron', 'electron/*'], message: 'Only main/electron/ may import electron.' };
+const noMain = { group: ['**/main/**', '**/main'], message: 'Reach the back end through the contract (window.benchlab), not main/.' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-empty-object-type': 'off',
+    },
+  },
+  {
+    files: ['app/**/*.ts'],
+    ignores: ['app/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        noNode,
+        noElectron,
+        noMain,
+        { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'app/ is pure: no UI libraries.' },
+        { group: ['**/renderer/**', '**/agent/**'], message: 'app/ imports only app/.' },
+        { group: ['better-sqlite3', 'ws', 'ssh2', 'node-ssh'], message: 'app/ is pure: no I/O libraries.' },
+      ]),
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': restrict([noNode, noElectron, noMain]),
+    },
+  },
+  {
+    files: ['main/**/*.ts', 'agent/**/*.ts', 'scripts/**/*.ts', 'tests/**/*.ts'],
+    ignores: ['main/electron/**'],
+    rules: {
+      'no-restricted-imports': restrict([noElectron]),
+    },
+  },
+);

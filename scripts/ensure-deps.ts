@@ -1,0 +1,38 @@
+// Makes a fresh clone runnable: checks the Node version and installs node_modules with `npm ci`
+// when they are missing or older than package-lock.json. Used by `npm start`, `npm test`, `npm run bench`.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const MINIMUM_NODE = [22, 18] as const;
+
+function nodeIsRecentEnough(version = process.versions.node): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1]);
+}
+
+function installIsCurrent(): boolean {
+  const marker = join(ROOT, 'node_modules', '.package-lock.json');
+  if (!existsSync(marker)) return false;
+  return statSync(marker).mtimeMs >= statSync(join(ROOT, 'package-lock.json')).mtimeMs;
+}
+
+export function ensureDependencies(): void {
+  if (!nodeIsRecentEnough()) {
+    console.error(`benchlab: Node ${MINIMUM_NODE.join('.')} or newer is required (24 LTS recommended); this is ${process.version}.`);
+    process.exit(1);
+  }
+  if (installIsCurrent()) return;
+  console.log('benchlab: installing dependencies (npm ci)…');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error('benchlab: `npm ci` failed; see the output above.');
+    process.exit(result.status ?? 1);
+  }
+}
+
+// Run directly (import.meta.main is Node 24 only; users may have Node 22).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) ensureDependencies();

@@ -1,0 +1,93 @@
+// Web mode end to end in real Chromium: add a host, reload, find it again; bad input is explained.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { HostsPage } from './pages/hosts-page.ts';
+
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+
+before(async () => {
+  app = await startWebApp();
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.setDefaultTimeout(10000);
+  await page.goto(app.url);
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+test('the token link is swapped for a cookie and the status bar tells transport and data dir', async () => {
+  assert.equal(new URL(page.url()).search, '', 'the token must not stay in the address bar');
+  await assert.doesNotReject(page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor());
+  assert.match(await page.getByTestId('status-transport').innerText(), /web/);
+  assert.match(await page.getByTestId('status-data-dir').innerText(), new RegExp(app.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+});
+
+test('adds a host, reloads, and finds it again', async () => {
+  const hosts = new HostsPage(page);
+  await hosts.open();
+  await hosts.add({ name: 'load-client', address: '10.231.0.2', port: '2222', user: 'bench', auth: 'key', keyPath: '/root/.ssh/id_ed25519' });
+
+  await page.reload();
+  await hosts.open();
+  const row = hosts.row('load-client');
+  await row.waitFor();
+  const text = await row.innerText();
+  assert.match(text, /10\.231\.0\.2:2222/);
+  assert.match(text, /bench/);
+  assert.match(text, /id_ed25519/);
+  assert.equal(await hosts.rows().count(), 1);
+});
+
+test('a malformed address is explained field by field and nothing is saved', async () => {
+  const hosts = new HostsPage(page);
+  await hosts.open();
+  await page.getByTestId('host-add').click();
+  await hosts.fill({ name: 'broken', address: 'bad host\nname', port: '70000', user: 'root' });
+  await page.getByTestId('host-save').click();
+  assert.match(await hosts.fieldError('address').innerText(), /spaces or line breaks/);
+  assert.match(await hosts.fieldError('port').innerText(), /between 1 and 65535/);
+  await page.getByTestId('host-cancel').click();
+  await page.reload();
+  await hosts.open();
+  assert.equal(await hosts.row('broken').count(), 0);
+  assert.equal(await hosts.rows().count(), 1);
+});
+
+test('a duplicate name is refused by the back end with a clear message', async () => {
+  const hosts = new HostsPage(page);
+  await hosts.open();
+  await page.getByTestId('host-add').click();
+  await hosts.fill({ name: 'LOAD-CLIENT', address: 'bench.example.org', user: 'root' });
+  await page.getByTestId('host-save').click();
+  assert.match(await page.getByTestId('host-save-error').innerText(), /already exists/);
+});
+
+test('edits and removes a host with confirmation', async () => {
+  const hosts = new HostsPage(page);
+  await page.reload();
+  await hosts.open();
+  await hosts.row('load-client').getByTestId('host-edit').click();
+  await page.getByTestId('host-name').fill('load-client-renamed');
+  await page.getByTestId('host-save').click();
+  await hosts.row('load-client-renamed').waitFor();
+
+  await hosts.row('load-client-renamed').getByTestId('host-remove').click();
+  await hosts.row('load-client-renamed').getByTestId('host-remove-confirm').click();
+  await page.getByTestId('hosts-empty').waitFor();
+  await page.reload();
+  await page.getByTestId('hosts-empty').waitFor();
+});
+
+test('pages that are not built yet say so', async () => {
+  await page.getByTestId('nav-compare').click();
+  assert.match(await page.getByTestId('not-built').innerText(), /Not built yet/);
+});

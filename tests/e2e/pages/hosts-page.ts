@@ -1,0 +1,52 @@
+// Page object for the Hosts page: tests speak in user actions, selectors live here.
+
+import type { Locator, Page } from 'playwright-core';
+
+export interface HostFormValues {
+  name: string;
+  address: string;
+  port?: string;
+  user: string;
+  auth?: 'agent' | 'key' | 'password';
+  keyPath?: string;
+}
+
+export class HostsPage {
+  readonly page: Page;
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  async open(): Promise<void> {
+    await this.page.getByTestId('nav-hosts').click();
+    await this.page.getByTestId('page-hosts').waitFor();
+  }
+
+  async fill(values: HostFormValues): Promise<void> {
+    await this.page.getByTestId('host-name').fill(values.name);
+    await this.page.getByTestId('host-address').fill(values.address);
+    if (values.port !== undefined) await this.page.getByTestId('host-port').fill(values.port);
+    await this.page.getByTestId('host-user').fill(values.user);
+    if (values.auth) await this.page.getByTestId('host-auth').selectOption(values.auth);
+    if (values.keyPath !== undefined) await this.page.getByTestId('host-keyPath').fill(values.keyPath);
+  }
+
+  async add(values: HostFormValues): Promise<void> {
+    await this.page.getByTestId('host-add').click();
+    await this.fill(values);
+    await this.page.getByTestId('host-save').click();
+    await this.row(values.name).waitFor();
+  }
+
+  row(name: string): Locator {
+    return this.page.locator(`[data-testid="host-row"][data-host-name="${name}"]`);
+  }
+
+  rows(): Locator {
+    return this.page.getByTestId('host-row');
+  }
+
+  fieldError(field: string): Locator {
+    return this.page.getByTestId(`host-error-${field}`);
+  }
+}

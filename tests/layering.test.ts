@@ -1,0 +1,45 @@
+// The layering of DESIGN.md is enforced by lint: these cases prove the rules fire (and stay quiet).
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ESLint } from 'eslint';
+
+const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+
+async function restrictedImportErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+const forbidden: Array<[string, string]> = [
+  ['app/bad.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+  ['app/bad.ts', "import fs from 'fs';\nexport const x = fs;\n"],
+  ['app/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+  ['app/bad.ts', "import { useState } from 'react';\nexport const x = useState;\n"],
+  ['app/bad.ts', "import { createServices } from '../main/services/services.ts';\nexport const x = createServices;\n"],
+  ['app/bad.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n"],
+  ['renderer/src/bad.ts', "import { createServices } from '../../main/services/services.ts';\nexport const x = createServices;\n"],
+  ['renderer/src/bad.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
+  ['renderer/src/bad.ts', "import { spawn } from 'node:child_process';\nexport const x = spawn;\n"],
+  ['main/services/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+];
+
+for (const [file, code] of forbidden) {
+  test(`lint refuses in ${file}: ${code.split('\n')[0]}`, async () => {
+    const errors = await restrictedImportErrors(file, code);
+    assert.ok(errors.length > 0, `expected a no-restricted-imports error for ${file}`);
+  });
+}
+
+const allowed: Array<[string, string]> = [
+  ['app/ok.ts', "import { z } from 'zod';\nimport { ApiError } from './errors.ts';\nexport const x = [z, ApiError];\n"],
+  ['renderer/src/ok.ts', "import { requests } from '../../app/contract.ts';\nexport const x = requests;\n"],
+  ['main/electron/ok.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+  ['main/services/ok.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+];
+
+for (const [file, code] of allowed) {
+  test(`lint allows in ${file}: ${code.split('\n')[0]}`, async () => {
+    assert.deepEqual(await restrictedImportErrors(file, code), []);
+  });
+}
