@@ -62,8 +62,10 @@ export const MIGRATIONS: readonly Migration[] = [
         UNIQUE (session_id, ordinal)
       );
 
-      -- One second of one client's measurements, with the server's at the same second.
+      -- One second of one client's measurements, with the server's at the same second. A rowid
+      -- table: rows carry a ~1-2 KB histogram, too large for WITHOUT ROWID to pack well.
       CREATE TABLE sample (
+        id              INTEGER PRIMARY KEY,
         run_id          INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
         second          INTEGER NOT NULL,
         client_index    INTEGER NOT NULL DEFAULT 0,
@@ -78,8 +80,8 @@ export const MIGRATIONS: readonly Migration[] = [
         histogram       BLOB,
         client_metrics  TEXT,
         server_metrics  TEXT,
-        PRIMARY KEY (run_id, second, client_index)
-      ) WITHOUT ROWID;
+        UNIQUE (run_id, second, client_index)
+      );
 
       CREATE TABLE host_snapshot (
         id          INTEGER PRIMARY KEY,

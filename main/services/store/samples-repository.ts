@@ -1,0 +1,107 @@
+// Per-second samples of a run, written in batched transactions by the single writer of a run,
+// and read back in second order for charts, replay and comparison.
+
+import type { Db } from './database.ts';
+
+export interface SampleInput {
+  second: number;
+  clientIndex?: number;
+  requests: number;
+  bytes: number;
+  errors: Record<string, number>;
+  statusClasses: Record<string, number>;
+  p50Us: number | null;
+  p90Us: number | null;
+  p99Us: number | null;
+  maxUs: number | null;
+  /** The encoded HDR interval histogram of this second. */
+  histogram: Uint8Array | null;
+  clientMetrics: Record<string, number> | null;
+  serverMetrics: Record<string, number> | null;
+}
+
+export interface StoredSample extends SampleInput {
+  runId: number;
+  clientIndex: number;
+}
+
+interface SampleRow {
+  run_id: number;
+  second: number;
+  client_index: number;
+  requests: number;
+  bytes: number;
+  errors: string;
+  status_classes: string;
+  p50_us: number | null;
+  p90_us: number | null;
+  p99_us: number | null;
+  max_us: number | null;
+  histogram: Buffer | null;
+  client_metrics: string | null;
+  server_metrics: string | null;
+}
+
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+export class SamplesRepository {
+  readonly #db: Db;
+  readonly #insert;
+  readonly #appendBatch;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#insert = db.prepare(
+      `INSERT INTO sample (run_id, second, client_index, requests, bytes, errors, status_classes,
+         p50_us, p90_us, p99_us, max_us, histogram, client_metrics, server_metrics)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#appendBatch = db.transaction((runId: number, samples: readonly SampleInput[]) => {
+      for (const sample of samples) {
+        this.#insert.run(
+          runId,
+          sample.second,
+          sample.clientIndex ?? 0,
+          sample.requests,
+          sample.bytes,
+          JSON.stringify(sample.errors),
+          JSON.stringify(sample.statusClasses),
+          sample.p50Us,
+          sample.p90Us,
+          sample.p99Us,
+          sample.maxUs,
+          sample.histogram,
+          json(sample.clientMetrics),
+          json(sample.serverMetrics),
+        );
+      }
+    });
+  }
+
+  /** Appends samples of one run in one transaction: all are stored, or none. */
+  append(runId: number, samples: readonly SampleInput[]): void {
+    this.#appendBatch(runId, samples);
+  }
+
+  forRun(runId: number): StoredSample[] {
+    const rows = this.#db
+      .prepare('SELECT * FROM sample WHERE run_id = ? ORDER BY second, client_index')
+      .all(runId) as SampleRow[];
+    return rows.map((row) => ({
+      runId: row.run_id,
+      second: row.second,
+      clientIndex: row.client_index,
+      requests: row.requests,
+      bytes: row.bytes,
+      errors: JSON.parse(row.errors) as Record<string, number>,
+      statusClasses: JSON.parse(row.status_classes) as Record<string, number>,
+      p50Us: row.p50_us,
+      p90Us: row.p90_us,
+      p99Us: row.p99_us,
+      maxUs: row.max_us,
+      histogram: row.histogram ? new Uint8Array(row.histogram) : null,
+      clientMetrics: row.client_metrics ? (JSON.parse(row.client_metrics) as Record<string, number>) : null,
+      serverMetrics: row.server_metrics ? (JSON.parse(row.server_metrics) as Record<string, number>) : null,
+    }));
+  }
+}

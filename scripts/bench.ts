@@ -1,0 +1,28 @@
+// `npm run bench`: prints Benchlab's speed and size figures. No pass/fail: goals are read, not asserted.
+
+import { benchStoreIngest } from '../bench/store-ingest.ts';
+import { benchWebColdStart } from '../bench/web-cold-start.ts';
+
+function print(title: string, figures: Record<string, number | string>): void {
+  console.log(`\n${title}`);
+  for (const [name, value] of Object.entries(figures)) console.log(`  ${name.padEnd(26)} ${value}`);
+}
+
+console.log(`Benchlab benchmarks — Node ${process.version}, ${process.platform}-${process.arch}`);
+
+const coldStart = await benchWebColdStart();
+print('Web mode cold start (spawn → first answered app.info)', {
+  'median ms': coldStart.medianMs.toFixed(0),
+  'min ms': coldStart.minMs.toFixed(0),
+  'max ms': coldStart.maxMs.toFixed(0),
+});
+
+for (const [samples, batchSize] of [[36_000, 60], [3_600, 1]] as const) {
+  const ingest = benchStoreIngest(samples, batchSize);
+  print(`Store ingest (WAL, synchronous=FULL, ${batchSize === 1 ? 'one transaction per sample' : `batches of ${batchSize}`})`, {
+    samples: ingest.samples,
+    'samples per second': ingest.samplesPerSecond,
+    'bytes per sample on disk': ingest.bytesPerSample,
+    'of which HDR histogram': ingest.histogramBytesPerSample,
+  });
+}
