@@ -27,7 +27,8 @@ export function ensureDependencies(): void {
   }
   if (installIsCurrent()) return;
   console.log('benchlab: installing dependencies (npm ci)…');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit' });
+  // npm is npm.cmd on Windows, which only a shell resolves.
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
   if (result.status !== 0) {
     console.error('benchlab: `npm ci` failed; see the output above.');
     process.exit(result.status ?? 1);
