@@ -8,6 +8,14 @@ export const API_ERROR_CODES = [
   'conflict',
   'disconnected',
   'unavailable',
+  'unreachable',
+  'timeout',
+  'auth_failed',
+  'password_required',
+  'passphrase_required',
+  'host_key_unknown',
+  'host_key_changed',
+  'cancelled',
   'internal',
 ] as const;
 
@@ -16,18 +24,22 @@ export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 export interface ApiErrorShape {
   code: ApiErrorCode;
   message: string;
+  /** Facts the UI acts on, e.g. the host key fingerprint to show for acceptance. */
+  details?: Record<string, string>;
 }
 
 /** An error the back end means to show the user; anything else is reported as `internal`. */
 export class ApiError extends Error {
   readonly code: ApiErrorCode;
-  constructor(code: ApiErrorCode, message: string) {
+  readonly details: Record<string, string> | undefined;
+  constructor(code: ApiErrorCode, message: string, details?: Record<string, string>) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
+    this.details = details;
   }
   toJSON(): ApiErrorShape {
-    return { code: this.code, message: this.message };
+    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
   }
 }
 

@@ -77,6 +77,8 @@ export const HostFields = z.object({
     .max(4096, 'is too long')
     .refine(noControlCharacters, 'must not contain line breaks or control characters')
     .optional(),
+  /** Reach this host through another stored host (ProxyJump). */
+  jumpHostId: z.number().int().positive('must be a host id').nullable().optional(),
 });
 
 function requireKeyPath(host: { auth?: AuthKind; keyPath?: string | undefined }, ctx: z.RefinementCtx): void {
@@ -91,8 +93,13 @@ export type HostInput = z.input<typeof HostInput>;
 
 export const HostId = z.number({ error: 'must be a host id' }).int('must be a host id').positive('must be a host id');
 
+export const HOST_KINDS = ['ssh', 'local'] as const;
+
 export const Host = HostFields.extend({
   id: HostId,
+  /** `local` is "This machine", driven without SSH. */
+  kind: z.enum(HOST_KINDS),
+  jumpHostId: z.number().nullable(),
   hostKeyFingerprint: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -14,6 +14,8 @@ export type LabRole = (typeof LAB_ROLES)[number];
 const INSTANCES = {
   default: { prefix: 'bl-', thirdOctet: 0 },
   selftest: { prefix: 'blt-', thirdOctet: 1 },
+  // For tests that pull links or change host keys, so they never disturb the default lab.
+  disruptive: { prefix: 'bld-', thirdOctet: 2 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;

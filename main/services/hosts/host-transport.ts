@@ -1,0 +1,41 @@
+// The one interface every host is driven through, whether over SSH or on this machine
+// ("local"): run a command, open an interactive shell, close. Services above never see ssh2.
+
+import type { EventEmitter } from 'node:events';
+
+export interface ExecOptions {
+  /** Written to the command's stdin, then stdin is closed (how sudo gets its password). */
+  stdin?: string;
+  /** Kill the command and reject with `timeout` after this long. Default 60 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Called with output as it arrives (for the log terminal); the result still holds all of it. */
+  onStdout?: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+}
+
+export interface ExecResult {
+  /** Exit code, or null when the command died from a signal. */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An interactive shell on a PTY. `data` events carry terminal output bytes. */
+export interface ShellSession extends EventEmitter<{ data: [Buffer]; exit: [number | null] }> {
+  write(data: string | Buffer): void;
+  resize(cols: number, rows: number): void;
+  /** Stop reading from the remote side (backpressure) until resume(). */
+  pause(): void;
+  resume(): void;
+  close(): void;
+}
+
+export interface HostTransport {
+  readonly kind: 'ssh' | 'local';
+  /** The login user on the host (decides whether sudo is needed). */
+  readonly user: string;
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  openShell(size: { cols: number; rows: number }): Promise<ShellSession>;
+  close(): void;
+}

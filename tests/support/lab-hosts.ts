@@ -1,0 +1,26 @@
+// SSH targets for the lab's hosts, with their real pinned fingerprints, for tests of the host layer.
+
+import { labLayout, labStatus, labUnsupportedReason, labUp, type LabInstance, type LabRole } from '../lab/lab.ts';
+import type { SshTarget } from '../../main/services/ssh/ssh-transport.ts';
+
+/** Why lab tests cannot run here, or null. */
+export function labSkipReason(): string | null {
+  return labUnsupportedReason();
+}
+
+/** Ensures the lab instance is up and returns a target per role, keys pinned as a trusting user would have. */
+export async function labTargets(instance: LabInstance = 'default'): Promise<Record<LabRole, SshTarget> & { keyPath: string }> {
+  await labUp({ instance });
+  const status = await labStatus({ instance });
+  const layout = labLayout(instance);
+  const target = (role: LabRole): SshTarget => ({
+    label: `lab-${role}`,
+    address: layout.hosts[role].address,
+    port: layout.hosts[role].port,
+    user: 'root',
+    auth: 'key',
+    keyPath: layout.keyPath,
+    pinnedFingerprint: status.hosts[role].hostKeyFingerprint,
+  });
+  return { client: target('client'), server: target('server'), keyPath: layout.keyPath };
+}
