@@ -39,7 +39,7 @@ export interface SshOptions {
   jumpSecrets?: Record<string, SshSecrets>;
 }
 
-const DEFAULTS = { readyTimeoutMs: 8000, keepaliveIntervalMs: 5000, keepaliveCountMax: 4 } as const;
+const DEFAULTS = { readyTimeoutMs: 8000, keepaliveIntervalMs: 5000, keepaliveCountMax: 3 } as const;
 
 function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? homedir() + path.slice(1) : path;
