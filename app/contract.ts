@@ -3,7 +3,11 @@
 
 import { z } from 'zod';
 import type { ApiErrorShape } from './errors.ts';
+import { ConnectSecrets, Fingerprint, HostConnection } from './connections.ts';
 import { Host, HostId, HostInput } from './hosts.ts';
+import { Reachability, SystemInfo } from './system-info.ts';
+import { TerminalData, TerminalExit, TerminalId, TerminalSize } from './terminal.ts';
+import { SshConfigCandidate } from './ssh-config.ts';
 import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
 
 const NoArgs = z.object({}).strict();
@@ -32,6 +36,25 @@ export const requests = {
   'hosts.add': request(HostInput, Host),
   'hosts.update': request(z.object({ id: HostId, host: HostInput }).strict(), Host),
   'hosts.remove': request(z.object({ id: HostId }).strict(), z.object({ removed: z.boolean() })),
+  'hosts.addLocal': request(NoArgs, Host),
+  'hosts.importSshConfig': request(
+    z.object({ text: z.string().max(512 * 1024, 'is too long').optional() }).strict(),
+    z.object({ source: z.string(), candidates: z.array(SshConfigCandidate), warnings: z.array(z.string()) }),
+  ),
+  'hosts.connect': request(z.object({ id: HostId, secrets: ConnectSecrets.optional() }).strict(), HostConnection),
+  'hosts.disconnect': request(z.object({ id: HostId }).strict(), HostConnection),
+  'hosts.connections': request(NoArgs, z.array(HostConnection)),
+  /** Pins the key of a host that has none pinned yet (first use). */
+  'hosts.trustKey': request(z.object({ id: HostId, fingerprint: Fingerprint }).strict(), Host),
+  /** The explicit action for a host whose key changed (reinstalled machine). */
+  'hosts.replaceKey': request(z.object({ id: HostId, fingerprint: Fingerprint }).strict(), Host),
+  'hosts.systemInfo': request(z.object({ id: HostId, refresh: z.boolean().optional() }).strict(), SystemInfo.nullable()),
+  'hosts.reachability': request(z.object({ from: HostId, to: HostId }).strict(), Reachability),
+  'terminal.open': request(z.object({ hostId: HostId, size: TerminalSize }).strict(), z.object({ terminalId: z.string() })),
+  'terminal.input': request(z.object({ terminalId: TerminalId, data: z.string().max(64 * 1024, 'is too long') }).strict(), z.object({})),
+  'terminal.resize': request(z.object({ terminalId: TerminalId, size: TerminalSize }).strict(), z.object({})),
+  'terminal.ack': request(z.object({ terminalId: TerminalId, bytes: z.number().int().min(0) }).strict(), z.object({})),
+  'terminal.close': request(z.object({ terminalId: TerminalId }).strict(), z.object({})),
   'sessions.list': request(
     z.object({ search: z.string().max(200, 'must be at most 200 characters').optional() }).strict(),
     z.array(SessionSummary),
@@ -53,6 +76,9 @@ export type LogLine = z.infer<typeof LogLine>;
 
 export const events = {
   log: LogLine,
+  'hosts.connection': HostConnection,
+  'terminal.data': TerminalData,
+  'terminal.exit': TerminalExit,
 } as const;
 
 export type RequestName = keyof typeof requests;

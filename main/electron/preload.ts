@@ -10,8 +10,8 @@ import { CALL_CHANNEL, EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL } f
 
 // Rejections are plain `{ code, message }` objects: contextBridge copies a plain object whole, but
 // reduces an Error (subclass or not) to its message, and the UI needs the code.
-function failure(code: ApiErrorShape['code'], message: string): Promise<never> {
-  return Promise.reject<never>({ code, message } satisfies ApiErrorShape);
+function failure(code: ApiErrorShape['code'], message: string, details?: Record<string, string>): Promise<never> {
+  return Promise.reject<never>((details ? { code, message, details } : { code, message }) satisfies ApiErrorShape);
 }
 
 async function call(name: RequestName, args: unknown): Promise<unknown> {
@@ -24,7 +24,7 @@ async function call(name: RequestName, args: unknown): Promise<unknown> {
   }
   if (outcome.ok) return outcome.result;
   const { error } = outcome;
-  return isApiErrorShape(error) ? failure(error.code, error.message) : failure('internal', `${name} failed`);
+  return isApiErrorShape(error) ? failure(error.code, error.message, error.details) : failure('internal', `${name} failed`);
 }
 
 const listeners = new Map<EventName, Set<(payload: unknown) => void>>();

@@ -3,11 +3,14 @@
 
 import type { AppInfo, TransportKind } from '../../app/contract.ts';
 import { EventBus } from './event-bus.ts';
+import { HostConnections } from './hosts/host-connections.ts';
 import { Logger } from './logger.ts';
 import { openDatabase, type Db } from './store/database.ts';
 import { EventsRepository } from './store/events-repository.ts';
 import { HostsRepository } from './store/hosts-repository.ts';
 import { SessionsRepository } from './store/sessions-repository.ts';
+import { SnapshotsRepository } from './store/snapshots-repository.ts';
+import { TerminalManager } from './terminals.ts';
 
 export interface Services {
   readonly db: Db;
@@ -16,6 +19,9 @@ export interface Services {
   readonly hosts: HostsRepository;
   readonly sessions: SessionsRepository;
   readonly events: EventsRepository;
+  readonly snapshots: SnapshotsRepository;
+  readonly connections: HostConnections;
+  readonly terminals: TerminalManager;
   info(): AppInfo;
   close(): void;
 }
@@ -32,12 +38,18 @@ export function createServices(options: ServiceOptions): Services {
   const events = new EventsRepository(db);
   const log = new Logger(events, bus);
   for (const notice of notices) log.warn('store', notice);
+  const hosts = new HostsRepository(db);
+  const connections = new HostConnections({ hosts, bus, log });
+  const terminals = new TerminalManager({ bus, transportFor: (hostId) => connections.transportFor(hostId) });
   return {
     db,
     bus,
     log,
     events,
-    hosts: new HostsRepository(db),
+    hosts,
+    connections,
+    terminals,
+    snapshots: new SnapshotsRepository(db),
     sessions: new SessionsRepository(db),
     info: () => ({
       version: options.version,
@@ -47,6 +59,10 @@ export function createServices(options: ServiceOptions): Services {
       platform: `${process.platform}-${process.arch}`,
       notices: [...notices],
     }),
-    close: () => db.close(),
+    close: () => {
+      terminals.closeAll();
+      connections.closeAll();
+      db.close();
+    },
   };
 }

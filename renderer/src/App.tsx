@@ -7,6 +7,7 @@ import { PAGES, usePage, type PageId } from './navigation.ts';
 import { HostsPage } from './pages/HostsPage.tsx';
 import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
 import { SessionsPage } from './pages/SessionsPage.tsx';
+import { TerminalsPage } from './pages/TerminalsPage.tsx';
 
 function PageView({ page }: { page: PageId }) {
   switch (page) {
@@ -14,6 +15,8 @@ function PageView({ page }: { page: PageId }) {
       return <HostsPage />;
     case 'sessions':
       return <SessionsPage />;
+    case 'terminals':
+      return <TerminalsPage />;
     default:
       return <NotBuiltPage page={page} />;
   }

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 
 export const PAGES = [
   { id: 'hosts', label: 'Hosts' },
+  { id: 'terminals', label: 'Terminals' },
   { id: 'presets', label: 'Presets' },
   { id: 'templates', label: 'Templates' },
   { id: 'run', label: 'Run' },

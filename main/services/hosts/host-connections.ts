@@ -42,7 +42,18 @@ export class HostConnections {
   }
 
   list(): HostConnection[] {
-    return this.#options.hosts.list().map((host) => this.#entry(host.id).connection);
+    return this.#options.hosts.list().map((host) => {
+      this.#ensureLocal(host);
+      return this.#entry(host.id).connection;
+    });
+  }
+
+  /** "This machine" needs no login: it is connected whenever it is asked for. */
+  #ensureLocal(host: Host): void {
+    const entry = this.#entry(host.id);
+    if (host.kind !== 'local' || entry.transport) return;
+    entry.generation++;
+    this.#adopt(host, entry, new LocalTransport());
   }
 
   state(hostId: number): HostConnection {
@@ -52,6 +63,7 @@ export class HostConnections {
   /** The transport of a connected host, or an error saying it is not connected. */
   transportFor(hostId: number): HostTransport {
     const host = this.#options.hosts.get(hostId);
+    this.#ensureLocal(host);
     const entry = this.#entry(hostId);
     if (!entry.transport || entry.connection.state !== 'connected') {
       throw new ApiError('disconnected', `${host.name} is not connected${entry.connection.message ? `: ${entry.connection.message}` : ''}`);

@@ -1,12 +1,31 @@
 // HostTransport on this machine ("This machine"), over child_process, so Benchlab works without
-// remote hosts. The interactive shell gets a real PTY from util-linux `script` (no native module).
+// remote hosts. The interactive shell gets a real PTY from util-linux `script` (no native module),
+// so it is Linux-only; resizing sets the pty's size through /proc.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { ApiError } from '../../../app/errors.ts';
 import { shellQuote } from '../../../app/shell-quote.ts';
 import type { ExecOptions, ExecResult, HostTransport, ShellSession } from './host-transport.ts';
+
+/** Pids of a process's direct children (Linux /proc), e.g. the shell under `script`. */
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
 
 class LocalShell extends EventEmitter<{ data: [Buffer]; exit: [number | null] }> implements ShellSession {
   readonly #child: ChildProcessWithoutNullStreams;
@@ -15,14 +34,25 @@ class LocalShell extends EventEmitter<{ data: [Buffer]; exit: [number | null] }>
     this.#child = child;
     child.stdout.on('data', (data: Buffer) => this.emit('data', data));
     child.stderr.on('data', (data: Buffer) => this.emit('data', data));
-    child.on('exit', (code) => this.emit('exit', code));
+    // 'close' (not 'exit') so every byte of output is delivered before the exit.
+    child.on('close', (code) => this.emit('exit', code));
   }
   write(data: string | Buffer): void {
     if (this.#child.stdin.writable) this.#child.stdin.write(data);
   }
   resize(cols: number, rows: number): void {
-    // `script` does not forward window size changes; tell the shell's tty directly.
-    this.write(` stty cols ${Math.floor(cols)} rows ${Math.floor(rows)} 2>/dev/null\r`);
+    // `script` does not forward size changes: set the size on the shell's pty from outside, and
+    // the kernel tells the foreground program (SIGWINCH), as a terminal emulator would.
+    const shellPid = this.#child.pid === undefined ? undefined : childPids(this.#child.pid)[0];
+    if (shellPid === undefined) return;
+    let pty: string;
+    try {
+      pty = readlinkSync(`/proc/${shellPid}/fd/0`);
+    } catch {
+      return;
+    }
+    if (!pty.startsWith('/dev/pts/')) return;
+    spawn('stty', ['-F', pty, 'cols', String(Math.floor(cols)), 'rows', String(Math.floor(rows))], { stdio: 'ignore' }).on('error', () => undefined);
   }
   pause(): void {
     this.#child.stdout.pause();
@@ -31,7 +61,16 @@ class LocalShell extends EventEmitter<{ data: [Buffer]; exit: [number | null] }>
     this.#child.stdout.resume();
   }
   close(): void {
-    this.#child.kill('SIGHUP');
+    // `script` ignores SIGHUP: hang up the shell under it (as closing a terminal does), then make sure.
+    const pid = this.#child.pid;
+    if (pid === undefined || this.#child.exitCode !== null) return;
+    for (const shell of childPids(pid)) signal(shell, 'SIGHUP');
+    const force = setTimeout(() => {
+      for (const shell of childPids(pid)) signal(shell, 'SIGKILL');
+      signal(pid, 'SIGKILL');
+    }, 2000);
+    force.unref();
+    this.#child.once('close', () => clearTimeout(force));
   }
 }
 
@@ -83,7 +122,7 @@ export class LocalTransport implements HostTransport {
 
   async openShell(size: { cols: number; rows: number }): Promise<ShellSession> {
     const shell = process.env.SHELL || '/bin/bash';
-    const child = spawn('script', ['-qfc', `stty cols ${size.cols} rows ${size.rows}; exec ${shellQuote(shell)} -i`, '/dev/null'], {
+    const child = spawn('script', ['-qefc', `stty cols ${size.cols} rows ${size.rows}; exec ${shellQuote(shell)} -i`, '/dev/null'], {
       env: { ...process.env, TERM: 'xterm-256color' },
     });
     await new Promise<void>((resolve, reject) => {

@@ -11,13 +11,22 @@ interface Draft {
   user: string;
   auth: HostInput['auth'];
   keyPath: string;
+  jumpHostId: string;
 }
 
-const EMPTY: Draft = { name: '', address: '', port: '22', user: '', auth: 'agent', keyPath: '' };
+const EMPTY: Draft = { name: '', address: '', port: '22', user: '', auth: 'agent', keyPath: '', jumpHostId: '' };
 
 function draftOf(host: Host | null): Draft {
   if (!host) return EMPTY;
-  return { name: host.name, address: host.address, port: String(host.port), user: host.user, auth: host.auth, keyPath: host.keyPath ?? '' };
+  return {
+    name: host.name,
+    address: host.address,
+    port: String(host.port),
+    user: host.user,
+    auth: host.auth,
+    keyPath: host.keyPath ?? '',
+    jumpHostId: host.jumpHostId ? String(host.jumpHostId) : '',
+  };
 }
 
 function inputOf(draft: Draft): HostInput {
@@ -29,12 +38,13 @@ function inputOf(draft: Draft): HostInput {
     user: draft.user,
     auth: draft.auth,
     ...(draft.auth === 'key' ? { keyPath: draft.keyPath } : {}),
+    jumpHostId: draft.jumpHostId ? Number(draft.jumpHostId) : null,
   };
 }
 
 const FIELD_LABELS: Record<string, string> = { name: 'Name', address: 'Address', port: 'Port', user: 'User', keyPath: 'Key file' };
 
-export function HostForm(props: { host: Host | null; onSave: (input: HostInput) => Promise<void>; onCancel: () => void }) {
+export function HostForm(props: { host: Host | null; hosts: Host[]; onSave: (input: HostInput) => Promise<void>; onCancel: () => void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(props.host));
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
@@ -107,6 +117,19 @@ export function HostForm(props: { host: Host | null; onSave: (input: HostInput) 
           </select>
         </label>
         {draft.auth === 'key' && field('keyPath', text('keyPath', '~/.ssh/id_ed25519'))}
+        <label className="field">
+          <span>Jump host (ProxyJump)</span>
+          <select data-testid="host-jump" value={draft.jumpHostId} onChange={(event) => update('jumpHostId', event.target.value)}>
+            <option value="">none — connect directly</option>
+            {props.hosts
+              .filter((other) => other.kind === 'ssh' && other.id !== props.host?.id)
+              .map((other) => (
+                <option key={other.id} value={other.id}>
+                  {other.name}
+                </option>
+              ))}
+          </select>
+        </label>
       </div>
       {serverError && (
         <div className="banner error" role="alert" data-testid="host-save-error">

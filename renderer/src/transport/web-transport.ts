@@ -55,7 +55,7 @@ export function createWebTransport(location: Location = window.location): WebTra
         pending.delete(data.id);
         if (!call) return;
         if (data.ok) call.resolve(data.result);
-        else call.reject(new ApiError(isApiErrorShape(data.error) ? data.error.code : 'internal', data.error.message));
+        else call.reject(new ApiError(isApiErrorShape(data.error) ? data.error.code : 'internal', data.error.message, data.error.details));
       }
     };
     socket.onclose = () => {

@@ -46,6 +46,26 @@ export class HostsPage {
     return this.page.getByTestId('host-row');
   }
 
+  /** Opens the connect dialog of a host. */
+  async startConnect(name: string): Promise<Locator> {
+    await this.row(name).getByTestId('host-connect').click();
+    const dialog = this.page.getByTestId('connect-dialog');
+    await dialog.waitFor();
+    return dialog;
+  }
+
+  state(name: string): Locator {
+    return this.row(name).getByTestId('host-state');
+  }
+
+  async waitForState(name: string, label: string, timeout = 15000): Promise<void> {
+    await this.state(name).filter({ hasText: label }).waitFor({ timeout });
+  }
+
+  async expand(name: string): Promise<void> {
+    await this.row(name).getByRole('button', { name: new RegExp(name) }).click();
+  }
+
   fieldError(field: string): Locator {
     return this.page.getByTestId(`host-error-${field}`);
   }

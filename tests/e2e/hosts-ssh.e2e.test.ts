@@ -1,0 +1,95 @@
+// The Hosts page against the lab's real sshd, in web mode and real Chromium: first-use key
+// acceptance, system info, client→server reachability, and an unreachable host explained.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.ts';
+import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { HostsPage } from './pages/hosts-page.ts';
+import { TerminalPage } from './pages/terminal-page.ts';
+
+const skip = labSkipReason();
+
+describe('Hosts page with the lab', { skip: skip ?? false }, () => {
+  let app: RunningWebApp;
+  let browser: Browser;
+  let page: Page;
+  let targets: Awaited<ReturnType<typeof labTargets>>;
+
+  before(async () => {
+    targets = await labTargets();
+    app = await startWebApp();
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.setDefaultTimeout(15000);
+    await page.goto(app.url);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test('first connection shows the fingerprint; trusting it pins the key and connects', async () => {
+    const hosts = new HostsPage(page);
+    await hosts.open();
+    await hosts.add({ name: 'lab-server', address: targets.server.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    const dialog = await hosts.startConnect('lab-server');
+    await dialog.getByTestId('connect-submit').click();
+    const shown = await dialog.getByTestId('presented-fingerprint').innerText();
+    assert.equal(shown.trim(), targets.server.pinnedFingerprint);
+    await dialog.getByTestId('trust-key').click();
+    await hosts.waitForState('lab-server', 'connected');
+    assert.match(await hosts.row('lab-server').innerText(), new RegExp(targets.server.pinnedFingerprint!.replace(/[+/]/g, '\\$&')));
+  });
+
+  test('system info of the connected host is captured and shown', async () => {
+    const hosts = new HostsPage(page);
+    await hosts.expand('lab-server');
+    await page.getByTestId('system-info-refresh').click();
+    await page.getByTestId('info-hostname').filter({ hasText: 'bl-server' }).waitFor();
+    assert.match(await page.getByTestId('system-info').innerText(), /net\.ipv4\.ip_local_port_range/);
+  });
+
+  test('the client reaches the server, with a round-trip time', async () => {
+    const hosts = new HostsPage(page);
+    await hosts.add({ name: 'lab-client', address: targets.client.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    const dialog = await hosts.startConnect('lab-client');
+    await dialog.getByTestId('connect-submit').click();
+    await dialog.getByTestId('trust-key').click();
+    await hosts.waitForState('lab-client', 'connected');
+    await page.getByRole('combobox', { name: 'from' }).selectOption({ label: 'lab-client' });
+    await page.getByRole('combobox', { name: 'to' }).selectOption({ label: 'lab-server' });
+    await page.getByTestId('reachability-check').click();
+    const result = page.getByTestId('reachability-result');
+    await result.waitFor();
+    assert.match(await result.innerText(), /reachable, RTT \d+\.\d+ ms/);
+  });
+
+  test('a terminal on the SSH host echoes what is typed', async () => {
+    const terminals = new TerminalPage(page);
+    await terminals.open();
+    const panel = await terminals.openTerminal('lab-server');
+    await terminals.type(panel, 'echo "$(hostname)-$((40+2))"');
+    await terminals.press(panel, 'Enter');
+    assert.match(await terminals.waitForRows(panel, /bl-server-42/), /bl-server-42/);
+    await page.getByTestId('nav-hosts').click();
+  });
+
+  test('an unreachable host is explained within 10 s and the page stays usable', async () => {
+    const hosts = new HostsPage(page);
+    await hosts.add({ name: 'ghost', address: '10.231.0.99', user: 'root', auth: 'key', keyPath: targets.keyPath });
+    const dialog = await hosts.startConnect('ghost');
+    const started = Date.now();
+    await dialog.getByTestId('connect-submit').click();
+    const error = dialog.getByTestId('connect-error');
+    await error.waitFor({ timeout: 10000 });
+    assert.ok(Date.now() - started < 10000);
+    assert.match(await error.innerText(), /ghost \(10\.231\.0\.99:22\)/);
+    await dialog.getByTestId('connect-close').click();
+    await hosts.waitForState('ghost', 'failed');
+    assert.equal(await hosts.rows().count(), 3);
+  });
+});
