@@ -2,6 +2,7 @@
 // and every event (payload schema). Electron IPC, the web-mode WebSocket and the CLI derive from it.
 
 import { z } from 'zod';
+import { NoArgs, request } from './contract-kit.ts';
 import type { ApiErrorShape } from './errors.ts';
 import { ConnectSecrets, Fingerprint, HostConnection } from './connections.ts';
 import { Host, HostId, HostInput } from './hosts.ts';
@@ -10,11 +11,6 @@ import { TerminalData, TerminalExit, TerminalId, TerminalSize } from './terminal
 import { SshConfigCandidate } from './ssh-config.ts';
 import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
 
-const NoArgs = z.object({}).strict();
-
-function request<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
-  return { args, result };
-}
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
 export type TransportKind = (typeof TRANSPORTS)[number];
