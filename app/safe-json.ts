@@ -7,6 +7,10 @@ export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
 /** UTF-8 byte length without TextEncoder (the pure core has no DOM or Node types). */
 export function utf8ByteLength(text: string): number {
   let bytes = 0;
@@ -14,7 +18,7 @@ export function utf8ByteLength(text: string): number {
     const code = text.charCodeAt(i);
     if (code < 0x80) bytes += 1;
     else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
       bytes += 4;
       i++;
     } else bytes += 3;

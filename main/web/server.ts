@@ -143,7 +143,13 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    let path: string;
+    try {
+      path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    } catch {
+      // An unparsable target (e.g. `//[`) must not throw out of this listener: that would crash the process.
+      return refuseUpgrade(socket, 400, 'Bad Request');
+    }
     if (!hosts.has(request.headers.host ?? '')) return refuseUpgrade(socket, 403, 'Forbidden');
     if (!origins.has(request.headers.origin ?? '')) return refuseUpgrade(socket, 403, 'Forbidden');
     if (!isAuthenticated(request)) return refuseUpgrade(socket, 401, 'Unauthorized');
