@@ -221,6 +221,20 @@ describe('a file from a newer Benchlab', () => {
     assert.ok(readFileSync(file).equals(bytesBefore));
   });
 
+  test('a -wal file beside it is left untouched too (the file is never opened through SQLite)', () => {
+    const file = makeRealDatabase();
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 2}`);
+    raw.close();
+    const wal = `${file}-wal`;
+    const walBytes = randomBytes(4096);
+    writeFileSync(wal, walBytes);
+    const bytesBefore = readFileSync(file);
+    assert.throws(() => openDatabase(dir), NewerSchemaError);
+    assert.ok(readFileSync(file).equals(bytesBefore));
+    assert.ok(readFileSync(wal).equals(walBytes), 'the -wal file was changed or removed');
+  });
+
   test('createServices refuses it too', () => {
     makeRealDatabase();
     const raw = new Database(join(dir, DATABASE_FILE_NAME));
@@ -231,6 +245,17 @@ describe('a file from a newer Benchlab', () => {
 });
 
 describe('a corrupt file', () => {
+  test('a foreign file and its -wal are both kept aside byte for byte', () => {
+    const file = join(dir, DATABASE_FILE_NAME);
+    const main = randomBytes(8192);
+    const wal = randomBytes(4096);
+    writeFileSync(file, main);
+    writeFileSync(`${file}-wal`, wal);
+    track(openDatabase(dir, { now: () => FIXED_NOW }));
+    assert.ok(readFileSync(`${file}.corrupt-${FIXED_STAMP}`).equals(main));
+    assert.ok(readFileSync(`${file}.corrupt-${FIXED_STAMP}-wal`).equals(wal));
+  });
+
   function assertSetAside(original: Buffer, notices: string[], db: Db): void {
     const kept = join(dir, `${DATABASE_FILE_NAME}.corrupt-${FIXED_STAMP}`);
     assert.ok(readdirSync(dir).includes(`${DATABASE_FILE_NAME}.corrupt-${FIXED_STAMP}`), readdirSync(dir).join(', '));

@@ -3,7 +3,7 @@
 // renamed aside with a timestamp (never deleted) and reported as a notice.
 
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
 
@@ -60,6 +60,25 @@ function configure(db: Db): void {
   db.pragma('busy_timeout = 5000');
 }
 
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/**
+ * Looks at the file's 100-byte header without opening it through SQLite, whose close() would
+ * checkpoint or delete a -wal file beside it. Returns null for an empty or absent file.
+ */
+function readHeader(file: string): { isSqlite: boolean; userVersion: number } | null {
+  if (!existsSync(file) || statSync(file).size === 0) return null;
+  const header = Buffer.alloc(100);
+  const fd = openSync(file, 'r');
+  try {
+    const read = readSync(fd, header, 0, 100, 0);
+    if (read < 100 || header.toString('latin1', 0, 16) !== SQLITE_MAGIC) return { isSqlite: false, userVersion: 0 };
+  } finally {
+    closeSync(fd);
+  }
+  return { isSqlite: true, userVersion: header.readUInt32BE(60) };
+}
+
 /** Reads the schema version; throws SQLITE_NOTADB/SQLITE_CORRUPT when the file is not a database. */
 function probe(db: Db): number {
   db.prepare('SELECT count(*) FROM sqlite_master').get();
@@ -85,6 +104,18 @@ export function openDatabase(dataDir: string, options: { now?: () => Date } = {}
   const file = join(dataDir, DATABASE_FILE_NAME);
   const notices: string[] = [];
 
+  const setAsideWithNotice = (reason: string) => {
+    const movedTo = setAside(file, now());
+    notices.push(`The data file ${file} could not be read as a database (${reason}). It was kept as ${movedTo} and a new, empty data file was started.`);
+  };
+
+  // Decide from the raw header first, so a foreign or newer file (and its -wal) is never opened.
+  const header = readHeader(file);
+  if (header && !header.isSqlite) setAsideWithNotice('it is not an SQLite file');
+  else if (header && header.userVersion > LATEST_SCHEMA_VERSION) {
+    throw new NewerSchemaError(file, header.userVersion, LATEST_SCHEMA_VERSION);
+  }
+
   let db: Db | undefined;
   let version: number;
   try {
@@ -93,11 +124,7 @@ export function openDatabase(dataDir: string, options: { now?: () => Date } = {}
   } catch (error) {
     db?.close();
     if (!isCorruption(error)) throw error;
-    const movedTo = setAside(file, now());
-    notices.push(
-      `The data file ${file} could not be read as a database (${(error as Error).message}). ` +
-        `It was kept as ${movedTo} and a new, empty data file was started.`,
-    );
+    setAsideWithNotice((error as Error).message);
     db = new Database(file);
     version = probe(db);
   }
