@@ -16,7 +16,15 @@ export async function globalSetup(): Promise<void> {
   console.log(`lab: ${result.alreadyUp ? 'already up' : `up in ${result.seconds.toFixed(2)} s`}`);
 }
 
+/** Lab instances that only tests use (pulled links, regenerated keys): always taken down. */
+const TEST_ONLY_INSTANCES = ['disruptive', 'rekey'] as const;
+
 export async function globalTeardown(): Promise<void> {
+  if (labUnsupportedReason()) return;
+  for (const instance of TEST_ONLY_INSTANCES) {
+    const result = await labDown({ instance });
+    if (result.leftovers.length > 0) console.log(`lab ${instance}: left behind: ${result.leftovers.join(', ')}`);
+  }
   if (!broughtUp) return;
   const result = await labDown();
   if (result.leftovers.length > 0) console.log(`lab: left behind: ${result.leftovers.join(', ')}`);

@@ -14,8 +14,10 @@ export type LabRole = (typeof LAB_ROLES)[number];
 const INSTANCES = {
   default: { prefix: 'bl-', thirdOctet: 0 },
   selftest: { prefix: 'blt-', thirdOctet: 1 },
-  // For tests that pull links or change host keys, so they never disturb the default lab.
+  // For tests that pull links, and for tests that change host keys: each its own, so they never
+  // disturb the default lab or each other when test files run in parallel.
   disruptive: { prefix: 'bld-', thirdOctet: 2 },
+  rekey: { prefix: 'blk-', thirdOctet: 3 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;

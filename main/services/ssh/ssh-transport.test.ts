@@ -109,9 +109,9 @@ describe('SSH transport on the lab', { skip: skip ?? false }, () => {
 
 describe('SSH transport when a host key changes', { skip: skip ?? false }, () => {
   test('a regenerated host key is refused before authentication, with a clear message', async () => {
-    const targets = await labTargets('disruptive');
+    const targets = await labTargets('rekey');
     const oldPin = targets.server.pinnedFingerprint;
-    const newFingerprint = await labRegenerateHostKey('server', { instance: 'disruptive' });
+    const newFingerprint = await labRegenerateHostKey('server', { instance: 'rekey' });
     assert.notEqual(newFingerprint, oldPin);
 
     const user = canaryUser();
@@ -121,7 +121,7 @@ describe('SSH transport when a host key changes', { skip: skip ?? false }, () =>
     assert.equal(error.details?.fingerprint, newFingerprint);
     assert.equal(error.details?.pinned, oldPin);
     assert.match(error.message, /CHANGED/);
-    const log = readFileSync(labLayout('disruptive').hosts.server.logFile, 'utf8');
+    const log = readFileSync(labLayout('rekey').hosts.server.logFile, 'utf8');
     assert.ok(!log.includes(user), 'credentials were offered to a host whose key changed');
 
     const ssh = await SshTransport.connect({ ...targets.server, pinnedFingerprint: newFingerprint });
