@@ -22,6 +22,15 @@ const STATE_LABELS: Record<HostConnection['state'], string> = {
   failed: 'failed',
 };
 
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+/** Enough of a fingerprint to recognise it in a table; the full one is in the tooltip and dialogs. */
+function shortFingerprint(fingerprint: string): string {
+  return `${fingerprint.slice(0, 14)}…${fingerprint.slice(-6)}`;
+}
+
 function ReachabilityCheck({ hosts, connections }: { hosts: Host[]; connections: Map<number, HostConnection> }) {
   const api = useApi();
   const connected = hosts.filter((host) => connections.get(host.id)?.state === 'connected');
@@ -206,9 +215,9 @@ export function HostsPage() {
                       {jump && <div className="muted">via {jump.name}</div>}
                     </td>
                     <td className="mono">{host.user}</td>
-                    <td>{host.kind === 'local' ? '—' : host.auth === 'key' ? `key ${host.keyPath ?? ''}` : host.auth}</td>
-                    <td className="mono">
-                      {host.kind === 'local' ? '—' : (host.hostKeyFingerprint ?? <span className="muted">not pinned yet</span>)}
+                    <td title={host.keyPath}>{host.kind === 'local' ? '—' : host.auth === 'key' ? `key ${baseName(host.keyPath ?? '')}` : host.auth}</td>
+                    <td className="mono" title={host.hostKeyFingerprint ?? undefined}>
+                      {host.kind === 'local' ? '—' : host.hostKeyFingerprint ? shortFingerprint(host.hostKeyFingerprint) : <span className="muted">not pinned yet</span>}
                     </td>
                     <td data-testid="host-state" title={state?.message ?? ''}>
                       <span className={`badge ${state?.state ?? 'disconnected'}`}>{STATE_LABELS[state?.state ?? 'disconnected']}</span>
