@@ -104,57 +104,70 @@ function explain(target: SshTarget, error: Error & { code?: string; level?: stri
 }
 
 /** Opens an authenticated ssh2 Client to target, over `sock` when given (a jump host's channel). */
-function openClient(target: SshTarget, secrets: SshSecrets, options: Required<Omit<SshOptions, 'jumpSecrets'>>, sock?: Duplex): Promise<Client> {
-  return authConfig(target, secrets).then(
-    (auth) =>
-      new Promise<Client>((resolve, reject) => {
-        const client = new Client();
-        let keyProblem: ApiError | null = null;
-        let settled = false;
-        const fail = (error: ApiError) => {
-          if (settled) return;
-          settled = true;
-          client.end();
-          reject(error);
-        };
-        client.once('ready', () => {
-          settled = true;
-          resolve(client);
-        });
-        client.on('error', (error: Error & { level?: string }) => fail(keyProblem ?? explain(target, error, options.readyTimeoutMs)));
-        client.once('close', () => fail(keyProblem ?? new ApiError('unreachable', `${target.label}: the connection closed during the handshake`)));
-        client.connect({
-          host: target.address,
-          port: target.port,
-          username: target.user,
-          ...(sock ? { sock } : {}),
-          ...auth,
-          readyTimeout: options.readyTimeoutMs,
-          keepaliveInterval: options.keepaliveIntervalMs,
-          keepaliveCountMax: options.keepaliveCountMax,
-          tryKeyboard: false,
-          // Callback form on purpose: ssh2 treats any non-undefined return value (a Promise too) as the verdict.
-          hostVerifier: (key: Buffer, verify: (valid: boolean) => void): void => {
-            const presented = sha256Fingerprint(key);
-            const verdict = judgeHostKey(target.pinnedFingerprint, presented);
-            if (verdict === 'unknown') {
-              keyProblem = new ApiError(
-                'host_key_unknown',
-                `${target.label}: first connection — the host key fingerprint is ${presented}. Check it against the host (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) and accept it to continue.`,
-                { fingerprint: presented, host: target.label },
-              );
-            } else if (verdict === 'changed') {
-              keyProblem = new ApiError(
-                'host_key_changed',
-                `${target.label}: the host key has CHANGED (pinned ${target.pinnedFingerprint}, now ${presented}). Nothing was sent. If the host was reinstalled, replace the pinned key; otherwise someone may be intercepting the connection.`,
-                { fingerprint: presented, pinned: target.pinnedFingerprint ?? '', host: target.label },
-              );
-            }
-            verify(verdict === 'trusted');
-          },
-        });
-      }),
-  );
+/** Explains a host key that is not the pinned one; null when it is trusted. */
+function hostKeyProblem(target: SshTarget, presented: string): ApiError | null {
+  const verdict = judgeHostKey(target.pinnedFingerprint, presented);
+  if (verdict === 'unknown') {
+    return new ApiError(
+      'host_key_unknown',
+      `${target.label}: first connection — the host key fingerprint is ${presented}. Check it against the host (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) and accept it to continue.`,
+      { fingerprint: presented, host: target.label },
+    );
+  }
+  if (verdict === 'changed') {
+    return new ApiError(
+      'host_key_changed',
+      `${target.label}: the host key has CHANGED (pinned ${target.pinnedFingerprint}, now ${presented}). Nothing was sent. If the host was reinstalled, replace the pinned key; otherwise someone may be intercepting the connection.`,
+      { fingerprint: presented, pinned: target.pinnedFingerprint ?? '', host: target.label },
+    );
+  }
+  return null;
+}
+
+/** Opens an authenticated ssh2 Client to target, over `sock` when given (a jump host's channel). */
+async function openClient(target: SshTarget, secrets: SshSecrets, options: Required<Omit<SshOptions, 'jumpSecrets'>>, sock?: Duplex): Promise<Client> {
+  const auth = await authConfig(target, secrets);
+  return new Promise<Client>((resolve, reject) => {
+    const client = new Client();
+    let keyProblem: ApiError | null = null;
+    let settled = false;
+    const fail = (error: ApiError) => {
+      if (settled) return;
+      settled = true;
+      client.end();
+      reject(error);
+    };
+    client.once('ready', () => {
+      settled = true;
+      resolve(client);
+    });
+    client.on('error', (error: Error & { level?: string }) => fail(keyProblem ?? explain(target, error, options.readyTimeoutMs)));
+    client.once('close', () => fail(keyProblem ?? new ApiError('unreachable', `${target.label}: the connection closed during the handshake`)));
+    const config: ConnectConfig = {
+      host: target.address,
+      port: target.port,
+      username: target.user,
+      ...(sock ? { sock } : {}),
+      ...auth,
+      readyTimeout: options.readyTimeoutMs,
+      keepaliveInterval: options.keepaliveIntervalMs,
+      keepaliveCountMax: options.keepaliveCountMax,
+      tryKeyboard: false,
+      // Callback form on purpose: ssh2 treats any non-undefined return value (a Promise too) as the
+      // verdict, so this returns nothing and answers through verify(). Refusing here ends the
+      // handshake before the userauth phase: no credential is ever offered to an untrusted host.
+      hostVerifier: (key: Buffer, verify: (valid: boolean) => void): void => {
+        keyProblem = hostKeyProblem(target, sha256Fingerprint(key));
+        verify(keyProblem === null);
+      },
+    };
+    // ssh2 parses the private key inside connect() and throws there (e.g. a missing passphrase).
+    try {
+      client.connect(config);
+    } catch (error) {
+      fail(explain(target, error as Error, options.readyTimeoutMs));
+    }
+  });
 }
 
 function forwardThrough(jump: Client, target: SshTarget): Promise<Duplex> {
