@@ -103,7 +103,6 @@ function explain(target: SshTarget, error: Error & { code?: string; level?: stri
   return new ApiError('unreachable', `${where}: ${message}`);
 }
 
-/** Opens an authenticated ssh2 Client to target, over `sock` when given (a jump host's channel). */
 /** Explains a host key that is not the pinned one; null when it is trusted. */
 function hostKeyProblem(target: SshTarget, presented: string): ApiError | null {
   const verdict = judgeHostKey(target.pinnedFingerprint, presented);
