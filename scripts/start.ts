@@ -3,7 +3,7 @@
 // with the same back end, said in one line. Only Node built-ins here: node_modules may not exist yet.
 
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureDependencies } from './ensure-deps.ts';
 
@@ -46,6 +46,21 @@ function electronOrReason(): { binary: string } | { reason: string } {
   return { binary };
 }
 
+/** Newest modification time of a file or of any file under a folder. */
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(info.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
+}
+
+/** The web build is newer than everything it is built from, so starting needs no rebuild. */
+function webBuildIsCurrent(): boolean {
+  const built = newestMtime(join(ROOT, 'out', 'web', 'index.html'));
+  const sources = ['renderer', 'app', 'vite.web.config.ts', 'package-lock.json'].map((path) => newestMtime(join(ROOT, path)));
+  return built > 0 && built >= Math.max(...sources);
+}
+
 /** `npm run <script>`, through the npm that started us when there is one. */
 function npmRun(script: string): void {
   const options: SpawnSyncOptions = { cwd: ROOT, stdio: 'inherit' };
@@ -83,6 +98,6 @@ if ('binary' in electron) {
   runApp(electron.binary, ['.'], ELECTRON_ENV);
 } else {
   console.log(`benchlab: ${electron.reason}; starting web mode instead.`);
-  npmRun('build:web');
+  if (!webBuildIsCurrent()) npmRun('build:web');
   runApp(process.execPath, [join(ROOT, 'main', 'web', 'main.ts'), ...process.argv.slice(2)]);
 }
