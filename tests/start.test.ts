@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 test('without a display, npm start says why in one line and serves web mode', { timeout: 120_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-start-'));
-  const env = { ...process.env, BENCHLAB_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCHLAB_DATA_DIR: dataDir };
   delete env.DISPLAY;
   delete env.WAYLAND_DISPLAY;
   const child = spawn(process.execPath, [join(ROOT, 'scripts/start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
