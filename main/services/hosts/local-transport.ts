@@ -8,6 +8,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { ApiError } from '../../../app/errors.ts';
 import { shellQuote } from '../../../app/shell-quote.ts';
+import { superviseExec } from './exec-supervisor.ts';
 import type { ExecOptions, ExecResult, HostTransport, ShellSession } from './host-transport.ts';
 
 /** Pids of a process's direct children (Linux /proc), e.g. the shell under `script`. */
@@ -79,42 +80,12 @@ export class LocalTransport implements HostTransport {
   readonly user = userInfo().username;
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const timeoutMs = options.timeoutMs ?? 60_000;
     return new Promise((resolve, reject) => {
       // Own process group, so a timeout or cancel kills the command's children too.
       const child = spawn('/bin/sh', ['-c', command], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      let done = false;
-      const finish = (outcome: () => void) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        outcome();
-      };
-      const stop = (code: 'timeout' | 'cancelled', message: string) =>
-        finish(() => {
-          try {
-            process.kill(-child.pid!, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-          reject(new ApiError(code, message));
-        });
-      const timer = setTimeout(() => stop('timeout', `the command did not finish within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
-      const onAbort = () => stop('cancelled', 'cancelled');
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      child.stdout.on('data', (data: Buffer) => {
-        stdout += data.toString();
-        options.onStdout?.(data.toString());
-      });
-      child.stderr.on('data', (data: Buffer) => {
-        stderr += data.toString();
-        options.onStderr?.(data.toString());
-      });
-      child.on('error', (error) => finish(() => reject(new ApiError('unavailable', `cannot run /bin/sh: ${error.message}`))));
-      child.on('close', (code) => finish(() => resolve({ code, stdout, stderr })));
+      const run = superviseExec(child, options, () => signal(-child.pid!, 'SIGKILL'), { resolve, reject });
+      child.on('error', (error) => run.failed(new ApiError('unavailable', `cannot run /bin/sh: ${error.message}`)));
+      child.on('close', (code) => run.exited(code));
       child.stdin.on('error', () => undefined); // the command may exit before reading stdin
       child.stdin.end(options.stdin ?? undefined);
     });

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { ApiError } from '../../../app/errors.ts';
+import { superviseExec } from '../hosts/exec-supervisor.ts';
 import type { ExecOptions, ExecResult, HostTransport, ShellSession } from '../hosts/host-transport.ts';
 import { judgeHostKey, sha256Fingerprint } from './host-key.ts';
 
@@ -250,40 +251,15 @@ export class SshTransport extends EventEmitter<{ close: [reason: string] }> impl
 
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const client = this.#clients[this.#clients.length - 1]!;
-    const timeoutMs = options.timeoutMs ?? 60_000;
     return new Promise((resolve, reject) => {
       client.exec(command, (error, channel) => {
         if (error) return reject(new ApiError('unavailable', `cannot run a command: ${error.message}`));
-        let stdout = '';
-        let stderr = '';
-        let done = false;
-        const finish = (outcome: () => void) => {
-          if (done) return;
-          done = true;
-          clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
-          outcome();
+        const kill = () => {
+          channel.signal('KILL');
+          channel.close();
         };
-        const stop = (code: 'timeout' | 'cancelled', message: string) =>
-          finish(() => {
-            channel.signal('KILL');
-            channel.close();
-            reject(new ApiError(code, message));
-          });
-        const timer = setTimeout(() => stop('timeout', `the command did not finish within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
-        const onAbort = () => stop('cancelled', 'cancelled');
-        options.signal?.addEventListener('abort', onAbort, { once: true });
-        channel.on('data', (data: Buffer) => {
-          const text = data.toString();
-          stdout += text;
-          options.onStdout?.(text);
-        });
-        channel.stderr.on('data', (data: Buffer) => {
-          const text = data.toString();
-          stderr += text;
-          options.onStderr?.(text);
-        });
-        channel.on('close', (code: number | null) => finish(() => resolve({ code: typeof code === 'number' ? code : null, stdout, stderr })));
+        const run = superviseExec({ stdout: channel, stderr: channel.stderr }, options, kill, { resolve, reject });
+        channel.on('close', (code: number | null) => run.exited(typeof code === 'number' ? code : null));
         channel.end(options.stdin ?? undefined);
       });
     });
