@@ -1,12 +1,13 @@
 // Hosts: the machines Benchlab drives. Store and edit entries, connect them (with host key
 // checking), read their system info, and check that the client reaches the server.
 
-import { Fragment, useCallback, useEffect, useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { HostConnection } from '../../../app/connections.ts';
 import type { Host, HostInput } from '../../../app/hosts.ts';
 import type { Reachability } from '../../../app/system-info.ts';
-import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import { errorMessage, useApi } from '../api-context.tsx';
 import { useHostConnections } from '../hooks/use-host-connections.ts';
+import { useHosts } from '../hooks/use-hosts.ts';
 import { ConnectDialog } from './ConnectDialog.tsx';
 import { HostForm } from './HostForm.tsx';
 import { ImportSshConfig } from './ImportSshConfig.tsx';
@@ -94,27 +95,11 @@ function ReachabilityCheck({ hosts, connections }: { hosts: Host[]; connections:
 
 export function HostsPage() {
   const api = useApi();
-  const link = useConnection();
   const connections = useHostConnections();
-  const [hosts, setHosts] = useState<Host[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { hosts, error, setError, reload } = useHosts();
   const [panel, setPanel] = useState<Panel>({ mode: 'closed' });
   const [confirmRemove, setConfirmRemove] = useState<number | null>(null);
   const [expanded, setExpanded] = useState<number | null>(null);
-
-  const reload = useCallback(() => {
-    api.hosts.list().then(
-      (list) => {
-        setHosts(list);
-        setError(null);
-      },
-      (failure: unknown) => setError(errorMessage(failure)),
-    );
-  }, [api]);
-
-  useEffect(() => {
-    if (link === 'connected') reload();
-  }, [link, reload]);
 
   const act = async (work: () => Promise<unknown>) => {
     try {

@@ -1,9 +1,9 @@
 // Terminals: an interactive shell on any stored host (one panel per "Open terminal"), and below it
 // the read-only log terminal with what Benchlab itself is doing.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Host } from '../../../app/hosts.ts';
-import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import { useHosts } from '../hooks/use-hosts.ts';
 import { LogTerminal } from '../components/LogTerminal.tsx';
 import { TerminalPanel } from '../components/TerminalPanel.tsx';
 
@@ -15,26 +15,9 @@ interface OpenPanel {
 }
 
 export function TerminalsPage() {
-  const api = useApi();
-  const connection = useConnection();
-  const [hosts, setHosts] = useState<Host[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { hosts, error } = useHosts();
   const [panels, setPanels] = useState<OpenPanel[]>([]);
   const nextKey = useRef(1);
-
-  const reload = useCallback(() => {
-    api.hosts.list().then(
-      (list) => {
-        setHosts(list);
-        setError(null);
-      },
-      (failure: unknown) => setError(errorMessage(failure)),
-    );
-  }, [api]);
-
-  useEffect(() => {
-    if (connection === 'connected') reload();
-  }, [connection, reload]);
 
   const open = (host: Host) => {
     const key = nextKey.current++;
