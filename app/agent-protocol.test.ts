@@ -1,0 +1,76 @@
+// Tests of the agent's line protocol: lines round-trip, foreign or broken lines are reported, the
+// splitter handles chunks cut anywhere.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { encodeLine, LineSplitter, parseAgentCommand, parseAgentLine, type AgentLine } from './agent-protocol.ts';
+
+const sample: AgentLine = {
+  type: 'sample',
+  second: 3,
+  at: 1_700_000_000_000,
+  phase: 'measure',
+  durationMs: 1000,
+  requests: 1200,
+  bytes: 120_000,
+  status: { '2xx': 1199, '5xx': 1 },
+  errors: { timeout: 0, refused: 0, reset: 0, non2xx: 1, other: 0 },
+  histogram: 'HISTFAAAAB14nJNpmSzMwMDAxQABzFCaEUzOmbSpoHYWAA==',
+  p50Us: 800,
+  p90Us: 1200,
+  p99Us: 4000,
+  maxUs: 9000,
+  client: { cpu: 0.4, agentCpu: 0.7, cores: 2, eventLoopLagMs: 3, openSockets: 10, timeWait: 0, backlog: 0, sent: 1200, portErrors: 0, portRangeSize: 28232 },
+};
+
+describe('agent line protocol', () => {
+  test('a sample line round-trips', () => {
+    const text = encodeLine(sample);
+    assert.ok(text.endsWith('\n'));
+    assert.deepEqual(parseAgentLine(text.trim()), { ok: true, value: sample });
+  });
+
+  test('non-JSON, unknown types and missing fields are errors that quote the line', () => {
+    const notJson = parseAgentLine('Segmentation fault');
+    assert.equal(notJson.ok, false);
+    assert.match(!notJson.ok ? notJson.error : '', /not JSON: Segmentation fault/);
+    const unknown = parseAgentLine('{"type":"mystery"}');
+    assert.equal(unknown.ok, false);
+    const missing = parseAgentLine(JSON.stringify({ ...sample, requests: undefined }));
+    assert.match(!missing.ok ? missing.error : '', /requests/);
+    const negative = parseAgentLine(JSON.stringify({ ...sample, requests: -1 }));
+    assert.equal(negative.ok, false);
+  });
+
+  test('commands: start carries a validated config', () => {
+    const start = parseAgentCommand(
+      JSON.stringify({
+        type: 'start',
+        version: 1,
+        config: {
+          role: 'load',
+          target: { protocol: 'http', hostname: '127.0.0.1', port: 8080 },
+          request: { path: '/hello' },
+          load: { model: 'closed', connections: 2, durationS: 1 },
+          warmupS: 0,
+          capS: 10,
+        },
+      }),
+    );
+    assert.equal(start.ok, true);
+    if (start.ok && start.value.type === 'start' && start.value.config.role === 'load') {
+      assert.equal(start.value.config.request.method, 'GET');
+    }
+    assert.equal(parseAgentCommand('{"type":"hb"}').ok, true);
+    const bad = parseAgentCommand(JSON.stringify({ type: 'start', version: 1, config: { role: 'load', load: { model: 'closed', connections: 0 } } }));
+    assert.equal(bad.ok, false);
+  });
+
+  test('the splitter joins lines cut across chunks and keeps the tail', () => {
+    const splitter = new LineSplitter();
+    assert.deepEqual(splitter.push('{"a":1}\n{"b"'), ['{"a":1}']);
+    assert.deepEqual(splitter.push(':2}\n\n{"c":'), ['{"b":2}']);
+    assert.deepEqual(splitter.push('3}'), []);
+    assert.deepEqual(splitter.flush(), ['{"c":3}']);
+  });
+});

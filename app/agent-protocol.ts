@@ -1,0 +1,213 @@
+// The agent's line protocol: one JSON object per line (NDJSON) each way over the SSH channel.
+// Benchlab → agent on stdin: the start line with the whole configuration, then a heartbeat every
+// second and `stop`. Agent → Benchlab on stdout: hello, one `sample` (load) or `server` (sampler)
+// line per second, log lines, and `end`. Each line is checked with these schemas on arrival, so a
+// corrupt or foreign line is reported, never half-trusted.
+
+import { z } from 'zod';
+import { RequestSpec, StepLoad } from './load-profile.ts';
+
+export const AGENT_PROTOCOL_VERSION = 1;
+/** The agent sends nothing and stops its load when it hears no line for this long. */
+export const HEARTBEAT_TIMEOUT_MS = 3000;
+export const HEARTBEAT_EVERY_MS = 1000;
+/** Longest line either side accepts (a sample with its histogram is a few KB). */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+const Count = z.number().int().min(0);
+const Micros = z.number().min(0).nullable();
+
+// ---------------------------------------------------------------------------------------------
+// Benchlab → agent
+
+export const LoadAgentConfig = z
+  .object({
+    role: z.literal('load'),
+    target: z.object({ protocol: z.enum(['http', 'https']), hostname: z.string(), port: z.number().int() }).strict(),
+    request: RequestSpec,
+    load: StepLoad,
+    warmupS: z.number().min(0),
+    /** The agent ends the step by itself after this long, whatever happens. */
+    capS: z.number().gt(0),
+    /** Worker threads to spread the load over; default: one per core. */
+    workers: z.number().int().min(1).max(256).optional(),
+    /** Where the agent writes its pid (so a later Benchlab can clean up after a crash). */
+    pidFile: z.string().optional(),
+  })
+  .strict();
+export type LoadAgentConfig = z.output<typeof LoadAgentConfig>;
+
+export const SamplerConfig = z
+  .object({
+    role: z.literal('sampler'),
+    /** The server under test is the process listening on this port (and its children). */
+    port: z.number().int().min(1).max(65535).nullable(),
+    capS: z.number().gt(0),
+    pidFile: z.string().optional(),
+  })
+  .strict();
+export type SamplerConfig = z.output<typeof SamplerConfig>;
+
+export const ProbeConfig = z
+  .object({
+    role: z.literal('probe'),
+    target: z.object({ hostname: z.string(), port: z.number().int() }).strict(),
+    timeoutMs: z.number().int().min(100).max(30_000),
+  })
+  .strict();
+export type ProbeConfig = z.output<typeof ProbeConfig>;
+
+export const AgentConfig = z.discriminatedUnion('role', [LoadAgentConfig, SamplerConfig, ProbeConfig]);
+export type AgentConfig = z.output<typeof AgentConfig>;
+
+export const AgentCommand = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('start'), version: z.number().int(), config: AgentConfig }),
+  z.object({ type: z.literal('hb') }),
+  z.object({ type: z.literal('stop') }),
+]);
+export type AgentCommand = z.output<typeof AgentCommand>;
+
+// ---------------------------------------------------------------------------------------------
+// Agent → Benchlab
+
+export const ClientMetrics = z.object({
+  /** Busy share of all the client host's cores, 0..1. */
+  cpu: z.number(),
+  /** CPU the agent itself used, in cores (2 = two cores busy). */
+  agentCpu: z.number(),
+  cores: z.number().int(),
+  /** Worst event-loop delay (p99) among the load threads in this second. */
+  eventLoopLagMs: z.number(),
+  /** Established connections to the target. */
+  openSockets: Count,
+  /** Sockets to the target in TIME_WAIT. */
+  timeWait: Count,
+  /** Open model: requests due but still waiting for a free connection at the end of the second. */
+  backlog: Count,
+  /** Requests sent in this second. */
+  sent: Count,
+  /** Errors that mean no local port was free (EADDRNOTAVAIL). */
+  portErrors: Count,
+  portRangeSize: z.number().int().nullable(),
+});
+export type ClientMetrics = z.infer<typeof ClientMetrics>;
+
+export const LoadSampleLine = z.object({
+  type: z.literal('sample'),
+  /** 0-based second of this step's load, warm-up included. */
+  second: Count,
+  /** Wall-clock end of the interval (epoch ms), for lag measurement. */
+  at: z.number(),
+  phase: z.enum(['warmup', 'measure']),
+  /** Interval length: 1000, less for a last second cut short. */
+  durationMs: z.number().min(0).max(2000),
+  requests: Count,
+  bytes: Count,
+  status: z.record(z.string(), Count),
+  errors: z.record(z.string(), Count),
+  /** The interval's HDR histogram (µs), compressed base64; null when no response arrived. */
+  histogram: z.string().max(MAX_LINE_BYTES).nullable(),
+  p50Us: Micros,
+  p90Us: Micros,
+  p99Us: Micros,
+  maxUs: Micros,
+  client: ClientMetrics,
+});
+export type LoadSampleLine = z.infer<typeof LoadSampleLine>;
+
+export const ServerMetrics = z.object({
+  cpuUser: z.number(),
+  cpuSystem: z.number(),
+  cpuIowait: z.number(),
+  cpu: z.number(),
+  cores: z.number().int(),
+  memTotalBytes: z.number(),
+  memUsedBytes: z.number(),
+  /** RSS of the server under test and its child processes; null when it is not found. */
+  processRssBytes: z.number().nullable(),
+  processFds: z.number().nullable(),
+  processThreads: z.number().nullable(),
+  processPid: z.number().nullable(),
+  rxBytesPerS: z.number(),
+  txBytesPerS: z.number(),
+  tcp: z.record(z.string(), Count),
+});
+export type ServerMetrics = z.infer<typeof ServerMetrics>;
+
+export const ServerSampleLine = z.object({
+  type: z.literal('server'),
+  second: Count,
+  at: z.number(),
+  server: ServerMetrics,
+});
+export type ServerSampleLine = z.infer<typeof ServerSampleLine>;
+
+export const END_REASONS = ['completed', 'stopped', 'heartbeat', 'stdin-closed', 'cap', 'error'] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+export const AgentLine = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('hello'),
+    version: z.number().int(),
+    role: z.enum(['load', 'sampler', 'probe']),
+    pid: z.number().int(),
+    node: z.string(),
+    cores: z.number().int(),
+    workers: z.number().int().optional(),
+  }),
+  LoadSampleLine,
+  ServerSampleLine,
+  z.object({ type: z.literal('probe'), reachable: z.boolean(), rttMs: z.number().nullable(), message: z.string().nullable() }),
+  z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
+  z.object({ type: z.literal('end'), reason: z.enum(END_REASONS), message: z.string().optional() }),
+]);
+export type AgentLine = z.infer<typeof AgentLine>;
+
+export type ParsedLine<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function parseWith<T>(schema: z.ZodType<T>, line: string): ParsedLine<T> {
+  if (line.length > MAX_LINE_BYTES) return { ok: false, error: `line of ${line.length} characters is too long` };
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return { ok: false, error: `not JSON: ${line.slice(0, 120)}` };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, error: `unexpected line (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}): ${line.slice(0, 120)}` };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+export function parseAgentLine(line: string): ParsedLine<AgentLine> {
+  return parseWith(AgentLine, line);
+}
+
+export function parseAgentCommand(line: string): ParsedLine<AgentCommand> {
+  return parseWith(AgentCommand, line);
+}
+
+export function encodeLine(message: AgentLine | AgentCommand): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+/** Splits a byte stream into lines; keeps the unfinished tail for the next chunk. */
+export class LineSplitter {
+  #tail = '';
+  push(chunk: string): string[] {
+    const text = this.#tail + chunk;
+    const lines = text.split('\n');
+    this.#tail = lines.pop() ?? '';
+    // A runaway line without a newline must not grow without bound.
+    if (this.#tail.length > MAX_LINE_BYTES) this.#tail = '';
+    return lines.filter((line) => line.trim().length > 0);
+  }
+  /** What is left at the end of the stream (an unterminated last line). */
+  flush(): string[] {
+    const rest = this.#tail.trim();
+    this.#tail = '';
+    return rest ? [rest] : [];
+  }
+}
