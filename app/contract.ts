@@ -10,6 +10,7 @@ import { Reachability, SystemInfo } from './system-info.ts';
 import { TerminalData, TerminalExit, TerminalId, TerminalSize } from './terminal.ts';
 import { SshConfigCandidate } from './ssh-config.ts';
 import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
+import { presetEvents, presetRequests } from './presets-contract.ts';
 
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
@@ -58,6 +59,7 @@ export const requests = {
   'sessions.get': request(z.object({ id: SessionId }).strict(), Session),
   'sessions.rename': request(z.object({ id: SessionId, name: SessionName }).strict(), Session),
   'sessions.delete': request(z.object({ id: SessionId }).strict(), z.object({ deleted: z.boolean() })),
+  ...presetRequests,
 } as const;
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -75,6 +77,7 @@ export const events = {
   'hosts.connection': HostConnection,
   'terminal.data': TerminalData,
   'terminal.exit': TerminalExit,
+  ...presetEvents,
 } as const;
 
 export type RequestName = keyof typeof requests;

@@ -3,6 +3,7 @@
 import type { ParsedArgs, RequestName, RequestResult } from '../../app/contract.ts';
 import type { Services } from '../services/services.ts';
 import { createHostHandlers } from './host-handlers.ts';
+import { createPresetHandlers } from './preset-handlers.ts';
 import { createTerminalHandlers } from './terminal-handlers.ts';
 
 export type Handlers = { [N in RequestName]: (args: ParsedArgs<N>) => RequestResult<N> | Promise<RequestResult<N>> };
@@ -11,6 +12,7 @@ export function createHandlers(services: Services): Handlers {
   return {
     'app.info': () => services.info(),
     ...createHostHandlers(services),
+    ...createPresetHandlers(services),
     ...createTerminalHandlers(services.terminals),
     'sessions.list': ({ search }) => services.sessions.list(search),
     'sessions.get': ({ id }) => services.sessions.get(id),

@@ -5,9 +5,13 @@ import type { AppInfo, TransportKind } from '../../app/contract.ts';
 import { EventBus } from './event-bus.ts';
 import { HostConnections } from './hosts/host-connections.ts';
 import { Logger } from './logger.ts';
+import { builtInPresetsDir, loadBuiltInPresets, PresetCatalog } from './presets/preset-catalog.ts';
+import { PresetService } from './presets/preset-service.ts';
+import { ChangesRepository } from './store/changes-repository.ts';
 import { openDatabase, type Db } from './store/database.ts';
 import { EventsRepository } from './store/events-repository.ts';
 import { HostsRepository } from './store/hosts-repository.ts';
+import { PresetsRepository } from './store/presets-repository.ts';
 import { SessionsRepository } from './store/sessions-repository.ts';
 import { SnapshotsRepository } from './store/snapshots-repository.ts';
 import { TerminalManager } from './terminals.ts';
@@ -22,6 +26,9 @@ export interface Services {
   readonly snapshots: SnapshotsRepository;
   readonly connections: HostConnections;
   readonly terminals: TerminalManager;
+  readonly presetCatalog: PresetCatalog;
+  readonly changes: ChangesRepository;
+  readonly presets: PresetService;
   info(): AppInfo;
   close(): void;
 }
@@ -41,6 +48,11 @@ export function createServices(options: ServiceOptions): Services {
   const hosts = new HostsRepository(db);
   const connections = new HostConnections({ hosts, bus, log });
   const terminals = new TerminalManager({ bus, transportFor: (hostId) => connections.transportFor(hostId) });
+  const builtInPresets = loadBuiltInPresets(builtInPresetsDir());
+  for (const problem of builtInPresets.problems) log.warn('presets', `built-in preset skipped: ${problem}`);
+  const presetCatalog = new PresetCatalog(builtInPresets.presets, new PresetsRepository(db));
+  const changes = new ChangesRepository(db);
+  const presets = new PresetService({ catalog: presetCatalog, changes, hosts, connections, bus, log });
   return {
     db,
     bus,
@@ -49,6 +61,9 @@ export function createServices(options: ServiceOptions): Services {
     hosts,
     connections,
     terminals,
+    presetCatalog,
+    changes,
+    presets,
     snapshots: new SnapshotsRepository(db),
     sessions: new SessionsRepository(db),
     info: () => ({

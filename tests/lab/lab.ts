@@ -317,6 +317,7 @@ function writeRuntimeFiles(layout: LabLayout): void {
     const copies = host.privateCopies;
     mkdirSync(copies['/etc/security/limits.d'], { recursive: true, mode: 0o755 });
     mkdirSync(copies['/etc/sysctl.d'], { recursive: true, mode: 0o755 });
+    mkdirSync(copies['/var/lib/benchlab'], { recursive: true, mode: 0o755 });
     if (existsSync('/etc/security/limits.conf')) copyFileSync('/etc/security/limits.conf', copies['/etc/security/limits.conf']);
     else writeFileSync(copies['/etc/security/limits.conf'], '# limits.conf of a Benchlab lab host\n', { mode: 0o644 });
     writeFileSync(copies['/etc/hosts'], hostsFileText(layout), { mode: 0o644 });
@@ -420,6 +421,18 @@ mount -o remount,bind,rw /proc/sys/net
 exec ${SSHD} -f "$config" -E "$log"
 `;
 
+/** Mount points in a process's mount namespace. */
+function mountPointsOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/mountinfo`, 'utf8')
+      .split('\n')
+      .map((line) => line.split(' ')[4] ?? '')
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
 function readPid(pidFile: string): number | null {
   try {
     const pid = Number.parseInt(readFileSync(pidFile, 'utf8').trim(), 10);
@@ -441,6 +454,8 @@ function sshdPidOf(host: LabHostLayout): number | null {
 async function startSshd(host: LabHostLayout): Promise<void> {
   // sshd's privilege separation directory; Debian's service unit normally creates it.
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  // A bind mount needs a mount point: an empty directory on the machine, never written through.
+  mkdirSync('/var/lib/benchlab', { recursive: true, mode: 0o755 });
   const bindPairs = PRIVATE_PATHS.flatMap((path) => [host.privateCopies[path], path]);
   const startLog = join(host.dir, 'sshd-start.log');
   const fd = openSync(startLog, 'w', 0o644);
@@ -549,6 +564,9 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
     else if (!inNamespace) problems.push(`sshd of ${host.hostname} (pid ${pid}) is not in namespace ${host.namespace}`);
     else if (!listening) problems.push(`sshd of ${host.hostname} is not listening on ${host.address}:${host.port}`);
     if (pid !== null && hostname !== host.hostname) problems.push(`${host.namespace} reports hostname ${hostname ?? '(unknown)'}`);
+    // A host started by an older lab may lack a private path added since: rebuilding it is the fix.
+    const unmounted = pid === null ? [] : PRIVATE_PATHS.filter((path) => !mountPointsOf(pid).includes(path));
+    if (unmounted.length > 0) problems.push(`${host.hostname} lacks its private ${unmounted.join(', ')}`);
 
     hosts[role] = {
       role,

@@ -42,8 +42,11 @@ const HOST_OCTETS: Record<LabRole, number> = { client: 2, server: 3 };
 /** Names under which `--register` stores the hosts in Benchlab. */
 export const REGISTERED_NAMES: Record<LabRole, string> = { client: 'lab-client', server: 'lab-server' };
 
-/** Machine paths each lab host sees replaced by a lab-owned copy (inside its own mount namespace). */
-export const PRIVATE_PATHS = ['/etc/security/limits.d', '/etc/security/limits.conf', '/etc/sysctl.d', '/etc/hosts'] as const;
+/**
+ * Machine paths each lab host sees replaced by a lab-owned copy (inside its own mount namespace).
+ * /var/lib/benchlab is where Benchlab keeps its restore record on a host.
+ */
+export const PRIVATE_PATHS = ['/etc/security/limits.d', '/etc/security/limits.conf', '/etc/sysctl.d', '/etc/hosts', '/var/lib/benchlab'] as const;
 export type PrivatePath = (typeof PRIVATE_PATHS)[number];
 
 export interface LabHostLayout {
@@ -108,6 +111,7 @@ export function labLayout(instance: LabInstance = 'default'): LabLayout {
         '/etc/security/limits.conf': join(dir, 'etc/security/limits.conf'),
         '/etc/sysctl.d': join(dir, 'etc/sysctl.d'),
         '/etc/hosts': join(dir, 'etc/hosts'),
+        '/var/lib/benchlab': join(dir, 'var/lib/benchlab'),
       },
     };
   };

@@ -127,6 +127,18 @@ export class HostConnections {
     }
   }
 
+  /**
+   * A new login to an SSH host, separate from its connection, with the secrets the user gave at
+   * connect time: pam_limits runs again, so it shows what new logins get. The caller closes it.
+   * Null for "This machine", which Benchlab drives without a login.
+   */
+  async openFreshLogin(hostId: number): Promise<HostTransport | null> {
+    const host = this.#options.hosts.get(hostId);
+    if (host.kind === 'local') return null;
+    const secrets = this.#entry(hostId).secrets;
+    return SshTransport.connect(this.targetOf(host), { password: secrets.password, passphrase: secrets.passphrase }, this.#options.ssh ?? {});
+  }
+
   /** Builds the SSH target of a host, following its jump hosts (a cycle is refused). */
   targetOf(host: Host, seen: Set<number> = new Set()): SshTarget {
     if (seen.has(host.id)) throw new ApiError('invalid_args', `${host.name}: its jump hosts form a loop`);

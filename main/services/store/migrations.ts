@@ -119,6 +119,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX event_session ON event(session_id, id);
     `,
   },
+  {
+    version: 2,
+    description: 'user presets (duplicated and edited built-in presets)',
+    sql: `
+      -- A user's own preset; built-in presets are files in resources/presets and never stored.
+      CREATE TABLE preset (
+        id          INTEGER PRIMARY KEY,
+        name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        based_on    TEXT,
+        definition  TEXT NOT NULL,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,290 @@
+// Applying presets to hosts, safely: plan (a diff the user sees first), apply (journal row, then
+// the restore file on the host, then the drop-ins, then live values — each step only after the
+// one that lets it be undone), verify (read back; a fresh login for limits), and revert to the
+// exact files and values from before. One operation per host at a time; progress is published.
+
+import { ApiError } from '../../../app/errors.ts';
+import type { Host } from '../../../app/hosts.ts';
+import type { ApplyResult, PendingRevert, PresetProgress, RevertResult } from '../../../app/presets-contract.ts';
+import {
+  extendRestoreRecord,
+  limitsFilesAfter,
+  planPreset,
+  planRevert,
+  previousOf,
+  restoreFromJournal,
+  type HostPresetState,
+  type PresetPlan,
+} from '../../../app/preset-plan.ts';
+import { judgeLimits, judgeSysctl, type KeyVerdict } from '../../../app/preset-verify.ts';
+import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type Preset } from '../../../app/presets.ts';
+import type { EventBus } from '../event-bus.ts';
+import type { HostTransport } from '../hosts/host-transport.ts';
+import type { Logger } from '../logger.ts';
+import type { ChangesRepository } from '../store/changes-repository.ts';
+import type { HostsRepository } from '../store/hosts-repository.ts';
+import { readHost, readLoginLimits, readSysctls, setSysctls, writeFiles, type HostReading, type RemoteAccess } from './host-preset-io.ts';
+import type { PresetCatalog } from './preset-catalog.ts';
+
+export interface PresetHostAccess {
+  transportFor(hostId: number): HostTransport;
+  sudoPasswordFor(hostId: number): string | undefined;
+  openFreshLogin(hostId: number): Promise<HostTransport | null>;
+}
+
+export interface PresetServiceOptions {
+  catalog: PresetCatalog;
+  changes: ChangesRepository;
+  hosts: HostsRepository;
+  connections: PresetHostAccess;
+  bus: EventBus;
+  log: Logger;
+}
+
+function base64Of(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64');
+}
+
+/** An error that says how far an apply or revert got, keeping its code. */
+function stoppedAt(step: string, host: Host, error: unknown, afterChanges: boolean): ApiError {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof ApiError ? error.code : 'unavailable';
+  const hint = afterChanges ? ` ${host.name} may be partly changed: Revert puts back what it held before.` : ` Nothing was changed on ${host.name}.`;
+  return new ApiError(code, `${step} on ${host.name} failed: ${message}.${hint}`);
+}
+
+export class PresetService {
+  readonly #options: PresetServiceOptions;
+  readonly #busy = new Set<number>();
+
+  constructor(options: PresetServiceOptions) {
+    this.#options = options;
+    // At start, the journal tells which hosts still carry changes (an apply Benchlab never reverted,
+    // or one it never finished because it died).
+    for (const pending of this.pending()) {
+      options.log.warn('presets', `${pending.hostName}: changes pending revert (${pending.state === 'interrupted' ? 'an apply was interrupted' : `applied ${pending.presets.join(', ')}`}); Revert is on the Presets page`);
+    }
+  }
+
+  #access(hostId: number): RemoteAccess {
+    return { transport: this.#options.connections.transportFor(hostId), sudoPassword: this.#options.connections.sudoPasswordFor(hostId) };
+  }
+
+  #progress(hostId: number, operation: PresetProgress['operation'], step: string, message: string): void {
+    this.#options.bus.publish('presets.progress', { hostId, operation, step, message, at: new Date().toISOString() });
+  }
+
+  async #exclusive<T>(host: Host, work: () => Promise<T>): Promise<T> {
+    if (this.#busy.has(host.id)) throw new ApiError('conflict', `an apply or revert is already running on ${host.name}`);
+    this.#busy.add(host.id);
+    try {
+      return await work();
+    } finally {
+      this.#busy.delete(host.id);
+    }
+  }
+
+  /** Reads the host; without a usable restore file there, the journal says what was there before. */
+  async #read(hostId: number, preset: Preset | null): Promise<HostReading> {
+    const journalKeys = this.#options.changes.unreverted(hostId).flatMap((entry) => Object.keys(entry.previous.sysctls));
+    const reading = await readHost(this.#access(hostId), { keys: [...(preset?.sysctls.map((sysctl) => sysctl.key) ?? []), ...journalKeys] });
+    if (!reading.state.restore) {
+      const fromJournal = restoreFromJournal(this.#options.changes.unreverted(hostId).map((entry) => entry.previous));
+      if (fromJournal) reading.state.restore = fromJournal;
+    }
+    return reading;
+  }
+
+  #plan(preset: Preset, hostId: number, reading: HostReading): PresetPlan {
+    const plan = planPreset({ presetId: preset.id, hostId, definition: preset }, reading.state);
+    if (reading.restoreProblem) plan.notes.push(reading.restoreProblem);
+    return plan;
+  }
+
+  async plan(presetId: string, hostId: number): Promise<PresetPlan> {
+    const preset = this.#options.catalog.get(presetId);
+    this.#options.hosts.get(hostId);
+    return this.#plan(preset, hostId, await this.#read(hostId, preset));
+  }
+
+  async apply(presetId: string, hostId: number, planId: string): Promise<ApplyResult> {
+    const preset = this.#options.catalog.get(presetId);
+    const host = this.#options.hosts.get(hostId);
+    return this.#exclusive(host, async () => {
+      const progress = (step: string, message: string) => this.#progress(hostId, 'apply', step, message);
+      progress('read', `reading the current settings of ${host.name}`);
+      const reading = await this.#read(hostId, preset);
+      const plan = this.#plan(preset, hostId, reading);
+      if (plan.planId !== planId) {
+        throw new ApiError('conflict', `${host.name} or the preset changed since the plan was made: look at the new plan, then apply again`);
+      }
+      if (plan.noChanges) {
+        progress('verify', 'no changes to make; verifying what is in effect');
+        const verdicts = await this.#verify(hostId, preset, plan, reading, {});
+        progress('done', 'no changes');
+        return { hostId, presetId, outcome: 'no changes', changeId: null, plan, verdicts, notes: plan.notes };
+      }
+
+      const changed = plan.sysctls.filter((row) => row.change === 'change');
+      const files = plan.files.filter((file) => file.action !== 'unchanged');
+      progress('journal', 'recording the previous values in the journal');
+      const changeId = this.#options.changes.begin({
+        hostId,
+        presetId,
+        keys: [...changed.map((row) => row.key), ...files.map((file) => file.path)],
+        previous: previousOf(plan, reading.state),
+        applied: {
+          presetName: preset.name,
+          sysctls: Object.fromEntries(changed.map((row) => [row.key, row.next])),
+          files: Object.fromEntries(files.map((file) => [file.path, file.next])),
+        },
+      });
+
+      const access = this.#access(hostId);
+      try {
+        progress('restore', `writing the restore record ${RESTORE_FILE}`);
+        const record = extendRestoreRecord(reading.state.restore, plan, reading.state, new Date().toISOString());
+        await writeFiles(access, 'write-restore', { [RESTORE_FILE]: { base64: base64Of(`${JSON.stringify(record, null, 2)}\n`) } });
+      } catch (error) {
+        this.#options.changes.markFailed(changeId);
+        throw stoppedAt('Writing the restore record', host, error, false);
+      }
+
+      let step = 'Writing the drop-in files';
+      try {
+        progress('files', `writing ${files.map((file) => file.path).join(' and ')}`);
+        await writeFiles(access, 'write-drop-ins', Object.fromEntries(files.map((file) => [file.path, file.next === null ? null : { base64: base64Of(file.next) }])));
+        step = 'Setting the sysctls live';
+        progress('live', changed.length > 0 ? `setting ${changed.length} sysctl${changed.length === 1 ? '' : 's'} live with sysctl -w` : 'no sysctl to set live');
+        const writes = await setSysctls(access, Object.fromEntries(changed.map((row) => [row.key, row.next])));
+        step = 'Verifying';
+        progress('verify', 'reading the sysctls back and the limits of a new login');
+        const verdicts = await this.#verify(hostId, preset, plan, reading, writes);
+        this.#options.changes.markApplied(changeId);
+        const effective = verdicts.filter((verdict) => verdict.status === 'applied').length;
+        this.#options.log.info('presets', `${host.name}: applied preset "${preset.name}" (${plan.changes} change${plan.changes === 1 ? '' : 's'}; ${effective} of ${verdicts.length} keys verified in effect)`);
+        progress('done', 'applied');
+        const notes = [...plan.notes];
+        if (preset.limits.length > 0) notes.push(`Benchlab's own connection to ${host.name} keeps its old limits: reconnect the host before a run that needs the new ones.`);
+        return { hostId, presetId, outcome: 'applied', changeId, plan, verdicts, notes };
+      } catch (error) {
+        this.#options.log.error('presets', `${host.name}: applying "${preset.name}" stopped: ${(error as Error).message}`);
+        throw stoppedAt(step, host, error, true);
+      }
+    });
+  }
+
+  async #verify(hostId: number, preset: Preset, plan: PresetPlan, reading: HostReading, writes: Record<string, { ok: boolean; error: string | null }>): Promise<KeyVerdict[]> {
+    const access = this.#access(hostId);
+    const readback = await readSysctls(access, plan.sysctls.map((row) => row.key));
+    const sysctlVerdicts = plan.sysctls.map((row) => judgeSysctl(row, writes[row.key], readback[row.key] ?? null));
+    const limits = normaliseDefinition(preset).limits;
+    if (limits.length === 0) return sysctlVerdicts;
+
+    let fresh = null;
+    let freshProblem: string | null = null;
+    try {
+      const login = await this.#options.connections.openFreshLogin(hostId);
+      if (!login) freshProblem = 'This machine is driven without a login, so pam_limits never runs for Benchlab here';
+      else {
+        try {
+          fresh = await readLoginLimits(login);
+        } finally {
+          login.close();
+        }
+      }
+    } catch (error) {
+      freshProblem = `a new login failed: ${(error as Error).message}`;
+    }
+    const limitsDropIn = plan.files.find((file) => file.path === LIMITS_DROP_IN)?.next ?? null;
+    const state: HostPresetState = reading.state;
+    const limitVerdicts = judgeLimits(limits, {
+      files: limitsFilesAfter(state, limitsDropIn),
+      login: { user: state.user, uid: state.uid, groups: state.groups },
+      fresh,
+      freshProblem,
+      before: state.sessionLimits,
+      nrOpen: reading.nrOpen,
+    });
+    return [...sysctlVerdicts, ...limitVerdicts];
+  }
+
+  async revert(hostId: number): Promise<RevertResult> {
+    const host = this.#options.hosts.get(hostId);
+    return this.#exclusive(host, async () => {
+      const progress = (step: string, message: string) => this.#progress(hostId, 'revert', step, message);
+      progress('read', `reading the current settings of ${host.name}`);
+      const reading = await this.#read(hostId, null);
+      const record = reading.state.restore;
+      const journal = this.#options.changes.unreverted(hostId);
+      if (!record) {
+        progress('done', 'nothing to revert');
+        return { hostId, outcome: 'nothing to revert', sysctls: [], files: [], notes: [`${host.name} carries no changes from Benchlab.`] };
+      }
+      const plan = planRevert(reading.state, record);
+      const access = this.#access(hostId);
+      let step = 'Restoring the files';
+      try {
+        const files = plan.files.filter((file) => file.action !== 'unchanged');
+        progress('files', files.length > 0 ? `restoring ${files.map((file) => file.path).join(' and ')}` : 'the files are already as they were');
+        await writeFiles(access, 'write-drop-ins', Object.fromEntries(files.map((file) => [file.path, file.original === null ? null : { base64: file.original }])));
+        step = 'Restoring the sysctls';
+        const changed = plan.sysctls.filter((row) => row.change === 'change');
+        progress('live', `restoring ${changed.length} sysctl${changed.length === 1 ? '' : 's'} with sysctl -w`);
+        const writes = await setSysctls(access, Object.fromEntries(changed.map((row) => [row.key, row.original])));
+
+        step = 'Checking the revert';
+        progress('verify', 'reading the files and sysctls back');
+        const after = await readHost(access, { keys: plan.sysctls.map((row) => row.key) });
+        const sysctls = plan.sysctls.map((row) => {
+          const observed = after.state.sysctls[row.key]?.value ?? null;
+          const restored = observed === row.original;
+          const write = writes[row.key];
+          const reason = restored ? null : row.change === 'missing' || observed === null ? 'key not in this kernel' : write && !write.ok ? (write.error ?? 'sysctl -w failed') : `the kernel reads back "${observed}"`;
+          return { key: row.key, original: row.original, observed, status: restored ? ('restored' as const) : ('not restored' as const), reason };
+        });
+        const filesBack = plan.files.map((file) => ({
+          path: file.path,
+          action: file.action,
+          restored: (after.state.dropIns[file.path as keyof typeof after.state.dropIns]?.base64 ?? null) === file.original,
+        }));
+        // A key the kernel no longer has cannot be put back and need not be: it holds nothing.
+        const complete = filesBack.every((file) => file.restored) && sysctls.every((row) => row.status === 'restored' || row.observed === null);
+        if (!complete) {
+          progress('done', 'incomplete');
+          return { hostId, outcome: 'incomplete', sysctls, files: filesBack, notes: ['Some values could not be put back; the restore record and the journal are kept, so Revert can be tried again.'] };
+        }
+        step = 'Removing the restore record';
+        progress('cleanup', `removing ${RESTORE_FILE}`);
+        await writeFiles(access, 'remove-restore', { [RESTORE_FILE]: null });
+        this.#options.changes.markReverted(hostId);
+        this.#options.log.info('presets', `${host.name}: reverted ${journal.length} preset change${journal.length === 1 ? '' : 's'}`);
+        progress('done', 'reverted');
+        const notes = plan.files.some((file) => file.path === LIMITS_DROP_IN && file.action !== 'unchanged')
+          ? ['Limits go back for new logins; processes started meanwhile keep the limits they got.']
+          : [];
+        return { hostId, outcome: 'reverted', sysctls, files: filesBack, notes };
+      } catch (error) {
+        this.#options.log.error('presets', `${host.name}: revert stopped: ${(error as Error).message}`);
+        throw stoppedAt(step, host, error, true);
+      }
+    });
+  }
+
+  /** Hosts whose journal holds changes not reverted yet (shown at start, with a revert button). */
+  pending(): PendingRevert[] {
+    return this.#options.changes
+      .hostsWithChanges()
+      .filter((hostId) => !this.#busy.has(hostId))
+      .map((hostId) => {
+        const entries = this.#options.changes.unreverted(hostId);
+        return {
+          hostId,
+          hostName: this.#options.hosts.get(hostId).name,
+          presets: [...new Set(entries.map((entry) => entry.applied.presetName))],
+          state: entries.some((entry) => entry.status === 'pending') ? ('interrupted' as const) : ('applied' as const),
+          since: entries[0]?.appliedAt ?? '',
+        };
+      });
+  }
+}
