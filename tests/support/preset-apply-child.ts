@@ -28,20 +28,22 @@ await services.connections.connect(job.hostId, { password: job.password, sudoPas
 
 /** The host's transport, except that the chosen step's script never runs and never returns. */
 function freezingBefore(transport: HostTransport): HostTransport {
-  return {
-    kind: transport.kind,
-    user: transport.user,
-    exec: async (command: string, options?: ExecOptions) => {
-      if (command.includes(`# benchlab-preset: ${job.stopBefore}\n`)) {
-        process.stdout.write(`FROZEN ${job.stopBefore}\n`);
-        setInterval(() => {}, 60_000);
-        await new Promise(() => {});
-      }
-      return transport.exec(command, options);
-    },
-    openShell: (size) => transport.openShell(size),
-    close: () => transport.close(),
+  const exec = async (command: string, options?: ExecOptions) => {
+    if (command.includes(`# benchlab-preset: ${job.stopBefore}\n`)) {
+      process.stdout.write(`FROZEN ${job.stopBefore}\n`);
+      setInterval(() => {}, 60_000);
+      await new Promise(() => {});
+    }
+    return transport.exec(command, options);
   };
+  // A proxy, so whatever else the transport offers keeps working unchanged.
+  return new Proxy(transport, {
+    get(target, property) {
+      if (property === 'exec') return exec;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 const presets = new PresetService({
