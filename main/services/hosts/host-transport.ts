@@ -31,11 +31,24 @@ export interface ShellSession extends EventEmitter<{ data: [Buffer]; exit: [numb
   close(): void;
 }
 
+export interface UploadOptions {
+  /** File mode of the result, e.g. 0o644. */
+  mode?: number;
+  signal?: AbortSignal;
+  /** Called with the bytes sent so far. */
+  onProgress?: (sentBytes: number) => void;
+}
+
 export interface HostTransport {
   readonly kind: 'ssh' | 'local';
   /** The login user on the host (decides whether sudo is needed). */
   readonly user: string;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   openShell(size: { cols: number; rows: number }): Promise<ShellSession>;
+  /**
+   * Writes a local file (by path) or bytes to remotePath, creating its folder: through a temporary
+   * file renamed into place once complete, so a cut upload never leaves a truncated file.
+   */
+  upload(source: string | Buffer, remotePath: string, options?: UploadOptions): Promise<void>;
   close(): void;
 }

@@ -8,8 +8,9 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { ApiError } from '../../../app/errors.ts';
 import { shellQuote } from '../../../app/shell-quote.ts';
+import type { ExecOptions, ExecResult, HostTransport, ShellSession, UploadOptions } from './host-transport.ts';
 import { superviseExec } from './exec-supervisor.ts';
-import type { ExecOptions, ExecResult, HostTransport, ShellSession } from './host-transport.ts';
+import { pump, uploadCommand, uploadFailed, uploadSource } from './upload.ts';
 
 /** Pids of a process's direct children (Linux /proc), e.g. the shell under `script`. */
 function childPids(pid: number): number[] {
@@ -101,6 +102,20 @@ export class LocalTransport implements HostTransport {
       child.once('error', (error) => reject(new ApiError('unavailable', `cannot open a local shell (util-linux "script" needed): ${error.message}`)));
     });
     return new LocalShell(child);
+  }
+
+  async upload(source: string | Buffer, remotePath: string, options: UploadOptions = {}): Promise<void> {
+    const input = await uploadSource(source);
+    const child = spawn('/bin/sh', ['-c', uploadCommand(remotePath, input.size, options.mode)], { stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    const closed = new Promise<number | null>((resolve, reject) => {
+      child.on('error', (error) => reject(new ApiError('unavailable', `cannot run /bin/sh: ${error.message}`)));
+      child.on('close', resolve);
+    });
+    pump(input, child.stdin, options);
+    const code = await closed;
+    if (code !== 0 || options.signal?.aborted) throw uploadFailed(remotePath, options, code, stderr);
   }
 
   close(): void {

@@ -8,8 +8,9 @@ import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { ApiError } from '../../../app/errors.ts';
+import type { ExecOptions, ExecResult, HostTransport, ShellSession, UploadOptions } from '../hosts/host-transport.ts';
 import { superviseExec } from '../hosts/exec-supervisor.ts';
-import type { ExecOptions, ExecResult, HostTransport, ShellSession } from '../hosts/host-transport.ts';
+import { pump, uploadCommand, uploadFailed, uploadSource } from '../hosts/upload.ts';
 import { judgeHostKey, sha256Fingerprint } from './host-key.ts';
 
 export interface SshTarget {
@@ -271,6 +272,21 @@ export class SshTransport extends EventEmitter<{ close: [reason: string] }> impl
       client.shell({ term: 'xterm-256color', cols: size.cols, rows: size.rows }, (error, channel) => {
         if (error) reject(new ApiError('unavailable', `cannot open a shell: ${error.message}`));
         else resolve(new SshShell(channel));
+      });
+    });
+  }
+
+  async upload(source: string | Buffer, remotePath: string, options: UploadOptions = {}): Promise<void> {
+    const client = this.#clients[this.#clients.length - 1]!;
+    const input = await uploadSource(source);
+    return new Promise((resolve, reject) => {
+      client.exec(uploadCommand(remotePath, input.size, options.mode), (error, channel) => {
+        if (error) return reject(new ApiError('unavailable', `cannot upload ${remotePath}: ${error.message}`));
+        let stderr = '';
+        channel.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+        channel.on('data', () => undefined);
+        channel.on('close', (code: number | null) => (code === 0 && !options.signal?.aborted ? resolve() : reject(uploadFailed(remotePath, options, code, stderr))));
+        pump(input, channel, options);
       });
     });
   }
