@@ -11,6 +11,7 @@ import { TerminalData, TerminalExit, TerminalId, TerminalSize } from './terminal
 import { SshConfigCandidate } from './ssh-config.ts';
 import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
 import { presetEvents, presetRequests } from './presets-contract.ts';
+import { templateEvents, templateRequests } from './templates-contract.ts';
 
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
@@ -60,6 +61,7 @@ export const requests = {
   'sessions.rename': request(z.object({ id: SessionId, name: SessionName }).strict(), Session),
   'sessions.delete': request(z.object({ id: SessionId }).strict(), z.object({ deleted: z.boolean() })),
   ...presetRequests,
+  ...templateRequests,
 } as const;
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -78,6 +80,7 @@ export const events = {
   'terminal.data': TerminalData,
   'terminal.exit': TerminalExit,
   ...presetEvents,
+  ...templateEvents,
 } as const;
 
 export type RequestName = keyof typeof requests;

@@ -4,6 +4,7 @@ import type { ParsedArgs, RequestName, RequestResult } from '../../app/contract.
 import type { Services } from '../services/services.ts';
 import { createHostHandlers } from './host-handlers.ts';
 import { createPresetHandlers } from './preset-handlers.ts';
+import { createTemplateHandlers } from './template-handlers.ts';
 import { createTerminalHandlers } from './terminal-handlers.ts';
 
 export type Handlers = { [N in RequestName]: (args: ParsedArgs<N>) => RequestResult<N> | Promise<RequestResult<N>> };
@@ -14,6 +15,7 @@ export function createHandlers(services: Services): Handlers {
     ...createHostHandlers(services),
     ...createPresetHandlers(services),
     ...createTerminalHandlers(services.terminals),
+    ...createTemplateHandlers(services.templates),
     'sessions.list': ({ search }) => services.sessions.list(search),
     'sessions.get': ({ id }) => services.sessions.get(id),
     'sessions.rename': ({ id, name }) => services.sessions.rename(id, name),

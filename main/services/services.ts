@@ -15,6 +15,7 @@ import { PresetsRepository } from './store/presets-repository.ts';
 import { SessionsRepository } from './store/sessions-repository.ts';
 import { SnapshotsRepository } from './store/snapshots-repository.ts';
 import { TerminalManager } from './terminals.ts';
+import { templateServiceFromEnv, TemplateService } from './templates/template-service.ts';
 
 export interface Services {
   readonly db: Db;
@@ -26,6 +27,7 @@ export interface Services {
   readonly snapshots: SnapshotsRepository;
   readonly connections: HostConnections;
   readonly terminals: TerminalManager;
+  readonly templates: TemplateService;
   readonly presetCatalog: PresetCatalog;
   readonly changes: ChangesRepository;
   readonly presets: PresetService;
@@ -48,6 +50,7 @@ export function createServices(options: ServiceOptions): Services {
   const hosts = new HostsRepository(db);
   const connections = new HostConnections({ hosts, bus, log });
   const terminals = new TerminalManager({ bus, transportFor: (hostId) => connections.transportFor(hostId) });
+  const templates = templateServiceFromEnv({ bus, log, hosts, connections, dataDir: options.dataDir });
   const builtInPresets = loadBuiltInPresets(builtInPresetsDir());
   for (const problem of builtInPresets.problems) log.warn('presets', `built-in preset skipped: ${problem}`);
   const presetCatalog = new PresetCatalog(builtInPresets.presets, new PresetsRepository(db));
@@ -61,6 +64,7 @@ export function createServices(options: ServiceOptions): Services {
     hosts,
     connections,
     terminals,
+    templates,
     presetCatalog,
     changes,
     presets,
@@ -75,6 +79,7 @@ export function createServices(options: ServiceOptions): Services {
       notices: [...notices],
     }),
     close: () => {
+      templates.close();
       terminals.closeAll();
       connections.closeAll();
       db.close();

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { generatePayload, PAYLOAD_BYTES } from '../../../scripts/generate-payload.ts';
+import { bundledPaths, loadCatalog } from './catalog.ts';
+
+describe('template catalog', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'benchlab-catalog-'));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  test('the bundled catalog holds node and apache-static, nothing broken', async () => {
+    const catalog = await loadCatalog(bundledPaths().templatesDir);
+    assert.deepEqual(catalog.broken, []);
+    assert.deepEqual(catalog.entries.map((entry) => entry.manifest.id), ['apache-static', 'node']);
+  });
+
+  test('the committed payload is the generator output: 44032 bytes', () => {
+    const payload = readFileSync(bundledPaths().payloadFile);
+    assert.equal(payload.length, PAYLOAD_BYTES);
+    assert.ok(payload.equals(generatePayload()));
+  });
+
+  test('broken folders are listed with their reason and do not hide the good ones', async () => {
+    cpSync(join(bundledPaths().templatesDir, 'node'), join(scratch, 'node'), { recursive: true });
+    mkdirSync(join(scratch, 'no-manifest'));
+    mkdirSync(join(scratch, 'bad-json'));
+    writeFileSync(join(scratch, 'bad-json', 'template.json'), '{ "schema": 1,');
+    mkdirSync(join(scratch, 'missing-file'));
+    const manifest = JSON.parse(readFileSync(join(scratch, 'node', 'template.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(scratch, 'missing-file', 'template.json'), JSON.stringify({ ...manifest, id: 'missing-file' }));
+    const catalog = await loadCatalog(scratch);
+    assert.deepEqual(catalog.entries.map((entry) => entry.manifest.id), ['node']);
+    assert.deepEqual(
+      catalog.broken.map((entry) => entry.folder),
+      ['bad-json', 'missing-file', 'no-manifest'],
+    );
+    assert.match(catalog.broken[0]!.error, /template\.json is not valid JSON/);
+    assert.match(catalog.broken[1]!.error, /files: server\.mjs does not exist in the folder/);
+    assert.equal(catalog.broken[2]!.error, 'template.json is missing');
+  });
+});

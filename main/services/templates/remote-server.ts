@@ -1,0 +1,134 @@
+// The server-side half of a deployment over a HostTransport: probe the host, inspect its run dir,
+// start the supervisor, wait for readiness, stream logs, beat the heartbeat and stop — each one
+// script of host-scripts.ts, its output read into a typed result.
+
+import { ApiError } from '../../../app/errors.ts';
+import { parseHostFacts, type HostFacts } from '../../../app/template-hosts.ts';
+import type { HostTransport } from '../hosts/host-transport.ts';
+import {
+  heartbeatScript,
+  inspectScript,
+  probeScript,
+  readinessScript,
+  startScript,
+  stopScript,
+  watchScript,
+  type ReadinessSpec,
+  type StartSpec,
+} from './host-scripts.ts';
+
+const SHORT_MS = 30_000;
+
+function withSignal(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal ? { signal } : {};
+}
+
+export async function probeHost(transport: HostTransport, runtimePath: string | undefined, signal?: AbortSignal): Promise<HostFacts> {
+  const result = await transport.exec('sh -s', { stdin: probeScript(runtimePath), timeoutMs: SHORT_MS, ...withSignal(signal) });
+  try {
+    return parseHostFacts(result.stdout);
+  } catch (error) {
+    const said = (result.stderr.trim() || result.stdout.trim()).split('\n').slice(-2).join(' ').slice(0, 300);
+    throw new ApiError('unavailable', `${(error as Error).message}${said ? `: ${said}` : ''}`);
+  }
+}
+
+/** What deployment.json says: written by Benchlab at start. */
+export interface RecordedDeployment {
+  id: string;
+  templateId: string;
+  templateName?: string;
+  variant?: string;
+  port?: number;
+  stopSignal?: string;
+  graceSeconds?: number;
+  logs?: string[];
+}
+
+export interface RunInspection {
+  deployment: RecordedDeployment | null;
+  /** The supervisor's group still runs (null: the run dir is from before the last boot, or absent). */
+  alive: boolean | null;
+  heartbeatAgeSeconds: number | null;
+  exitCode: string | null;
+  portInUse: boolean;
+  /** Something of Benchlab's is in the run dir (files, processes). */
+  present: boolean;
+}
+
+export async function inspectRun(transport: HostTransport, run: string, port: number, signal?: AbortSignal): Promise<RunInspection> {
+  const result = await transport.exec('sh -s', { stdin: inspectScript(run, port), timeoutMs: SHORT_MS, ...withSignal(signal) });
+  const inspection: RunInspection = { deployment: null, alive: null, heartbeatAgeSeconds: null, exitCode: null, portInUse: false, present: false };
+  for (const line of result.stdout.split('\n')) {
+    const [key, ...rest] = line.trim().split(' ');
+    const value = rest.join(' ');
+    if (key === 'port-in-use') inspection.portInUse = true;
+    else if (key === 'deployment') {
+      inspection.present = true;
+      try {
+        const parsed = JSON.parse(value) as RecordedDeployment;
+        if (typeof parsed.id === 'string' && typeof parsed.templateId === 'string') inspection.deployment = parsed;
+      } catch {
+        // a damaged record is still a leftover to clean
+      }
+    } else if (key === 'alive') {
+      inspection.present = true;
+      inspection.alive = value === 'yes';
+    } else if (key === 'stale-boot') inspection.present = true;
+    else if (key === 'heartbeat-age' && /^-?\d+$/.test(value)) inspection.heartbeatAgeSeconds = Number(value);
+    else if (key === 'exit-code') inspection.exitCode = value;
+  }
+  if (!result.stdout.includes('end')) throw new ApiError('unavailable', 'cannot inspect Benchlab\'s run folder on the host');
+  return inspection;
+}
+
+export async function startSupervised(transport: HostTransport, spec: StartSpec, signal?: AbortSignal): Promise<number> {
+  const result = await transport.exec('sh -s', { stdin: startScript(spec), timeoutMs: SHORT_MS, ...withSignal(signal) });
+  const match = /supervisor (\d+)/.exec(result.stdout);
+  if (!match) {
+    const said = result.stdout.replace(/^error /m, '').trim().split('\n').slice(-3).join(' ');
+    throw new ApiError('unavailable', `cannot start the server: ${said || `exit code ${result.code}`}`);
+  }
+  return Number(match[1]);
+}
+
+export type Readiness = { outcome: 'ready' } | { outcome: 'dead'; exitCode: string } | { outcome: 'timeout'; lastStatus: string };
+
+export async function waitReady(transport: HostTransport, spec: ReadinessSpec, signal?: AbortSignal): Promise<Readiness> {
+  const result = await transport.exec('sh -s', { stdin: readinessScript(spec), timeoutMs: (spec.timeoutSeconds + 15) * 1000, ...withSignal(signal) });
+  const line = result.stdout.trim().split('\n').pop() ?? '';
+  if (line === 'ready') return { outcome: 'ready' };
+  if (line.startsWith('dead')) return { outcome: 'dead', exitCode: line.slice(5).trim() || '?' };
+  if (line.startsWith('timeout')) return { outcome: 'timeout', lastStatus: line.slice(8).trim() };
+  throw new ApiError('unavailable', `the readiness check did not run on the host${result.stderr ? `: ${result.stderr.trim().slice(0, 200)}` : ''}`);
+}
+
+/** Streams the logs until the server's group ends (resolves) or the signal aborts (rejects). */
+export async function watchLogs(
+  transport: HostTransport,
+  run: string,
+  logs: readonly string[],
+  options: { fromStart: boolean; onOutput: (chunk: string) => void; signal: AbortSignal },
+): Promise<void> {
+  const { fromStart, onOutput, signal } = options;
+  await transport.exec('sh -s', { stdin: watchScript(run, logs, fromStart), timeoutMs: 2 ** 31 - 1, signal, onStdout: onOutput });
+}
+
+export async function beat(transport: HostTransport, run: string): Promise<'alive' | 'dead'> {
+  const result = await transport.exec('sh -s', { stdin: heartbeatScript(run), timeoutMs: 15_000 });
+  return result.stdout.trim() === 'alive' ? 'alive' : 'dead';
+}
+
+export interface StopOutcome {
+  how: 'graceful' | 'killed' | 'none';
+  logTail: string[];
+}
+
+export async function stopRun(transport: HostTransport, run: string, signal: string, graceSeconds: number, logs: readonly string[]): Promise<StopOutcome> {
+  const result = await transport.exec('sh -s', { stdin: stopScript(run, signal, graceSeconds, logs), timeoutMs: (graceSeconds + 20) * 1000 });
+  const lines = result.stdout.split('\n');
+  const logTail = lines.filter((line) => line.startsWith('log ')).map((line) => line.slice(4));
+  const how = /stopped (graceful|killed|none)/.exec(result.stdout)?.[1] as StopOutcome['how'] | undefined;
+  if (!how) throw new ApiError('unavailable', `the stop did not complete on the host${result.stderr ? `: ${result.stderr.trim().slice(0, 200)}` : ''}`);
+  return { how, logTail };
+}

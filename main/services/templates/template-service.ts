@@ -1,0 +1,569 @@
+// Deployments of server templates, one per host: the deploy pipeline in named steps (check, build,
+// upload, start, ready) with cancel, stop, the heartbeat and log stream of a running server, the
+// `templates.progress` event for every change, runtime installs on the user's word, and on each
+// connect either resuming our own server or cleaning what an earlier session left behind.
+
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Host } from '../../../app/hosts.ts';
+import { ApiError } from '../../../app/errors.ts';
+import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type HostFacts } from '../../../app/template-hosts.ts';
+import { DEPLOY_STEPS, type Deployment, type TemplateCatalog } from '../../../app/templates-contract.ts';
+import { renderStartArgv, resolveDeploySettings, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates.ts';
+import type { EventBus } from '../event-bus.ts';
+import type { HostTransport } from '../hosts/host-transport.ts';
+import type { Logger } from '../logger.ts';
+import { runPrivileged } from '../hosts/privileged.ts';
+import { bundledPaths, loadCatalog, type BundledPaths, type CatalogEntry } from './catalog.ts';
+import { syncFiles, type SyncItem } from './file-sync.ts';
+import { SUPERVISOR_SCRIPT } from './host-scripts.ts';
+import { runBuild } from './local-build.ts';
+import { ServerLogStream } from './log-stream.ts';
+import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
+import { beat, inspectRun, probeHost, startSupervised, stopRun, waitReady, watchLogs, type RecordedDeployment } from './remote-server.ts';
+
+/** A heartbeat younger than this means another Benchlab is driving the server: leave it alone. */
+const LIVE_HEARTBEAT_AGE_S = 20;
+const BUSY_STATES = new Set<Deployment['state']>(['checking', 'building', 'uploading', 'starting', 'stopping']);
+const INSTALL_TIMEOUT_MS = 15 * 60_000;
+const SHOWN_TAIL_LINES = 15;
+
+export interface TemplateServiceOptions {
+  bus: EventBus;
+  log: Logger;
+  hosts: { get(id: number): Host };
+  connections: { transportFor(hostId: number): HostTransport; sudoPasswordFor(hostId: number): string | undefined };
+  /** Where portable Node archives are cached on this machine. */
+  cacheDir: string;
+  paths?: BundledPaths;
+  /** Benchlab's folder on every host instead of the default (tests keep theirs apart). */
+  remoteRoot?: string;
+  /** Where runtimes are looked for on hosts instead of PATH (tests of a host without them). */
+  runtimePath?: string;
+  /** The supervisor stops a server whose heartbeat is older than this. Default 60 s. */
+  maxHeartbeatAgeSeconds?: number;
+  heartbeatIntervalMs?: number;
+}
+
+/** What a host runs, with what is needed to keep it, watch it and stop it. */
+interface Active {
+  id: string;
+  deployment: Deployment;
+  manifest: Manifest;
+  controller: AbortController | null;
+  /** Settles when the deploy in progress has finished, either way. */
+  settled: Promise<unknown> | null;
+  run: string | null;
+  watch: AbortController | null;
+  heartbeat: ReturnType<typeof setInterval> | null;
+  logStream: ServerLogStream | null;
+  /** Set while Benchlab itself stops the server, so its end is not reported as a crash. */
+  stopping: boolean;
+}
+
+function safeName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'host';
+}
+
+function urlOf(host: Host, port: number): string {
+  const address = host.kind === 'local' ? '127.0.0.1' : host.address;
+  return `http://${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${port}/`;
+}
+
+function tailText(lines: readonly string[]): string {
+  const shown = lines.slice(-SHOWN_TAIL_LINES);
+  return shown.length > 0 ? `\nLast log lines:\n${shown.join('\n')}` : '\n(The server wrote nothing to its log.)';
+}
+
+export class TemplateService {
+  readonly #options: TemplateServiceOptions;
+  readonly #paths: BundledPaths;
+  readonly #cache: PortableNodeCache;
+  readonly #active = new Map<number, Active>();
+  /** The leftover check running after a connect, per host: a deploy waits for it. */
+  readonly #scans = new Map<number, Promise<void>>();
+  readonly #unsubscribe: () => void;
+
+  constructor(options: TemplateServiceOptions) {
+    this.#options = options;
+    this.#paths = options.paths ?? bundledPaths();
+    this.#cache = new PortableNodeCache(options.cacheDir);
+    this.#unsubscribe = options.bus.subscribe('hosts.connection', (connection) => {
+      if (connection.state !== 'connected') return;
+      const scan = this.#onConnected(connection.hostId).finally(() => {
+        if (this.#scans.get(connection.hostId) === scan) this.#scans.delete(connection.hostId);
+      });
+      this.#scans.set(connection.hostId, scan);
+    });
+  }
+
+  get portableNodeCache(): PortableNodeCache {
+    return this.#cache;
+  }
+
+  async list(): Promise<TemplateCatalog> {
+    try {
+      const catalog = await loadCatalog(this.#paths.templatesDir);
+      return { templates: catalog.entries.map((entry) => entry.manifest), broken: catalog.broken };
+    } catch (error) {
+      return { templates: [], broken: [{ folder: this.#paths.templatesDir, error: `cannot read the templates folder: ${(error as Error).message}` }] };
+    }
+  }
+
+  deployments(): Deployment[] {
+    return [...this.#active.values()].map((active) => active.deployment);
+  }
+
+  async deploy(hostId: number, templateId: string, choice: DeployChoice): Promise<Deployment> {
+    const current = this.#active.get(hostId);
+    if (current && BUSY_STATES.has(current.deployment.state)) {
+      throw new ApiError('conflict', `${current.deployment.hostName} is busy (${current.deployment.state} ${current.deployment.templateName}); cancel or wait first`);
+    }
+    const entry = await this.#entry(templateId);
+    const resolved = resolveDeploySettings(entry.manifest, choice);
+    if (!resolved.ok) throw new ApiError('invalid_args', `${entry.manifest.name}: ${resolved.errors.join('; ')}`);
+    const host = this.#options.hosts.get(hostId);
+    const transport = this.#options.connections.transportFor(hostId);
+    const { settings } = resolved;
+
+    await this.#scans.get(hostId);
+    const again = this.#active.get(hostId);
+    if (again !== current) throw new ApiError('conflict', `${host.name} changed while this deploy waited; try again`);
+    const previous = current;
+    const active: Active = {
+      id: randomUUID(),
+      manifest: entry.manifest,
+      deployment: {
+        hostId,
+        hostName: host.name,
+        templateId,
+        templateName: entry.manifest.name,
+        variant: settings.variant,
+        knobs: settings.knobs,
+        port: settings.port,
+        state: 'checking',
+        step: null,
+        message: null,
+        logTail: [],
+        url: null,
+        installOffers: [],
+        startedAt: new Date().toISOString(),
+        readyMs: null,
+        updatedAt: new Date().toISOString(),
+      },
+      controller: new AbortController(),
+      settled: null,
+      run: null,
+      watch: null,
+      heartbeat: null,
+      logStream: null,
+      stopping: false,
+    };
+    this.#active.set(hostId, active);
+    const work = this.#pipeline(active, entry, host, transport, previous);
+    active.settled = work.catch(() => undefined);
+    return work;
+  }
+
+  async #pipeline(active: Active, entry: CatalogEntry, host: Host, transport: HostTransport, previous: Active | undefined): Promise<Deployment> {
+    const started = Date.now();
+    const { manifest } = entry;
+    const { deployment } = active;
+    const signal = active.controller!.signal;
+    const step = (index: number, state: Deployment['state'], detail: string | null = null) => {
+      const named = DEPLOY_STEPS[index]!;
+      this.#update(active, { state, step: { id: named.id, label: named.label, index: index + 1, total: DEPLOY_STEPS.length, detail } });
+    };
+    let startedServer = false;
+    try {
+      this.#log(`${host.name}: deploying ${manifest.name} (${deployment.variant}) on port ${deployment.port}`);
+      step(0, 'checking');
+      const facts = await probeHost(transport, this.#options.runtimePath, signal);
+      const root = this.#options.remoteRoot ?? benchlabRoot(facts);
+      const run = `${root}/run/${safeName(facts.hostname)}`;
+      active.run = run;
+      this.#requireTools(host, facts);
+      const verdict = judgeRequirements(manifest.requires, facts, PORTABLE_NODE_MAJOR);
+      if (verdict.missing.length > 0) {
+        this.#update(active, { installOffers: verdict.missing.flatMap((item) => (item.install ? [item.install] : [])) });
+        throw new ApiError('unavailable', describeMissing(host.name, verdict.missing));
+      }
+      if (previous?.run && previous.deployment.state === 'ready') {
+        this.#unfollow(previous);
+        const stopped = await stopRun(transport, previous.run, previous.manifest.stop.signal, previous.manifest.stop.graceSeconds, previous.manifest.logs);
+        this.#log(`${host.name}: stopped the running ${previous.manifest.name} (${stopped.how}) to deploy anew`);
+      }
+      await this.#clearTheWay(active, host, transport, run, signal);
+
+      step(1, 'building', manifest.build.length === 0 ? 'nothing to build' : null);
+      const artifacts =
+        manifest.build.length === 0
+          ? []
+          : await runBuild(entry.dir, manifest, {
+              signal,
+              onStep: (name) => this.#update(active, { step: { ...active.deployment.step!, detail: name } }),
+              onOutput: (line) => this.#log(`${host.name} build: ${line}`),
+            });
+
+      step(2, 'uploading');
+      const placeholders = { ...verdict.placeholders };
+      if (verdict.provisionNode) {
+        this.#update(active, { step: { ...active.deployment.step!, detail: `portable Node v${PORTABLE_NODE_MAJOR} (fetching once with npm pack)` } });
+        const archive = await this.#cache.archive(verdict.provisionNode, signal);
+        this.#update(active, { step: { ...active.deployment.step!, detail: `portable Node v${archive.version}` } });
+        const provided = await ensurePortableNode(transport, root, archive, { signal });
+        if (provided.uploaded) this.#log(`${host.name}: uploaded the portable Node v${archive.version} (the host has no Node >= 18)`);
+        placeholders.node = provided.node;
+      }
+      const dir = `${root}/templates/${manifest.id}`;
+      const items: SyncItem[] = [...manifest.files, ...artifacts].map((name) => ({ name, source: join(entry.dir, name) }));
+      if (manifest.payload) items.push({ name: manifest.payload, source: this.#paths.payloadFile });
+      const synced = await syncFiles(transport, dir, items, {
+        signal,
+        onFile: (name, bytes, index, count) => this.#update(active, { step: { ...active.deployment.step!, detail: `${name} (${bytes} bytes, ${index + 1} of ${count})` } }),
+      });
+      await syncFiles(transport, `${root}/bin`, [{ name: 'supervise.sh', source: Buffer.from(SUPERVISOR_SCRIPT), mode: 0o755 }], { signal });
+      this.#log(`${host.name}: ${synced.uploaded.length > 0 ? `uploaded ${synced.uploaded.join(', ')} (${synced.bytes} bytes)` : 'files unchanged, nothing uploaded'}`);
+
+      step(3, 'starting');
+      const argv = renderStartArgv(manifest, { settings: deployment, dir, run, runtimes: placeholders });
+      const record: RecordedDeployment = {
+        id: active.id,
+        templateId: manifest.id,
+        templateName: manifest.name,
+        variant: deployment.variant,
+        port: deployment.port,
+        stopSignal: manifest.stop.signal,
+        graceSeconds: manifest.stop.graceSeconds,
+        logs: manifest.logs,
+      };
+      startedServer = true;
+      await startSupervised(
+        transport,
+        {
+          paths: { root, run },
+          deploymentJson: JSON.stringify(record),
+          commandLine: toCommandLine(argv),
+          logs: manifest.logs,
+          maxHeartbeatAgeSeconds: this.#options.maxHeartbeatAgeSeconds ?? 60,
+          stopSignal: manifest.stop.signal,
+          graceSeconds: manifest.stop.graceSeconds,
+        },
+        signal,
+      );
+      this.#follow(active, host, transport, true);
+
+      step(4, 'starting', `GET ${manifest.readiness.path} within ${manifest.readiness.timeoutSeconds} s`);
+      const readiness = await waitReady(
+        transport,
+        { run, port: deployment.port, path: manifest.readiness.path, timeoutSeconds: manifest.readiness.timeoutSeconds, node: placeholders.node ?? null },
+        signal,
+      );
+      if (readiness.outcome === 'dead') {
+        throw new ApiError('unavailable', `${manifest.name} exited${readiness.exitCode === '?' ? '' : ` with code ${readiness.exitCode}`} before it answered GET ${manifest.readiness.path}`);
+      }
+      if (readiness.outcome === 'timeout') {
+        const status = /^[1-9]\d\d$/.test(readiness.lastStatus) ? `it last answered ${readiness.lastStatus}` : 'it never answered';
+        throw new ApiError('timeout', `${manifest.name} did not answer GET ${manifest.readiness.path} with 200 within ${manifest.readiness.timeoutSeconds} s (${status})`);
+      }
+      const readyMs = Date.now() - started;
+      this.#update(active, { state: 'ready', step: null, message: null, url: urlOf(host, deployment.port), readyMs });
+      this.#log(`${host.name}: ${manifest.name} (${deployment.variant}) is ready at ${urlOf(host, deployment.port)} after ${(readyMs / 1000).toFixed(2)} s`);
+      return active.deployment;
+    } catch (error) {
+      throw await this.#fail(active, host, transport, error, startedServer);
+    } finally {
+      active.controller = null;
+    }
+  }
+
+  #requireTools(host: Host, facts: HostFacts): void {
+    const missing = [
+      ...(facts.tools.has('setsid') ? [] : ['setsid (util-linux)']),
+      ...(facts.tools.has('awk') ? [] : ['awk']),
+    ];
+    if (missing.length > 0) throw new ApiError('unavailable', `${host.name} is missing ${missing.join(' and ')}, which Benchlab needs to supervise a server`);
+  }
+
+  /** Stops a stale leftover on this host, refuses a server another Benchlab drives, and checks the port. */
+  async #clearTheWay(active: Active, host: Host, transport: HostTransport, run: string, signal: AbortSignal): Promise<void> {
+    let inspection = await inspectRun(transport, run, active.deployment.port, signal);
+    if (inspection.present) {
+      const recorded = inspection.deployment;
+      const fresh = inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < LIVE_HEARTBEAT_AGE_S;
+      if (inspection.alive && fresh) {
+        throw new ApiError(
+          'conflict',
+          `${host.name} already runs ${recorded?.templateName ?? 'a server'} for another Benchlab session (heartbeat ${inspection.heartbeatAgeSeconds} s ago). Stop it there, or use Stop here to take it down.`,
+        );
+      }
+      const stopped = await stopRun(transport, run, recorded?.stopSignal ?? 'TERM', recorded?.graceSeconds ?? 5, recorded?.logs ?? []);
+      if (inspection.alive) this.#log(`${host.name}: stopped a leftover ${recorded?.templateName ?? 'server'} (${stopped.how}) before deploying`);
+      inspection = await inspectRun(transport, run, active.deployment.port, signal);
+    }
+    if (inspection.portInUse) {
+      throw new ApiError('conflict', `port ${active.deployment.port} is already in use on ${host.name}: another program listens there. Choose another port or stop that program.`);
+    }
+  }
+
+  /** Streams the server's logs and beats its heartbeat; notices when it ends on its own. */
+  #follow(active: Active, host: Host, transport: HostTransport, fromStart: boolean): void {
+    this.#unfollow(active);
+    const run = active.run!;
+    const stream = new ServerLogStream((line) => this.#log(`${host.name} ${active.manifest.id}: ${line}`));
+    const watch = new AbortController();
+    active.logStream = stream;
+    active.watch = watch;
+    watchLogs(transport, run, active.manifest.logs, { fromStart, onOutput: (chunk) => stream.push(chunk), signal: watch.signal }).then(
+      () => {
+        stream.flush();
+        if (active.watch === watch) void this.#ended(active, host, transport);
+      },
+      () => stream.flush(), // cancelled, or the connection dropped: a reconnect resumes
+    );
+    const interval = this.#options.heartbeatIntervalMs ?? 5000;
+    active.heartbeat = setInterval(() => {
+      beat(transport, run).then(
+        (state) => {
+          if (state === 'dead' && active.watch === watch) void this.#ended(active, host, transport);
+        },
+        () => undefined, // the connection is down; the supervisor waits for us up to its limit
+      );
+    }, interval);
+    active.heartbeat.unref?.();
+  }
+
+  #unfollow(active: Active): void {
+    active.watch?.abort();
+    active.watch = null;
+    if (active.heartbeat) clearInterval(active.heartbeat);
+    active.heartbeat = null;
+  }
+
+  /** The server's group ended without Benchlab stopping it: report it with its log, clean the run dir. */
+  async #ended(active: Active, host: Host, transport: HostTransport): Promise<void> {
+    if (active.stopping || active.deployment.state !== 'ready' || this.#active.get(active.deployment.hostId) !== active) return;
+    active.stopping = true;
+    this.#unfollow(active);
+    let tail = active.logStream?.tail() ?? [];
+    try {
+      const stopped = await stopRun(transport, active.run!, active.manifest.stop.signal, active.manifest.stop.graceSeconds, active.manifest.logs);
+      if (stopped.logTail.length > 0) tail = stopped.logTail;
+    } catch {
+      // the host is unreachable; the next connect cleans up
+    }
+    const message = `${active.manifest.name} stopped running on ${host.name} without being asked to.`;
+    this.#update(active, { state: 'failed', step: null, message, logTail: tail });
+    this.#options.log.error('templates', `${message}${tailText(tail)}`);
+    active.stopping = false;
+  }
+
+  async #fail(active: Active, host: Host, transport: HostTransport, error: unknown, startedServer: boolean): Promise<ApiError> {
+    this.#unfollow(active);
+    const cancelled = active.controller?.signal.aborted === true || (error instanceof ApiError && error.code === 'cancelled');
+    let tail = active.logStream?.tail() ?? [];
+    let cleaned = true;
+    if (startedServer && active.run) {
+      try {
+        const stopped = await stopRun(transport, active.run, active.manifest.stop.signal, active.manifest.stop.graceSeconds, active.manifest.logs);
+        if (stopped.logTail.length > 0) tail = stopped.logTail;
+      } catch {
+        cleaned = false;
+      }
+    }
+    const step = active.deployment.step?.label.toLowerCase() ?? 'deploy';
+    if (cancelled) {
+      const message = `Cancelled during "${step}"; ${startedServer ? (cleaned ? 'the server was stopped and the host cleaned' : 'the host could not be cleaned now: it will be on the next connect') : 'nothing was started on the host'}.`;
+      this.#update(active, { state: 'stopped', step: null, message, logTail: tail });
+      this.#log(`${host.name}: ${message}`);
+      return new ApiError('cancelled', message);
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    const after = startedServer ? (cleaned ? ' The server was stopped and the host cleaned.' : ' The host could not be cleaned now: it will be on the next connect.') : '';
+    const message = `Deploying ${active.manifest.name} to ${host.name} failed at "${step}": ${reason}${after}`;
+    this.#update(active, { state: 'failed', step: null, message, logTail: startedServer ? tail : [] });
+    this.#options.log.error('templates', `${message}${startedServer ? tailText(tail) : ''}`);
+    const code = error instanceof ApiError ? error.code : 'internal';
+    return new ApiError(code, `${message}${startedServer ? tailText(tail) : ''}`, startedServer ? { logTail: tail.join('\n') } : undefined);
+  }
+
+  cancel(hostId: number): { cancelled: boolean } {
+    const active = this.#active.get(hostId);
+    if (!active?.controller || active.controller.signal.aborted) return { cancelled: false };
+    active.controller.abort();
+    this.#log(`${active.deployment.hostName}: cancelling the deploy of ${active.manifest.name}`);
+    return { cancelled: true };
+  }
+
+  /** Stops what runs on the host: our deployment, or whatever an earlier session left there. */
+  async stop(hostId: number): Promise<Deployment> {
+    const active = this.#active.get(hostId);
+    if (active?.controller) {
+      active.controller.abort();
+      await active.settled;
+      return active.deployment;
+    }
+    const host = this.#options.hosts.get(hostId);
+    const transport = this.#options.connections.transportFor(hostId);
+    let run = active?.run ?? null;
+    if (!run) {
+      const facts = await probeHost(transport, this.#options.runtimePath);
+      run = `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`;
+    }
+    const inspection = await inspectRun(transport, run, 0);
+    const recorded = inspection.deployment;
+    if (active) {
+      active.stopping = true;
+      this.#unfollow(active);
+      this.#update(active, { state: 'stopping', step: null, message: null });
+    }
+    try {
+      const stopped = await stopRun(
+        transport,
+        run,
+        active?.manifest.stop.signal ?? recorded?.stopSignal ?? 'TERM',
+        active?.manifest.stop.graceSeconds ?? recorded?.graceSeconds ?? 5,
+        active?.manifest.logs ?? recorded?.logs ?? [],
+      );
+      const what = active?.manifest.name ?? recorded?.templateName ?? 'the server';
+      const message = stopped.how === 'none' ? `${what} was not running; the host is clean.` : `Stopped ${what} (${stopped.how === 'graceful' ? 'gracefully' : 'killed after the grace period'}); the host is clean.`;
+      this.#log(`${host.name}: ${message}`);
+      if (active) {
+        this.#update(active, { state: 'stopped', step: null, message, url: null, logTail: [] });
+        return active.deployment;
+      }
+      const leftover: Deployment = {
+        hostId,
+        hostName: host.name,
+        templateId: recorded?.templateId ?? 'unknown',
+        templateName: recorded?.templateName ?? 'unknown',
+        variant: recorded?.variant ?? '',
+        knobs: {},
+        port: recorded?.port ?? 0,
+        state: 'stopped',
+        step: null,
+        message,
+        logTail: [],
+        url: null,
+        installOffers: [],
+        startedAt: null,
+        readyMs: null,
+        updatedAt: new Date().toISOString(),
+      };
+      this.#options.bus.publish('templates.progress', leftover);
+      return leftover;
+    } finally {
+      if (active) active.stopping = false;
+    }
+  }
+
+  /** Installs a runtime with the host's package manager, as root (the user asked for it). */
+  async install(hostId: number, runtime: RuntimeName): Promise<{ command: string; output: string }> {
+    const host = this.#options.hosts.get(hostId);
+    const transport = this.#options.connections.transportFor(hostId);
+    const facts = await probeHost(transport, this.#options.runtimePath);
+    if (!facts.packageManager) throw new ApiError('unavailable', `${host.name} has no package manager Benchlab knows (apt-get, dnf, yum, apk, zypper, pacman): install ${runtime} by hand`);
+    const command = installCommand(runtime, facts.packageManager);
+    this.#log(`${host.name}: installing ${runtime}: ${command}`);
+    const stream = new ServerLogStream((line) => this.#log(`${host.name} install: ${line}`));
+    const result = await runPrivileged(transport, command, {
+      sudoPassword: this.#options.connections.sudoPasswordFor(hostId),
+      timeoutMs: INSTALL_TIMEOUT_MS,
+      onStdout: (chunk) => stream.push(chunk),
+      onStderr: (chunk) => stream.push(chunk),
+    });
+    stream.flush();
+    const output = stream.tail().join('\n');
+    if (result.code !== 0) throw new ApiError('unavailable', `${command} failed on ${host.name} (exit code ${result.code})${tailText(stream.tail())}`);
+    this.#log(`${host.name}: installed ${runtime}`);
+    const active = this.#active.get(hostId);
+    if (active) this.#update(active, { installOffers: active.deployment.installOffers.filter((offer) => offer.runtime !== runtime) });
+    return { command, output };
+  }
+
+  /** A host (re)connected: resume following our server, or clean what an earlier session left. */
+  async #onConnected(hostId: number): Promise<void> {
+    const active = this.#active.get(hostId);
+    if (active?.controller) return; // a deploy is in progress on this very connection
+    let host: Host;
+    let transport: HostTransport;
+    try {
+      host = this.#options.hosts.get(hostId);
+      transport = this.#options.connections.transportFor(hostId);
+    } catch {
+      return;
+    }
+    try {
+      if (active?.deployment.state === 'ready' && active.run) {
+        const inspection = await inspectRun(transport, active.run, 0);
+        if (inspection.alive && inspection.deployment?.id === active.id) {
+          this.#follow(active, host, transport, false);
+          this.#log(`${host.name}: reconnected; ${active.manifest.name} is still running`);
+          return;
+        }
+        await this.#ended(active, host, transport);
+        return;
+      }
+      const facts = await probeHost(transport, this.#options.runtimePath);
+      const run = `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`;
+      const inspection = await inspectRun(transport, run, 0);
+      if (!inspection.present) return;
+      const recorded = inspection.deployment;
+      const name = recorded?.templateName ?? 'a server';
+      if (inspection.alive && inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < LIVE_HEARTBEAT_AGE_S) {
+        this.#options.log.warn('templates', `${host.name}: ${name} runs there for another Benchlab session (heartbeat ${inspection.heartbeatAgeSeconds} s ago); left alone`);
+        return;
+      }
+      const stopped = await stopRun(transport, run, recorded?.stopSignal ?? 'TERM', recorded?.graceSeconds ?? 5, recorded?.logs ?? []);
+      this.#options.log.warn(
+        'templates',
+        stopped.how === 'none'
+          ? `${host.name}: removed the files of ${name} an earlier session left (it was no longer running)`
+          : `${host.name}: found ${name} left running by an earlier session; stopped it (${stopped.how}) and cleaned up`,
+      );
+    } catch (error) {
+      this.#options.log.warn('templates', `${host.name}: could not check for servers left by an earlier session: ${(error as Error).message}`);
+    }
+  }
+
+  async #entry(templateId: string): Promise<CatalogEntry> {
+    const catalog = await loadCatalog(this.#paths.templatesDir);
+    const entry = catalog.entries.find((candidate) => candidate.manifest.id === templateId);
+    if (entry) return entry;
+    const broken = catalog.broken.find((candidate) => candidate.folder === templateId);
+    if (broken) throw new ApiError('invalid_args', `template "${templateId}" cannot be used: ${broken.error}`);
+    throw new ApiError('not_found', `there is no template "${templateId}"`);
+  }
+
+  #update(active: Active, change: Partial<Deployment>): void {
+    active.deployment = { ...active.deployment, ...change, updatedAt: new Date().toISOString() };
+    if (this.#active.get(active.deployment.hostId) === active) this.#options.bus.publish('templates.progress', active.deployment);
+  }
+
+  #log(message: string): void {
+    this.#options.log.info('templates', message);
+  }
+
+  /** Stops following (the supervisors stop their servers once the heartbeat is missed). */
+  close(): void {
+    this.#unsubscribe();
+    for (const active of this.#active.values()) {
+      active.controller?.abort();
+      this.#unfollow(active);
+    }
+  }
+}
+
+/**
+ * The service as the app runs it: portable Node cached under the data dir, templates from the
+ * bundled folder or from BENCHLAB_TEMPLATES_DIR (your own templates, with the bundled payload).
+ */
+export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections'> & { dataDir: string }): TemplateService {
+  const bundled = bundledPaths();
+  const own = process.env.BENCHLAB_TEMPLATES_DIR?.trim();
+  return new TemplateService({
+    ...options,
+    cacheDir: join(options.dataDir, 'cache', 'portable-node'),
+    paths: own ? { templatesDir: own, payloadFile: bundled.payloadFile } : bundled,
+  });
+}
