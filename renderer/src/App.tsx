@@ -4,8 +4,10 @@ import { useEffect, useState } from 'react';
 import type { AppInfo } from '../../app/contract.ts';
 import { errorMessage, useApi, useConnection } from './api-context.tsx';
 import { PAGES, usePage, type PageId } from './navigation.ts';
+import { PendingReverts } from './components/PendingReverts.tsx';
 import { HostsPage } from './pages/HostsPage.tsx';
 import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
+import { PresetsPage } from './pages/PresetsPage.tsx';
 import { SessionsPage } from './pages/SessionsPage.tsx';
 import { TerminalsPage } from './pages/TerminalsPage.tsx';
 
@@ -17,6 +19,8 @@ function PageView({ page }: { page: PageId }) {
       return <SessionsPage />;
     case 'terminals':
       return <TerminalsPage />;
+    case 'presets':
+      return <PresetsPage />;
     default:
       return <NotBuiltPage page={page} />;
   }
@@ -57,6 +61,7 @@ export function App() {
             {notice}
           </div>
         ))}
+        <PendingReverts />
         {infoError && (
           <div className="banner error" role="alert">
             {infoError}

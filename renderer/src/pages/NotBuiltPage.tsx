@@ -3,10 +3,6 @@
 import type { PageId } from '../navigation.ts';
 
 const PLANNED: Partial<Record<PageId, { title: string; what: string }>> = {
-  presets: {
-    title: 'Presets',
-    what: 'Apply, verify and revert ulimit and sysctl presets on your hosts, with a diff before anything changes.',
-  },
   templates: {
     title: 'Templates',
     what: 'Deploy a server under test (Apache static, Node, Tomcat, Undertow, Vert.x, Spray) to the server host.',
