@@ -53,4 +53,18 @@ export default tseslint.config(
       'no-restricted-imports': restrict([noElectron]),
     },
   },
+  {
+    // The agent is bundled and run on remote hosts: app/ (its protocol), autocannon, hdr-histogram-js
+    // and Node built-ins only.
+    files: ['agent/**/*.ts'],
+    ignores: ['agent/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        noElectron,
+        noMain,
+        { group: ['**/renderer/**', '**/scripts/**', '**/tests/**'], message: 'The agent bundle holds agent/ and app/ only.' },
+        { group: ['react', 'react-dom', 'better-sqlite3', 'ws', 'ssh2', 'chart.js', '@xterm/*', 'zod'], message: 'Not in the agent bundle: only autocannon and hdr-histogram-js (zod comes through app/).' },
+      ]),
+    },
+  },
 );

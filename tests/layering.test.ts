@@ -22,6 +22,8 @@ const forbidden: Array<[string, string]> = [
   ['renderer/src/bad.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
   ['renderer/src/bad.ts', "import { spawn } from 'node:child_process';\nexport const x = spawn;\n"],
   ['main/services/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+  ['agent/bad.ts', "import { createServices } from '../main/services/services.ts';\nexport const x = createServices;\n"],
+  ['agent/bad.ts', "import { Client } from 'ssh2';\nexport const x = Client;\n"],
 ];
 
 for (const [file, code] of forbidden) {
@@ -36,6 +38,10 @@ const allowed: Array<[string, string]> = [
   ['renderer/src/ok.ts', "import { requests } from '../../app/contract.ts';\nexport const x = requests;\n"],
   ['main/electron/ok.ts', "import { app } from 'electron';\nexport const x = app;\n"],
   ['main/services/ok.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+  [
+    'agent/ok.ts',
+    "import Client from 'autocannon/lib/httpClient.js';\nimport * as hdr from 'hdr-histogram-js';\nimport { readFileSync } from 'node:fs';\nimport { encodeLine } from '../app/agent-protocol.ts';\nexport const x = [Client, hdr, readFileSync, encodeLine];\n",
+  ],
 ];
 
 for (const [file, code] of allowed) {

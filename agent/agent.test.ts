@@ -1,0 +1,183 @@
+// The agent end to end on this machine, as Benchlab drives it (start line, heartbeats, stop), against
+// a real local HTTP server: per-second samples that add up, fixed counts, the open model's intended-
+// time latency through a stall, stopping in time however it is asked to, and errors by kind.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { LoadAgentConfig } from '../app/agent-protocol.ts';
+import { mergeEncodedHistograms, latencyStats } from '../app/hdr.ts';
+import { endOf, runAgent, samplesOf, startTestServer, type TestServer } from './agent-harness.ts';
+
+const AGENT_BUNDLE = resolve(import.meta.dirname, '..', 'out', 'agent', 'benchlab-agent.mjs');
+
+function loadConfig(port: number, load: LoadAgentConfig['load'], extra: Partial<LoadAgentConfig> = {}): LoadAgentConfig {
+  return {
+    role: 'load',
+    target: { protocol: 'http', hostname: '127.0.0.1', port },
+    request: { method: 'GET', path: '/hello', headers: {}, timeoutMs: 5000 },
+    load,
+    warmupS: 0,
+    capS: 30,
+    ...extra,
+  };
+}
+
+describe('agent: load', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  test('closed model: one sample per second with warm-up marked, adding up to what the server answered', async () => {
+    const before = server.answered();
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 4, pipelining: 1, durationS: 2 }, { warmupS: 1 }));
+    assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    const samples = samplesOf(run);
+    assert.deepEqual(
+      samples.map((sample) => [sample.second, sample.phase]),
+      [
+        [0, 'warmup'],
+        [1, 'measure'],
+        [2, 'measure'],
+      ],
+    );
+    const responses = samples.reduce((sum, sample) => sum + sample.requests, 0);
+    const answered = server.answered() - before;
+    // Requests in flight when the step ended were answered by the server but not counted.
+    assert.ok(answered - responses >= 0 && answered - responses <= 4, `server ${answered}, agent ${responses}`);
+    for (const sample of samples) {
+      assert.ok(sample.requests > 100, `second ${sample.second}: ${sample.requests} responses`);
+      assert.equal(sample.status['2xx'], sample.requests);
+      assert.ok(sample.p50Us! > 0 && sample.p50Us! <= sample.p99Us! && sample.p99Us! <= sample.maxUs!);
+      assert.equal(mergeEncodedHistograms([sample.histogram]).totalCount, sample.requests);
+      assert.equal(sample.client.cores > 0, true);
+      assert.ok(sample.client.openSockets <= 4);
+    }
+    // Sub-millisecond latencies are resolved, not truncated to whole milliseconds.
+    const stats = latencyStats(mergeEncodedHistograms(samples.map((sample) => sample.histogram)));
+    assert.ok(stats.p50Us! % 1000 !== 0 || stats.p50Us! < 1000);
+  });
+
+  test('closed model with a fixed request count sends exactly that many (ab -n 2000 -c 10)', async () => {
+    const before = server.answered();
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 10, pipelining: 1, requests: 2000 }));
+    assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    assert.equal(samplesOf(run).reduce((sum, sample) => sum + sample.requests, 0), 2000);
+    assert.equal(server.answered() - before, 2000);
+  });
+
+  test('pipelining sends several requests per connection', async () => {
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 8, requests: 1000 }));
+    assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    assert.equal(samplesOf(run).reduce((sum, sample) => sum + sample.requests, 0), 1000);
+  });
+
+  test('open model: "N requests over T s" sends N on schedule', async () => {
+    const before = server.answered();
+    const run = await runAgent(loadConfig(server.port, { model: 'open', requests: 600, durationS: 2, connections: 20 }));
+    assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    const samples = samplesOf(run);
+    assert.equal(samples.reduce((sum, sample) => sum + sample.requests, 0), 600);
+    assert.equal(server.answered() - before, 600);
+    for (const sample of samples.filter((s) => s.durationMs === 1000)) assert.ok(Math.abs(sample.client.sent - 300) <= 15, `sent ${sample.client.sent} in a second`);
+  });
+
+  test('open model: a 1 s server stall shows in p99, measured from intended send times', async () => {
+    const stall = setTimeout(() => server.stall(1000), 1300);
+    const run = await runAgent(loadConfig(server.port, { model: 'open', rate: 400, durationS: 3, connections: 10 }));
+    clearTimeout(stall);
+    assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    const stats = latencyStats(mergeEncodedHistograms(samplesOf(run).map((sample) => sample.histogram)));
+    // ~400 requests were due during the stall: about a third of the run waited up to a second.
+    assert.ok(stats.p99Us! > 700_000, `p99 ${stats.p99Us} µs`);
+    assert.ok(stats.p90Us! > 300_000, `p90 ${stats.p90Us} µs`);
+    assert.ok(stats.p50Us! < 100_000, `p50 ${stats.p50Us} µs`);
+  });
+
+  test('stop halts the load within 1 s', async () => {
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 4, pipelining: 1, durationS: 20 }), { stopAfterMs: 1500 });
+    const stopSentAt = run.stopSentAt!;
+    assert.equal(endOf(run)?.reason, 'stopped');
+    assert.ok(server.lastRequestAt() - stopSentAt < 1000, `last request ${server.lastRequestAt() - stopSentAt} ms after stop`);
+    assert.ok(run.exitedAt - stopSentAt < 1500, `exited ${run.exitedAt - stopSentAt} ms after stop`);
+  });
+
+  test('without heartbeats the agent stops its load within 5 s', async () => {
+    const started = Date.now();
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 30 }), { heartbeat: false });
+    assert.equal(endOf(run)?.reason, 'heartbeat');
+    assert.ok(run.exitedAt - started < 5000, `exited after ${run.exitedAt - started} ms`);
+    assert.ok(server.lastRequestAt() - started < 5000);
+  });
+
+  test('a closed stdin (Benchlab gone) stops it at once', async () => {
+    const started = Date.now();
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 30 }), { closeStdinAfterMs: 1200 });
+    assert.equal(endOf(run)?.reason, 'stdin-closed');
+    assert.ok(run.exitedAt - started < 2500);
+  });
+
+  test('the hard cap ends a step that would run on', async () => {
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 60 }, { capS: 1.5 }));
+    assert.equal(endOf(run)?.reason, 'cap');
+  });
+
+  test('a refused target is counted as refused errors in both models, without crashing', async () => {
+    const closedPort = await startTestServer().then(async (other) => {
+      const port = other.port;
+      await other.close();
+      return port;
+    });
+    const closed = await runAgent(loadConfig(closedPort, { model: 'closed', connections: 2, pipelining: 1, durationS: 1 }));
+    assert.equal(endOf(closed)?.reason, 'completed', closed.stderr);
+    assert.ok(samplesOf(closed).reduce((sum, sample) => sum + (sample.errors.refused ?? 0), 0) > 0);
+    const open = await runAgent(loadConfig(closedPort, { model: 'open', rate: 50, durationS: 1, connections: 5 }));
+    assert.equal(endOf(open)?.reason, 'completed', open.stderr);
+    const refused = samplesOf(open).reduce((sum, sample) => sum + (sample.errors.refused ?? 0), 0);
+    assert.ok(refused >= 40 && refused <= 50, `${refused} refused`);
+  });
+
+  test('the bundle runs on the oldest Node it targets that is here (/usr/bin/node)', { skip: !existsSync(AGENT_BUNDLE) || !existsSync('/usr/bin/node') }, async () => {
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, requests: 200 }), { node: '/usr/bin/node', script: AGENT_BUNDLE });
+    assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    assert.equal(samplesOf(run).reduce((sum, sample) => sum + sample.requests, 0), 200);
+  });
+});
+
+describe('agent: sampler and probe', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  test('the sampler finds the process listening on the port and reports it every second', async () => {
+    const run = await runAgent({ role: 'sampler', port: server.port, capS: 30 }, { stopAfterMs: 2300 });
+    assert.equal(endOf(run)?.reason, 'stopped');
+    const lines = run.lines.filter((line) => line.type === 'server');
+    assert.equal(lines.length, 2);
+    const last = lines[1]!;
+    assert.ok(last.type === 'server');
+    assert.equal(last.server.processPid, process.pid);
+    assert.ok(last.server.processRssBytes! > 10_000_000);
+    assert.ok(last.server.processThreads! >= 1);
+    assert.ok(last.server.processFds! > 3);
+    assert.ok(last.server.memTotalBytes > last.server.memUsedBytes);
+    assert.ok((last.server.tcp.LISTEN ?? 0) >= 1);
+  });
+
+  test('the probe says whether the target is reachable, and why not', async () => {
+    const ok = await runAgent({ role: 'probe', target: { hostname: '127.0.0.1', port: server.port }, timeoutMs: 2000 });
+    assert.deepEqual(
+      ok.lines.filter((line) => line.type === 'probe').map((line) => line.type === 'probe' && line.reachable),
+      [true],
+    );
+    const refused = await runAgent({ role: 'probe', target: { hostname: '127.0.0.1', port: 1 }, timeoutMs: 2000 });
+    const line = refused.lines.find((entry) => entry.type === 'probe');
+    assert.ok(line?.type === 'probe' && !line.reachable);
+    assert.match(line.message ?? '', /connection refused/);
+  });
+});

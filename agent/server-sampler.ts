@@ -1,0 +1,142 @@
+// The server host's side of each second: CPU (user/system/iowait), memory (total, used, and the
+// RSS of the server under test with its child processes), network bytes per second, the server's
+// open fds and threads, and TCP sockets by state. The server under test is found as the process
+// listening on the template's port.
+
+import { availableParallelism } from 'node:os';
+import { readlinkSync } from 'node:fs';
+import type { ServerMetrics } from '../app/agent-protocol.ts';
+import {
+  countTcpStates,
+  cpuShares,
+  listeningInodes,
+  parseCpuTimes,
+  parseMeminfo,
+  parseNetDev,
+  parseParentPid,
+  parseProcStatus,
+  parseTcpTable,
+  type CpuTimes,
+  type NetBytes,
+} from '../app/proc-stats.ts';
+import { listProc, readProc } from './proc-files.ts';
+
+/** While the server process is not found, look again at most this often (a /proc/*\/fd scan is not free). */
+const REFIND_EVERY_MS = 5000;
+
+function isPid(name: string): boolean {
+  return /^\d+$/.test(name);
+}
+
+/** The pid owning a socket with one of these inodes, by scanning /proc/<pid>/fd links. */
+function pidOwning(inodes: Set<number>): number | null {
+  if (inodes.size === 0) return null;
+  for (const pid of listProc('/proc') ?? []) {
+    if (!isPid(pid)) continue;
+    for (const fd of listProc(`/proc/${pid}/fd`) ?? []) {
+      let link: string;
+      try {
+        link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const match = /^socket:\[(\d+)\]$/.exec(link);
+      if (match && inodes.has(Number(match[1]))) return Number(pid);
+    }
+  }
+  return null;
+}
+
+/** The process and all its descendants (Apache's workers, a Node cluster's children). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of listProc('/proc') ?? []) {
+    if (!isPid(name)) continue;
+    const ppid = parseParentPid(readProc(`/proc/${name}/stat`) ?? '');
+    if (ppid === null) continue;
+    const list = children.get(ppid) ?? [];
+    list.push(Number(name));
+    children.set(ppid, list);
+  }
+  const tree: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    tree.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+export class ServerSampler {
+  readonly #port: number | null;
+  readonly #cores = availableParallelism();
+  #cpu: CpuTimes | null;
+  #net: NetBytes;
+  #at = performance.now();
+  #pid: number | null = null;
+  #lastSearchAt = Number.NEGATIVE_INFINITY;
+
+  constructor(port: number | null) {
+    this.#port = port;
+    this.#cpu = parseCpuTimes(readProc('/proc/stat') ?? '');
+    this.#net = parseNetDev(readProc('/proc/net/dev') ?? '');
+  }
+
+  sample(): ServerMetrics {
+    const at = performance.now();
+    const seconds = Math.max(0.001, (at - this.#at) / 1000);
+    this.#at = at;
+    const cpu = parseCpuTimes(readProc('/proc/stat') ?? '');
+    const shares = cpu && this.#cpu ? cpuShares(this.#cpu, cpu) : { user: 0, system: 0, iowait: 0, busy: 0 };
+    this.#cpu = cpu;
+    const net = parseNetDev(readProc('/proc/net/dev') ?? '');
+    const rx = Math.max(0, net.rxBytes - this.#net.rxBytes) / seconds;
+    const tx = Math.max(0, net.txBytes - this.#net.txBytes) / seconds;
+    this.#net = net;
+    const memory = parseMeminfo(readProc('/proc/meminfo') ?? '');
+    const sockets = [...parseTcpTable(readProc('/proc/net/tcp') ?? ''), ...parseTcpTable(readProc('/proc/net/tcp6') ?? '')];
+    const process = this.#process(sockets);
+    return {
+      cpuUser: shares.user,
+      cpuSystem: shares.system,
+      cpuIowait: shares.iowait,
+      cpu: shares.busy,
+      cores: this.#cores,
+      memTotalBytes: memory?.totalBytes ?? 0,
+      memUsedBytes: memory ? memory.totalBytes - memory.availableBytes : 0,
+      processRssBytes: process?.rss ?? null,
+      processFds: process?.fds ?? null,
+      processThreads: process?.threads ?? null,
+      processPid: process ? this.#pid : null,
+      rxBytesPerS: Math.round(rx),
+      txBytesPerS: Math.round(tx),
+      tcp: countTcpStates(sockets),
+    };
+  }
+
+  #process(sockets: ReturnType<typeof parseTcpTable>): { rss: number; threads: number; fds: number | null } | null {
+    if (this.#port === null) return null;
+    if (this.#pid !== null && readProc(`/proc/${this.#pid}/stat`) === null) this.#pid = null;
+    if (this.#pid === null) {
+      const now = performance.now();
+      if (now - this.#lastSearchAt < REFIND_EVERY_MS) return null;
+      this.#lastSearchAt = now;
+      this.#pid = pidOwning(listeningInodes(sockets, this.#port));
+      if (this.#pid === null) return null;
+    }
+    let rss = 0;
+    let threads = 0;
+    let fds: number | null = 0;
+    for (const pid of processTree(this.#pid)) {
+      const status = parseProcStatus(readProc(`/proc/${pid}/status`) ?? '');
+      if (!status) continue;
+      rss += status.rssBytes;
+      threads += status.threads;
+      const open = listProc(`/proc/${pid}/fd`);
+      // Another user's fds are not readable without root: say unknown rather than a wrong count.
+      fds = open === null || fds === null ? null : fds + open.length;
+    }
+    return { rss, threads, fds };
+  }
+}
