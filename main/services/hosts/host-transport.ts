@@ -39,6 +39,24 @@ export interface UploadOptions {
   onProgress?: (sentBytes: number) => void;
 }
 
+/**
+ * A long-running command with a live stdin (the load agent: its heartbeat goes in, its lines come
+ * out). `exited` resolves when the command ends or the link carrying it closes.
+ */
+export interface HostProcess {
+  write(data: string): void;
+  /** Closes the command's stdin. */
+  end(): void;
+  /** Best effort: KILL the command (over SSH, a signal request; some servers ignore it). */
+  kill(): void;
+  readonly exited: Promise<{ code: number | null }>;
+}
+
+export interface StartOptions {
+  onStdout: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+}
+
 export interface HostTransport {
   readonly kind: 'ssh' | 'local';
   /** The login user on the host (decides whether sudo is needed). */
@@ -50,5 +68,7 @@ export interface HostTransport {
    * file renamed into place once complete, so a cut upload never leaves a truncated file.
    */
   upload(source: string | Buffer, remotePath: string, options?: UploadOptions): Promise<void>;
+  /** Starts a command that keeps running, its stdin open for writing. */
+  start(command: string, options: StartOptions): Promise<HostProcess>;
   close(): void;
 }

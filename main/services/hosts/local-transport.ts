@@ -6,9 +6,10 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
 import { ApiError } from '../../../app/errors.ts';
 import { shellQuote } from '../../../app/shell-quote.ts';
-import type { ExecOptions, ExecResult, HostTransport, ShellSession, UploadOptions } from './host-transport.ts';
+import type { ExecOptions, ExecResult, HostProcess, HostTransport, ShellSession, StartOptions, UploadOptions } from './host-transport.ts';
 import { superviseExec } from './exec-supervisor.ts';
 import { pump, uploadCommand, uploadFailed, uploadSource } from './upload.ts';
 
@@ -116,6 +117,31 @@ export class LocalTransport implements HostTransport {
     pump(input, child.stdin, options);
     const code = await closed;
     if (code !== 0 || options.signal?.aborted) throw uploadFailed(remotePath, options, code, stderr);
+  }
+
+  start(command: string, options: StartOptions): Promise<HostProcess> {
+    // Own process group, so kill() takes the command's children too.
+    const child = spawn('/bin/sh', ['-c', command], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdout = new StringDecoder('utf8');
+    const stderr = new StringDecoder('utf8');
+    child.stdout.on('data', (data: Buffer) => options.onStdout(stdout.write(data)));
+    child.stderr.on('data', (data: Buffer) => options.onStderr?.(stderr.write(data)));
+    child.stdin.on('error', () => undefined); // the command may exit before reading stdin
+    const exited = new Promise<{ code: number | null }>((resolve) => {
+      child.on('close', (code) => resolve({ code }));
+      child.on('error', () => resolve({ code: null }));
+    });
+    return new Promise((resolve, reject) => {
+      child.once('error', (error) => reject(new ApiError('unavailable', `cannot run /bin/sh: ${error.message}`)));
+      child.once('spawn', () =>
+        resolve({
+          write: (data) => void (child.stdin.writable && child.stdin.write(data)),
+          end: () => child.stdin.end(),
+          kill: () => signal(-child.pid!, 'SIGKILL'),
+          exited,
+        }),
+      );
+    });
   }
 
   close(): void {

@@ -6,9 +6,10 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { ApiError } from '../../../app/errors.ts';
-import type { ExecOptions, ExecResult, HostTransport, ShellSession, UploadOptions } from '../hosts/host-transport.ts';
+import type { ExecOptions, ExecResult, HostProcess, HostTransport, ShellSession, StartOptions, UploadOptions } from '../hosts/host-transport.ts';
 import { superviseExec } from '../hosts/exec-supervisor.ts';
 import { pump, uploadCommand, uploadFailed, uploadSource } from '../hosts/upload.ts';
 import { judgeHostKey, sha256Fingerprint } from './host-key.ts';
@@ -287,6 +288,31 @@ export class SshTransport extends EventEmitter<{ close: [reason: string] }> impl
         channel.on('data', () => undefined);
         channel.on('close', (code: number | null) => (code === 0 && !options.signal?.aborted ? resolve() : reject(uploadFailed(remotePath, options, code, stderr))));
         pump(input, channel, options);
+      });
+    });
+  }
+
+  start(command: string, options: StartOptions): Promise<HostProcess> {
+    const client = this.#clients[this.#clients.length - 1]!;
+    return new Promise((resolve, reject) => {
+      client.exec(command, (error, channel) => {
+        if (error) return reject(new ApiError('unavailable', `cannot run a command: ${error.message}`));
+        const stdout = new StringDecoder('utf8');
+        const stderr = new StringDecoder('utf8');
+        channel.on('data', (data: Buffer) => options.onStdout(stdout.write(data)));
+        channel.stderr.on('data', (data: Buffer) => options.onStderr?.(stderr.write(data)));
+        // 'close' also comes when the connection under the channel dies.
+        const exited = new Promise<{ code: number | null }>((done) => channel.on('close', (code: unknown) => done({ code: typeof code === 'number' ? code : null })));
+        channel.on('error', () => undefined);
+        resolve({
+          write: (data) => void (channel.writable && channel.write(data)),
+          end: () => channel.end(),
+          kill: () => {
+            channel.signal('KILL');
+            channel.close();
+          },
+          exited,
+        });
       });
     });
   }
