@@ -224,6 +224,27 @@ describe('presets on a lab host, through sudo', { skip: skip ?? false, concurren
     assert.deepEqual(await liveValues(), original);
   });
 
+  test('without the sudo password, apply stops before changing anything and says why', async () => {
+    const before = snapshotFiles();
+    const bare = createServices({ dataDir, transport: 'cli', version: 'test' });
+    try {
+      await bare.connections.connect(hostId, { password: labSudoPassword()! });
+      const plan = await bare.presets.plan(tuningId, hostId);
+      await assert.rejects(bare.presets.apply(tuningId, hostId, plan.planId), {
+        code: 'password_required',
+        message: /^Writing the restore record on lab-server failed: sudo needs the password of "benchlab"\. Nothing was changed on lab-server\./,
+      });
+      assert.deepEqual(bare.presets.pending(), []);
+      const wrong = await bare.connections.connect(hostId, { sudoPassword: 'not-the-password' });
+      assert.equal(wrong.state, 'connected');
+      await assert.rejects(bare.presets.plan(tuningId, hostId), { code: 'auth_failed', message: /wrong password/ });
+    } finally {
+      bare.close();
+    }
+    assert.deepEqual(snapshotFiles(), before);
+    assert.deepEqual(await liveValues(), original);
+  });
+
   for (const stopBefore of ['set-live', 'read-back'] as const satisfies readonly ScriptStep[]) {
     test(`kill -9 mid-apply (before ${stopBefore}), then the next start shows the pending revert and reverts exactly`, async () => {
       services.close();

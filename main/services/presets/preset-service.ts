@@ -47,7 +47,7 @@ function base64Of(text: string): string {
 
 /** An error that says how far an apply or revert got, keeping its code. */
 function stoppedAt(step: string, host: Host, error: unknown, afterChanges: boolean): ApiError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
   const code = error instanceof ApiError ? error.code : 'unavailable';
   const hint = afterChanges ? ` ${host.name} may be partly changed: Revert puts back what it held before.` : ` Nothing was changed on ${host.name}.`;
   return new ApiError(code, `${step} on ${host.name} failed: ${message}.${hint}`);
