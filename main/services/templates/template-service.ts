@@ -43,6 +43,8 @@ export interface TemplateServiceOptions {
   /** The supervisor stops a server whose heartbeat is older than this. Default 60 s. */
   maxHeartbeatAgeSeconds?: number;
   heartbeatIntervalMs?: number;
+  /** A server whose heartbeat is younger than this belongs to another live Benchlab. Default 20 s. */
+  liveHeartbeatAgeSeconds?: number;
 }
 
 /** What a host runs, with what is needed to keep it, watch it and stop it. */
@@ -95,6 +97,10 @@ export class TemplateService {
       });
       this.#scans.set(connection.hostId, scan);
     });
+  }
+
+  get #liveAge(): number {
+    return this.#options.liveHeartbeatAgeSeconds ?? LIVE_HEARTBEAT_AGE_S;
   }
 
   get portableNodeCache(): PortableNodeCache {
@@ -290,7 +296,7 @@ export class TemplateService {
     let inspection = await inspectRun(transport, run, active.deployment.port, signal);
     if (inspection.present) {
       const recorded = inspection.deployment;
-      const fresh = inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < LIVE_HEARTBEAT_AGE_S;
+      const fresh = inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < this.#liveAge;
       if (inspection.alive && fresh) {
         throw new ApiError(
           'conflict',
@@ -378,7 +384,8 @@ export class TemplateService {
       this.#log(`${host.name}: ${message}`);
       return new ApiError('cancelled', message);
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    const said = error instanceof Error ? error.message : String(error);
+    const reason = /[.!?]$/.test(said) ? said : `${said}.`;
     const after = startedServer ? (cleaned ? ' The server was stopped and the host cleaned.' : ' The host could not be cleaned now: it will be on the next connect.') : '';
     const message = `Deploying ${active.manifest.name} to ${host.name} failed at "${step}": ${reason}${after}`;
     this.#update(active, { state: 'failed', step: null, message, logTail: startedServer ? tail : [] });
@@ -510,7 +517,7 @@ export class TemplateService {
       if (!inspection.present) return;
       const recorded = inspection.deployment;
       const name = recorded?.templateName ?? 'a server';
-      if (inspection.alive && inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < LIVE_HEARTBEAT_AGE_S) {
+      if (inspection.alive && inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < this.#liveAge) {
         this.#options.log.warn('templates', `${host.name}: ${name} runs there for another Benchlab session (heartbeat ${inspection.heartbeatAgeSeconds} s ago); left alone`);
         return;
       }

@@ -1,0 +1,162 @@
+// The endpoint contract (server-templates/CONTRACT.md), checked against every template and variant
+// deployed for real to the lab's server host over SSH: status codes, exact content types and
+// bodies, the 43 KiB payload byte for byte, 404 for what a template does not declare, sync versus
+// async /sleep, and a clean host after each stop.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { ENDPOINTS, type Endpoint, type Manifest } from '../../app/templates.ts';
+import { bundledPaths, loadCatalog } from '../../main/services/templates/catalog.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
+import { eventually, hostIsClean, templateLab, type TemplateLab } from '../support/template-lab.ts';
+
+const skip = labSkipReason();
+const PORT = 18180;
+const PAYLOAD = readFileSync(bundledPaths().payloadFile);
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  ms: number;
+}
+
+/** One GET on a fresh connection, so every answer stands alone. */
+function get(address: string, path: string, method = 'GET'): Promise<Answer> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const req = request({ host: address, port: PORT, path, method, agent: false, timeout: 10_000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), ms: Date.now() - started }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function expectOk(answer: Answer, type: string, what: string): void {
+  assert.equal(answer.status, 200, `${what}: status`);
+  assert.equal(answer.headers['content-type'], type, `${what}: content type`);
+  assert.equal(answer.headers['content-length'], String(answer.body.length), `${what}: Content-Length`);
+}
+
+const CHECKS: Record<Endpoint, (address: string) => Promise<void>> = {
+  hello: async (address) => {
+    const answer = await get(address, '/hello');
+    expectOk(answer, 'text/plain', '/hello');
+    assert.equal(answer.body.toString(), 'hello world\n');
+  },
+  file: async (address) => {
+    const answer = await get(address, '/file');
+    expectOk(answer, 'application/octet-stream', '/file');
+    assert.equal(answer.body.length, 44032);
+    assert.ok(answer.body.equals(PAYLOAD), '/file is the payload byte for byte');
+    const head = await get(address, '/file', 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.headers['content-length'], '44032');
+    assert.equal(head.body.length, 0);
+  },
+  json: async (address) => {
+    const answer = await get(address, '/json');
+    expectOk(answer, 'application/json', '/json');
+    assert.equal(answer.body.toString(), '{"message":"Hello, World!"}');
+  },
+  fib: async (address) => {
+    const answer = await get(address, '/fib?n=30');
+    expectOk(answer, 'text/plain', '/fib');
+    assert.equal(answer.body.toString(), '832040\n');
+    assert.equal((await get(address, '/fib')).body.toString(), '832040\n', 'n defaults to 30');
+    assert.equal((await get(address, '/fib?n=10')).body.toString(), '55\n');
+    assert.equal((await get(address, '/fib?n=46')).status, 400);
+    assert.equal((await get(address, '/fib?n=abc')).status, 400);
+  },
+  concat: async (address) => {
+    const answer = await get(address, '/concat?n=10000');
+    expectOk(answer, 'text/plain', '/concat');
+    assert.match(answer.body.toString(), /^[a-z]{10000}$/);
+    assert.equal((await get(address, '/concat?n=7')).body.length, 7);
+    assert.equal((await get(address, '/concat?n=1000001')).status, 400);
+  },
+  sleep: async (address) => {
+    const answer = await get(address, '/sleep?ms=300');
+    expectOk(answer, 'text/plain', '/sleep');
+    assert.equal(answer.body.toString(), 'slept 300 ms\n');
+    assert.ok(answer.ms >= 300, `answered after ${answer.ms} ms`);
+    assert.equal((await get(address, '/sleep?ms=60001')).status, 400);
+  },
+  health: async (address) => {
+    const answer = await get(address, '/health');
+    expectOk(answer, 'text/plain', '/health');
+    assert.equal(answer.body.toString(), 'ok\n');
+  },
+};
+
+/** `count` /sleep?ms=400 at once: a blocking single process answers the last after all the sleeps. */
+async function concurrentSleepMs(address: string, count = 2): Promise<number> {
+  const started = Date.now();
+  await Promise.all(Array.from({ length: count }, () => get(address, '/sleep?ms=400')));
+  return Date.now() - started;
+}
+
+describe('template conformance on the lab server', { skip: skip ?? false }, () => {
+  let lab: TemplateLab;
+  let manifests: Manifest[];
+
+  before(async () => {
+    lab = await templateLab('conformance');
+    manifests = (await loadCatalog(bundledPaths().templatesDir)).entries.map((entry) => entry.manifest);
+  });
+  after(async () => {
+    await lab?.service.stop(lab.hostId).catch(() => undefined);
+    await lab?.close();
+  });
+
+  test('the catalog has the templates this suite must cover', () => {
+    assert.deepEqual(manifests.map((manifest) => manifest.id).sort(), ['apache-static', 'node']);
+  });
+
+  for (const templateId of ['node', 'apache-static']) {
+    test(`${templateId}: every variant serves the contract, and stopping leaves the host clean`, async (t) => {
+      const manifest = manifests.find((candidate) => candidate.id === templateId)!;
+      for (const variant of manifest.variants) {
+        await t.test(variant.id, async () => {
+          const deployment = await lab.service.deploy(lab.hostId, templateId, { variant: variant.id, port: PORT });
+          assert.equal(deployment.state, 'ready');
+          assert.equal(deployment.url, `http://${lab.address}:${PORT}/`);
+          for (const endpoint of ENDPOINTS) {
+            if (manifest.endpoints.includes(endpoint)) await CHECKS[endpoint](lab.address);
+            else assert.equal((await get(lab.address, `/${endpoint}`)).status, 404, `/${endpoint} is not declared: 404`);
+          }
+          assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
+          if (manifest.endpoints.includes('sleep')) {
+            const ms = await concurrentSleepMs(lab.address);
+            if (variant.id === 'sync') assert.ok(ms >= 800, `sync blocks: two sleeps took ${ms} ms`);
+            else assert.ok(ms < 750, `async overlaps: two sleeps took ${ms} ms`);
+          }
+          const stopped = await lab.service.stop(lab.hostId);
+          assert.equal(stopped.state, 'stopped');
+          assert.match(stopped.message ?? '', /gracefully/);
+          const clean = await hostIsClean(lab, PORT);
+          assert.ok(clean.clean, clean.why);
+        });
+      }
+    });
+  }
+
+  test('node with 2 cluster workers: both serve, sync sleeps overlap across them', async () => {
+    await lab.service.deploy(lab.hostId, 'node', { variant: 'sync', knobs: { workers: 2, cacheFile: true }, port: PORT });
+    // Ready means one worker answers /health; the other may still be starting.
+    await eventually(() => lab.logs.some((line) => /primary \(pid \d+\): 2 workers ready/.test(line.message)), 5000, 'both workers listening');
+    await CHECKS.file(lab.address);
+    // Four blocking 400 ms sleeps: one process needs 1600 ms; two (cluster's round robin) about 800.
+    const ms = await concurrentSleepMs(lab.address, 4);
+    assert.ok(ms >= 800 && ms < 1200, `took ${ms} ms`);
+    await lab.service.stop(lab.hostId);
+    const clean = await hostIsClean(lab, PORT);
+    assert.ok(clean.clean, clean.why);
+  });
+});

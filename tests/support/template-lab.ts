@@ -1,0 +1,95 @@
+// A template deployer wired to the lab's server host the way the app wires it (store, event bus,
+// logger, host connections, TemplateService), with its own folder on the host so test files never
+// share a run dir. Also: the host-side checks that a deployment left nothing behind.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LogLine } from '../../app/contract.ts';
+import type { Deployment } from '../../app/templates-contract.ts';
+import { EventBus } from '../../main/services/event-bus.ts';
+import { HostConnections } from '../../main/services/hosts/host-connections.ts';
+import { Logger } from '../../main/services/logger.ts';
+import { openDatabase } from '../../main/services/store/database.ts';
+import { EventsRepository } from '../../main/services/store/events-repository.ts';
+import { HostsRepository } from '../../main/services/store/hosts-repository.ts';
+import { TemplateService, type TemplateServiceOptions } from '../../main/services/templates/template-service.ts';
+import { inspectRun } from '../../main/services/templates/remote-server.ts';
+import { labTargets } from './lab-hosts.ts';
+
+/** Portable Node archives survive between test runs here, so `npm pack` runs once per machine. */
+export const TEST_NODE_CACHE = join(tmpdir(), 'benchlab-test-portable-node');
+
+export interface TemplateLab {
+  service: TemplateService;
+  hostId: number;
+  address: string;
+  connections: HostConnections;
+  /** Benchlab's folder on the lab server for this test file. */
+  root: string;
+  run: string;
+  logs: LogLine[];
+  progress: Deployment[];
+  close(): Promise<void>;
+}
+
+export async function templateLab(
+  name: string,
+  overrides: Partial<Omit<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections'>> = {},
+): Promise<TemplateLab> {
+  const targets = await labTargets();
+  const dataDir = mkdtempSync(join(tmpdir(), `benchlab-${name}-`));
+  const { db } = openDatabase(dataDir);
+  const bus = new EventBus();
+  const log = new Logger(new EventsRepository(db), bus);
+  const hosts = new HostsRepository(db);
+  const connections = new HostConnections({ hosts, bus, log });
+  const host = hosts.add({ name: 'lab-server', address: targets.server.address, port: 22, user: 'root', auth: 'key', keyPath: targets.keyPath });
+  hosts.pinKey(host.id, targets.server.pinnedFingerprint!);
+  const root = overrides.remoteRoot ?? `/tmp/benchlab-${name}`;
+  const service = new TemplateService({ bus, log, hosts, connections, cacheDir: TEST_NODE_CACHE, remoteRoot: root, ...overrides });
+  const logs: LogLine[] = [];
+  const progress: Deployment[] = [];
+  bus.subscribe('log', (line) => logs.push(line));
+  bus.subscribe('templates.progress', (deployment) => progress.push(deployment));
+  await connections.connect(host.id);
+  return {
+    service,
+    hostId: host.id,
+    address: targets.server.address,
+    connections,
+    root,
+    run: `${root}/run/bl-server`,
+    logs,
+    progress,
+    close: async () => {
+      service.close();
+      connections.closeAll();
+      db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Nothing of Benchlab's runs or remains in the run dir, and the port is free. */
+export async function hostIsClean(lab: TemplateLab, port: number): Promise<{ clean: boolean; why: string }> {
+  const transport = lab.connections.transportFor(lab.hostId);
+  const inspection = await inspectRun(transport, lab.run, port);
+  const leftover = await transport.exec(`test -e '${lab.run}' && echo run-dir-exists; true`);
+  const reasons = [
+    ...(inspection.present ? [`run dir holds ${JSON.stringify(inspection)}`] : []),
+    ...(inspection.portInUse ? [`port ${port} still listens`] : []),
+    ...(leftover.stdout.includes('run-dir-exists') ? ['run dir exists'] : []),
+  ];
+  return { clean: reasons.length === 0, why: reasons.join('; ') };
+}
+
+/** Polls until check() holds or the time is up. */
+export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
