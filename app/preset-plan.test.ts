@@ -107,6 +107,12 @@ describe('planning a preset', () => {
     assert.match(planPreset(subject, overridden).limits[0]!.note!, /overridden for root by \/etc\/security\/limits\.d\/99-site\.conf:1/);
   });
 
+  test('a hard line without its soft line is pointed out', () => {
+    const hardOnly = { ...subject, definition: PresetDefinition.parse({ name: 'h', limits: [{ domain: 'root', type: 'hard', item: 'nofile', value: '19000' }] }) };
+    assert.ok(planPreset(hardOnly, hostState()).notes.some((note) => /root has a hard nofile line without a soft one/.test(note)));
+    assert.ok(!planPreset(subject, hostState()).notes.some((note) => /without a soft one/.test(note)));
+  });
+
   test('a key an earlier apply changed and this preset does not goes back to its original value', () => {
     const restore = { format: 1 as const, createdAt: 't', sysctls: { 'net.core.somaxconn': '4096' }, files: {} };
     const state = hostState({ restore, sysctls: { ...hostState().sysctls, 'net.core.somaxconn': { value: '65535', writable: true } } });

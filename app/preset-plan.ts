@@ -246,6 +246,11 @@ export function planPreset(subject: PlanSubject, state: HostPresetState): Preset
 
   if (state.restore) notes.push(`This host still carries changes from an earlier Benchlab apply (${RESTORE_FILE}); revert puts back what was there before it.`);
   if (preset.limits.length > 0) notes.push('Limits apply to new logins: processes already running keep theirs until restarted.');
+  for (const limit of preset.limits) {
+    const soft = preset.limits.some((other) => other.domain === limit.domain && other.item === limit.item && typesOf(other.type).includes('soft'));
+    // pam_limits then keeps the soft limit of the process that runs it (sshd), which may be far lower.
+    if (limit.type === 'hard' && !soft) notes.push(`${limit.domain} has a hard ${limit.item} line without a soft one: logins may get sshd's own soft limit (often 1024).`);
+  }
   const changes = sysctls.filter((row) => row.change === 'change').length + files.filter((file) => file.action !== 'unchanged').length;
   const body = { presetId: subject.presetId, hostId: subject.hostId, sysctls, limits, files, restore: state.restore !== null };
   return {

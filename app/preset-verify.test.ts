@@ -71,6 +71,12 @@ describe('limit verdicts', () => {
     assert.match(overNrOpen[0]!.reason!, /above fs\.nr_open \(50000\)/);
   });
 
+  test('a soft line alone that a login did not take says to add the hard line', () => {
+    const [verdict] = judgeLimits([{ domain: 'root', type: 'soft', item: 'nofile', value: '13000' }], evidence('root soft nofile 13000\n', { nofile: { soft: '20000', hard: '20000' } }));
+    assert.equal(verdict!.status, 'not effective');
+    assert.match(verdict!.reason!, /^a new login still gets 20000: .*add a hard nofile line$/);
+  });
+
   test('a line that does not apply to the login is not verified, never claimed', () => {
     const [star] = judgeLimits([{ domain: '*', type: 'soft', item: 'nofile', value: '5000' }], evidence('* soft nofile 5000\n', { nofile: { soft: '20000', hard: '20000' } }));
     assert.equal(star!.status, 'not verified');

@@ -91,7 +91,9 @@ function explainLimit(limit: LimitSetting, type: 'soft' | 'hard', evidence: Limi
   if (type === 'soft' && hardLine && raisesHard(hardLine.value)) {
     return 'pam_limits sets soft and hard together, and the hard limit cannot be raised here';
   }
-  return `a new login gets ${observed[type]}: pam_limits may not run for SSH logins on this host (UsePAM, /etc/pam.d/sshd)`;
+  // Seen on Debian 12's sshd: a soft nofile line alone is not taken, the same line beside a hard one is.
+  if (type === 'soft' && !hardLine) return `a new login still gets ${observed.soft}: this host's SSH login did not take a soft limit without a hard one; add a hard ${limit.item} line`;
+  return `a new login still gets ${observed[type]}: check that pam_limits runs for SSH logins (UsePAM yes, pam_limits in /etc/pam.d/sshd)`;
 }
 
 /** One verdict per preset limit line, from a fresh login's limits. */
