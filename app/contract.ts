@@ -12,6 +12,7 @@ import { SshConfigCandidate } from './ssh-config.ts';
 import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
 import { presetEvents, presetRequests } from './presets-contract.ts';
 import { templateEvents, templateRequests } from './templates-contract.ts';
+import { runEvents, runRequests } from './runs-contract.ts';
 
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
@@ -62,6 +63,7 @@ export const requests = {
   'sessions.delete': request(z.object({ id: SessionId }).strict(), z.object({ deleted: z.boolean() })),
   ...presetRequests,
   ...templateRequests,
+  ...runRequests,
 } as const;
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -81,6 +83,7 @@ export const events = {
   'terminal.exit': TerminalExit,
   ...presetEvents,
   ...templateEvents,
+  ...runEvents,
 } as const;
 
 export type RequestName = keyof typeof requests;

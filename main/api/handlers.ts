@@ -4,6 +4,7 @@ import type { ParsedArgs, RequestName, RequestResult } from '../../app/contract.
 import type { Services } from '../services/services.ts';
 import { createHostHandlers } from './host-handlers.ts';
 import { createPresetHandlers } from './preset-handlers.ts';
+import { createRunHandlers } from './run-handlers.ts';
 import { createTemplateHandlers } from './template-handlers.ts';
 import { createTerminalHandlers } from './terminal-handlers.ts';
 
@@ -16,6 +17,7 @@ export function createHandlers(services: Services): Handlers {
     ...createPresetHandlers(services),
     ...createTerminalHandlers(services.terminals),
     ...createTemplateHandlers(services.templates),
+    ...createRunHandlers(services.runs),
     'sessions.list': ({ search }) => services.sessions.list(search),
     'sessions.get': ({ id }) => services.sessions.get(id),
     'sessions.rename': ({ id, name }) => services.sessions.rename(id, name),

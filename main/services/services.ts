@@ -12,6 +12,9 @@ import { openDatabase, type Db } from './store/database.ts';
 import { EventsRepository } from './store/events-repository.ts';
 import { HostsRepository } from './store/hosts-repository.ts';
 import { PresetsRepository } from './store/presets-repository.ts';
+import { RunsRepository } from './store/runs-repository.ts';
+import { SamplesRepository } from './store/samples-repository.ts';
+import { RunService } from './runs/run-service.ts';
 import { SessionsRepository } from './store/sessions-repository.ts';
 import { SnapshotsRepository } from './store/snapshots-repository.ts';
 import { TerminalManager } from './terminals.ts';
@@ -31,6 +34,7 @@ export interface Services {
   readonly presetCatalog: PresetCatalog;
   readonly changes: ChangesRepository;
   readonly presets: PresetService;
+  readonly runs: RunService;
   info(): AppInfo;
   close(): void;
 }
@@ -56,6 +60,19 @@ export function createServices(options: ServiceOptions): Services {
   const presetCatalog = new PresetCatalog(builtInPresets.presets, new PresetsRepository(db));
   const changes = new ChangesRepository(db);
   const presets = new PresetService({ catalog: presetCatalog, changes, hosts, connections, bus, log });
+  const sessions = new SessionsRepository(db);
+  const runs = new RunService({
+    bus,
+    log,
+    hosts,
+    connections,
+    sessions,
+    runs: new RunsRepository(db),
+    samples: new SamplesRepository(db),
+    portableNode: templates.portableNodeCache,
+    deployments: () => templates.deployments(),
+    databaseFile: file,
+  });
   return {
     db,
     bus,
@@ -68,8 +85,9 @@ export function createServices(options: ServiceOptions): Services {
     presetCatalog,
     changes,
     presets,
+    runs,
     snapshots: new SnapshotsRepository(db),
-    sessions: new SessionsRepository(db),
+    sessions,
     info: () => ({
       version: options.version,
       dataDir: options.dataDir,
@@ -79,6 +97,7 @@ export function createServices(options: ServiceOptions): Services {
       notices: [...notices],
     }),
     close: () => {
+      runs.closeAll();
       templates.close();
       terminals.closeAll();
       connections.closeAll();

@@ -104,6 +104,20 @@ export class SessionsRepository {
     return this.get(Number(result.lastInsertRowid));
   }
 
+  /** Moves a session to a status; `started`/`ended` stamp its start and end. */
+  setStatus(id: number, status: SessionStatus, stamp: { started?: Date; ended?: Date } = {}): void {
+    this.#db
+      .prepare('UPDATE session SET status = ?, started_at = coalesce(?, started_at), ended_at = coalesce(?, ended_at) WHERE id = ?')
+      .run(status, stamp.started?.toISOString() ?? null, stamp.ended?.toISOString() ?? null, id);
+  }
+
+  /** Sessions still `running` when Benchlab starts were cut off by a crash or kill: say so. Returns their ids. */
+  interruptRunning(now = new Date()): number[] {
+    const ids = (this.#db.prepare("SELECT id FROM session WHERE status = 'running'").all() as Array<{ id: number }>).map((row) => row.id);
+    this.#db.prepare("UPDATE session SET status = 'interrupted', ended_at = coalesce(ended_at, ?) WHERE status = 'running'").run(now.toISOString());
+    return ids;
+  }
+
   rename(id: number, name: string): Session {
     const changes = this.#db.prepare('UPDATE session SET name = ? WHERE id = ?').run(name, id).changes;
     if (changes === 0) throw new ApiError('not_found', `session ${id} does not exist`);

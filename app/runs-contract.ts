@@ -1,0 +1,37 @@
+// The `runs.*` part of the contract: start a load session (pre-flight checks refuse a bad profile
+// or an unreachable target with a clear message), stop it, read the live state and its points,
+// acknowledge streamed points, and read stored runs. Events: `runs.state` on every change and
+// `runs.points`, one acknowledged batch of chart points per second.
+
+import { z } from 'zod';
+import { NoArgs, request } from './contract-kit.ts';
+import { HostId } from './hosts.ts';
+import { LoadProfile } from './load-profile.ts';
+import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
+import { SessionId, SessionName } from './sessions.ts';
+
+export const runRequests = {
+  'runs.start': request(
+    z
+      .object({
+        name: SessionName.optional(),
+        clientHostId: HostId,
+        /** The server host, sampled once per second; null when the target is elsewhere. */
+        serverHostId: HostId.nullable().optional(),
+        profile: LoadProfile,
+      })
+      .strict(),
+    LiveRun,
+  ),
+  /** Stops the load within 1 s; the session is kept with what was measured. */
+  'runs.stop': request(z.object({ sessionId: SessionId }).strict(), LiveRun),
+  /** The session running now (or the last one of this process), with its points so far. */
+  'runs.live': request(NoArgs, z.object({ run: LiveRun.nullable(), points: z.array(LivePoint) })),
+  'runs.ack': request(z.object({ sessionId: SessionId, seq: z.number().int().min(0) }).strict(), z.object({})),
+  'runs.list': request(z.object({ sessionId: SessionId }).strict(), z.array(StoredRun)),
+} as const;
+
+export const runEvents = {
+  'runs.state': LiveRun,
+  'runs.points': LivePoints,
+} as const;

@@ -1,0 +1,82 @@
+// The agent's footing on a host: Benchlab's folder there (the template deployer's layout), a Node
+// >= 18 to run it (the host's own, or the deployer's portable Node uploaded when there is none),
+// the bundle uploaded only when its content changed, and the folder of pid files that lets a later
+// Benchlab kill an agent an earlier one left running. Facts are probed once per host and session.
+
+import { ApiError } from '../../../app/errors.ts';
+import { shellQuote } from '../../../app/shell-quote.ts';
+import { benchlabRoot, describeMissing, judgeRequirements } from '../../../app/template-hosts.ts';
+import type { HostTransport } from '../hosts/host-transport.ts';
+import { syncFiles } from '../templates/file-sync.ts';
+import { ensurePortableNode, PORTABLE_NODE_MAJOR, type PortableNodeCache } from '../templates/portable-node.ts';
+import { probeHost } from '../templates/remote-server.ts';
+import { AGENT_FILE_NAME, agentBundle } from './agent-bundle.ts';
+
+export const AGENT_MIN_NODE = 18;
+
+export interface AgentHost {
+  /** The command prefix that runs the agent: `setsid -w '/usr/bin/node' '/var/lib/benchlab/agent/benchlab-agent.mjs'`. */
+  command: string;
+  /** Where agents' pid files live on this host. */
+  pidDir: string;
+  hostname: string;
+}
+
+function safeName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]/g, '_') || 'host';
+}
+
+/** Makes the host ready to run the agent; uploads what is missing. */
+export async function prepareAgentHost(
+  transport: HostTransport,
+  hostName: string,
+  options: { portableNode: PortableNodeCache; signal?: AbortSignal; onStep?: (text: string) => void },
+): Promise<AgentHost> {
+  const signal = options.signal ? { signal: options.signal } : {};
+  const facts = await probeHost(transport, undefined, options.signal);
+  const root = benchlabRoot(facts);
+  const verdict = judgeRequirements([{ runtime: 'node', minVersion: AGENT_MIN_NODE }], facts, PORTABLE_NODE_MAJOR);
+  if (verdict.missing.length > 0) throw new ApiError('unavailable', describeMissing(hostName, verdict.missing));
+  let node = verdict.placeholders.node;
+  if (!node) {
+    options.onStep?.(`${hostName}: no Node >= ${AGENT_MIN_NODE}; providing the portable Node v${PORTABLE_NODE_MAJOR}`);
+    const archive = await options.portableNode.archive(verdict.provisionNode!, options.signal);
+    node = (await ensurePortableNode(transport, root, archive, signal)).node;
+  }
+  const bundle = await agentBundle();
+  const synced = await syncFiles(transport, `${root}/agent`, [{ name: AGENT_FILE_NAME, source: bundle.bytes }], signal);
+  if (synced.uploaded.length > 0) options.onStep?.(`${hostName}: uploaded the load agent (${Math.round(bundle.bytes.length / 1024)} KB)`);
+  // setsid: the agent leads its own process group, so it can be stopped as one (with its threads'
+  // sockets) and is not tied to the login session's job control. -w keeps our channel attached.
+  const setsid = facts.tools.has('setsid') ? 'setsid -w ' : '';
+  return {
+    command: `${setsid}${shellQuote(node)} ${shellQuote(`${root}/agent/${AGENT_FILE_NAME}`)}`,
+    pidDir: `${root}/run/${safeName(facts.hostname)}/agents`,
+    hostname: facts.hostname,
+  };
+}
+
+/**
+ * Kills agents an earlier Benchlab of this data dir (`owner`) left running on the host — their
+ * pid files start with the owner — except those named in `keep`. Returns the pids it killed.
+ */
+export async function cleanLeftoverAgents(transport: HostTransport, pidDir: string, owner: string, keep: readonly string[] = []): Promise<number[]> {
+  const script = `
+dir=${shellQuote(pidDir)}
+keep=${shellQuote(` ${keep.join(' ')} `)}
+for f in "$dir"/${owner}-*.pid; do
+  [ -f "$f" ] || continue
+  name=\${f##*/}
+  case "$keep" in *" $name "*) continue ;; esac
+  pid=$(cat "$f" 2>/dev/null)
+  case $pid in ''|*[!0-9]*) rm -f "$f"; continue ;; esac
+  if tr '\\0' ' ' < /proc/$pid/cmdline 2>/dev/null | grep -q ${AGENT_FILE_NAME}; then
+    kill -KILL -- -"$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+    echo "killed $pid"
+  fi
+  rm -f "$f"
+done
+true`;
+  const result = await transport.exec('sh -s', { stdin: script, timeoutMs: 30_000 });
+  return [...result.stdout.matchAll(/^killed (\d+)$/gm)].map((match) => Number(match[1]));
+}

@@ -1,0 +1,74 @@
+// kill -9 of Benchlab mid-run (a real back end in a child process, "This machine" as client): the
+// agent notices at once (its stdin closes) and stops its load within 5 s; the store keeps every
+// second written before the kill (at most the last one is lost); the next start marks the session
+// interrupted and summarizes the stored seconds.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
+import { createServices } from '../services.ts';
+import { SamplesRepository } from '../store/samples-repository.ts';
+
+const CHILD = resolve(import.meta.dirname, '..', '..', '..', 'tests', 'support', 'run-child.ts');
+
+let server: TestServer;
+let dir: string;
+
+before(async () => {
+  server = await startTestServer();
+  dir = mkdtempSync(join(tmpdir(), 'benchlab-kill-test-'));
+});
+
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('kill -9 of Benchlab stops the load within 5 s and loses at most the last second', async (t) => {
+  const profile = { target: `http://127.0.0.1:${server.port}`, request: { path: '/x' }, load: { model: 'closed', connections: 2, durationS: 60 } };
+  const child = spawn(process.execPath, [CHILD, dir, JSON.stringify({ profile })], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let measured = 0;
+  let sessionId = 0;
+  await new Promise<void>((done, fail) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop()!;
+      for (const line of lines) {
+        const message = JSON.parse(line) as { started?: number; point?: { warmup: boolean }; failed?: string };
+        if (message.failed) fail(new Error(message.failed));
+        if (message.started) sessionId = message.started;
+        if (message.point && !message.point.warmup) measured++;
+        if (measured === 3) done();
+      }
+    });
+    child.once('exit', () => fail(new Error('the child ended early')));
+  });
+  child.kill('SIGKILL');
+  const killedAt = Date.now();
+  await new Promise((done) => child.once('exit', done));
+  // Requests still arriving after the kill come from an agent that has not noticed yet.
+  const quietBy = killedAt + 5000;
+  await new Promise((done) => setTimeout(done, 5500));
+  assert.ok(server.lastRequestAt() < quietBy, `load went on ${server.lastRequestAt() - killedAt} ms after the kill`);
+  t.diagnostic(`last request ${server.lastRequestAt() - killedAt} ms after the kill`);
+
+  const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  try {
+    const session = services.sessions.get(sessionId);
+    assert.equal(session.status, 'interrupted');
+    const [run] = services.runs.list(sessionId);
+    assert.equal(run!.status, 'interrupted');
+    const stored = new SamplesRepository(services.db).forRun(run!.id).length;
+    // The child had charted `measured` seconds, each stored before it was charted; one more may have been on its way.
+    assert.ok(stored >= measured && stored <= measured + 1, `stored ${stored}, charted ${measured}`);
+    assert.ok(run!.summary && run!.summary.requests > 0, 'a summary of the stored seconds');
+  } finally {
+    services.close();
+  }
+});

@@ -1,0 +1,150 @@
+// The run service on "This machine" against a real local HTTP server and a real SQLite file:
+// a session with a sweep stores every measured second and a summary per step; Stop halts load
+// within 1 s; bad profiles and an unreachable target are refused with clear messages; the point
+// stream holds points the UI has not acknowledged.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { LivePoints, LiveRun } from '../../../app/runs.ts';
+import { createDispatcher, type Dispatcher } from '../../api/dispatch.ts';
+import { createHandlers } from '../../api/handlers.ts';
+import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
+import { createServices, type Services } from '../services.ts';
+import { SamplesRepository } from '../store/samples-repository.ts';
+
+describe('run service on this machine', () => {
+  let dir: string;
+  let services: Services;
+  let call: Dispatcher;
+  let server: TestServer;
+  let hostId: number;
+
+  const ok = async <T>(name: string, args: unknown): Promise<T> => {
+    const outcome = await call(name, args);
+    if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code}: ${outcome.error.message}`);
+    return outcome.result as T;
+  };
+
+  const profile = (load: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    target: `http://127.0.0.1:${server.port}`,
+    request: { path: '/hello' },
+    load,
+    ...extra,
+  });
+
+  const waitUntilOver = async (sessionId: number, timeoutMs = 30_000): Promise<LiveRun> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const { run } = await ok<{ run: LiveRun }>('runs.live', {});
+      if (run.sessionId === sessionId && ['completed', 'failed', 'cancelled'].includes(run.status)) return run;
+      if (Date.now() > until) throw new Error(`session ${sessionId} still ${run.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'benchlab-runs-test-'));
+    services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+    call = createDispatcher(createHandlers(services), (error) => console.error(error));
+    server = await startTestServer();
+    hostId = (await ok<{ id: number }>('hosts.addLocal', {})).id;
+  });
+
+  after(async () => {
+    services.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a two-step sweep with warm-up and a pause stores each measured second and a summary per step', async () => {
+    const states: LiveRun[] = [];
+    const batches: LivePoints[] = [];
+    const offState = services.bus.subscribe('runs.state', (state) => states.push(state));
+    const offPoints = services.bus.subscribe('runs.points', (batch) => {
+      batches.push(batch);
+      services.runs.ack(batch.sessionId, batch.seq);
+    });
+    const started = await ok<LiveRun>('runs.start', {
+      clientHostId: hostId,
+      serverHostId: hostId,
+      profile: profile({ model: 'closed', connections: 4, durationS: 2 }, { sweep: [2, 4], warmupS: 1, pauseS: 1 }),
+    });
+    const run = await waitUntilOver(started.sessionId);
+    offState();
+    offPoints();
+    assert.equal(run.status, 'completed', run.message ?? '');
+    assert.deepEqual(
+      run.steps.map((step) => [step.label, step.status]),
+      [
+        ['c=2, 2 s', 'completed'],
+        ['c=4, 2 s', 'completed'],
+      ],
+    );
+    assert.ok(states.some((state) => state.status === 'pausing'));
+    const stored = await ok<Array<{ id: number; status: string; sampleCount: number; summary: { requests: number; p99Us: number; requestsPerSecond: number; bands: unknown[] } }>>('runs.list', {
+      sessionId: started.sessionId,
+    });
+    assert.equal(stored.length, 2);
+    for (const step of stored) {
+      assert.equal(step.status, 'completed');
+      assert.equal(step.sampleCount, 2, 'two measured seconds per step, warm-up not stored');
+      assert.ok(step.summary.requests > 100 && step.summary.requestsPerSecond > 50);
+      assert.ok(step.summary.p99Us > 0);
+      assert.equal(step.summary.bands.length, 3);
+    }
+    const samples = new SamplesRepository(services.db).forRun(stored[0]!.id);
+    assert.equal(samples.reduce((sum, sample) => sum + sample.requests, 0), stored[0]!.summary.requests);
+    assert.ok(samples[0]!.histogram && samples[0]!.histogram.length > 10);
+    assert.ok(samples[0]!.serverMetrics && samples[0]!.serverMetrics.memTotalBytes! > 0, 'server metrics stored beside the client ones');
+    const points = batches.flatMap((batch) => batch.points);
+    assert.equal(points.filter((point) => point.warmup).length, 1);
+    assert.equal(points.filter((point) => !point.warmup).length, 4);
+    assert.ok(points.every((point, i) => i === 0 || point.t >= points[i - 1]!.t));
+    const session = await ok<{ status: string; runCount: number }>('sessions.get', { id: started.sessionId });
+    assert.deepEqual([session.status, session.runCount], ['completed', 2]);
+  });
+
+  test('Stop halts the load within 1 s and keeps what was measured', async () => {
+    const started = await ok<LiveRun>('runs.start', { clientHostId: hostId, profile: profile({ model: 'closed', connections: 2, durationS: 30 }) });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const stopAt = Date.now();
+    const stopped = await ok<LiveRun>('runs.stop', { sessionId: started.sessionId });
+    assert.ok(Date.now() - stopAt < 1500, `stop took ${Date.now() - stopAt} ms`);
+    assert.ok(server.lastRequestAt() - stopAt < 1000, `a request ${server.lastRequestAt() - stopAt} ms after Stop`);
+    assert.equal(stopped.status, 'cancelled');
+    assert.equal(stopped.steps[0]!.status, 'stopped');
+    assert.ok(stopped.steps[0]!.summary!.requests > 0);
+    const session = await ok<{ status: string }>('sessions.get', { id: started.sessionId });
+    assert.equal(session.status, 'cancelled');
+  });
+
+  test('bad profiles are refused before anything starts, naming the field', async () => {
+    const refusal = async (load: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+      const outcome = await call('runs.start', { clientHostId: hostId, profile: { ...profile(load), ...extra } });
+      assert.equal(outcome.ok, false);
+      return outcome.ok ? '' : `${outcome.error.code}: ${outcome.error.message}`;
+    };
+    assert.equal(await refusal({ model: 'closed', connections: 0, durationS: 5 }), 'invalid_args: profile.load.connections: must be at least 1');
+    assert.equal(await refusal({ model: 'open', rate: -10, durationS: 5 }), 'invalid_args: profile.load.rate: must be greater than 0');
+    assert.equal(
+      await refusal({ model: 'closed', connections: 1, durationS: 5 }, { request: { path: 'hello' } }),
+      'invalid_args: profile.request.path: must start with "/" (for example /hello)',
+    );
+  });
+
+  test('an unreachable target is refused with the reason, and no session is left running', async () => {
+    const closed = await startTestServer();
+    const port = closed.port;
+    await closed.close();
+    const outcome = await call('runs.start', { clientHostId: hostId, profile: { ...profile({ model: 'closed', connections: 1, durationS: 5 }), target: `http://127.0.0.1:${port}` } });
+    assert.equal(outcome.ok, false);
+    if (!outcome.ok) {
+      assert.equal(outcome.error.code, 'unreachable');
+      assert.equal(outcome.error.message, `target: http://127.0.0.1:${port} is not reachable from This machine: connection refused (nothing listens on that port)`);
+    }
+    assert.ok(services.sessions.list().every((session) => session.status !== 'running'));
+  });
+});

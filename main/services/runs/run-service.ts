@@ -1,0 +1,506 @@
+// Orchestrates load sessions: pre-flight (agent and Node on the client, reachability of the target
+// from the client, leftovers of a crashed Benchlab cleaned), then the steps one after another with
+// the pause between them, a server sampler alongside, each second stored and charted as it
+// arrives, run summaries from merged histograms, and the session's status. Stop halts the load
+// within 1 s; a hard cap ends a session that would run on; a killed Benchlab leaves `running`
+// rows that the next start marks `interrupted` (with summaries of the seconds that were stored).
+
+import { createHash } from 'node:crypto';
+import type { AgentLine, LoadAgentConfig, ServerMetrics } from '../../../app/agent-protocol.ts';
+import { ApiError } from '../../../app/errors.ts';
+import { encodeHistogram } from '../../../app/hdr.ts';
+import { DEFAULT_BUCKETS_MS, expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/load-profile.ts';
+import { SummaryAccumulator } from '../../../app/run-summary.ts';
+import { latencyMeaning, type LivePoint, type LiveRun, type StoredRun } from '../../../app/runs.ts';
+import type { EventBus } from '../event-bus.ts';
+import type { HostConnections } from '../hosts/host-connections.ts';
+import type { HostTransport } from '../hosts/host-transport.ts';
+import type { Logger } from '../logger.ts';
+import type { HostsRepository } from '../store/hosts-repository.ts';
+import type { RunsRepository } from '../store/runs-repository.ts';
+import type { SamplesRepository } from '../store/samples-repository.ts';
+import type { SessionsRepository } from '../store/sessions-repository.ts';
+import type { PortableNodeCache } from '../templates/portable-node.ts';
+import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-host.ts';
+import { PointStream } from './point-stream.ts';
+import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
+import { histogramBytes, histogramText, StepRecorder } from './step-recorder.ts';
+
+/** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
+const SESSION_CAP_MARGIN_S = 30;
+/** An agent that outlives its step cap by this much is killed from here. */
+const STEP_CAP_MARGIN_MS = 10_000;
+const PROBE_TIMEOUT_MS = 3000;
+
+export interface DeploymentInfo {
+  hostId: number;
+  port: number;
+  state: string;
+  templateId: string;
+  variant: string;
+  knobs: Record<string, unknown>;
+}
+
+export interface RunServiceOptions {
+  bus: EventBus;
+  log: Logger;
+  hosts: HostsRepository;
+  connections: HostConnections;
+  sessions: SessionsRepository;
+  runs: RunsRepository;
+  samples: SamplesRepository;
+  portableNode: PortableNodeCache;
+  /** The server templates deployed now (to label runs with their template and variant). */
+  deployments: () => DeploymentInfo[];
+  /** Identifies this data dir's agents on shared hosts (pid file prefix). */
+  databaseFile: string;
+}
+
+export interface StartArgs {
+  name?: string | undefined;
+  clientHostId: number;
+  serverHostId?: number | null | undefined;
+  profile: LoadProfile;
+}
+
+interface Live {
+  state: LiveRun;
+  startedAtMs: number;
+  points: PointStream;
+  controller: AbortController;
+  agents: Set<RemoteAgent>;
+  /** Pid file names of this session's agents, per host (kept out of leftover cleaning). */
+  pidFiles: Map<number, string[]>;
+  server: ServerMetrics | null;
+  done: Promise<void>;
+  capTimer: ReturnType<typeof setTimeout> | null;
+}
+
+export class RunService {
+  readonly #options: RunServiceOptions;
+  readonly #owner: string;
+  readonly #agentHosts = new Map<number, Promise<AgentHost>>();
+  readonly #unsubscribe: () => void;
+  #live: Live | null = null;
+
+  constructor(options: RunServiceOptions) {
+    this.#options = options;
+    this.#owner = `bl${createHash('sha256').update(options.databaseFile).digest('hex').slice(0, 10)}`;
+    this.#recoverInterrupted();
+    this.#unsubscribe = options.bus.subscribe('hosts.connection', (connection) => {
+      if (connection.state !== 'connected') {
+        this.#agentHosts.delete(connection.hostId);
+        return;
+      }
+      void this.#cleanHost(connection.hostId).catch((error: unknown) =>
+        options.log.warn('runs', `cleaning leftover agents on host ${connection.hostId} failed: ${(error as Error).message}`),
+      );
+    });
+  }
+
+  live(): { run: LiveRun | null; points: LivePoint[] } {
+    return { run: this.#live?.state ?? null, points: this.#live?.points.points() ?? [] };
+  }
+
+  ack(sessionId: number, seq: number): void {
+    if (this.#live?.state.sessionId === sessionId) this.#live.points.ack(seq);
+  }
+
+  list(sessionId: number): StoredRun[] {
+    this.#options.sessions.get(sessionId);
+    return this.#options.runs.forSession(sessionId);
+  }
+
+  async start(args: StartArgs): Promise<LiveRun> {
+    if (this.#live && !isOver(this.#live.state.status)) {
+      throw new ApiError('conflict', `session "${this.#live.state.name}" is still running: stop it first`);
+    }
+    const { hosts, connections } = this.#options;
+    const profile = args.profile;
+    const client = hosts.get(args.clientHostId);
+    const clientTransport = connections.transportFor(client.id);
+    const server = args.serverHostId ? hosts.get(args.serverHostId) : null;
+    const serverTransport = server ? connections.transportFor(server.id) : null;
+    const target = parseTarget(profile.target);
+    if (typeof target === 'string') throw new ApiError('invalid_args', `target: ${target}`);
+    const steps = expandSteps(profile);
+
+    const clientAgent = await this.#agentHost(client.id, client.name, clientTransport);
+    await cleanLeftoverAgents(clientTransport, clientAgent.pidDir, this.#owner);
+    await this.#probe(clientTransport, clientAgent, client.name, target);
+    const serverAgent = server && serverTransport ? await this.#agentHost(server.id, server.name, serverTransport) : null;
+    if (server && serverTransport && serverAgent) await cleanLeftoverAgents(serverTransport, serverAgent.pidDir, this.#owner);
+
+    const now = new Date();
+    const name = args.name ?? `${describeTarget(target)}${profile.request.path} — ${steps.map((step) => step.label).join(' / ')}`.slice(0, 200);
+    const session = this.#options.sessions.create({
+      name,
+      clientHostId: client.id,
+      serverHostId: server?.id ?? null,
+      config: { profile, target: profile.target, clientHost: client.name, serverHost: server?.name ?? null },
+      status: 'running',
+    });
+    this.#options.sessions.setStatus(session.id, 'running', { started: now });
+    const state: LiveRun = {
+      sessionId: session.id,
+      name,
+      status: 'starting',
+      clientHostId: client.id,
+      serverHostId: server?.id ?? null,
+      profile,
+      steps: steps.map((step) => ({
+        index: step.index,
+        label: step.label,
+        runId: null,
+        status: 'pending',
+        startedAtS: null,
+        endedAtS: null,
+        summary: null,
+        saturation: [],
+        targetRate: targetRate(step.load),
+      })),
+      currentStep: null,
+      latencyMeaning: latencyMeaning(profile.load.model),
+      message: null,
+      startedAt: now.toISOString(),
+      endedAt: null,
+    };
+    const live: Live = {
+      state,
+      startedAtMs: now.getTime(),
+      points: new PointStream(this.#options.bus, session.id),
+      controller: new AbortController(),
+      agents: new Set(),
+      pidFiles: new Map(),
+      server: null,
+      done: Promise.resolve(),
+      capTimer: null,
+    };
+    this.#live?.points.close();
+    this.#live = live;
+    const capS = sessionCapSeconds(profile) + SESSION_CAP_MARGIN_S;
+    live.capTimer = setTimeout(() => {
+      this.#options.log.warn('runs', `${name}: the session reached its hard cap of ${capS} s; stopping it`);
+      void this.#halt(live, `stopped at the session's hard cap of ${capS} s`);
+    }, capS * 1000);
+    live.capTimer.unref?.();
+    this.#options.log.info('runs', `${name}: starting on ${client.name}${server ? `, sampling ${server.name}` : ''}`);
+    this.#publish(live);
+    live.done = this.#drive(live, { steps, target, clientTransport, clientAgent, clientHostId: client.id, serverTransport, serverAgent, serverHostId: server?.id ?? null });
+    return state;
+  }
+
+  async stop(sessionId: number): Promise<LiveRun> {
+    const live = this.#live;
+    if (!live || live.state.sessionId !== sessionId) throw new ApiError('not_found', `session ${sessionId} is not running`);
+    if (!isOver(live.state.status)) await this.#halt(live, null);
+    await live.done;
+    return live.state;
+  }
+
+  /** Shutdown: stops any load at once. */
+  closeAll(): void {
+    this.#unsubscribe();
+    const live = this.#live;
+    if (!live) return;
+    live.controller.abort();
+    for (const agent of live.agents) agent.kill();
+    live.points.close();
+    if (live.capTimer) clearTimeout(live.capTimer);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  async #drive(
+    live: Live,
+    context: {
+      steps: LoadStep[];
+      target: ParsedTarget;
+      clientTransport: HostTransport;
+      clientAgent: AgentHost;
+      clientHostId: number;
+      serverTransport: HostTransport | null;
+      serverAgent: AgentHost | null;
+      serverHostId: number | null;
+    },
+  ): Promise<void> {
+    const { state } = live;
+    const profile = state.profile;
+    let sampler: RemoteAgent | null = null;
+    let failure: string | null = null;
+    try {
+      if (context.serverTransport && context.serverAgent && context.serverHostId !== null) {
+        sampler = await this.#startSampler(live, context.serverTransport, context.serverAgent, context.serverHostId, context.target.port).catch((error: unknown) => {
+          this.#options.log.warn('runs', `${state.name}: no server metrics: ${(error as Error).message}`);
+          return null;
+        });
+      }
+      const deployment = this.#options
+        .deployments()
+        .find((entry) => entry.hostId === context.serverHostId && entry.port === context.target.port && entry.state === 'ready');
+      for (const step of context.steps) {
+        if (live.controller.signal.aborted) break;
+        if (step.index > 0 && profile.pauseS > 0) {
+          this.#update(live, { status: 'pausing', currentStep: step.index });
+          await sleep(profile.pauseS * 1000, live.controller.signal);
+          if (live.controller.signal.aborted) break;
+        }
+        const outcome = await this.#runStep(live, step, context, deployment);
+        if (outcome.reason === 'error' || outcome.reason === 'lost' || outcome.reason === 'heartbeat' || outcome.reason === 'stdin-closed') {
+          failure = `step ${step.index + 1} (${step.label}): ${outcome.message ?? outcome.reason}`;
+          break;
+        }
+      }
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    } finally {
+      if (sampler) await sampler.stop().catch(() => undefined);
+      if (live.capTimer) clearTimeout(live.capTimer);
+      const stopped = live.controller.signal.aborted;
+      const status = failure ? 'failed' : stopped ? 'cancelled' : 'completed';
+      const ended = new Date();
+      this.#options.sessions.setStatus(state.sessionId, status, { ended });
+      for (const step of state.steps) if (step.status === 'pending') step.status = 'stopped';
+      this.#update(live, { status, currentStep: null, endedAt: ended.toISOString(), message: failure ?? state.message });
+      if (failure) this.#options.log.error('runs', `${state.name}: ${failure}`);
+      else this.#options.log.info('runs', `${state.name}: ${status}`);
+    }
+  }
+
+  async #runStep(
+    live: Live,
+    step: LoadStep,
+    context: { target: ParsedTarget; clientTransport: HostTransport; clientAgent: AgentHost; clientHostId: number },
+    deployment: DeploymentInfo | undefined,
+  ): Promise<AgentEnd> {
+    const { state } = live;
+    const profile = state.profile;
+    const warmupS = step.index === 0 ? profile.warmupS : 0;
+    const runId = this.#options.runs.create({
+      sessionId: state.sessionId,
+      ordinal: step.index + 1,
+      templateId: deployment?.templateId ?? 'external',
+      variant: deployment?.variant ?? '',
+      knobs: deployment?.knobs ?? {},
+      step: { label: step.label, load: step.load, warmupS, request: profile.request, target: profile.target },
+    });
+    const liveStep = state.steps[step.index]!;
+    liveStep.runId = runId;
+    const recorder = new StepRecorder({ runId, samples: this.#options.samples, runs: this.#options.runs, bucketsMs: profile.bucketsMs, targetRate: liveStep.targetRate });
+    this.#options.runs.markStarted(runId);
+    liveStep.startedAtS = this.#elapsed(live);
+    liveStep.status = warmupS > 0 ? 'warmup' : 'running';
+    this.#update(live, { status: 'running', currentStep: step.index });
+
+    const pidFile = `${context.clientAgent.pidDir}/${this.#owner}-s${state.sessionId}-load.pid`;
+    this.#keepPidFile(live, context.clientHostId, pidFile);
+    const config: LoadAgentConfig = {
+      role: 'load',
+      target: context.target,
+      request: profile.request,
+      load: step.load,
+      warmupS,
+      capS: step.capS,
+      pidFile,
+    };
+    let end: AgentEnd;
+    try {
+      const agent = await RemoteAgent.start(context.clientTransport, context.clientAgent.command, config, {
+        onLine: (line) => this.#onLoadLine(live, step.index, recorder, line),
+        onProblem: (message) => this.#options.log.warn('runs', `${state.name}: ${message}`),
+      });
+      live.agents.add(agent);
+      if (live.controller.signal.aborted) void agent.stop();
+      const watchdog = setTimeout(() => {
+        this.#options.log.warn('runs', `${state.name}: the agent outlived its ${step.capS} s cap; killing it`);
+        agent.kill();
+      }, step.capS * 1000 + STEP_CAP_MARGIN_MS);
+      end = await agent.ended;
+      clearTimeout(watchdog);
+      live.agents.delete(agent);
+    } catch (error) {
+      end = { reason: 'error', message: error instanceof Error ? error.message : String(error) };
+    }
+    const status = end.reason === 'completed' || end.reason === 'cap' ? 'completed' : end.reason === 'stopped' ? 'stopped' : 'failed';
+    liveStep.summary = recorder.finish(status);
+    liveStep.saturation = recorder.saturation();
+    liveStep.status = status;
+    liveStep.endedAtS = this.#elapsed(live);
+    this.#update(live, {});
+    return end;
+  }
+
+  #onLoadLine(live: Live, stepIndex: number, recorder: StepRecorder, line: AgentLine): void {
+    if (line.type === 'log') {
+      this.#options.log.info('agent', line.message);
+      return;
+    }
+    if (line.type !== 'sample') return;
+    const step = live.state.steps[stepIndex]!;
+    if (line.phase === 'measure' && step.status === 'warmup') step.status = 'running';
+    try {
+      recorder.record(line, live.server);
+    } catch (error) {
+      this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}: ${(error as Error).message}`);
+    }
+    const seconds = Math.max(0.001, line.durationMs / 1000);
+    const errors = Object.values(line.errors).reduce((sum, count) => sum + count, 0);
+    const server = live.server;
+    live.points.push({
+      sessionId: live.state.sessionId,
+      step: stepIndex,
+      t: Math.round((line.at - live.startedAtMs) / 10) / 100,
+      at: line.at,
+      warmup: line.phase === 'warmup',
+      rps: line.requests / seconds,
+      errorsPerS: errors / seconds,
+      p50Us: line.p50Us,
+      p90Us: line.p90Us,
+      p99Us: line.p99Us,
+      clientCpu: line.client.cpu,
+      eventLoopLagMs: line.client.eventLoopLagMs,
+      serverCpu: server?.cpu ?? null,
+      serverRssBytes: server?.processRssBytes ?? null,
+      serverMemUsedBytes: server?.memUsedBytes ?? null,
+      rxBytesPerS: server?.rxBytesPerS ?? null,
+      txBytesPerS: server?.txBytesPerS ?? null,
+    });
+    if (line.phase === 'measure') {
+      step.summary = recorder.summary();
+      step.saturation = recorder.saturation();
+      this.#publish(live);
+    }
+  }
+
+  async #startSampler(live: Live, transport: HostTransport, host: AgentHost, hostId: number, port: number): Promise<RemoteAgent> {
+    const pidFile = `${host.pidDir}/${this.#owner}-s${live.state.sessionId}-sampler.pid`;
+    this.#keepPidFile(live, hostId, pidFile);
+    const capS = sessionCapSeconds(live.state.profile) + SESSION_CAP_MARGIN_S;
+    const sampler = await RemoteAgent.start(transport, host.command, { role: 'sampler', port, capS, pidFile }, {
+      onLine: (line) => {
+        if (line.type === 'server') live.server = line.server;
+      },
+      onProblem: (message) => this.#options.log.warn('runs', `${live.state.name} (server sampler): ${message}`),
+    });
+    live.agents.add(sampler);
+    void sampler.ended.then(() => live.agents.delete(sampler));
+    return sampler;
+  }
+
+  async #probe(transport: HostTransport, host: AgentHost, hostName: string, target: ParsedTarget): Promise<void> {
+    let result: Extract<AgentLine, { type: 'probe' }> | null = null;
+    const agent = await RemoteAgent.start(transport, host.command, { role: 'probe', target: { hostname: target.hostname, port: target.port }, timeoutMs: PROBE_TIMEOUT_MS }, {
+      onLine: (line) => {
+        if (line.type === 'probe') result = line;
+      },
+      onProblem: (message) => this.#options.log.warn('runs', message),
+    });
+    await agent.ended;
+    const answer = result as Extract<AgentLine, { type: 'probe' }> | null;
+    if (!answer) throw new ApiError('unavailable', `${hostName}: the reachability check of the target did not answer`);
+    if (!answer.reachable) {
+      throw new ApiError('unreachable', `target: ${describeTarget(target)} is not reachable from ${hostName}: ${answer.message ?? 'no answer'}`);
+    }
+  }
+
+  /** Stops the session's load now: `stop` to each agent, killed if it lingers. */
+  async #halt(live: Live, message: string | null): Promise<void> {
+    if (live.controller.signal.aborted) return;
+    live.controller.abort();
+    this.#update(live, { status: 'stopping', ...(message ? { message } : {}) });
+    await Promise.all([...live.agents].map((agent) => agent.stop().catch(() => undefined)));
+  }
+
+  #agentHost(hostId: number, hostName: string, transport: HostTransport): Promise<AgentHost> {
+    let prepared = this.#agentHosts.get(hostId);
+    if (!prepared) {
+      prepared = prepareAgentHost(transport, hostName, {
+        portableNode: this.#options.portableNode,
+        onStep: (text) => this.#options.log.info('runs', text),
+      });
+      prepared.catch(() => this.#agentHosts.delete(hostId));
+      this.#agentHosts.set(hostId, prepared);
+    }
+    return prepared;
+  }
+
+  async #cleanHost(hostId: number): Promise<void> {
+    const host = this.#options.hosts.get(hostId);
+    const transport = this.#options.connections.transportFor(hostId);
+    const agentHost = await this.#agentHost(hostId, host.name, transport);
+    const keep = this.#live && !isOver(this.#live.state.status) ? (this.#live.pidFiles.get(hostId) ?? []) : [];
+    const killed = await cleanLeftoverAgents(transport, agentHost.pidDir, this.#owner, keep.map((file) => file.slice(file.lastIndexOf('/') + 1)));
+    if (killed.length > 0) this.#options.log.warn('runs', `${host.name}: stopped ${killed.length} agent${killed.length === 1 ? '' : 's'} an earlier Benchlab left running (pid ${killed.join(', ')})`);
+  }
+
+  #keepPidFile(live: Live, hostId: number, file: string): void {
+    const list = live.pidFiles.get(hostId) ?? [];
+    if (!list.includes(file)) list.push(file);
+    live.pidFiles.set(hostId, list);
+  }
+
+  #recoverInterrupted(): void {
+    const { runs, samples, sessions, log } = this.#options;
+    for (const run of runs.running()) {
+      let bucketsMs: readonly number[] = DEFAULT_BUCKETS_MS;
+      try {
+        const profile = sessions.get(run.sessionId).config.profile as { bucketsMs?: number[] } | undefined;
+        if (Array.isArray(profile?.bucketsMs)) bucketsMs = profile.bucketsMs;
+      } catch {
+        // the session is gone; the run goes with it
+      }
+      const accumulator = new SummaryAccumulator();
+      const stored = samples.forRun(run.id);
+      for (const sample of stored) {
+        accumulator.add({
+          requests: sample.requests,
+          bytes: sample.bytes,
+          durationMs: sample.clientMetrics?.durationMs ?? 1000,
+          errors: sample.errors,
+          status: sample.statusClasses,
+          histogram: histogramText(sample.histogram),
+        });
+      }
+      runs.finish(run.id, 'interrupted', {
+        summary: stored.length > 0 ? accumulator.summary(bucketsMs) : null,
+        histogram: stored.length > 0 ? histogramBytes(encodeHistogram(accumulator.histogram)) : null,
+      });
+    }
+    const interrupted = sessions.interruptRunning();
+    if (interrupted.length > 0) log.warn('runs', `session${interrupted.length === 1 ? '' : 's'} ${interrupted.join(', ')} ended without Benchlab (killed or crashed): marked interrupted, with what was stored`);
+  }
+
+  #elapsed(live: Live): number {
+    return Math.round((Date.now() - live.startedAtMs) / 100) / 10;
+  }
+
+  #update(live: Live, change: Partial<LiveRun>): void {
+    Object.assign(live.state, change);
+    this.#publish(live);
+  }
+
+  #publish(live: Live): void {
+    this.#options.bus.publish('runs.state', structuredClone(live.state));
+  }
+}
+
+function isOver(status: LiveRun['status']): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+function describeTarget(target: ParsedTarget): string {
+  const host = target.hostname.includes(':') ? `[${target.hostname}]` : target.hostname;
+  return `${target.protocol}://${host}:${target.port}`;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,38 @@
+// A Benchlab back end in a child process that starts one load session and reports on stdout, so a
+// test can kill -9 it mid-run: `node tests/support/run-child.ts DATA_DIR START_ARGS_JSON`.
+// `hostId` in the args may be "local" (This machine) or a lab role whose target it connects first.
+
+import { createDispatcher } from '../../main/api/dispatch.ts';
+import { createHandlers } from '../../main/api/handlers.ts';
+import { createServices } from '../../main/services/services.ts';
+
+const [dataDir, argsJson] = process.argv.slice(2);
+const args = JSON.parse(argsJson!) as Record<string, unknown> & { connect?: Array<{ name: string; address: string; keyPath: string; fingerprint: string }> };
+const services = createServices({ dataDir: dataDir!, transport: 'cli', version: 'test' });
+const call = createDispatcher(createHandlers(services), (error) => console.error(error));
+const must = async (name: string, body: unknown) => {
+  const outcome = await call(name, body);
+  if (!outcome.ok) {
+    console.log(JSON.stringify({ failed: `${name}: ${outcome.error.message}` }));
+    process.exit(1);
+  }
+  return outcome.result as Record<string, unknown>;
+};
+
+const ids: number[] = [];
+if (args.connect) {
+  for (const host of args.connect) {
+    const added = await must('hosts.add', { name: host.name, address: host.address, port: 22, user: 'root', auth: 'key', keyPath: host.keyPath });
+    await must('hosts.trustKey', { id: added.id, fingerprint: host.fingerprint });
+    await must('hosts.connect', { id: added.id });
+    ids.push(added.id as number);
+  }
+} else {
+  ids.push((await must('hosts.addLocal', {})).id as number);
+}
+services.bus.subscribe('runs.points', (batch) => {
+  services.runs.ack(batch.sessionId, batch.seq);
+  for (const point of batch.points) console.log(JSON.stringify({ point: { t: point.t, warmup: point.warmup, rps: point.rps } }));
+});
+const started = await must('runs.start', { clientHostId: ids[0], serverHostId: ids[1] ?? null, profile: args.profile });
+console.log(JSON.stringify({ started: started.sessionId }));
