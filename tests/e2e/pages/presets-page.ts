@@ -45,8 +45,18 @@ export class PresetsPage {
   async plan(hostName: string): Promise<Locator> {
     const host = this.host(hostName);
     await host.getByTestId('preset-plan').click();
-    await host.getByTestId('plan').waitFor();
+    await this.#outcome(host, 'plan');
     return host;
+  }
+
+  /** Waits for what a host operation shows, failing with the page's own error message if it shows one. */
+  async #outcome(host: Locator, testId: string): Promise<Locator> {
+    const shown = host.getByTestId(testId);
+    const error = host.getByTestId('preset-error');
+    // SSH work on a busy machine can be slow: a generous bound, and the error text when there is one.
+    await shown.or(error).first().waitFor({ timeout: 45000 });
+    if (await error.isVisible()) throw new Error(`the page reports: ${await error.innerText()}`);
+    return shown;
   }
 
   planRow(host: Locator, key: string): Locator {
@@ -58,9 +68,7 @@ export class PresetsPage {
     await host.getByTestId('preset-apply').click();
     await host.getByTestId('apply-confirmation').waitFor();
     await host.getByTestId('preset-apply-confirm').click();
-    const verification = host.getByTestId('verification');
-    await verification.waitFor({ timeout: 30000 });
-    return verification;
+    return this.#outcome(host, 'verification');
   }
 
   verdict(host: Locator, key: string): Locator {
@@ -73,8 +81,6 @@ export class PresetsPage {
 
   async revert(host: Locator): Promise<Locator> {
     await host.getByTestId('preset-revert').click();
-    const result = host.getByTestId('revert-result');
-    await result.waitFor({ timeout: 30000 });
-    return result;
+    return this.#outcome(host, 'revert-result');
   }
 }
