@@ -169,7 +169,9 @@ function describeIssues(error: z.ZodError): string {
     .map((issue) => {
       if (issue.code === 'unrecognized_keys') return `${issue.path.map(String).join('.') || 'top level'}: unknown field(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
       const field = issue.path.map(String).join('.');
-      return field ? `${field}: ${issue.message}` : issue.message;
+      // zod says "Invalid input: expected string, received undefined" for a field left out.
+      const message = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
+      return field ? `${field}: ${message}` : message;
     })
     .join('; ');
 }

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { shellQuote } from '../../../app/shell-quote.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
+import { untilAborted } from './until-aborted.ts';
 
 export interface SyncItem {
   /** Path relative to the remote folder. */
@@ -44,10 +45,10 @@ export async function syncFiles(transport: HostTransport, remoteDir: string, ite
     }),
   );
   const names = items.map((item) => shellQuote(item.name)).join(' ');
-  const remote = await transport.exec(`cd ${shellQuote(remoteDir)} 2>/dev/null && command -v sha256sum >/dev/null && sha256sum -- ${names} 2>/dev/null; true`, {
-    timeoutMs: 60_000,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const remote = await untilAborted(
+    transport.exec(`cd ${shellQuote(remoteDir)} 2>/dev/null && command -v sha256sum >/dev/null && sha256sum -- ${names} 2>/dev/null; true`, { timeoutMs: 60_000 }),
+    options.signal,
+  );
   const present = parseSha256sum(remote.stdout);
   const changed = local.filter((file) => present.get(file.item.name) !== file.hash);
   const result: SyncResult = { uploaded: [], unchanged: local.filter((file) => !changed.includes(file)).map((file) => file.item.name), bytes: 0 };

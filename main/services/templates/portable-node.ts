@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ApiError } from '../../../app/errors.ts';
 import { shellQuote } from '../../../app/shell-quote.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
+import { untilAborted } from './until-aborted.ts';
 
 /** The Node major Benchlab provides; its npm packages are node-linux-<arch>@<major>. */
 export const PORTABLE_NODE_MAJOR = 24;
@@ -122,7 +123,7 @@ export async function ensurePortableNode(
   const dir = portableNodeDir(root, archive);
   const node = `${dir}/bin/node`;
   const signal = options.signal ? { signal: options.signal } : {};
-  const check = await transport.exec(`cat ${shellQuote(`${dir}/source.sha256`)} 2>/dev/null; ${shellQuote(node)} --version 2>/dev/null`, { timeoutMs: 30_000, ...signal });
+  const check = await untilAborted(transport.exec(`cat ${shellQuote(`${dir}/source.sha256`)} 2>/dev/null; ${shellQuote(node)} --version 2>/dev/null`, { timeoutMs: 30_000 }), options.signal);
   const [sha, version] = check.stdout.trim().split('\n');
   if (sha === archive.sha256 && version === `v${archive.version}`) return { node, uploaded: false };
 
@@ -142,7 +143,7 @@ export async function ensurePortableNode(
     `rc=$?; rm -rf "$x" ${shellQuote(tgz)}; [ $rc = 0 ] || exit 1`,
     `${shellQuote(node)} --version`,
   ].join('\n');
-  const result = await transport.exec(script, { timeoutMs: 120_000, ...signal });
+  const result = await untilAborted(transport.exec(script, { timeoutMs: 120_000 }), options.signal);
   if (result.code !== 0 || result.stdout.trim() !== `v${archive.version}`) {
     const said = (result.stderr.trim() || result.stdout.trim()).split('\n').slice(-2).join(' ');
     throw new ApiError('unavailable', `the portable Node v${archive.version} did not run on the host after upload${said ? `: ${said}` : ''}`);

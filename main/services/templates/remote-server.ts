@@ -5,6 +5,7 @@
 import { ApiError } from '../../../app/errors.ts';
 import { parseHostFacts, type HostFacts } from '../../../app/template-hosts.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
+import { untilAborted } from './until-aborted.ts';
 import {
   heartbeatScript,
   inspectScript,
@@ -19,12 +20,8 @@ import {
 
 const SHORT_MS = 30_000;
 
-function withSignal(signal: AbortSignal | undefined): { signal?: AbortSignal } {
-  return signal ? { signal } : {};
-}
-
 export async function probeHost(transport: HostTransport, runtimePath: string | undefined, signal?: AbortSignal): Promise<HostFacts> {
-  const result = await transport.exec('sh -s', { stdin: probeScript(runtimePath), timeoutMs: SHORT_MS, ...withSignal(signal) });
+  const result = await untilAborted(transport.exec('sh -s', { stdin: probeScript(runtimePath), timeoutMs: SHORT_MS }), signal);
   try {
     return parseHostFacts(result.stdout);
   } catch (error) {
@@ -57,7 +54,7 @@ export interface RunInspection {
 }
 
 export async function inspectRun(transport: HostTransport, run: string, port: number, signal?: AbortSignal): Promise<RunInspection> {
-  const result = await transport.exec('sh -s', { stdin: inspectScript(run, port), timeoutMs: SHORT_MS, ...withSignal(signal) });
+  const result = await untilAborted(transport.exec('sh -s', { stdin: inspectScript(run, port), timeoutMs: SHORT_MS }), signal);
   const inspection: RunInspection = { deployment: null, alive: null, heartbeatAgeSeconds: null, exitCode: null, portInUse: false, present: false };
   for (const line of result.stdout.split('\n')) {
     const [key, ...rest] = line.trim().split(' ');
@@ -83,7 +80,7 @@ export async function inspectRun(transport: HostTransport, run: string, port: nu
 }
 
 export async function startSupervised(transport: HostTransport, spec: StartSpec, signal?: AbortSignal): Promise<number> {
-  const result = await transport.exec('sh -s', { stdin: startScript(spec), timeoutMs: SHORT_MS, ...withSignal(signal) });
+  const result = await untilAborted(transport.exec('sh -s', { stdin: startScript(spec), timeoutMs: SHORT_MS }), signal);
   const match = /supervisor (\d+)/.exec(result.stdout);
   if (!match) {
     const said = result.stdout.replace(/^error /m, '').trim().split('\n').slice(-3).join(' ');
@@ -95,7 +92,7 @@ export async function startSupervised(transport: HostTransport, spec: StartSpec,
 export type Readiness = { outcome: 'ready' } | { outcome: 'dead'; exitCode: string } | { outcome: 'timeout'; lastStatus: string };
 
 export async function waitReady(transport: HostTransport, spec: ReadinessSpec, signal?: AbortSignal): Promise<Readiness> {
-  const result = await transport.exec('sh -s', { stdin: readinessScript(spec), timeoutMs: (spec.timeoutSeconds + 15) * 1000, ...withSignal(signal) });
+  const result = await untilAborted(transport.exec('sh -s', { stdin: readinessScript(spec), timeoutMs: (spec.timeoutSeconds + 15) * 1000 }), signal);
   const line = result.stdout.trim().split('\n').pop() ?? '';
   if (line === 'ready') return { outcome: 'ready' };
   if (line.startsWith('dead')) return { outcome: 'dead', exitCode: line.slice(5).trim() || '?' };
@@ -103,15 +100,9 @@ export async function waitReady(transport: HostTransport, spec: ReadinessSpec, s
   throw new ApiError('unavailable', `the readiness check did not run on the host${result.stderr ? `: ${result.stderr.trim().slice(0, 200)}` : ''}`);
 }
 
-/** Streams the logs until the server's group ends (resolves) or the signal aborts (rejects). */
-export async function watchLogs(
-  transport: HostTransport,
-  run: string,
-  logs: readonly string[],
-  options: { fromStart: boolean; onOutput: (chunk: string) => void; signal: AbortSignal },
-): Promise<void> {
-  const { fromStart, onOutput, signal } = options;
-  await transport.exec('sh -s', { stdin: watchScript(run, logs, fromStart), timeoutMs: 2 ** 31 - 1, signal, onStdout: onOutput });
+/** Streams the logs until the server's group ends; a stop ends it, so it is never killed. */
+export async function watchLogs(transport: HostTransport, run: string, logs: readonly string[], options: { fromStart: boolean; onOutput: (chunk: string) => void }): Promise<void> {
+  await transport.exec('sh -s', { stdin: watchScript(run, logs, options.fromStart), timeoutMs: 2 ** 31 - 1, onStdout: options.onOutput });
 }
 
 export async function beat(transport: HostTransport, run: string): Promise<'alive' | 'dead'> {

@@ -56,7 +56,8 @@ interface Active {
   /** Settles when the deploy in progress has finished, either way. */
   settled: Promise<unknown> | null;
   run: string | null;
-  watch: AbortController | null;
+  /** The current log watch: a watch that is no longer current is ignored until it ends by itself. */
+  watch: object | null;
   heartbeat: ReturnType<typeof setInterval> | null;
   logStream: ServerLogStream | null;
   /** Set while Benchlab itself stops the server, so its end is not reported as a crash. */
@@ -317,15 +318,15 @@ export class TemplateService {
     this.#unfollow(active);
     const run = active.run!;
     const stream = new ServerLogStream((line) => this.#log(`${host.name} ${active.manifest.id}: ${line}`));
-    const watch = new AbortController();
+    const watch = {};
     active.logStream = stream;
     active.watch = watch;
-    watchLogs(transport, run, active.manifest.logs, { fromStart, onOutput: (chunk) => stream.push(chunk), signal: watch.signal }).then(
+    watchLogs(transport, run, active.manifest.logs, { fromStart, onOutput: (chunk) => stream.push(chunk) }).then(
       () => {
         stream.flush();
         if (active.watch === watch) void this.#ended(active, host, transport);
       },
-      () => stream.flush(), // cancelled, or the connection dropped: a reconnect resumes
+      () => stream.flush(), // the connection dropped: a reconnect resumes
     );
     const interval = this.#options.heartbeatIntervalMs ?? 5000;
     active.heartbeat = setInterval(() => {
@@ -340,7 +341,6 @@ export class TemplateService {
   }
 
   #unfollow(active: Active): void {
-    active.watch?.abort();
     active.watch = null;
     if (active.heartbeat) clearInterval(active.heartbeat);
     active.heartbeat = null;
