@@ -9,6 +9,7 @@ import { HostsPage } from './pages/HostsPage.tsx';
 import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
 import { PresetsPage } from './pages/PresetsPage.tsx';
 import { SessionsPage } from './pages/SessionsPage.tsx';
+import { TemplatesPage } from './pages/TemplatesPage.tsx';
 import { TerminalsPage } from './pages/TerminalsPage.tsx';
 
 function PageView({ page }: { page: PageId }) {
@@ -19,6 +20,8 @@ function PageView({ page }: { page: PageId }) {
       return <SessionsPage />;
     case 'terminals':
       return <TerminalsPage />;
+    case 'templates':
+      return <TemplatesPage />;
     case 'presets':
       return <PresetsPage />;
     default:

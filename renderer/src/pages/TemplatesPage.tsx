@@ -1,0 +1,116 @@
+// Templates: the catalog of servers under test (broken manifests listed with their reason), a
+// deploy target among the connected hosts, each host's live deployment, and the log terminal
+// where deploy steps and the servers' own logs stream.
+
+import { useCallback, useEffect, useState } from 'react';
+import { DEFAULT_PORT, Port } from '../../../app/templates.ts';
+import type { TemplateCatalog } from '../../../app/templates-contract.ts';
+import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import { DeploymentCard } from '../components/DeploymentCard.tsx';
+import { LogTerminal } from '../components/LogTerminal.tsx';
+import { TemplateCard, type DeployRequest } from '../components/TemplateCard.tsx';
+import { useDeployments } from '../hooks/use-deployments.ts';
+import { useHostConnections } from '../hooks/use-host-connections.ts';
+import { useHosts } from '../hooks/use-hosts.ts';
+
+export function TemplatesPage() {
+  const api = useApi();
+  const link = useConnection();
+  const { hosts } = useHosts();
+  const connections = useHostConnections();
+  const deployments = useDeployments();
+  const [catalog, setCatalog] = useState<TemplateCatalog | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [hostId, setHostId] = useState<number | null>(null);
+  const [portText, setPortText] = useState(String(DEFAULT_PORT));
+
+  const reload = useCallback(() => {
+    api.templates.list().then(
+      (list) => {
+        setCatalog(list);
+        setError(null);
+      },
+      (failure: unknown) => setError(errorMessage(failure)),
+    );
+  }, [api]);
+  useEffect(() => {
+    if (link === 'connected') reload();
+  }, [link, reload]);
+
+  const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');
+  const target = connected.find((host) => host.id === hostId) ?? connected[0] ?? null;
+  const port = Port.safeParse(Number(portText));
+  const targetBusy = target ? ['checking', 'building', 'uploading', 'starting', 'stopping'].includes(deployments.get(target.id)?.state ?? '') : false;
+  const canDeploy = !target ? 'Connect a host first' : !port.success ? 'The port must be between 1 and 65535' : targetBusy ? `${target.name} is busy` : null;
+
+  const deploy = (request: DeployRequest) => {
+    if (!target || !port.success) return;
+    setError(null);
+    // Progress and failures arrive as templates.progress events; the rejection repeats the failure.
+    api.templates.deploy({ hostId: target.id, ...request, port: port.data }).catch((failure: unknown) => {
+      if (!(typeof failure === 'object' && failure !== null && 'code' in failure)) setError(errorMessage(failure));
+    });
+  };
+
+  const shown = [...deployments.values()].filter((deployment) => hosts?.some((host) => host.id === deployment.hostId));
+
+  return (
+    <section className="page" data-testid="page-templates">
+      <header className="page-header">
+        <h1>Templates</h1>
+        <button type="button" onClick={reload} data-testid="templates-reload">
+          Reload
+        </button>
+      </header>
+      <p className="hint">
+        Servers under test, deployed to a connected host: Benchlab checks its runtimes, uploads what changed, starts the server under a supervisor and waits until
+        it answers /health. The endpoints every template serves are in server-templates/CONTRACT.md.
+      </p>
+      {error && (
+        <div className="banner error" role="alert" data-testid="templates-error">
+          {error}
+        </div>
+      )}
+      {catalog?.broken.map((entry) => (
+        <div key={entry.folder} className="banner error" role="alert" data-testid="template-broken">
+          <strong>{entry.folder}</strong> cannot be used: {entry.error}
+        </div>
+      ))}
+      <div className="card">
+        <h2>Deploy to</h2>
+        {connected.length === 0 ? (
+          <p className="hint" data-testid="templates-no-host">
+            No connected host. Connect the server host on the Hosts page first.
+          </p>
+        ) : (
+          <div className="actions">
+            <label className="field">
+              <span>Host</span>
+              <select value={target?.id ?? ''} onChange={(event) => setHostId(Number(event.target.value))} data-testid="templates-host">
+                {connected.map((host) => (
+                  <option key={host.id} value={host.id}>
+                    {host.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span>Port</span>
+              <input value={portText} onChange={(event) => setPortText(event.target.value)} aria-invalid={!port.success} data-testid="templates-port" />
+            </label>
+          </div>
+        )}
+      </div>
+      {shown.map((deployment) => (
+        <DeploymentCard key={deployment.hostId} deployment={deployment} />
+      ))}
+      {catalog === null ? (
+        <p className="hint">Loading…</p>
+      ) : (
+        catalog.templates.map((manifest) => <TemplateCard key={manifest.id} manifest={manifest} port={port.success ? port.data : DEFAULT_PORT} canDeploy={canDeploy} onDeploy={deploy} />)
+      )}
+      <h2>Log</h2>
+      <LogTerminal />
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+// Page object for the Templates page: tests speak in user actions, selectors live here.
+
+import type { Locator, Page } from 'playwright-core';
+
+export class TemplatesPage {
+  readonly page: Page;
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  async open(): Promise<void> {
+    await this.page.getByTestId('nav-templates').click();
+    await this.page.getByTestId('page-templates').waitFor();
+  }
+
+  card(templateId: string): Locator {
+    return this.page.getByTestId(`template-${templateId}`);
+  }
+
+  broken(): Locator {
+    return this.page.getByTestId('template-broken');
+  }
+
+  async target(hostName: string, port: number): Promise<void> {
+    await this.page.getByTestId('templates-host').selectOption({ label: hostName });
+    await this.page.getByTestId('templates-port').fill(String(port));
+  }
+
+  async setKnob(templateId: string, knob: string, value: string): Promise<void> {
+    await this.card(templateId).getByTestId(`knob-${knob}`).fill(value);
+  }
+
+  deployButton(templateId: string): Locator {
+    return this.card(templateId).getByTestId('template-deploy');
+  }
+
+  async deploy(templateId: string, variant?: string): Promise<void> {
+    if (variant) await this.card(templateId).getByTestId('template-variant').selectOption(variant);
+    await this.deployButton(templateId).click();
+  }
+
+  deployment(hostName: string): Locator {
+    return this.page.locator(`[data-testid="deployment"][data-host-name="${hostName}"]`);
+  }
+
+  async waitForState(hostName: string, state: string, timeout = 30_000): Promise<void> {
+    try {
+      await this.deployment(hostName).getByTestId('deployment-state').filter({ hasText: new RegExp(`^${state}$`) }).waitFor({ timeout });
+    } catch (error) {
+      const shown = await this.deployment(hostName).innerText({ timeout: 1000 }).catch(() => '(no deployment shown)');
+      throw new Error(`${hostName} did not reach "${state}"; the page shows:\n${shown}`, { cause: error });
+    }
+  }
+
+  /** Waits until the log terminal's visible rows match (xterm's DOM renderer shows the screen, not the scrollback). */
+  async waitForLog(pattern: RegExp, timeoutMs = 10_000): Promise<void> {
+    // xterm does not render while off screen.
+    await this.page.getByTestId('log-terminal').scrollIntoViewIfNeeded();
+    const deadline = Date.now() + timeoutMs;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = await this.page.getByTestId('log-terminal').locator('.xterm-rows').innerText();
+      if (pattern.test(text.replace(/\s+/g, ' '))) return;
+      await this.page.waitForTimeout(100);
+    }
+    throw new Error(`the log terminal never showed ${pattern}; it shows:\n${text}`);
+  }
+
+  async stop(hostName: string): Promise<void> {
+    await this.deployment(hostName).getByTestId('deployment-stop').click();
+  }
+}

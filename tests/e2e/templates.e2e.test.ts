@@ -1,0 +1,103 @@
+// The Templates page in web mode and real Chromium against the lab: the catalog (with a broken
+// manifest shown, not fatal), knob bounds checked as you type, deploying Node to lab-server until
+// it is ready, the server answering, its logs in the log terminal, and Stop.
+
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { BenchlabApi } from '../../app/contract.ts';
+import { bundledPaths } from '../../main/services/templates/catalog.ts';
+import { launchChromium } from '../support/browser.ts';
+import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { HostsPage } from './pages/hosts-page.ts';
+import { TemplatesPage } from './pages/templates-page.ts';
+
+const skip = labSkipReason();
+const PORT = 18280;
+
+describe('Templates page with the lab', { skip: skip ?? false }, () => {
+  let app: RunningWebApp;
+  let browser: Browser;
+  let page: Page;
+  let templatesDir: string;
+  let targets: Awaited<ReturnType<typeof labTargets>>;
+
+  before(async () => {
+    targets = await labTargets();
+    // The bundled templates plus one with a broken manifest, through BENCHLAB_TEMPLATES_DIR.
+    templatesDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-templates-'));
+    cpSync(bundledPaths().templatesDir, templatesDir, { recursive: true });
+    mkdirSync(join(templatesDir, 'broken-one'));
+    writeFileSync(join(templatesDir, 'broken-one', 'template.json'), JSON.stringify({ schema: 1, id: 'broken-one', name: 'Broken' }));
+    process.env.BENCHLAB_TEMPLATES_DIR = templatesDir;
+    app = await startWebApp();
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.setDefaultTimeout(15000);
+    await page.goto(app.url);
+  });
+
+  after(async () => {
+    // A test that failed midway must not leave its server running for the next run.
+    await page
+      ?.evaluate(async () => {
+        const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+        const server = (await api.hosts.list()).find((host) => host.name === 'lab-server');
+        if (server) await api.templates.stop({ hostId: server.id });
+      })
+      .catch(() => undefined);
+    await browser?.close();
+    await app?.stop();
+    delete process.env.BENCHLAB_TEMPLATES_DIR;
+    if (templatesDir) rmSync(templatesDir, { recursive: true, force: true });
+  });
+
+  test('the catalog lists the templates and explains the broken manifest', async () => {
+    const templates = new TemplatesPage(page);
+    await templates.open();
+    await templates.card('node').waitFor();
+    await templates.card('apache-static').waitFor();
+    assert.match(await templates.card('apache-static').innerText(), /\/hello \/file \/health/);
+    assert.equal(await templates.broken().innerText(), 'broken-one cannot be used: template.json: description: is required; requires: is required; endpoints: is required');
+    assert.match(await page.getByTestId('templates-no-host').innerText(), /Connect the server host on the Hosts page first/);
+  });
+
+  test('Node deploys to lab-server, becomes ready, serves, logs, and stops', async () => {
+    const hosts = new HostsPage(page);
+    await hosts.open();
+    await hosts.add({ name: 'lab-server', address: targets.server.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    const dialog = await hosts.startConnect('lab-server');
+    await dialog.getByTestId('connect-submit').click();
+    await dialog.getByTestId('trust-key').click();
+    await hosts.waitForState('lab-server', 'connected');
+
+    const templates = new TemplatesPage(page);
+    await templates.open();
+    await templates.target('lab-server', PORT);
+    await templates.setKnob('node', 'workers', '100');
+    assert.match(await templates.card('node').getByTestId('template-problem').innerText(), /knob "workers" \(Cluster workers\): must be between 1 and 64 \(got 100\)/);
+    assert.equal(await templates.deployButton('node').isDisabled(), true);
+    await templates.setKnob('node', 'workers', '2');
+
+    const started = Date.now();
+    await templates.deploy('node', 'sync');
+    await templates.waitForState('lab-server', 'ready');
+    const readyMs = Date.now() - started;
+    const card = templates.deployment('lab-server');
+    assert.match(await card.getByTestId('deployment-url').innerText(), new RegExp(`http://${targets.server.address.replace(/\./g, '\\.')}:${PORT}/`));
+    const answer = await fetch(`http://${targets.server.address}:${PORT}/hello`);
+    assert.equal(await answer.text(), 'hello world\n');
+    await page.screenshot({ path: join(tmpdir(), 'benchlab-templates-ready.png'), fullPage: true });
+    await templates.waitForLog(/lab-server node: node v\d+\.\d+\.\d+ worker \d \(pid \d+\): listening on port 18280/);
+    console.log(`deploy to ready through the UI: ${readyMs} ms`);
+
+    await templates.stop('lab-server');
+    await templates.waitForState('lab-server', 'stopped');
+    assert.match(await card.getByTestId('deployment-message').innerText(), /Stopped Node\.js \(node:http\) \(gracefully\); the host is clean\./);
+    await assert.rejects(fetch(`http://${targets.server.address}:${PORT}/hello`));
+  });
+});
