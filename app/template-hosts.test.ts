@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { benchlabRoot, describeMissing, installCommand, judgeRequirements, parseHostFacts, type HostFacts } from './template-hosts.ts';
+import { benchlabRoot, describeMissing, installCommand, judgeRequirements, normalizeJavaVersion, parseHostFacts, pickJava, type HostFacts } from './template-hosts.ts';
 
 const PROBE = `home /root
 user root
@@ -81,5 +81,58 @@ describe('runtime requirements', () => {
     assert.equal(installCommand('apache2', 'apk'), 'apk add apache2');
     assert.equal(installCommand('node', 'zypper'), 'zypper --non-interactive install nodejs');
     assert.equal(installCommand('apache2', 'pacman'), 'pacman -S --noconfirm apache');
+  });
+});
+
+describe('Java on the host', () => {
+  const JAVAS = `${PROBE.replace('end\n', '')}java /usr/lib/jvm/java-17-openjdk-amd64/bin/java 17.0.15
+java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java 25.0.3
+java /usr/lib/jvm/java-8-openjdk-amd64/jre/bin/java 1.8.0_392
+java /usr/lib/jvm/temurin-21-jdk-amd64/bin/java 21
+end
+`;
+
+  test('every Java the probe found is read, old and new version schemes alike', () => {
+    assert.deepEqual(parseHostFacts(JAVAS).java, [
+      { path: '/usr/lib/jvm/java-17-openjdk-amd64/bin/java', version: '17.0.15' },
+      { path: '/usr/lib/jvm/temurin-25-jdk-amd64/bin/java', version: '25.0.3' },
+      { path: '/usr/lib/jvm/java-8-openjdk-amd64/jre/bin/java', version: '8.0.392' },
+      { path: '/usr/lib/jvm/temurin-21-jdk-amd64/bin/java', version: '21.0.0' },
+    ]);
+    assert.deepEqual(parseHostFacts(PROBE).java, []);
+    assert.equal(normalizeJavaVersion('25.0.3+9-LTS'), '25.0.3');
+    assert.equal(normalizeJavaVersion('"11.0.2"'), '11.0.2');
+    assert.equal(normalizeJavaVersion('garbage'), null);
+  });
+
+  test("PATH's Java when it is new enough, else the oldest that is", () => {
+    const found = parseHostFacts(JAVAS).java;
+    assert.equal(pickJava(found, 17)?.version, '17.0.15');
+    assert.equal(pickJava(found, 8)?.version, '17.0.15');
+    assert.equal(pickJava(found, 21)?.version, '21.0.0');
+    assert.equal(pickJava(found, 25)?.version, '25.0.3');
+    assert.equal(pickJava(found, 26), null);
+  });
+
+  test('the Java a requirement picked becomes {java}', () => {
+    const verdict = judgeRequirements([{ runtime: 'java', minVersion: 21 }], parseHostFacts(JAVAS), 24);
+    assert.deepEqual(verdict, { placeholders: { java: '/usr/lib/jvm/temurin-21-jdk-amd64/bin/java' }, provisionNode: null, missing: [] });
+  });
+
+  test('a missing or too old Java is named with what was found and the headless JRE to install', () => {
+    const old = judgeRequirements([{ runtime: 'java', minVersion: 21 }], facts({ java: [{ path: '/usr/bin/java', version: '17.0.15' }] }), 24);
+    assert.equal(old.missing[0]!.message, 'Java >= 21 (found Java 17 at /usr/bin/java)');
+    assert.deepEqual(old.missing[0]!.install, { runtime: 'java', packageManager: 'apt-get', command: 'DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-21-jre-headless' });
+    const none = judgeRequirements([{ runtime: 'java', minVersion: 8 }], facts(), 24);
+    assert.equal(none.missing[0]!.message, 'Java >= 8 (no java on PATH, in JAVA_HOME or in /usr/lib/jvm)');
+    assert.equal(none.missing[0]!.install?.command, 'DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-17-jre-headless');
+  });
+
+  test('headless JRE packages per package manager: the oldest LTS that is new enough', () => {
+    assert.equal(installCommand('java', 'apt-get', 17), 'DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-17-jre-headless');
+    assert.equal(installCommand('java', 'dnf', 18), 'dnf install -y java-21-openjdk-headless');
+    assert.equal(installCommand('java', 'apk', 21), 'apk add openjdk21-jre-headless');
+    assert.equal(installCommand('java', 'zypper', 25), 'zypper --non-interactive install java-25-openjdk-headless');
+    assert.equal(installCommand('java', 'pacman', 8), 'pacman -S --noconfirm jre17-openjdk-headless');
   });
 });

@@ -1,6 +1,7 @@
 // What the deployer learns about a server host before deploying (read from the probe script's
 // output), and the pure decisions on it: does each runtime requirement hold, can a portable Node
-// stand in, what exactly is missing and which package-manager command would install it.
+// stand in, which of the host's Javas serves a template, what exactly is missing and which
+// package-manager command would install it.
 
 import type { Requirement, RuntimeName } from './templates.ts';
 
@@ -27,14 +28,17 @@ export interface HostFacts {
   packageManager: PackageManager | null;
   node: FoundRuntime | null;
   apache2: (FoundRuntime & { modules: string | null }) | null;
+  /** Every Java found: PATH's first, then JAVA_HOME and the usual JVM folders; versions as feature.interim.update. */
+  java: FoundRuntime[];
 }
 
 /**
  * Reads the probe's `key value…` lines: `home`, `user`, `uid`, `hostname`, `arch`, `tool <name>`,
- * `pm <name>`, `node <path> <version>`, `apache2 <path> <modules dir|-> <version>`, `end`.
+ * `pm <name>`, `node <path> <version>`, `apache2 <path> <modules dir|-> <version>`, `java <path> <version>`
+ * (one line per Java), `end`.
  */
 export function parseHostFacts(text: string): HostFacts {
-  const facts: HostFacts = { home: '', user: '', uid: -1, hostname: '', arch: '', tools: new Set(), packageManager: null, node: null, apache2: null };
+  const facts: HostFacts = { home: '', user: '', uid: -1, hostname: '', arch: '', tools: new Set(), packageManager: null, node: null, apache2: null, java: [] };
   let ended = false;
   for (const line of text.split(/\r?\n/)) {
     const [key, ...rest] = line.trim().split(/\s+/);
@@ -67,6 +71,9 @@ export function parseHostFacts(text: string): HostFacts {
       case 'apache2':
         if (rest[0]) facts.apache2 = { path: rest[0], modules: rest[1] && rest[1] !== '-' ? rest[1] : null, version: normalizeVersion(rest[2]) };
         break;
+      case 'java':
+        if (rest[0] && !facts.java.some((found) => found.path === rest[0])) facts.java.push({ path: rest[0], version: normalizeJavaVersion(rest[1]) });
+        break;
       case 'end':
         ended = true;
         break;
@@ -79,6 +86,14 @@ export function parseHostFacts(text: string): HostFacts {
 function normalizeVersion(text: string | undefined): string | null {
   const match = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(text ?? '');
   return match ? `${match[1]}.${match[2]}.${match[3] ?? '0'}` : null;
+}
+
+/** Java's own version strings: "17.0.15", "21", "25.0.3+9-LTS", and the old scheme "1.8.0_392" (Java 8). */
+export function normalizeJavaVersion(text: string | undefined): string | null {
+  const match = /^"?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:_(\d+))?/.exec(text ?? '');
+  if (!match) return null;
+  if (match[1] === '1' && match[2] !== undefined) return `${match[2]}.0.${match[4] ?? match[3] ?? '0'}`;
+  return `${match[1]}.${match[2] ?? '0'}.${match[3] ?? '0'}`;
 }
 
 export function majorOf(version: string | null): number | null {
@@ -95,14 +110,34 @@ export function portableNodeArch(unameArch: string): 'x64' | 'arm64' | null {
   return PORTABLE_NODE_ARCHS[unameArch] ?? null;
 }
 
-const PACKAGES: Record<RuntimeName, Record<PackageManager, string>> = {
+const PACKAGES: Record<Exclude<RuntimeName, 'java'>, Record<PackageManager, string>> = {
   node: { 'apt-get': 'nodejs', dnf: 'nodejs', yum: 'nodejs', apk: 'nodejs', zypper: 'nodejs', pacman: 'nodejs' },
   apache2: { 'apt-get': 'apache2', dnf: 'httpd', yum: 'httpd', apk: 'apache2', zypper: 'apache2', pacman: 'apache' },
 };
 
-/** The non-interactive install command for a runtime with a host's package manager (run as root). */
-export function installCommand(runtime: RuntimeName, manager: PackageManager): string {
-  const name = PACKAGES[runtime][manager];
+/** Java feature versions with long-term support: distributions package these. */
+const JAVA_LTS = [17, 21, 25] as const;
+
+/** The headless JRE package for the oldest LTS Java >= minVersion (17 at least: older ones are leaving the distributions). */
+function javaPackage(manager: PackageManager, minVersion: number): string {
+  const version = JAVA_LTS.find((lts) => lts >= minVersion) ?? minVersion;
+  switch (manager) {
+    case 'apt-get':
+      return `openjdk-${version}-jre-headless`;
+    case 'dnf':
+    case 'yum':
+    case 'zypper':
+      return `java-${version}-openjdk-headless`;
+    case 'apk':
+      return `openjdk${version}-jre-headless`;
+    case 'pacman':
+      return `jre${version}-openjdk-headless`;
+  }
+}
+
+/** The non-interactive install command for a runtime with a host's package manager (run as root); `minVersion` picks Java's. */
+export function installCommand(runtime: RuntimeName, manager: PackageManager, minVersion = 0): string {
+  const name = runtime === 'java' ? javaPackage(manager, minVersion) : PACKAGES[runtime][manager];
   switch (manager) {
     case 'apt-get':
       return `DEBIAN_FRONTEND=noninteractive apt-get install -y ${name}`;
@@ -139,8 +174,20 @@ export interface RequirementVerdict {
   missing: MissingRuntime[];
 }
 
-function offer(runtime: RuntimeName, facts: HostFacts): InstallOffer | null {
-  return facts.packageManager ? { runtime, packageManager: facts.packageManager, command: installCommand(runtime, facts.packageManager) } : null;
+function offer(runtime: RuntimeName, facts: HostFacts, minVersion = 0): InstallOffer | null {
+  return facts.packageManager ? { runtime, packageManager: facts.packageManager, command: installCommand(runtime, facts.packageManager, minVersion) } : null;
+}
+
+/**
+ * The Java to run a template with: the first found (PATH's, as a person typing `java` would get)
+ * when it is new enough, otherwise the oldest one that is, so a template runs on the Java closest
+ * to what it was written for.
+ */
+export function pickJava(found: readonly FoundRuntime[], minVersion: number): FoundRuntime | null {
+  const usable = found.filter((java) => (majorOf(java.version) ?? 0) >= minVersion);
+  if (usable.length === 0) return null;
+  if (usable[0] === found[0]) return usable[0]!;
+  return [...usable].sort((a, b) => (majorOf(a.version) ?? 0) - (majorOf(b.version) ?? 0))[0]!;
 }
 
 /** Checks each requirement against the host; `portableNodeMajor` is the major version Benchlab can upload. */
@@ -161,6 +208,17 @@ export function judgeRequirements(requires: readonly Requirement[], facts: HostF
       }
       const why = arch ? `; Benchlab's portable Node is v${portableNodeMajor}` : `; Benchlab has no portable Node for ${facts.arch || 'this architecture'}`;
       verdict.missing.push({ runtime: 'node', message: `Node.js >= ${requirement.minVersion}${found}${why}`, install: offer('node', facts) });
+    } else if (requirement.runtime === 'java') {
+      const java = pickJava(facts.java, requirement.minVersion);
+      if (java) {
+        verdict.placeholders.java = java.path;
+        continue;
+      }
+      const found =
+        facts.java.length > 0
+          ? ` (found ${facts.java.map((other) => `Java ${majorOf(other.version) ?? '?'} at ${other.path}`).join(', ')})`
+          : ' (no java on PATH, in JAVA_HOME or in /usr/lib/jvm)';
+      verdict.missing.push({ runtime: 'java', message: `Java >= ${requirement.minVersion}${found}`, install: offer('java', facts, requirement.minVersion) });
     } else {
       const apache = facts.apache2;
       if (apache && apache.modules) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseManifest, renderStartArgv, resolveDeploySettings, toCommandLine, type Manifest } from './templates.ts';
+import { parseManifest, renderStartArgv, requirementsFor, resolveDeploySettings, toCommandLine, type Manifest } from './templates.ts';
 
 const TEMPLATES_DIR = join(import.meta.dirname, '..', 'server-templates');
 
@@ -133,5 +133,42 @@ describe('start command', () => {
       () => renderStartArgv(parsed, { settings: { variant: 'async', knobs: { workers: 1 }, port: 1 }, dir: '/d', run: '/r', runtimes: {} }),
       /placeholder \{node\} has no value/,
     );
+  });
+});
+
+describe('variant requirements', () => {
+  const jvm = {
+    requires: [{ runtime: 'java', minVersion: 17 }],
+    variants: [
+      { id: 'sync', name: 'sync', description: 'threads' },
+      { id: 'virtual', name: 'virtual', description: 'virtual threads', requires: [{ runtime: 'java', minVersion: 21 }] },
+    ],
+    defaultVariant: 'sync',
+    start: ['{java}', '-jar', '{dir}/target/demo.jar', '--port', '{port}'],
+  };
+
+  test('a variant raises the Java it needs; the others keep the template’s', () => {
+    const parsed = valid(jvm);
+    assert.deepEqual(requirementsFor(parsed, 'sync'), [{ runtime: 'java', minVersion: 17 }]);
+    assert.deepEqual(requirementsFor(parsed, 'virtual'), [{ runtime: 'java', minVersion: 21 }]);
+    const lower = valid({ ...jvm, variants: [{ id: 'sync', name: 'sync', description: 'd', requires: [{ runtime: 'java', minVersion: 11 }] }] });
+    assert.deepEqual(requirementsFor(lower, 'sync'), [{ runtime: 'java', minVersion: 17 }], 'a lower minimum does not loosen the template');
+  });
+
+  test("a runtime's placeholder is known when only a variant requires it", () => {
+    const onlyVariant = valid({ ...jvm, requires: [] });
+    assert.deepEqual(requirementsFor(onlyVariant, 'sync'), []);
+    assert.deepEqual(requirementsFor(onlyVariant, 'virtual'), [{ runtime: 'java', minVersion: 21 }]);
+    const unknown = parse({ ...jvm, requires: [], variants: [{ id: 'sync', name: 'sync', description: 'd' }] });
+    assert.equal(unknown.ok, false);
+    if (!unknown.ok) assert.match(unknown.error, /unknown placeholder \{java\}/);
+  });
+
+  test('Java below 8 and build inputs outside the folder are refused', () => {
+    const old = parse({ ...jvm, requires: [{ runtime: 'java', minVersion: 7 }] });
+    assert.equal(old.ok, false);
+    const outside = parse({ ...jvm, build: [{ name: 'mvn', command: ['mvn', 'package'], artifacts: ['target/demo.jar'], inputs: ['../src'] }] });
+    assert.equal(outside.ok, false);
+    if (!outside.ok) assert.match(outside.error, /build\.0\.inputs\.0: must be a relative path/);
   });
 });

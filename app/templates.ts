@@ -22,7 +22,7 @@ export const ENDPOINT_REQUESTS: Record<Endpoint, string> = {
 };
 
 /** Runtimes a template may require on the server host; each has a probe and placeholders in main/. */
-export const RUNTIMES = ['node', 'apache2'] as const;
+export const RUNTIMES = ['node', 'apache2', 'java'] as const;
 export type RuntimeName = (typeof RUNTIMES)[number];
 
 /** Signals a template may ask to be stopped with (the supervisor sends it, then KILL after the grace). */
@@ -54,6 +54,8 @@ const Requirement = z.discriminatedUnion(
   [
     z.object({ runtime: z.literal('node'), minVersion: z.number().int().min(0).max(1000) }).strict(),
     z.object({ runtime: z.literal('apache2') }).strict(),
+    /** A Java runtime of at least this feature version (8, 11, 17, 21…), found on PATH, in JAVA_HOME or the usual JVM folders. */
+    z.object({ runtime: z.literal('java'), minVersion: z.number().int().min(8).max(1000) }).strict(),
   ],
   { error: `runtime must be one of ${RUNTIMES.join(', ')}` },
 );
@@ -76,7 +78,15 @@ const Knob = z.union([IntegerKnob, BooleanKnob, ChoiceKnob]);
 export type Knob = z.infer<typeof Knob>;
 export type KnobValue = number | boolean | string;
 
-const Variant = z.object({ id: Id, name: Text(60), description: Text(300) }).strict();
+const Variant = z
+  .object({
+    id: Id,
+    name: Text(60),
+    description: Text(300),
+    /** Runtimes this variant needs beyond the template's own (e.g. Java >= 21 for virtual threads); checked at deploy. */
+    requires: z.array(Requirement).optional(),
+  })
+  .strict();
 export type Variant = z.infer<typeof Variant>;
 
 const BuildStep = z
@@ -87,6 +97,11 @@ const BuildStep = z
     timeoutSeconds: z.number().int().min(1).max(3600).default(600),
     /** Files the step produces (relative to the template's folder); they are uploaded too. */
     artifacts: z.array(RelativePath).default([]),
+    /**
+     * Files and folders the step reads (relative to the template's folder). When given, the step is
+     * skipped while their content hash, the command and the artifacts are unchanged since its last run.
+     */
+    inputs: z.array(RelativePath).optional(),
   })
   .strict();
 
@@ -98,6 +113,7 @@ const FIXED_PLACEHOLDERS = ['port', 'dir', 'run', 'variant'] as const;
 export const RUNTIME_PLACEHOLDERS: Record<RuntimeName, readonly string[]> = {
   node: ['node'],
   apache2: ['apache2', 'apache2.modules'],
+  java: ['java'],
 };
 
 export const ManifestShape = z
@@ -153,6 +169,7 @@ function manifestProblems(manifest: Manifest): string[] {
     ...FIXED_PLACEHOLDERS,
     ...manifest.knobs.map((knob) => `knob.${knob.id}`),
     ...manifest.requires.flatMap((requirement) => RUNTIME_PLACEHOLDERS[requirement.runtime]),
+    ...manifest.variants.flatMap((variant) => (variant.requires ?? []).flatMap((requirement) => RUNTIME_PLACEHOLDERS[requirement.runtime])),
   ]);
   for (const argument of manifest.start) {
     for (const [, name] of argument.matchAll(PLACEHOLDER)) {
@@ -160,6 +177,24 @@ function manifestProblems(manifest: Manifest): string[] {
     }
   }
   return problems;
+}
+
+/**
+ * What deploying `variantId` needs: the template's requirements with the variant's own on top; where
+ * both name a runtime with a minimum version, the higher minimum holds.
+ */
+export function requirementsFor(manifest: Pick<Manifest, 'requires' | 'variants'>, variantId: string): Requirement[] {
+  const merged = [...manifest.requires];
+  for (const extra of manifest.variants.find((variant) => variant.id === variantId)?.requires ?? []) {
+    const index = merged.findIndex((requirement) => requirement.runtime === extra.runtime);
+    if (index < 0) merged.push(extra);
+    else if (minimumOf(extra) > minimumOf(merged[index]!)) merged[index] = extra;
+  }
+  return merged;
+}
+
+function minimumOf(requirement: Requirement): number {
+  return 'minVersion' in requirement ? requirement.minVersion : 0;
 }
 
 /** The first few problems zod found, each as `field.path: message`. */

@@ -59,6 +59,18 @@ if a=$(find_in apache2 || find_in httpd); then
       ;;
   esac
 fi
+# Every Java: PATH's first, then JAVA_HOME and the usual JVM folders (unless told where to look).
+# The version comes from the JDK's release file, which costs no JVM start; else from java -version.
+seen=' '
+for j in "$(find_in java)" ${runtimePath === undefined ? '${JAVA_HOME:+"$JAVA_HOME/bin/java"} /usr/lib/jvm/*/bin/java /usr/lib64/jvm/*/bin/java /usr/java/*/bin/java /opt/java/*/bin/java' : ''}; do
+  [ -n "$j" ] && [ -f "$j" ] && [ -x "$j" ] || continue
+  r=$(readlink -f "$j" 2>/dev/null || echo "$j")
+  case $seen in *" $r "*) continue ;; esac
+  seen="$seen$r "
+  v=$(awk -F'"' '/^JAVA_VERSION=/ { print $2; exit }' "$(dirname "$(dirname "$r")")/release" 2>/dev/null)
+  [ -n "$v" ] || v=$("$r" -version 2>&1 | awk -F'"' '/version/ { print $2; exit }')
+  echo "java $r $v"
+done
 echo end
 } </dev/null 2>/dev/null
 `;

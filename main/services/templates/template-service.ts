@@ -9,7 +9,7 @@ import type { Host } from '../../../app/hosts.ts';
 import { ApiError } from '../../../app/errors.ts';
 import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type HostFacts } from '../../../app/template-hosts.ts';
 import { DEPLOY_STEPS, type Deployment, type TemplateCatalog } from '../../../app/templates-contract.ts';
-import { renderStartArgv, resolveDeploySettings, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates.ts';
+import { renderStartArgv, requirementsFor, resolveDeploySettings, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
@@ -190,7 +190,7 @@ export class TemplateService {
       const run = `${root}/run/${safeName(facts.hostname)}`;
       active.run = run;
       this.#requireTools(host, facts);
-      const verdict = judgeRequirements(manifest.requires, facts, PORTABLE_NODE_MAJOR);
+      const verdict = judgeRequirements(requirementsFor(manifest, deployment.variant), facts, PORTABLE_NODE_MAJOR);
       if (verdict.missing.length > 0) {
         this.#update(active, { installOffers: verdict.missing.flatMap((item) => (item.install ? [item.install] : [])) });
         throw new ApiError('unavailable', describeMissing(host.name, verdict.missing));
@@ -470,7 +470,9 @@ export class TemplateService {
     const transport = this.#options.connections.transportFor(hostId);
     const facts = await probeHost(transport, this.#options.runtimePath);
     if (!facts.packageManager) throw new ApiError('unavailable', `${host.name} has no package manager Benchlab knows (apt-get, dnf, yum, apk, zypper, pacman): install ${runtime} by hand`);
-    const command = installCommand(runtime, facts.packageManager);
+    // The offer the failed deploy made knows the version it needs (Java 21 for virtual threads).
+    const offered = this.#active.get(hostId)?.deployment.installOffers.find((offer) => offer.runtime === runtime && offer.packageManager === facts.packageManager);
+    const command = offered?.command ?? installCommand(runtime, facts.packageManager);
     this.#log(`${host.name}: installing ${runtime}: ${command}`);
     const stream = new ServerLogStream((line) => this.#log(`${host.name} install: ${line}`));
     const result = await runPrivileged(transport, command, {

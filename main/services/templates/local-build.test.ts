@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { parseManifest, type Manifest } from '../../../app/templates.ts';
+import { runBuild } from './local-build.ts';
+
+/** A template whose one build step appends a line to runs.txt and writes out/app.jar from src/. */
+function template(dir: string, inputs: string[] | undefined): Manifest {
+  const script = "const fs=require('fs');fs.appendFileSync('runs.txt','run\\n');fs.mkdirSync('out',{recursive:true});fs.writeFileSync('out/app.jar',fs.readFileSync('src/a.txt'))";
+  const parsed = parseManifest(
+    JSON.stringify({
+      schema: 1,
+      id: 'demo',
+      name: 'Demo',
+      description: 'A demo template',
+      requires: [],
+      endpoints: ['health'],
+      variants: [{ id: 'only', name: 'only', description: 'the one' }],
+      defaultVariant: 'only',
+      build: [{ name: 'compile', command: [process.execPath, '-e', script], artifacts: ['out/app.jar'], ...(inputs ? { inputs } : {}) }],
+      files: ['src/a.txt'],
+      start: ['{dir}/out/app.jar'],
+      readiness: { path: '/health', timeoutSeconds: 5 },
+      stop: { signal: 'TERM', graceSeconds: 1 },
+    }),
+    'demo',
+  );
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  return parsed.manifest;
+}
+
+function runs(dir: string): number {
+  return readFileSync(join(dir, 'runs.txt'), 'utf8').split('\n').filter(Boolean).length;
+}
+
+describe('local builds', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'benchlab-build-'));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  test('a step with inputs runs again only when an input, the command or an artifact changes', async () => {
+    const dir = join(scratch, 'cached');
+    const manifest = template(dir, ['src']);
+    writeFileSync(join(dir, 'src', 'a.txt'), 'one');
+    const steps: string[] = [];
+    const options = { onStep: (name: string) => steps.push(name) };
+    assert.deepEqual(await runBuild(dir, manifest, options), ['out/app.jar']);
+    assert.deepEqual(await runBuild(dir, manifest, options), ['out/app.jar']);
+    assert.equal(runs(dir), 1, 'unchanged sources: not built again');
+    assert.deepEqual(steps, ['compile', 'compile: up to date (sources unchanged)']);
+
+    writeFileSync(join(dir, 'src', 'a.txt'), 'two');
+    await runBuild(dir, manifest);
+    assert.equal(runs(dir), 2, 'a changed source builds');
+    assert.equal(readFileSync(join(dir, 'out', 'app.jar'), 'utf8'), 'two');
+
+    writeFileSync(join(dir, 'src', 'b.txt'), 'new');
+    await runBuild(dir, manifest);
+    assert.equal(runs(dir), 3, 'a new file among the inputs builds');
+
+    rmSync(join(dir, 'out', 'app.jar'));
+    await runBuild(dir, manifest);
+    assert.equal(runs(dir), 4, 'a missing artifact builds');
+  });
+
+  test('builds of one folder wait for each other', async () => {
+    const dir = join(scratch, 'queued');
+    const manifest = template(dir, ['src']);
+    writeFileSync(join(dir, 'src', 'a.txt'), 'one');
+    await Promise.all([runBuild(dir, manifest), runBuild(dir, manifest), runBuild(dir, manifest)]);
+    assert.equal(runs(dir), 1, 'the second and third found the first one’s result');
+  });
+
+  test('a step without inputs runs every time', async () => {
+    const dir = join(scratch, 'uncached');
+    const manifest = template(dir, undefined);
+    writeFileSync(join(dir, 'src', 'a.txt'), 'one');
+    await runBuild(dir, manifest);
+    await runBuild(dir, manifest);
+    assert.equal(runs(dir), 2);
+  });
+
+  test('a build tool that is not installed is named as such', async () => {
+    const dir = join(scratch, 'missing-tool');
+    const manifest = template(dir, ['src']);
+    manifest.build[0]!.command = ['benchlab-no-such-build-tool', 'package'];
+    await assert.rejects(runBuild(dir, manifest), /cannot run benchlab-no-such-build-tool: benchlab-no-such-build-tool is not installed on this machine \(or not on PATH\)/);
+  });
+});
