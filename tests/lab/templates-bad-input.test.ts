@@ -147,6 +147,20 @@ describe('a host without the runtimes (runtimes looked up in an empty PATH)', { 
     assert.ok(clean.clean, clean.why);
   });
 
+  test('Java missing: the message names the Java each variant needs and offers a headless JRE', async () => {
+    const check = 'Deploying Apache Tomcat 11 (embedded) to lab-server failed at "check the host and its runtimes": lab-server is missing';
+    await assert.rejects(lab.service.deploy(lab.hostId, 'tomcat', { port: PORT + 1 }), {
+      code: 'unavailable',
+      message: `${check} Java >= 17 (no java on PATH, in JAVA_HOME or in /usr/lib/jvm). Benchlab can install it with: DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-17-jre-headless.`,
+    });
+    await assert.rejects(lab.service.deploy(lab.hostId, 'tomcat', { variant: 'virtual', port: PORT + 1 }), {
+      message: `${check} Java >= 21 (no java on PATH, in JAVA_HOME or in /usr/lib/jvm). Benchlab can install it with: DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-21-jre-headless.`,
+    });
+    assert.deepEqual(lastProgress(lab).installOffers, [{ runtime: 'java', packageManager: 'apt-get', command: 'DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-21-jre-headless' }]);
+    const clean = await hostIsClean(lab, PORT + 1);
+    assert.ok(clean.clean, clean.why);
+  });
+
   test('Node missing: the portable Node is uploaded once and runs the template', async () => {
     const first = Date.now();
     const deployment = await lab.service.deploy(lab.hostId, 'node', { port: PORT + 1 });

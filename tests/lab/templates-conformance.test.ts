@@ -1,14 +1,18 @@
 // The endpoint contract (server-templates/CONTRACT.md), checked against every template and variant
 // deployed for real to the lab's server host over SSH: status codes, exact content types and
 // bodies, the 43 KiB payload byte for byte, 404 for what a template does not declare, sync versus
-// async /sleep, and a clean host after each stop.
+// async /sleep, and a clean host after each stop. The JVM templates (built by Maven on this machine)
+// run with one worker thread, so a blocking /sleep shows as two sleeps one after the other; their
+// Java-21 variant runs where the lab has such a Java and is refused with an install offer where not.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { ENDPOINTS, type Endpoint, type Manifest } from '../../app/templates.ts';
+import { majorOf, pickJava } from '../../app/template-hosts.ts';
+import { ENDPOINTS, requirementsFor, type Endpoint, type KnobValue, type Manifest } from '../../app/templates.ts';
 import { bundledPaths, loadCatalog } from '../../main/services/templates/catalog.ts';
+import { probeHost } from '../../main/services/templates/remote-server.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { eventually, hostIsClean, templateLab, type TemplateLab } from '../support/template-lab.ts';
 
@@ -95,6 +99,17 @@ const CHECKS: Record<Endpoint, (address: string) => Promise<void>> = {
   },
 };
 
+/**
+ * The JVM templates: knobs that leave one thread for blocking work, and which variants block on
+ * /sleep with them (virtual threads block, but a parked virtual thread frees its carrier).
+ */
+const JVM: Record<string, { knobs: Record<string, KnobValue>; blocks: Record<string, boolean> }> = {
+  tomcat: { knobs: { maxThreads: 1 }, blocks: { sync: true, async: false, virtual: false } },
+  undertow: { knobs: { workerThreads: 1 }, blocks: { nonblocking: false, servlet: true } },
+  vertx: { knobs: { workerPoolSize: 1 }, blocks: { eventloop: false, blocking: true } },
+  spray: { knobs: { threads: 1 }, blocks: { async: false, sync: true } },
+};
+
 /** `count` /sleep?ms=400 at once: a blocking single process answers the last after all the sleeps. */
 async function concurrentSleepMs(address: string, count = 2): Promise<number> {
   const started = Date.now();
@@ -116,7 +131,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
   });
 
   test('the catalog has the templates this suite must cover', () => {
-    assert.deepEqual(manifests.map((manifest) => manifest.id).sort(), ['apache-static', 'node']);
+    assert.deepEqual(manifests.map((manifest) => manifest.id).sort(), ['apache-static', 'node', ...Object.keys(JVM)].sort());
   });
 
   for (const templateId of ['node', 'apache-static']) {
@@ -146,6 +161,63 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
       }
     });
   }
+
+  for (const [templateId, jvm] of Object.entries(JVM)) {
+    test(`${templateId}: every variant serves the contract on the Java it needs, and stopping leaves the host clean`, async (t) => {
+      const manifest = manifests.find((candidate) => candidate.id === templateId)!;
+      assert.deepEqual(manifest.variants.map((variant) => variant.id).sort(), Object.keys(jvm.blocks).sort());
+      const javas = (await probeHost(lab.connections.transportFor(lab.hostId), undefined)).java;
+      for (const variant of manifest.variants) {
+        await t.test(variant.id, async () => {
+          const needed = requirementsFor(manifest, variant.id).find((requirement) => requirement.runtime === 'java')!;
+          const java = pickJava(javas, 'minVersion' in needed ? needed.minVersion : 0);
+          if (!java) {
+            // This lab has no Java new enough: the deploy must say so and offer the install.
+            await assert.rejects(lab.service.deploy(lab.hostId, templateId, { variant: variant.id, knobs: jvm.knobs, port: PORT }), /is missing Java >= \d+ \(found Java/);
+            assert.equal(lab.progress.at(-1)?.installOffers[0]?.runtime, 'java');
+            t.diagnostic(`no Java >= ${'minVersion' in needed ? needed.minVersion : '?'} on the lab server: the refusal was checked instead`);
+            return;
+          }
+          const deployment = await lab.service.deploy(lab.hostId, templateId, { variant: variant.id, knobs: jvm.knobs, port: PORT });
+          assert.equal(deployment.state, 'ready');
+          assert.equal(deployment.url, `http://${lab.address}:${PORT}/`);
+          const onJava = new RegExp(`listening on port ${PORT} \\(variant ${variant.id}\\b`);
+          await eventually(() => lab.logs.some((line) => onJava.test(line.message)), 5000, 'the server says it listens');
+          const said = lab.logs.filter((line) => onJava.test(line.message)).at(-1)!.message;
+          assert.match(said, new RegExp(` on Java ${majorOf(java.version)}[.+: ]`), `runs on the Java Benchlab picked (${java.path}): ${said}`);
+          for (const endpoint of ENDPOINTS) {
+            if (manifest.endpoints.includes(endpoint)) await CHECKS[endpoint](lab.address);
+            else assert.equal((await get(lab.address, `/${endpoint}`)).status, 404, `/${endpoint} is not declared: 404`);
+          }
+          assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
+          const ms = await concurrentSleepMs(lab.address);
+          if (jvm.blocks[variant.id]) assert.ok(ms >= 800, `one thread, blocking: two sleeps took ${ms} ms`);
+          else assert.ok(ms < 750, `not blocking a thread: two sleeps overlap, took ${ms} ms`);
+          const stopped = await lab.service.stop(lab.hostId);
+          assert.equal(stopped.state, 'stopped');
+          assert.match(stopped.message ?? '', /gracefully/);
+          const clean = await hostIsClean(lab, PORT);
+          assert.ok(clean.clean, clean.why);
+        });
+      }
+    });
+  }
+
+  test('the other JVM knobs: Tomcat on NIO2 with the file cached, Vert.x on 4 event loops', async () => {
+    await lab.service.deploy(lab.hostId, 'tomcat', { variant: 'async', knobs: { connector: 'nio2', cacheFile: true }, port: PORT });
+    await eventually(() => lab.logs.some((line) => /connector nio2, maxThreads 200, payload cached in memory/.test(line.message)), 5000, 'tomcat says nio2');
+    await CHECKS.file(lab.address);
+    await CHECKS.sleep(lab.address);
+    await lab.service.deploy(lab.hostId, 'vertx', { variant: 'blocking', knobs: { instances: 4, workerPoolSize: 2 }, port: PORT });
+    await eventually(() => lab.logs.some((line) => /variant blocking, 4 instances, worker pool 2/.test(line.message)), 5000, 'vert.x says 4 instances');
+    await CHECKS.file(lab.address);
+    // Four blocking 400 ms sleeps on two workers: about 800 ms.
+    const ms = await concurrentSleepMs(lab.address, 4);
+    assert.ok(ms >= 800 && ms < 1400, `took ${ms} ms`);
+    await lab.service.stop(lab.hostId);
+    const clean = await hostIsClean(lab, PORT);
+    assert.ok(clean.clean, clean.why);
+  });
 
   test('node with 2 cluster workers: both serve, sync sleeps overlap across them', async () => {
     await lab.service.deploy(lab.hostId, 'node', { variant: 'sync', knobs: { workers: 2, cacheFile: true }, port: PORT });

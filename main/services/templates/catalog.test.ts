@@ -10,10 +10,10 @@ describe('template catalog', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'benchlab-catalog-'));
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
-  test('the bundled catalog holds node and apache-static, nothing broken', async () => {
+  test('the bundled catalog holds every template, nothing broken', async () => {
     const catalog = await loadCatalog(bundledPaths().templatesDir);
     assert.deepEqual(catalog.broken, []);
-    assert.deepEqual(catalog.entries.map((entry) => entry.manifest.id), ['apache-static', 'node']);
+    assert.deepEqual(catalog.entries.map((entry) => entry.manifest.id), ['apache-static', 'node', 'spray', 'tomcat', 'undertow', 'vertx']);
   });
 
   test('the committed payload is the generator output: 44032 bytes', () => {

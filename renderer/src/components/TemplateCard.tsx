@@ -13,6 +13,7 @@ export interface DeployRequest {
 function requirementText(requirement: Requirement): string {
   if (requirement.runtime === 'node') return `Node.js >= ${requirement.minVersion} (Benchlab uploads a portable Node when the host has none)`;
   if (requirement.runtime === 'apache2') return 'Apache httpd (apache2 / httpd; Benchlab offers to install it)';
+  if (requirement.runtime === 'java') return `Java >= ${requirement.minVersion} (any JVM on the host's PATH, in JAVA_HOME or /usr/lib/jvm; Benchlab offers to install a headless JRE)`;
   const other = requirement as { runtime: string; minVersion?: number };
   return `${other.runtime}${other.minVersion === undefined ? '' : ` >= ${other.minVersion}`} (Benchlab offers to install it)`;
 }
@@ -67,6 +68,8 @@ export function TemplateCard(props: { manifest: Manifest; port: number; canDeplo
             {manifest.variants.map((candidate) => (
               <option key={candidate.id} value={candidate.id}>
                 {candidate.name}
+                {/* A variant's own needs (Java 21 for virtual threads) are checked on the host at deploy. */}
+                {candidate.requires?.length ? ` (needs ${candidate.requires.map((requirement) => requirementText(requirement).replace(/ \(.*$/, '')).join(', ')})` : ''}
               </option>
             ))}
           </select>
