@@ -28,9 +28,10 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
 
   before(async () => {
     targets = await labTargets();
-    // The bundled templates plus one with a broken manifest, through BENCHLAB_TEMPLATES_DIR.
+    // The bundled templates, one that exits at start and one with a broken manifest, through BENCHLAB_TEMPLATES_DIR.
     templatesDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-templates-'));
     cpSync(bundledPaths().templatesDir, templatesDir, { recursive: true });
+    cpSync(join(import.meta.dirname, '..', 'lab', 'fixtures', 'templates', 'exits-at-start'), join(templatesDir, 'exits-at-start'), { recursive: true });
     mkdirSync(join(templatesDir, 'broken-one'));
     writeFileSync(join(templatesDir, 'broken-one', 'template.json'), JSON.stringify({ schema: 1, id: 'broken-one', name: 'Broken' }));
     process.env.BENCHLAB_TEMPLATES_DIR = templatesDir;
@@ -99,5 +100,16 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     await templates.waitForState('lab-server', 'stopped');
     assert.match(await card.getByTestId('deployment-message').innerText(), /Stopped Node\.js \(node:http\) \(gracefully\); the host is clean\./);
     await assert.rejects(fetch(`http://${targets.server.address}:${PORT}/hello`));
+  });
+
+  test('a server that exits at start shows as failed with its log tail', async () => {
+    const templates = new TemplatesPage(page);
+    await templates.target('lab-server', PORT);
+    await templates.deploy('exits-at-start');
+    await templates.waitForState('lab-server', 'failed');
+    const card = templates.deployment('lab-server');
+    assert.match(await card.getByTestId('deployment-message').innerText(), /exited with code 3 before it answered GET \/health\. The server was stopped and the host cleaned\./);
+    assert.match(await card.getByTestId('deployment-log-tail').innerText(), /boom: the configuration file is missing/);
+    assert.equal(await page.getByTestId('templates-error').count(), 0, 'shown once, on the card');
   });
 });

@@ -531,7 +531,16 @@ export class TemplateService {
           : `${host.name}: found ${name} left running by an earlier session; stopped it (${stopped.how}) and cleaned up`,
       );
     } catch (error) {
-      this.#options.log.warn('templates', `${host.name}: could not check for servers left by an earlier session: ${(error as Error).message}`);
+      // A host disconnected again at once is no news; anything else may leave a server running.
+      let connected = true;
+      try {
+        this.#options.connections.transportFor(hostId);
+      } catch {
+        connected = false;
+      }
+      const message = `${host.name}: could not check for servers left by an earlier session: ${(error as Error).message}`;
+      if (connected) this.#options.log.warn('templates', message);
+      else this.#options.log.write('debug', 'templates', message);
     }
   }
 

@@ -2,9 +2,9 @@
 // deploy target among the connected hosts, each host's live deployment, and the log terminal
 // where deploy steps and the servers' own logs stream.
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_PORT, Port } from '../../../app/templates.ts';
-import type { TemplateCatalog } from '../../../app/templates-contract.ts';
+import type { Deployment, TemplateCatalog } from '../../../app/templates-contract.ts';
 import { errorMessage, useApi, useConnection } from '../api-context.tsx';
 import { DeploymentCard } from '../components/DeploymentCard.tsx';
 import { LogTerminal } from '../components/LogTerminal.tsx';
@@ -19,6 +19,9 @@ export function TemplatesPage() {
   const { hosts } = useHosts();
   const connections = useHostConnections();
   const deployments = useDeployments();
+  /** Each host's last progress as it arrives (not as rendered), to tell which failures a card shows. */
+  const latest = useRef(new Map<number, Deployment>());
+  useEffect(() => api.subscribe('templates.progress', (deployment) => latest.current.set(deployment.hostId, deployment)), [api]);
   const [catalog, setCatalog] = useState<TemplateCatalog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [hostId, setHostId] = useState<number | null>(null);
@@ -46,9 +49,13 @@ export function TemplatesPage() {
   const deploy = (request: DeployRequest) => {
     if (!target || !port.success) return;
     setError(null);
-    // Progress and failures arrive as templates.progress events; the rejection repeats the failure.
-    api.templates.deploy({ hostId: target.id, ...request, port: port.data }).catch((failure: unknown) => {
-      if (!(typeof failure === 'object' && failure !== null && 'code' in failure)) setError(errorMessage(failure));
+    const hostId = target.id;
+    const asked = new Date().toISOString();
+    // A failure during the deploy shows on the host's card (with the log tail); one refused before
+    // it began (busy host, disconnected, bad settings) has no card to show it: it goes on top.
+    api.templates.deploy({ hostId, ...request, port: port.data }).catch((failure: unknown) => {
+      const card = latest.current.get(hostId);
+      if (!card || card.updatedAt < asked || !['failed', 'stopped'].includes(card.state)) setError(errorMessage(failure));
     });
   };
 
