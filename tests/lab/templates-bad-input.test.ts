@@ -161,6 +161,15 @@ describe('a host without the runtimes (runtimes looked up in an empty PATH)', { 
     assert.ok(clean.clean, clean.why);
   });
 
+  test("the install offer, once confirmed, runs the package manager's command as root", async () => {
+    // The lab's hosts share this machine's packages, where apache2 is installed: apt-get has
+    // nothing to do, but the command runs for real and its output comes back.
+    const installed = await lab.service.install(lab.hostId, 'apache2');
+    assert.equal(installed.command, 'DEBIAN_FRONTEND=noninteractive apt-get install -y apache2');
+    assert.match(installed.output, /apache2 is already the newest version/);
+    assert.ok(lab.logs.some((line) => line.message === 'lab-server: installed apache2'));
+  });
+
   test('Node missing: the portable Node is uploaded once and runs the template', async () => {
     const first = Date.now();
     const deployment = await lab.service.deploy(lab.hostId, 'node', { port: PORT + 1 });
