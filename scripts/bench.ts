@@ -1,5 +1,6 @@
 // `npm run bench`: prints Benchlab's speed and size figures. No pass/fail: goals are read, not asserted.
 
+import { benchJvmTemplates } from '../bench/jvm-templates.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';
 
@@ -24,5 +25,17 @@ for (const [samples, batchSize] of [[36_000, 60], [3_600, 1]] as const) {
     'samples per second': ingest.samplesPerSecond,
     'bytes per sample on disk': ingest.bytesPerSample,
     'of which HDR histogram': ingest.histogramBytesPerSample,
+  });
+}
+
+const jvm = await benchJvmTemplates();
+for (const row of jvm.rows) {
+  const lab = (value: number | null, unit: string) => (value === null ? `n/a (${jvm.labSkipped ?? 'lab'})` : `${value.toFixed(0)} ${unit}`);
+  print(`JVM template ${row.id} (Maven build from a warm cache; deploy to the lab's server host)`, {
+    'warm build s': (row.warmBuildMs / 1000).toFixed(1),
+    'jar MiB': (row.jarBytes / 2 ** 20).toFixed(1),
+    'deploy to ready': lab(row.firstDeployMs, 'ms (uploads the jar)'),
+    'again, nothing changed': lab(row.againDeployMs, 'ms'),
+    'server RSS after start': lab(row.rssKiB === null ? null : row.rssKiB / 1024, 'MiB'),
   });
 }

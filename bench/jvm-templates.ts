@@ -1,0 +1,79 @@
+// Figures for the JVM server templates (Tomcat, Undertow, Vert.x, Spray): the Maven build from a warm
+// local repository (a full build of a fresh copy, after one untimed build that warms the repository),
+// the runnable jar's size, and on the lab's server host the time from "deploy" to ready (the deploy
+// pipeline's own readyMs: check, cached build, upload, start, readiness) and the server's resident
+// memory once ready, before any load.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { bundledPaths, loadCatalog } from '../main/services/templates/catalog.ts';
+import { labSkipReason } from '../tests/support/lab-hosts.ts';
+import { templateLab } from '../tests/support/template-lab.ts';
+
+export const JVM_TEMPLATES = ['tomcat', 'undertow', 'vertx', 'spray'] as const;
+const PORT = 18190;
+
+export interface JvmTemplateFigures {
+  id: string;
+  warmBuildMs: number;
+  jarBytes: number;
+  /** Deploy to ready with the jar to upload, then again with nothing changed; null without the lab. */
+  firstDeployMs: number | null;
+  againDeployMs: number | null;
+  /** VmRSS of the server process right after it answered its readiness check. */
+  rssKiB: number | null;
+}
+
+/** One timed `mvn package` of a copy of the template's folder (without its build output). */
+function timedBuild(dir: string, command: string[], artifact: string): { ms: number; bytes: number } {
+  const copy = mkdtempSync(join(tmpdir(), 'benchlab-bench-build-'));
+  try {
+    cpSync(dir, copy, { recursive: true, filter: (source) => !source.startsWith(join(dir, 'target')) });
+    const started = performance.now();
+    const result = spawnSync(command[0]!, command.slice(1), { cwd: copy, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const ms = performance.now() - started;
+    if (result.status !== 0) throw new Error(`${command.join(' ')} failed in ${dir}:\n${(result.stdout + result.stderr).split('\n').slice(-15).join('\n')}`);
+    return { ms, bytes: statSync(join(copy, artifact)).size };
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+export async function benchJvmTemplates(): Promise<{ rows: JvmTemplateFigures[]; labSkipped: string | null }> {
+  const catalog = await loadCatalog(bundledPaths().templatesDir);
+  const rows: JvmTemplateFigures[] = [];
+  for (const id of JVM_TEMPLATES) {
+    const entry = catalog.entries.find((candidate) => candidate.manifest.id === id);
+    const step = entry?.manifest.build[0];
+    if (!entry || !step) throw new Error(`template ${id} is missing or has no build step`);
+    const artifact = step.artifacts[0]!;
+    timedBuild(entry.dir, step.command, artifact); // warms the local Maven repository
+    const build = timedBuild(entry.dir, step.command, artifact);
+    rows.push({ id, warmBuildMs: build.ms, jarBytes: build.bytes, firstDeployMs: null, againDeployMs: null, rssKiB: null });
+  }
+
+  const labSkipped = labSkipReason();
+  if (labSkipped) return { rows, labSkipped };
+  const lab = await templateLab('bench');
+  try {
+    const transport = lab.connections.transportFor(lab.hostId);
+    // Start from an empty template folder on the host, so the first deploy uploads the jar.
+    await transport.exec(`rm -rf '${lab.root}/templates'`);
+    for (const row of rows) {
+      const first = await lab.service.deploy(lab.hostId, row.id, { port: PORT });
+      row.firstDeployMs = first.readyMs;
+      const rss = await transport.exec(`awk '/^VmRSS:/ { print $2 }' "/proc/$(cat '${lab.run}/server.pid')/status"`);
+      row.rssKiB = /^\d+$/.test(rss.stdout.trim()) ? Number(rss.stdout.trim()) : null;
+      const again = await lab.service.deploy(lab.hostId, row.id, { port: PORT });
+      row.againDeployMs = again.readyMs;
+      await lab.service.stop(lab.hostId);
+    }
+  } finally {
+    await lab.service.stop(lab.hostId).catch(() => undefined);
+    await lab.close();
+  }
+  return { rows, labSkipped: null };
+}
