@@ -66,11 +66,14 @@ export interface RunOptions {
   script?: string;
   /** Called with each line as it arrives. */
   onLine?: (line: AgentLine) => void;
+  /** Send `stop` once a line makes this true. */
+  stopWhen?: (line: AgentLine) => boolean;
 }
 
 export function runAgent(config: AgentConfig, options: RunOptions = {}): Promise<AgentRun> {
   const child = spawn(options.node ?? process.execPath, [options.script ?? AGENT_SOURCE], { stdio: ['pipe', 'pipe', 'pipe'] });
   const lines: AgentRun['lines'] = [];
+  let stopSentAt: number | null = null;
   let stderr = '';
   const splitter = new LineSplitter();
   child.stdout.setEncoding('utf8');
@@ -80,13 +83,16 @@ export function runAgent(config: AgentConfig, options: RunOptions = {}): Promise
       if (!parsed.ok) throw new Error(parsed.error);
       lines.push({ ...parsed.value, receivedAt: Date.now() });
       options.onLine?.(parsed.value);
+      if (stopSentAt === null && options.stopWhen?.(parsed.value)) {
+        stopSentAt = Date.now();
+        child.stdin.write(encodeLine({ type: 'stop' }));
+      }
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin.on('error', () => undefined);
   child.stdin.write(encodeLine({ type: 'start', version: 1, config }));
   const timers: ReturnType<typeof setTimeout>[] = [];
-  let stopSentAt: number | null = null;
   if (options.heartbeat !== false) {
     const beat = setInterval(() => child.stdin.writable && child.stdin.write(encodeLine({ type: 'hb' })), 1000);
     timers.push(beat);

@@ -26,6 +26,8 @@ export class AgentIo {
     });
     input.on('end', () => this.stop('stdin-closed'));
     input.on('error', () => this.stop('stdin-closed'));
+    // A broken stdout (EPIPE) also means Benchlab's side is gone: stop cleanly instead of crashing.
+    output.on('error', () => this.stop('stdin-closed'));
     this.#watchdog = setInterval(() => {
       if (Date.now() - this.#lastHeardAt > heartbeatTimeoutMs) this.stop('heartbeat');
     }, 250);

@@ -155,7 +155,7 @@ describe('agent: sampler and probe', () => {
   after(() => server.close());
 
   test('the sampler finds the process listening on the port and reports it every second', async () => {
-    const run = await runAgent({ role: 'sampler', port: server.port, capS: 30 }, { stopAfterMs: 2300 });
+    const run = await runAgent({ role: 'sampler', port: server.port, capS: 30 }, { stopWhen: (line) => line.type === 'server' && line.second === 1 });
     assert.equal(endOf(run)?.reason, 'stopped');
     const lines = run.lines.filter((line) => line.type === 'server');
     assert.equal(lines.length, 2);

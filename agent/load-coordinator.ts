@@ -136,23 +136,27 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
   let drainUntil: number | null = null;
 
   /** Gathers every thread's interval and publishes one line for [lastBoundary, at). */
-  const flush = async (at: number): Promise<void> => {
+  const flush = async (at: number, dropIfEmpty = false): Promise<void> => {
     const thisRound = ++round;
     post({ type: 'flush', round: thisRound });
     const deadline = now() + FLUSH_WAIT_MS;
     while (workers.some((worker) => (answered.get(worker) ?? 0) < thisRound) && now() < deadline && !fatal) await sleepUntil(deadline);
     const intervals = received.splice(0);
     const durationMs = Math.max(0, Math.min(2000, at - lastBoundary));
-    io.sample(mergeIntervals(intervals, second, at, second < warmupSeconds ? 'warmup' : 'measure', durationMs, metrics));
+    const line = mergeIntervals(intervals, second, at, second < warmupSeconds ? 'warmup' : 'measure', durationMs, metrics);
+    const empty = line.requests === 0 && line.client.sent === 0 && Object.values(line.errors).every((count) => count === 0);
+    if (dropIfEmpty && empty) return;
+    io.sample(line);
     second++;
     lastBoundary = at;
   };
 
-  const end = async (reason: EndReason, message?: string): Promise<LoadOutcome> => {
+  const end = async (reason: EndReason, message?: string, flushed = false): Promise<LoadOutcome> => {
     post({ type: 'finish' });
     const at = now();
-    // The cut-short last second, if there is one worth a line.
-    if (at - lastBoundary >= 50) await flush(at);
+    // The cut-short last second: always gathered (a fast fixed-count step may fit in a few ms),
+    // published unless it is a sliver with nothing in it.
+    if (!flushed) await flush(at, at - lastBoundary < 50);
     await terminate();
     return message === undefined ? { reason } : { reason, message };
   };
@@ -173,7 +177,7 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
       const closedEnds = config.load.model === 'closed' && endAt !== null && nextBoundary >= endAt - 0.5;
       if (closedEnds) post({ type: 'finish' });
       await flush(nextBoundary);
-      if (closedEnds) return end('completed');
+      if (closedEnds) return end('completed', undefined, true);
       if (second === warmupSeconds) post({ type: 'measure' });
     }
     if (done === workers.length) return end('completed');

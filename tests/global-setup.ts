@@ -17,7 +17,7 @@ export async function globalSetup(): Promise<void> {
 }
 
 /** Lab instances that only tests use (pulled links, regenerated keys): always taken down. */
-const TEST_ONLY_INSTANCES = ['disruptive', 'rekey'] as const;
+const TEST_ONLY_INSTANCES = ['disruptive', 'rekey', 'loadlink'] as const;
 
 export async function globalTeardown(): Promise<void> {
   if (labUnsupportedReason()) return;

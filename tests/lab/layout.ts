@@ -18,6 +18,8 @@ const INSTANCES = {
   // disturb the default lab or each other when test files run in parallel.
   disruptive: { prefix: 'bld-', thirdOctet: 2 },
   rekey: { prefix: 'blk-', thirdOctet: 3 },
+  // For the load engine's tests that pull the client's link mid-run.
+  loadlink: { prefix: 'bll-', thirdOctet: 4 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;

@@ -23,7 +23,7 @@ const ids: number[] = [];
 if (args.connect) {
   for (const host of args.connect) {
     const added = await must('hosts.add', { name: host.name, address: host.address, port: 22, user: 'root', auth: 'key', keyPath: host.keyPath });
-    await must('hosts.trustKey', { id: added.id, fingerprint: host.fingerprint });
+    services.hosts.pinKey(added.id as number, host.fingerprint);
     await must('hosts.connect', { id: added.id });
     ids.push(added.id as number);
   }

@@ -51,7 +51,8 @@ export async function prepareAgentHost(
   const setsid = facts.tools.has('setsid') ? 'setsid -w ' : '';
   return {
     command: `${setsid}${shellQuote(node)} ${shellQuote(`${root}/agent/${AGENT_FILE_NAME}`)}`,
-    pidDir: `${root}/run/${safeName(facts.hostname)}/agents`,
+    // Not under ${root}/run: the template deployer owns that folder and clears it.
+    pidDir: `${root}/agent/pids/${safeName(facts.hostname)}`,
     hostname: facts.hostname,
   };
 }

@@ -6,7 +6,7 @@
 // rows that the next start marks `interrupted` (with summaries of the seconds that were stored).
 
 import { createHash } from 'node:crypto';
-import type { AgentLine, LoadAgentConfig, ServerMetrics } from '../../../app/agent-protocol.ts';
+import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type ServerMetrics } from '../../../app/agent-protocol.ts';
 import { ApiError } from '../../../app/errors.ts';
 import { encodeHistogram } from '../../../app/hdr.ts';
 import { DEFAULT_BUCKETS_MS, expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/load-profile.ts';
@@ -85,7 +85,7 @@ export class RunService {
 
   constructor(options: RunServiceOptions) {
     this.#options = options;
-    this.#owner = `bl${createHash('sha256').update(options.databaseFile).digest('hex').slice(0, 10)}`;
+    this.#owner = agentOwner(options.databaseFile);
     this.#recoverInterrupted();
     this.#unsubscribe = options.bus.subscribe('hosts.connection', (connection) => {
       if (connection.state !== 'connected') {
@@ -246,8 +246,9 @@ export class RunService {
           if (live.controller.signal.aborted) break;
         }
         const outcome = await this.#runStep(live, step, context, deployment);
-        if (outcome.reason === 'error' || outcome.reason === 'lost' || outcome.reason === 'heartbeat' || outcome.reason === 'stdin-closed') {
-          failure = `step ${step.index + 1} (${step.label}): ${outcome.message ?? outcome.reason}`;
+        const why = describeFailure(outcome, this.#options.hosts.get(context.clientHostId).name);
+        if (why) {
+          failure = `step ${step.index + 1} (${step.label}): ${why}`;
           break;
         }
       }
@@ -482,6 +483,29 @@ export class RunService {
   #publish(live: Live): void {
     this.#options.bus.publish('runs.state', structuredClone(live.state));
   }
+}
+
+/** Why a step's agent ended badly, in words; null when it ended as planned or on Stop. */
+function describeFailure(end: AgentEnd, clientName: string): string | null {
+  switch (end.reason) {
+    case 'completed':
+    case 'cap':
+    case 'stopped':
+      return null;
+    case 'heartbeat':
+      return `the agent on ${clientName} heard nothing from Benchlab for ${HEARTBEAT_TIMEOUT_MS / 1000} s (did the link drop?) and stopped its load`;
+    case 'stdin-closed':
+      return `the agent on ${clientName} lost its connection to Benchlab and stopped its load`;
+    case 'lost':
+      return `lost the agent on ${clientName}: ${end.message ?? 'the link closed'}`;
+    case 'error':
+      return end.message ?? 'the agent failed';
+  }
+}
+
+/** The pid-file prefix of one data dir's agents: a crash leftover is only ever cleaned by its own Benchlab. */
+export function agentOwner(databaseFile: string): string {
+  return `bl${createHash('sha256').update(databaseFile).digest('hex').slice(0, 10)}`;
 }
 
 function isOver(status: LiveRun['status']): boolean {

@@ -1,0 +1,246 @@
+// The load engine on the two-host lab: the Node template deployed on bl-server, the agent on
+// bl-client, a real session that stores samples and a summary; an agent a crashed Benchlab left
+// running is cleaned when the host connects; kill -9 of Benchlab and a pulled client link each
+// stop the load within 5 s.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { LiveRun } from '../../app/runs.ts';
+import { createDispatcher, type Dispatcher } from '../../main/api/dispatch.ts';
+import { createHandlers } from '../../main/api/handlers.ts';
+import { agentOwner } from '../../main/services/runs/run-service.ts';
+import { createServices, type Services } from '../../main/services/services.ts';
+import { SamplesRepository } from '../../main/services/store/samples-repository.ts';
+import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { labExec, labSetLink, labSsh, type LabInstance } from './lab.ts';
+
+const skip = labSkipReason();
+const CHILD = resolve(import.meta.dirname, '..', 'support', 'run-child.ts');
+const AGENT = '/var/lib/benchlab/agent/benchlab-agent.mjs';
+const AGENT_PIDS = '/var/lib/benchlab/agent/pids/bl-client';
+
+interface Lab {
+  services: Services;
+  call: Dispatcher;
+  dir: string;
+  clientId: number;
+  serverId: number;
+  targets: Awaited<ReturnType<typeof labTargets>>;
+  ok<T>(name: string, args: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A Benchlab back end on a fresh data dir with both lab hosts connected and the Node template deployed. */
+async function openLab(instance: LabInstance, port: number): Promise<Lab & { target: string }> {
+  const targets = await labTargets(instance);
+  const dir = mkdtempSync(join(tmpdir(), 'benchlab-load-lab-'));
+  const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const call = createDispatcher(createHandlers(services), (error) => console.error(error));
+  const ok = async <T>(name: string, args: unknown): Promise<T> => {
+    const outcome = await call(name, args);
+    if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code}: ${outcome.error.message}`);
+    return outcome.result as T;
+  };
+  const add = async (role: 'client' | 'server') => {
+    const target = targets[role];
+    const host = await ok<{ id: number }>('hosts.add', { name: `lab-${role}`, address: target.address, port: 22, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    services.hosts.pinKey(host.id, target.pinnedFingerprint!);
+    await ok('hosts.connect', { id: host.id });
+    return host.id;
+  };
+  const clientId = await add('client');
+  const serverId = await add('server');
+  const deployment = await ok<{ url: string }>('templates.deploy', { hostId: serverId, templateId: 'node', port });
+  return {
+    services,
+    call,
+    dir,
+    clientId,
+    serverId,
+    targets,
+    ok,
+    target: deployment.url.replace(/\/$/, ''),
+    close: async () => {
+      await call('templates.stop', { hostId: serverId });
+      services.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs: number): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
+/** Pids of this data dir's load agents running on the client host (from their pid files). */
+async function clientAgentPids(lab: Pick<Lab, 'services'>, instance: LabInstance): Promise<number[]> {
+  const owner = agentOwner(lab.services.info().databaseFile);
+  const result = await labExec('client', ['sh', '-c', `cat ${AGENT_PIDS}/${owner}-*.pid 2>/dev/null; true`], { instance });
+  return result.stdout.split(/\s+/).filter(Boolean).map(Number);
+}
+
+async function alive(pid: number, instance: LabInstance): Promise<boolean> {
+  const result = await labExec('client', ['sh', '-c', `test -d /proc/${pid} && ! grep -q '^State:.*Z' /proc/${pid}/status && echo yes; true`], { instance });
+  return result.stdout.trim() === 'yes';
+}
+
+describe('load engine on the lab', { skip: skip ?? false }, () => {
+  let lab: Lab & { target: string };
+
+  before(async () => {
+    lab = await openLab('default', 18431);
+  });
+
+  after(async () => {
+    await lab?.close();
+  });
+
+  test('a real session: Node template on bl-server, the agent on bl-client, samples and a summary stored', async () => {
+    const started = await lab.ok<LiveRun>('runs.start', {
+      clientHostId: lab.clientId,
+      serverHostId: lab.serverId,
+      profile: { target: lab.target, request: { path: '/hello' }, load: { model: 'closed', connections: 8, durationS: 3 }, warmupS: 1 },
+    });
+    const run = await waitFor(
+      'the session to end',
+      async () => {
+        const { run } = await lab.ok<{ run: LiveRun }>('runs.live', {});
+        return ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
+      },
+      30_000,
+    );
+    assert.equal(run.status, 'completed', run.message ?? '');
+    const [stored] = await lab.ok<Array<{ id: number; templateId: string; variant: string; sampleCount: number; summary: { requests: number; requestsPerSecond: number; p50Us: number; p99Us: number; failed: number } }>>(
+      'runs.list',
+      { sessionId: started.sessionId },
+    );
+    assert.equal(stored!.templateId, 'node');
+    assert.equal(stored!.variant, 'async');
+    assert.equal(stored!.sampleCount, 3);
+    assert.ok(stored!.summary.requestsPerSecond > 200, `${stored!.summary.requestsPerSecond} requests/s`);
+    assert.equal(stored!.summary.failed, 0);
+    assert.ok(stored!.summary.p50Us > 0 && stored!.summary.p50Us <= stored!.summary.p99Us);
+    const samples = new SamplesRepository(lab.services.db).forRun(stored!.id);
+    const server = samples[samples.length - 1]!.serverMetrics!;
+    assert.ok(server.processRssBytes! > 10_000_000, 'the template process was found by its port');
+    assert.ok(server.cpu! > 0);
+    assert.ok((server['tcp.ESTABLISHED'] ?? 0) >= 1);
+    assert.ok(samples[0]!.clientMetrics!.openSockets! >= 1);
+  });
+
+  test('an agent a crashed Benchlab left running is stopped when the host connects again', async () => {
+    const owner = agentOwner(lab.services.info().databaseFile);
+    const pidFile = `${AGENT_PIDS}/${owner}-s999-load.pid`;
+    const start = JSON.stringify({
+      type: 'start',
+      version: 1,
+      config: {
+        role: 'load',
+        target: { protocol: 'http', hostname: lab.targets.server.address, port: 18431 },
+        request: { method: 'GET', path: '/hello', headers: {}, timeoutMs: 2000 },
+        load: { model: 'open', rate: 5, durationS: 60, connections: 2 },
+        warmupS: 0,
+        capS: 90,
+        pidFile,
+      },
+    });
+    // A stand-in for the leftover: kept alive by a heartbeat loop of its own, detached from this login.
+    // (The group's redirections let the login end at once.)
+    await labSsh(
+      'client',
+      `{ (echo '${start}'; while :; do echo '{"type":"hb"}'; sleep 1; done) | setsid node ${AGENT}; } >/dev/null 2>&1 </dev/null & sleep 1`,
+    );
+    const [pid] = await waitFor('the leftover agent', async () => ((await clientAgentPids(lab, 'default')).length > 0 ? clientAgentPids(lab, 'default') : null), 10_000);
+    assert.ok(await alive(pid!, 'default'));
+    await lab.ok('hosts.disconnect', { id: lab.clientId });
+    await lab.ok('hosts.connect', { id: lab.clientId });
+    // (Its feeding loop then dies of SIGPIPE.)
+    await waitFor('the leftover to be stopped', async () => !(await alive(pid!, 'default')), 10_000);
+  });
+
+  test('kill -9 of Benchlab stops the agent on bl-client within 5 s', async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-load-kill-'));
+    const connect = (['client', 'server'] as const).map((role) => ({
+      name: `lab-${role}`,
+      address: lab.targets[role].address,
+      keyPath: lab.targets.keyPath,
+      fingerprint: lab.targets[role].pinnedFingerprint,
+    }));
+    const profile = { target: lab.target, request: { path: '/hello' }, load: { model: 'closed', connections: 2, durationS: 60 } };
+    const child = spawn(process.execPath, [CHILD, dataDir, JSON.stringify({ profile, connect })], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((done, fail) => {
+        let points = 0;
+        child.stdout.on('data', (chunk: Buffer) => {
+          for (const line of chunk.toString().split('\n').filter(Boolean)) {
+            const message = JSON.parse(line) as { failed?: string; point?: unknown };
+            if (message.failed) fail(new Error(message.failed));
+            if (message.point && ++points === 2) done();
+          }
+        });
+        child.once('exit', () => fail(new Error('the child ended early')));
+      });
+      const owner = agentOwner(join(dataDir, 'benchlab.db'));
+      const pids = (await labExec('client', ['sh', '-c', `cat ${AGENT_PIDS}/${owner}-*.pid`])).stdout.split(/\s+/).filter(Boolean).map(Number);
+      assert.equal(pids.length, 1);
+      child.kill('SIGKILL');
+      const killedAt = Date.now();
+      await waitFor('the agent to end', async () => !(await alive(pids[0]!, 'default')), 5000);
+      assert.ok(Date.now() - killedAt < 5000);
+      t.diagnostic(`the agent ended ${Date.now() - killedAt} ms after the kill`);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('load engine when the client link drops', { skip: skip ?? false }, () => {
+  let lab: Lab & { target: string };
+
+  before(async () => {
+    lab = await openLab('loadlink', 18432);
+  });
+
+  after(async () => {
+    await labSetLink('client', 'up', { instance: 'loadlink' });
+    await lab?.close();
+  });
+
+  test('the agent stops its load within 5 s; the session fails with the reason', async (t) => {
+    const started = await lab.ok<LiveRun>('runs.start', {
+      clientHostId: lab.clientId,
+      serverHostId: lab.serverId,
+      profile: { target: lab.target, request: { path: '/hello' }, load: { model: 'open', rate: 200, durationS: 60, connections: 10 } },
+    });
+    const [pid] = await waitFor('the agent', async () => ((await clientAgentPids(lab, 'loadlink')).length > 0 ? clientAgentPids(lab, 'loadlink') : null), 10_000);
+    await new Promise((done) => setTimeout(done, 1500));
+    await labSetLink('client', 'down', { instance: 'loadlink' });
+    const pulledAt = Date.now();
+    await waitFor('the agent to end', async () => !(await alive(pid!, 'loadlink')), 6000);
+    const stoppedAfter = Date.now() - pulledAt;
+    assert.ok(stoppedAfter < 5000, `the agent ran on ${stoppedAfter} ms after the link went down`);
+    t.diagnostic(`the agent ended ${stoppedAfter} ms after the link went down`);
+    await labSetLink('client', 'up', { instance: 'loadlink' });
+    const run = await waitFor(
+      'the session to end',
+      async () => {
+        const { run } = await lab.ok<{ run: LiveRun }>('runs.live', {});
+        return run.sessionId === started.sessionId && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
+      },
+      40_000,
+    );
+    assert.equal(run.status, 'failed');
+    assert.match(run.message ?? '', /^step 1 \(200 req\/s for 60 s\): (the agent on lab-client heard nothing from Benchlab for 3 s \(did the link drop\?\) and stopped its load|lost the agent on lab-client: .+)$/);
+  });
+});
