@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { majorOf, pickJava } from '../../app/template-hosts.ts';
 import { ENDPOINTS, requirementsFor, type Endpoint, type KnobValue, type Manifest } from '../../app/templates.ts';
@@ -110,6 +110,29 @@ const JVM: Record<string, { knobs: Record<string, KnobValue>; blocks: Record<str
   spray: { knobs: { threads: 1 }, blocks: { async: false, sync: true } },
 };
 
+/** `count` GETs in a row on one keep-alive connection: how many connections they took. */
+async function connectionsFor(address: string, count: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const sockets = new Set<unknown>();
+  try {
+    for (let i = 0; i < count; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = request({ host: address, port: PORT, path: '/hello', agent, timeout: 10_000 }, (response) => {
+          sockets.add(response.socket);
+          response.resume();
+          response.on('end', resolve);
+        });
+        req.on('timeout', () => req.destroy(new Error('GET /hello timed out')));
+        req.on('error', reject);
+        req.end();
+      });
+    }
+  } finally {
+    agent.destroy();
+  }
+  return sockets.size;
+}
+
 /** `count` /sleep?ms=400 at once: a blocking single process answers the last after all the sleeps. */
 async function concurrentSleepMs(address: string, count = 2): Promise<number> {
   const started = Date.now();
@@ -190,6 +213,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
             else assert.equal((await get(lab.address, `/${endpoint}`)).status, 404, `/${endpoint} is not declared: 404`);
           }
           assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
+          assert.equal(await connectionsFor(lab.address, 150), 1, 'keep-alive without a limit of requests per connection');
           const ms = await concurrentSleepMs(lab.address);
           if (jvm.blocks[variant.id]) assert.ok(ms >= 800, `one thread, blocking: two sleeps took ${ms} ms`);
           else assert.ok(ms < 750, `not blocking a thread: two sleeps overlap, took ${ms} ms`);

@@ -58,6 +58,8 @@ public final class Main {
         connector.setProperty("maxThreads", String.valueOf(maxThreads));
         connector.setProperty("acceptCount", String.valueOf(acceptCount));
         connector.setProperty("maxConnections", String.valueOf(maxConnections));
+        // The contract keeps connections alive without a request limit; Tomcat closes after 100 by default.
+        connector.setProperty("maxKeepAliveRequests", "-1");
         if (variant.equals("virtual")) connector.setProperty("useVirtualThreads", "true");
         // A failed bind must end the process, not leave a Tomcat without a connector.
         connector.setThrowOnFailure(true);
