@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { LoadProfile } from './load-profile.ts';
-import { RunSummary } from './run-summary.ts';
+import { RunSummary } from './run-summary-schema.ts';
 import { SaturationFinding } from './saturation.ts';
 
 /** Points the back end may have published and not yet seen acknowledged before it holds the rest. */

@@ -8,6 +8,7 @@ import { PendingReverts } from './components/PendingReverts.tsx';
 import { HostsPage } from './pages/HostsPage.tsx';
 import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
 import { PresetsPage } from './pages/PresetsPage.tsx';
+import { RunPage } from './pages/RunPage.tsx';
 import { SessionsPage } from './pages/SessionsPage.tsx';
 import { TemplatesPage } from './pages/TemplatesPage.tsx';
 import { TerminalsPage } from './pages/TerminalsPage.tsx';
@@ -24,6 +25,8 @@ function PageView({ page }: { page: PageId }) {
       return <TemplatesPage />;
     case 'presets':
       return <PresetsPage />;
+    case 'run':
+      return <RunPage />;
     default:
       return <NotBuiltPage page={page} />;
   }

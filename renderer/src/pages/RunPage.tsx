@@ -1,0 +1,231 @@
+// The Run page: a load profile form, Start and Stop, live charts (requests/s, latency percentiles
+// on a linear or log axis, errors, client and server CPU, server memory, network, with step
+// markers), the live summary table in the seeds' columns, and a banner when the client, not the
+// server, is the bottleneck.
+
+import { useEffect, useMemo, useState } from 'react';
+import { profileFieldErrors } from '../../../app/load-profile.ts';
+import type { Host } from '../../../app/hosts.ts';
+import type { LivePoint } from '../../../app/runs.ts';
+import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import { LiveChart, type SeriesSpec, type StepMarker } from '../components/LiveChart.tsx';
+import { useDeployments } from '../hooks/use-deployments.ts';
+import { useHostConnections } from '../hooks/use-host-connections.ts';
+import { useLiveRun } from '../hooks/use-live-run.ts';
+import { ProfileForm } from './run/ProfileForm.tsx';
+import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from './run/profile-draft.ts';
+import { SummaryTable } from './run/SummaryTable.tsx';
+
+const ACTIVE = new Set(['starting', 'running', 'pausing', 'stopping']);
+
+const ms = (us: number | null) => (us === null ? null : us / 1000);
+const mb = (bytes: number | null) => (bytes === null ? null : bytes / 1e6);
+const percent = (share: number | null) => (share === null ? null : share * 100);
+
+const CHARTS: Array<{ id: string; title: string; unit: string; series: SeriesSpec[]; log?: boolean }> = [
+  { id: 'rps', title: 'Requests per second', unit: 'req/s', series: [{ label: 'req/s', color: '#2f6fed', value: (p: LivePoint) => p.rps }] },
+  {
+    id: 'latency',
+    title: 'Latency',
+    unit: 'ms',
+    log: true,
+    series: [
+      { label: 'p50', color: '#1f9d55', value: (p: LivePoint) => ms(p.p50Us) },
+      { label: 'p90', color: '#d69e2e', value: (p: LivePoint) => ms(p.p90Us) },
+      { label: 'p99', color: '#c2362b', value: (p: LivePoint) => ms(p.p99Us) },
+    ],
+  },
+  { id: 'errors', title: 'Errors per second', unit: 'errors/s', series: [{ label: 'errors/s', color: '#c2362b', value: (p: LivePoint) => p.errorsPerS }] },
+  {
+    id: 'cpu',
+    title: 'CPU',
+    unit: '%',
+    series: [
+      { label: 'client', color: '#805ad5', value: (p: LivePoint) => percent(p.clientCpu) },
+      { label: 'server', color: '#dd6b20', value: (p: LivePoint) => percent(p.serverCpu) },
+    ],
+  },
+  {
+    id: 'memory',
+    title: 'Server memory',
+    unit: 'MB',
+    series: [
+      { label: 'server process RSS', color: '#319795', value: (p: LivePoint) => mb(p.serverRssBytes) },
+      { label: 'host used', color: '#718096', value: (p: LivePoint) => mb(p.serverMemUsedBytes) },
+    ],
+  },
+  {
+    id: 'network',
+    title: 'Server network',
+    unit: 'MB/s',
+    series: [
+      { label: 'rx', color: '#3182ce', value: (p: LivePoint) => mb(p.rxBytesPerS) },
+      { label: 'tx', color: '#d53f8c', value: (p: LivePoint) => mb(p.txBytesPerS) },
+    ],
+  },
+];
+
+export function RunPage() {
+  const api = useApi();
+  const link = useConnection();
+  const connections = useHostConnections();
+  const deployments = useDeployments();
+  const { run, buffer, version, setRun } = useLiveRun();
+  const [hosts, setHosts] = useState<Host[]>([]);
+  const [draft, setDraft] = useState<ProfileDraft>(DEFAULT_DRAFT);
+  const [clientHostId, setClientHostId] = useState<number | null>(null);
+  const [serverHostId, setServerHostId] = useState<number | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState<'starting' | 'stopping' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [logLatency, setLogLatency] = useState(false);
+
+  useEffect(() => {
+    if (link !== 'connected') return;
+    api.hosts.list().then(setHosts, (failure: unknown) => setError(errorMessage(failure)));
+  }, [api, link]);
+
+  const running = run !== null && ACTIVE.has(run.status);
+  const fieldErrors = useMemo(() => {
+    const errors: Record<string, string> = {};
+    for (const [path, message] of Object.entries(profileFieldErrors(profileOf(draft)))) errors[fieldOfError(path, draft)] ??= message;
+    if (!clientHostId) errors.clientHostId = 'choose the host that runs the load';
+    return errors;
+  }, [draft, clientHostId]);
+  const shownErrors = Object.fromEntries(Object.entries(fieldErrors).filter(([field]) => submitted || touched.has(field)));
+
+  const updateDraft = (change: Partial<ProfileDraft>) => {
+    setDraft((current) => ({ ...current, ...change }));
+    setTouched((current) => new Set([...current, ...Object.keys(change)]));
+    setError(null);
+  };
+
+  const start = async () => {
+    setSubmitted(true);
+    setError(null);
+    if (Object.keys(fieldErrors).length > 0 || !clientHostId) return;
+    setBusy('starting');
+    try {
+      setRun(await api.runs.start({ clientHostId, serverHostId, profile: profileOf(draft) }));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const stop = async () => {
+    if (!run) return;
+    setBusy('stopping');
+    try {
+      setRun(await api.runs.stop({ sessionId: run.sessionId }));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const markers: StepMarker[] = useMemo(
+    () => (run?.steps ?? []).filter((step) => step.startedAtS !== null && (run?.steps.length ?? 0) > 1).map((step) => ({ t: step.startedAtS!, label: step.label })),
+    [run],
+  );
+  const saturation = (run?.steps ?? []).flatMap((step) => step.saturation.map((finding) => ({ step: step.label, ...finding })));
+  const hostChoices = hosts.map((host) => ({ host, connected: connections.get(host.id)?.state === 'connected' || host.kind === 'local' }));
+  const readyDeployments = [...deployments.values()].filter((deployment) => deployment.state === 'ready' && deployment.url);
+
+  return (
+    <section className="page page-wide" data-testid="page-run">
+      <header className="page-header">
+        <h1>Run</h1>
+        <div className="actions">
+          <button type="button" className="primary" data-testid="run-start" disabled={running || busy !== null} onClick={() => void start()}>
+            {busy === 'starting' ? 'Starting…' : 'Start'}
+          </button>
+          <button type="button" className="danger" data-testid="run-stop" disabled={!running || busy === 'stopping'} onClick={() => void stop()}>
+            {busy === 'stopping' ? 'Stopping…' : 'Stop'}
+          </button>
+        </div>
+      </header>
+      <p className="hint">Drive load from the client host against a server, live. Every second is stored as it arrives; results add HDR histograms, never average percentiles.</p>
+      {error && (
+        <div className="banner error" role="alert" data-testid="run-error">
+          {error}
+        </div>
+      )}
+      <div className="card">
+        <ProfileForm
+          draft={draft}
+          errors={shownErrors}
+          hosts={hostChoices}
+          clientHostId={clientHostId}
+          serverHostId={serverHostId}
+          deployments={readyDeployments}
+          disabled={running || busy !== null}
+          onDraft={updateDraft}
+          onHosts={(change) => {
+            if (change.clientHostId !== undefined) setClientHostId(change.clientHostId);
+            if (change.serverHostId !== undefined) setServerHostId(change.serverHostId);
+            setTouched((current) => new Set([...current, ...Object.keys(change)]));
+          }}
+        />
+      </div>
+      {run && (
+        <>
+          <div className="run-status" data-testid="run-status" data-status={run.status} data-session={run.sessionId}>
+            <strong>{run.name}</strong>
+            <span className={`badge run-${run.status}`} data-testid="run-state">
+              {run.status}
+            </span>
+            {run.currentStep !== null && run.steps.length > 1 && (
+              <span className="muted">
+                step {run.currentStep + 1} of {run.steps.length}
+              </span>
+            )}
+            <span className="muted small">{run.latencyMeaning}</span>
+          </div>
+          {run.message && (
+            <div className={`banner ${run.status === 'failed' ? 'error' : 'warning'}`} role="alert" data-testid="run-message">
+              {run.message}
+            </div>
+          )}
+          {saturation.length > 0 && (
+            <div className="banner warning" role="alert" data-testid="client-bottleneck">
+              <strong>The client, not the server, may be the bottleneck</strong> — these numbers partly measure the load generator:
+              <ul>
+                {saturation.map((finding) => (
+                  <li key={`${finding.step}-${finding.kind}`}>
+                    {run.steps.length > 1 ? `${finding.step}: ` : ''}
+                    {finding.message}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <SummaryTable steps={run.steps} bucketsMs={run.profile.bucketsMs} />
+          <div className="chart-toolbar">
+            <label>
+              <input type="checkbox" checked={logLatency} data-testid="latency-log" onChange={(event) => setLogLatency(event.target.checked)} /> Latency on a log axis
+            </label>
+          </div>
+          <div className="chart-grid">
+            {CHARTS.map((chart) => (
+              <LiveChart
+                key={chart.id}
+                id={chart.id}
+                title={chart.title}
+                unit={chart.unit}
+                series={chart.series}
+                buffer={buffer}
+                version={version}
+                markers={markers}
+                logScale={chart.log ? logLatency : false}
+              />
+            ))}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,210 @@
+// The load profile form of the Run page: hosts, target, request, model, sweep, warm-up and bands,
+// validated as the user types with the same schema the back end applies.
+
+import type { ReactNode } from 'react';
+import type { Host } from '../../../../app/hosts.ts';
+import type { Deployment } from '../../../../app/templates-contract.ts';
+import { HTTP_METHODS } from '../../../../app/load-profile.ts';
+import type { ProfileDraft } from './profile-draft.ts';
+
+export interface HostChoice {
+  host: Host;
+  connected: boolean;
+}
+
+function Field(props: { label: string; name: string; error: string | undefined; children: ReactNode; wide?: boolean }) {
+  return (
+    <label className={props.wide ? 'field wide' : 'field'}>
+      <span>{props.label}</span>
+      {props.children}
+      {props.error && (
+        <span className="field-error" data-testid={`error-${props.name}`}>
+          {props.error}
+        </span>
+      )}
+    </label>
+  );
+}
+
+export function ProfileForm(props: {
+  draft: ProfileDraft;
+  errors: Record<string, string>;
+  hosts: HostChoice[];
+  clientHostId: number | null;
+  serverHostId: number | null;
+  deployments: Deployment[];
+  disabled: boolean;
+  onDraft: (change: Partial<ProfileDraft>) => void;
+  onHosts: (change: { clientHostId?: number | null; serverHostId?: number | null }) => void;
+}) {
+  const { draft, errors, hosts, disabled, onDraft } = props;
+  const input = (name: keyof ProfileDraft, type: 'text' | 'number' = 'number') => (
+    <input
+      type={type}
+      value={draft[name]}
+      disabled={disabled}
+      data-testid={`run-${name}`}
+      aria-invalid={errors[name] ? true : undefined}
+      onChange={(event) => onDraft({ [name]: event.target.value } as Partial<ProfileDraft>)}
+    />
+  );
+  const hostLabel = (choice: HostChoice) => `${choice.host.name}${choice.connected ? '' : ' (not connected)'}`;
+  const sweepLabel =
+    draft.model === 'closed' ? 'Sweep: connections per step' : draft.openKind === 'rate' ? 'Sweep: rates per step (req/s)' : 'Sweep: requests per step';
+
+  return (
+    <fieldset className="run-form" disabled={disabled}>
+      <div className="grid">
+        <Field label="Client host (runs the agent)" name="clientHostId" error={errors.clientHostId}>
+          <select
+            value={props.clientHostId ?? ''}
+            data-testid="run-client"
+            onChange={(event) => props.onHosts({ clientHostId: event.target.value ? Number(event.target.value) : null })}
+          >
+            <option value="">Choose…</option>
+            {hosts.map((choice) => (
+              <option key={choice.host.id} value={choice.host.id}>
+                {hostLabel(choice)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Server host (sampled: CPU, memory, network)" name="serverHostId" error={errors.serverHostId}>
+          <select
+            value={props.serverHostId ?? ''}
+            data-testid="run-server"
+            onChange={(event) => props.onHosts({ serverHostId: event.target.value ? Number(event.target.value) : null })}
+          >
+            <option value="">None</option>
+            {hosts.map((choice) => (
+              <option key={choice.host.id} value={choice.host.id}>
+                {hostLabel(choice)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {props.deployments.length > 0 && (
+          <Field label="Deployed template" name="deployment" error={undefined}>
+            <select
+              value=""
+              data-testid="run-deployment"
+              onChange={(event) => {
+                const deployment = props.deployments.find((entry) => String(entry.hostId) === event.target.value);
+                if (!deployment?.url) return;
+                onDraft({ target: deployment.url.replace(/\/$/, '') });
+                props.onHosts({ serverHostId: deployment.hostId });
+              }}
+            >
+              <option value="">Use a deployment…</option>
+              {props.deployments.map((deployment) => (
+                <option key={deployment.hostId} value={deployment.hostId}>
+                  {deployment.templateName} ({deployment.variant}) on {deployment.hostName}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
+      </div>
+      <div className="grid">
+        <Field label="Target (as the client reaches it)" name="target" error={errors.target} wide>
+          {input('target', 'text')}
+        </Field>
+        <Field label="Method" name="method" error={errors.method}>
+          <select value={draft.method} data-testid="run-method" onChange={(event) => onDraft({ method: event.target.value as ProfileDraft['method'] })}>
+            {HTTP_METHODS.map((method) => (
+              <option key={method}>{method}</option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Path" name="path" error={errors.path}>
+          {input('path', 'text')}
+        </Field>
+        <Field label="Request timeout (ms)" name="timeoutMs" error={errors.timeoutMs}>
+          {input('timeoutMs')}
+        </Field>
+      </div>
+      <div className="grid">
+        <Field label="Model" name="model" error={undefined}>
+          <select value={draft.model} data-testid="run-model" onChange={(event) => onDraft({ model: event.target.value as ProfileDraft['model'] })}>
+            <option value="closed">Closed: fixed connections (wrk, ab)</option>
+            <option value="open">Open: target rate (Gatling, loadtest --rps)</option>
+          </select>
+        </Field>
+        {draft.model === 'closed' ? (
+          <>
+            <Field label="Connections" name="connections" error={errors.connections}>
+              {input('connections')}
+            </Field>
+            <Field label="Pipelining" name="pipelining" error={errors.pipelining}>
+              {input('pipelining')}
+            </Field>
+            <Field label="Stop after" name="closedStop" error={undefined}>
+              <select value={draft.closedStop} data-testid="run-closedStop" onChange={(event) => onDraft({ closedStop: event.target.value as ProfileDraft['closedStop'] })}>
+                <option value="duration">a duration</option>
+                <option value="requests">a number of requests (ab -n)</option>
+              </select>
+            </Field>
+            {draft.closedStop === 'duration' ? (
+              <Field label="Duration (s)" name="durationS" error={errors.durationS}>
+                {input('durationS')}
+              </Field>
+            ) : (
+              <Field label="Requests" name="requests" error={errors.requests}>
+                {input('requests')}
+              </Field>
+            )}
+          </>
+        ) : (
+          <>
+            <Field label="Load" name="openKind" error={undefined}>
+              <select value={draft.openKind} data-testid="run-openKind" onChange={(event) => onDraft({ openKind: event.target.value as ProfileDraft['openKind'] })}>
+                <option value="rate">requests per second</option>
+                <option value="requests">N requests over the duration</option>
+              </select>
+            </Field>
+            {draft.openKind === 'rate' ? (
+              <Field label="Rate (requests/s)" name="rate" error={errors.rate}>
+                {input('rate')}
+              </Field>
+            ) : (
+              <Field label="Requests" name="openRequests" error={errors.openRequests}>
+                {input('openRequests')}
+              </Field>
+            )}
+            <Field label="Duration (s)" name="openDurationS" error={errors.openDurationS}>
+              {input('openDurationS')}
+            </Field>
+            <Field label="Max connections" name="openConnections" error={errors.openConnections}>
+              {input('openConnections')}
+            </Field>
+          </>
+        )}
+      </div>
+      <div className="grid">
+        <Field label={sweepLabel} name="sweep" error={errors.sweep}>
+          {input('sweep', 'text')}
+        </Field>
+        <Field label="Warm-up (s, not counted)" name="warmupS" error={errors.warmupS}>
+          {input('warmupS')}
+        </Field>
+        <Field label="Pause between steps (s)" name="pauseS" error={errors.pauseS}>
+          {input('pauseS')}
+        </Field>
+        <Field label="Latency bands (ms)" name="bucketsMs" error={errors.bucketsMs}>
+          {input('bucketsMs', 'text')}
+        </Field>
+      </div>
+      <details className="run-advanced">
+        <summary>Headers and body</summary>
+        <div className="grid">
+          <Field label="Headers (Name: value per line)" name="headers" error={errors.headers} wide>
+            <textarea value={draft.headers} rows={3} data-testid="run-headers" onChange={(event) => onDraft({ headers: event.target.value })} />
+          </Field>
+          <Field label="Body" name="body" error={errors.body} wide>
+            <textarea value={draft.body} rows={3} data-testid="run-body" onChange={(event) => onDraft({ body: event.target.value })} />
+          </Field>
+        </div>
+      </details>
+    </fieldset>
+  );
+}

@@ -1,0 +1,96 @@
+// The Run page end to end in web mode and real Chromium, with "This machine" as the client and a
+// local HTTP server as the target: bad profiles are refused with clear messages (0 connections, a
+// negative rate, a path without "/", an unreachable target), a short run fills the charts and the
+// summary table, and Stop halts the load within 1 s. No CSP violation on the way (chart.js).
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { RunPage } from './pages/run-page.ts';
+
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+let server: TestServer;
+let run: RunPage;
+const cspViolations: string[] = [];
+
+before(async () => {
+  server = await startTestServer();
+  app = await startWebApp();
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  await page.goto(app.url);
+  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  await page.getByTestId('nav-hosts').click();
+  await page.getByTestId('host-add-local').click();
+  await page.locator('[data-testid="host-row"]').first().waitFor();
+  run = new RunPage(page);
+  await run.open();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await server?.close();
+});
+
+test('bad profiles are refused with messages next to their fields, and nothing starts', async () => {
+  await run.fill({ client: 'This machine', target: `http://127.0.0.1:${server.port}`, connections: '0' });
+  assert.equal(await run.fieldError('connections').innerText(), 'must be at least 1');
+  await run.fill({ connections: '4', path: 'hello' });
+  assert.equal(await run.fieldError('path').innerText(), 'must start with "/" (for example /hello)');
+  await run.fill({ path: '/hello', model: 'open', rate: '-5' });
+  assert.equal(await run.fieldError('rate').innerText(), 'must be greater than 0');
+  await run.start();
+  assert.equal(await page.getByTestId('run-status').count(), 0, 'nothing started');
+  await run.fill({ model: 'closed' });
+});
+
+test('an unreachable target is refused with the reason', async () => {
+  const gone = await startTestServer();
+  const port = gone.port;
+  await gone.close();
+  await run.fill({ target: `http://127.0.0.1:${port}`, connections: '2', durationS: '2' });
+  await run.start();
+  await run.error().waitFor();
+  assert.match(await run.error().innerText(), new RegExp(`127\\.0\\.0\\.1:${port} is not reachable from This machine: connection refused`));
+  assert.equal(await page.getByTestId('run-status').count(), 0);
+});
+
+test('a short run fills the charts and the summary in the seeds’ columns', async () => {
+  await run.fill({ target: `http://127.0.0.1:${server.port}`, connections: '4', durationS: '3', warmupS: '1' });
+  await run.start();
+  assert.equal(await run.waitForState(['completed', 'failed', 'cancelled']), 'completed');
+  assert.equal(await run.summaryRows().count(), 1);
+  const rps = Number((await page.getByTestId('summary-rps').innerText()).replace(/,/g, ''));
+  assert.ok(rps > 50, `${rps} requests/s`);
+  assert.notEqual(await page.getByTestId('summary-p99').innerText(), '–');
+  assert.equal(await page.getByTestId('summary-failed').innerText(), '0');
+  const headers = await page.getByTestId('run-summary').locator('th').allInnerTexts();
+  for (const column of ['req/s', 'mean ms', 'std dev', 'p50', 'p75', 'p99', 'max', '< 800 ms', '800–1200 ms', '≥ 1200 ms', 'failed']) {
+    assert.ok(headers.includes(column), `column ${column} in ${headers.join(' | ')}`);
+  }
+  for (const chart of ['rps', 'latency', 'errors', 'cpu', 'memory', 'network']) await run.waitForChartPoints(chart, 4);
+  await page.getByTestId('latency-log').check();
+  assert.deepEqual(cspViolations, []);
+});
+
+test('Stop halts the load within 1 s', async () => {
+  await run.fill({ connections: '2', durationS: '60', warmupS: '0' });
+  await run.start();
+  await run.waitForState(['running']);
+  await run.waitForChartPoints('rps', 2);
+  const clickedAt = Date.now();
+  await run.stop();
+  assert.equal(await run.waitForState(['cancelled', 'failed', 'completed'], 5000), 'cancelled');
+  assert.ok(server.lastRequestAt() - clickedAt < 1000, `a request ${server.lastRequestAt() - clickedAt} ms after Stop`);
+  assert.equal(await page.getByTestId('summary-row').locator('.badge').innerText(), 'stopped');
+});
