@@ -13,6 +13,7 @@ import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
 import { presetEvents, presetRequests } from './presets-contract.ts';
 import { templateEvents, templateRequests } from './templates-contract.ts';
 import { runEvents, runRequests } from './runs-contract.ts';
+import { compareRequests } from './compare-contract.ts';
 
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
@@ -64,6 +65,7 @@ export const requests = {
   ...presetRequests,
   ...templateRequests,
   ...runRequests,
+  ...compareRequests,
 } as const;
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

@@ -1,5 +1,6 @@
 // `npm run bench`: prints Benchlab's speed and size figures. No pass/fail: goals are read, not asserted.
 
+import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchJvmTemplates } from '../bench/jvm-templates.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';
@@ -27,6 +28,14 @@ for (const [samples, batchSize] of [[36_000, 60], [3_600, 1]] as const) {
     'of which HDR histogram': ingest.histogramBytesPerSample,
   });
 }
+
+const compare = benchComparisonOpen();
+print(`Open a comparison of ${compare.sessions} sessions × ${compare.samplesPerSession} samples (goal < 300 ms)`, {
+  'median ms': compare.medianMs.toFixed(0),
+  'first (cold) ms': compare.firstMs.toFixed(0),
+  'max ms': compare.maxMs.toFixed(0),
+  'JSON to the UI KiB': (compare.jsonBytes / 1024).toFixed(0),
+});
 
 const jvm = await benchJvmTemplates();
 for (const row of jvm.rows) {

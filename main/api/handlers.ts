@@ -2,6 +2,7 @@
 
 import type { ParsedArgs, RequestName, RequestResult } from '../../app/contract.ts';
 import type { Services } from '../services/services.ts';
+import { createCompareHandlers } from './compare-handlers.ts';
 import { createHostHandlers } from './host-handlers.ts';
 import { createPresetHandlers } from './preset-handlers.ts';
 import { createRunHandlers } from './run-handlers.ts';
@@ -18,6 +19,7 @@ export function createHandlers(services: Services): Handlers {
     ...createTerminalHandlers(services.terminals),
     ...createTemplateHandlers(services.templates),
     ...createRunHandlers(services.runs),
+    ...createCompareHandlers(services),
     'sessions.list': ({ search }) => services.sessions.list(search),
     'sessions.get': ({ id }) => services.sessions.get(id),
     'sessions.rename': ({ id, name }) => services.sessions.rename(id, name),

@@ -1,7 +1,10 @@
 // The back end's services, created once per process and shared by whichever front door hosts them
 // (Electron, web mode, CLI).
 
+import { join } from 'node:path';
 import type { AppInfo, TransportKind } from '../../app/contract.ts';
+import { ComparisonService } from './compare/comparison-service.ts';
+import { ReportExporter } from './compare/pdf-export.ts';
 import { EventBus } from './event-bus.ts';
 import { HostConnections } from './hosts/host-connections.ts';
 import { Logger } from './logger.ts';
@@ -35,6 +38,8 @@ export interface Services {
   readonly changes: ChangesRepository;
   readonly presets: PresetService;
   readonly runs: RunService;
+  readonly compare: ComparisonService;
+  readonly reports: ReportExporter;
   info(): AppInfo;
   close(): void;
 }
@@ -86,6 +91,8 @@ export function createServices(options: ServiceOptions): Services {
     changes,
     presets,
     runs,
+    compare: new ComparisonService({ db, sessions }),
+    reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
     snapshots: new SnapshotsRepository(db),
     sessions,
     info: () => ({

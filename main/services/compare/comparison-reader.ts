@@ -1,0 +1,165 @@
+// Reads what a comparison and a replay need from the store, and only that: runs with their
+// summaries and merged histograms, per-second counters and p99 without the interval histograms
+// (decoding 36,000 of those would blow the 300 ms budget), host names and the system snapshots
+// closest to each session.
+
+import type { ComparedRunInput, ComparedSessionInput } from '../../../app/comparison.ts';
+import { decodeHistogram, type LatencyHistogram } from '../../../app/hdr.ts';
+import type { StoredSecond } from '../../../app/replay.ts';
+import { summarize, type RunSummary } from '../../../app/run-summary.ts';
+import { SystemInfo } from '../../../app/system-info.ts';
+import type { Session } from '../../../app/sessions.ts';
+import type { Db } from '../store/database.ts';
+
+interface RunRow {
+  id: number;
+  ordinal: number;
+  template_id: string;
+  variant: string;
+  step: string;
+  status: string;
+  started_at: string | null;
+  ended_at: string | null;
+  summary: string | null;
+  histogram: Buffer | null;
+}
+
+export interface ReadRun extends ComparedRunInput {
+  ordinal: number;
+  endedAt: string | null;
+  step: Record<string, unknown>;
+}
+
+function parse<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function histogramOf(bytes: Buffer | null): LatencyHistogram | null {
+  if (!bytes) return null;
+  try {
+    return decodeHistogram(bytes.toString('base64'));
+  } catch {
+    return null;
+  }
+}
+
+export class ComparisonReader {
+  readonly #db: Db;
+  readonly #runs;
+  readonly #seconds;
+  readonly #host;
+  readonly #snapshot;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#runs = db.prepare('SELECT id, ordinal, template_id, variant, step, status, started_at, ended_at, summary, histogram FROM run WHERE session_id = ? ORDER BY ordinal');
+    // Several clients of one second add up; the slowest client's p99 stands for the second.
+    this.#seconds = db.prepare(
+      `SELECT second, sum(requests) AS requests, max(coalesce(json_extract(client_metrics, '$.durationMs'), 1000)) AS duration_ms, max(p99_us) AS p99_us
+       FROM sample WHERE run_id = ? GROUP BY second ORDER BY second`,
+    );
+    this.#host = db.prepare('SELECT name FROM host WHERE id = ?');
+    // This session's own snapshot first, then the latest taken before it ended, then any.
+    this.#snapshot = db.prepare(
+      `SELECT info FROM host_snapshot WHERE host_id = ?
+       ORDER BY CASE WHEN session_id = ? THEN 0 WHEN taken_at <= ? THEN 1 ELSE 2 END, taken_at DESC, id DESC LIMIT 1`,
+    );
+  }
+
+  hostName(id: number | null): string | null {
+    if (id === null) return null;
+    return (this.#host.get(id) as { name: string } | undefined)?.name ?? null;
+  }
+
+  system(hostId: number | null, session: Session): SystemInfo | null {
+    if (hostId === null) return null;
+    const row = this.#snapshot.get(hostId, session.id, session.endedAt ?? session.startedAt ?? session.createdAt) as { info: string } | undefined;
+    if (!row) return null;
+    const parsed = SystemInfo.safeParse(parse<unknown>(row.info, null));
+    return parsed.success ? parsed.data : null;
+  }
+
+  runs(session: Session, onlyRunIds?: ReadonlySet<number>): ReadRun[] {
+    const rows = (this.#runs.all(session.id) as RunRow[]).filter((row) => !onlyRunIds || onlyRunIds.has(row.id));
+    const bucketsMs = ((session.config.profile as { bucketsMs?: number[] } | undefined)?.bucketsMs ?? [800, 1200]).filter((v) => typeof v === 'number');
+    return rows.map((row) => {
+      const step = parse<Record<string, unknown>>(row.step, {});
+      const seconds = this.#seconds.all(row.id) as Array<{ second: number; requests: number; duration_ms: number; p99_us: number | null }>;
+      let summary = parse<RunSummary | null>(row.summary, null);
+      let histogram = histogramOf(row.histogram);
+      // A run cut off before its summary was written: add up its stored seconds now.
+      if (!summary && seconds.length > 0) ({ summary, histogram } = this.#summarizeFromSamples(row.id, bucketsMs));
+      return {
+        runId: row.id,
+        ordinal: row.ordinal,
+        stepLabel: typeof step.label === 'string' ? step.label : `step ${row.ordinal}`,
+        templateId: row.template_id,
+        variant: row.variant,
+        status: row.status,
+        summary,
+        histogram,
+        startedAt: row.started_at,
+        endedAt: row.ended_at,
+        step,
+        seconds: seconds.map((s) => ({ second: s.second, requests: s.requests, durationMs: s.duration_ms, p99Us: s.p99_us })),
+      };
+    });
+  }
+
+  #summarizeFromSamples(runId: number, bucketsMs: readonly number[]): { summary: RunSummary; histogram: LatencyHistogram } {
+    const rows = this.#db
+      .prepare("SELECT requests, bytes, errors, status_classes, histogram, coalesce(json_extract(client_metrics, '$.durationMs'), 1000) AS duration_ms FROM sample WHERE run_id = ? ORDER BY second")
+      .all(runId) as Array<{ requests: number; bytes: number; errors: string; status_classes: string; histogram: Buffer | null; duration_ms: number }>;
+    const histograms = rows.map((row) => histogramOf(row.histogram));
+    const summary = summarize(
+      rows.map((row, i) => ({ requests: row.requests, bytes: row.bytes, durationMs: row.duration_ms, errors: parse(row.errors, {}), status: parse(row.status_classes, {}), histogram: histograms[i] ?? null })),
+      bucketsMs,
+    );
+    const histogram = histograms.reduce<LatencyHistogram | null>((total, h) => {
+      if (!h) return total;
+      if (!total) return h;
+      total.add(h);
+      return total;
+    }, null);
+    return { summary, histogram: histogram! };
+  }
+
+  session(session: Session, onlyRunIds?: ReadonlySet<number>): ComparedSessionInput {
+    return {
+      id: session.id,
+      name: session.name,
+      status: session.status,
+      createdAt: session.createdAt,
+      startedAt: session.startedAt,
+      notes: session.notes,
+      tags: session.tags,
+      config: session.config,
+      clientHost: this.hostName(session.clientHostId),
+      serverHost: this.hostName(session.serverHostId),
+      systems: { client: this.system(session.clientHostId, session), server: this.system(session.serverHostId, session) },
+      runs: this.runs(session, onlyRunIds),
+    };
+  }
+
+  /** Every stored second of a run with its metrics, for replay (no histograms). */
+  storedSeconds(runId: number): StoredSecond[] {
+    const rows = this.#db
+      .prepare('SELECT second, sum(requests) AS requests, errors, p50_us, p90_us, p99_us, client_metrics, server_metrics FROM sample WHERE run_id = ? GROUP BY second ORDER BY second')
+      .all(runId) as Array<{ second: number; requests: number; errors: string; p50_us: number | null; p90_us: number | null; p99_us: number | null; client_metrics: string | null; server_metrics: string | null }>;
+    return rows.map((row) => ({
+      second: row.second,
+      requests: row.requests,
+      errors: parse(row.errors, {}),
+      p50Us: row.p50_us,
+      p90Us: row.p90_us,
+      p99Us: row.p99_us,
+      clientMetrics: parse(row.client_metrics, null),
+      serverMetrics: parse(row.server_metrics, null),
+    }));
+  }
+}

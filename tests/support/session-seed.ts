@@ -1,0 +1,151 @@
+// Seeds finished sessions straight into a real SQLite store through its repositories — hosts,
+// system snapshots, sessions, runs with summaries and merged histograms, and per-second samples
+// with real encoded HDR interval histograms — for tests and benchmarks that need stored sessions
+// but not a real run.
+
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../../app/hdr.ts';
+import type { LoadProfileInput } from '../../app/load-profile.ts';
+import { LoadProfile, expandSteps } from '../../app/load-profile.ts';
+import { SummaryAccumulator } from '../../app/run-summary.ts';
+import { TRACKED_SYSCTLS, type SystemInfo } from '../../app/system-info.ts';
+import type { Db } from '../../main/services/store/database.ts';
+import { HostsRepository } from '../../main/services/store/hosts-repository.ts';
+import { RunsRepository } from '../../main/services/store/runs-repository.ts';
+import { SamplesRepository, type SampleInput } from '../../main/services/store/samples-repository.ts';
+import { SessionsRepository } from '../../main/services/store/sessions-repository.ts';
+import { SnapshotsRepository } from '../../main/services/store/snapshots-repository.ts';
+
+export function seedSystemInfo(hostname: string, overrides: Partial<SystemInfo> = {}): SystemInfo {
+  return {
+    hostname,
+    distro: 'Debian GNU/Linux 13 (trixie)',
+    kernel: '6.12.38+deb13-amd64',
+    arch: 'x86_64',
+    cpuModel: 'Seeded CPU @ 3.0GHz',
+    cpuCores: 2,
+    memoryBytes: 8 * 1024 ** 3,
+    limits: { nofile: { soft: '1024', hard: '20000' }, nproc: { soft: '4096', hard: '4096' } },
+    sysctls: Object.fromEntries(TRACKED_SYSCTLS.map((key) => [key, key === 'net.ipv4.ip_local_port_range' ? '32768\t60999' : '1'])),
+    runtimes: { node: 'v24.0.0', java: null, apache: null },
+    takenAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export interface SeedOptions {
+  name: string;
+  templateId?: string;
+  variant?: string;
+  /** Requests per second and the typical latency (µs) of the seeded load. */
+  rps: number;
+  latencyUs: number;
+  seconds: number;
+  /** Connection counts of a sweep (one run each); one run when absent. */
+  sweep?: number[];
+  tags?: string[];
+  notes?: string;
+  startedAt?: Date;
+  serverInfo?: Partial<SystemInfo>;
+  /** Distinct interval histograms generated per run (the rest repeat them): keeps seeding fast. */
+  histogramPool?: number;
+}
+
+export interface Seeder {
+  clientHostId: number;
+  serverHostId: number;
+  session(options: SeedOptions): { sessionId: number; runIds: number[] };
+}
+
+function lcg(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+}
+
+function intervalHistogram(latencyUs: number, random: () => number): LatencyHistogram {
+  const histogram = createLatencyHistogram();
+  for (let i = 0; i < 200; i++) recordLatencyUs(histogram, latencyUs * Math.exp((random() - 0.5) * 1.2));
+  return histogram;
+}
+
+export function createSeeder(db: Db, hostNames = { client: 'seed-client', server: 'seed-server' }): Seeder {
+  const hosts = new HostsRepository(db);
+  const sessions = new SessionsRepository(db);
+  const runs = new RunsRepository(db);
+  const samples = new SamplesRepository(db);
+  const snapshots = new SnapshotsRepository(db);
+  const client = hosts.add({ name: hostNames.client, address: '10.200.0.1', port: 22, user: 'bench', auth: 'agent' });
+  const server = hosts.add({ name: hostNames.server, address: '10.200.0.2', port: 22, user: 'bench', auth: 'agent' });
+  let seed = 1;
+  return {
+    clientHostId: client.id,
+    serverHostId: server.id,
+    session(options) {
+      const random = lcg(seed++);
+      const input: LoadProfileInput = {
+        target: 'http://10.200.0.2:8080',
+        request: { method: 'GET', path: '/hello' },
+        load: { model: 'closed', connections: options.sweep?.[0] ?? 100, durationS: options.seconds },
+        sweep: options.sweep ?? [],
+      };
+      const profile = LoadProfile.parse(input);
+      const started = options.startedAt ?? new Date('2026-03-01T10:00:00.000Z');
+      const session = sessions.create(
+        {
+          name: options.name,
+          notes: options.notes ?? '',
+          tags: options.tags ?? [],
+          clientHostId: client.id,
+          serverHostId: server.id,
+          config: { profile, target: profile.target, clientHost: client.name, serverHost: server.name },
+          status: 'running',
+        },
+        started,
+      );
+      sessions.setStatus(session.id, 'running', { started });
+      snapshots.add(client.id, seedSystemInfo(client.name, { takenAt: started.toISOString() }), session.id);
+      snapshots.add(server.id, seedSystemInfo(server.name, { takenAt: started.toISOString(), ...options.serverInfo }), session.id);
+      const runIds: number[] = [];
+      let clock = started.getTime();
+      for (const step of expandSteps(profile)) {
+        const runId = runs.create({
+          sessionId: session.id,
+          ordinal: step.index + 1,
+          templateId: options.templateId ?? 'node',
+          variant: options.variant ?? '',
+          step: { label: step.label, load: step.load, warmupS: 0, request: profile.request, target: profile.target },
+        });
+        runs.markStarted(runId, new Date(clock));
+        const pool = Array.from({ length: options.histogramPool ?? 20 }, () => intervalHistogram(options.latencyUs * (1 + step.index * 0.5), random));
+        const encoded = pool.map((histogram) => Buffer.from(encodeHistogram(histogram), 'base64'));
+        const accumulator = new SummaryAccumulator();
+        const batch: SampleInput[] = [];
+        for (let second = 0; second < options.seconds; second++) {
+          const requests = Math.round(options.rps * (0.95 + random() * 0.1));
+          const histogram = pool[second % pool.length]!;
+          batch.push({
+            second,
+            requests,
+            bytes: requests * 120,
+            errors: { timeout: 0, refused: 0, reset: 0, non2xx: 0, other: 0 },
+            statusClasses: { '2xx': requests },
+            p50Us: histogram.getValueAtPercentile(50),
+            p90Us: histogram.getValueAtPercentile(90),
+            p99Us: histogram.getValueAtPercentile(99),
+            maxUs: histogram.maxValue,
+            histogram: encoded[second % pool.length]!,
+            clientMetrics: { cpu: 0.4, agentCpu: 0.8, cores: 2, eventLoopLagMs: 2, openSockets: 100, timeWait: 0, backlog: 0, sent: requests, portErrors: 0, at: clock + (second + 1) * 1000, durationMs: 1000 },
+            serverMetrics: { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6 },
+          });
+          accumulator.add({ requests, bytes: requests * 120, durationMs: 1000, errors: {}, status: { '2xx': requests }, histogram });
+          if (batch.length === 600) samples.append(runId, batch.splice(0));
+        }
+        if (batch.length > 0) samples.append(runId, batch);
+        clock += options.seconds * 1000;
+        runs.finish(runId, 'completed', { summary: accumulator.summary(profile.bucketsMs), histogram: Buffer.from(encodeHistogram(accumulator.histogram), 'base64') }, new Date(clock));
+        runIds.push(runId);
+      }
+      sessions.setStatus(session.id, 'completed', { ended: new Date(clock) });
+      return { sessionId: session.id, runIds };
+    },
+  };
+}
