@@ -2,6 +2,8 @@
 
 import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchJvmTemplates } from '../bench/jvm-templates.ts';
+import { benchChartLag } from '../bench/chart-lag.ts';
+import { benchLoadEngine } from '../bench/load-engine.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';
 
@@ -48,3 +50,36 @@ for (const row of jvm.rows) {
     'server RSS after start': lab(row.rssKiB === null ? null : row.rssKiB / 1024, 'MiB'),
   });
 }
+
+const percentOf = (value: number, of: number) => `${((value / of) * 100).toFixed(0)} %`;
+const msText = (value: number | null) => (value === null ? 'n/a' : `${value.toFixed(2)} ms`);
+const load = await benchLoadEngine();
+for (const run of load.runs) {
+  print(`Load engine, ${run.where}: GET ${run.path}, ${run.connections} connections, 5 s each (closed model; agent vs bare autocannon vs wrk)`, {
+    'agent req/s': run.agent.rps.toFixed(0),
+    'autocannon req/s': run.autocannon.rps.toFixed(0),
+    'wrk req/s': run.wrk.rps.toFixed(0),
+    'agent / autocannon': `${percentOf(run.agent.rps, run.autocannon.rps)} (goal >= 95 %)`,
+    'agent / wrk': percentOf(run.agent.rps, run.wrk.rps),
+    'p50 agent / wrk': `${msText(run.agent.p50Ms)} / ${msText(run.wrk.p50Ms)} (${run.wrk.p50Ms ? percentOf(run.agent.p50Ms ?? 0, run.wrk.p50Ms) : 'n/a'}; goal within 10 %)`,
+    'p99 agent / wrk': `${msText(run.agent.p99Ms)} / ${msText(run.wrk.p99Ms)} (${run.wrk.p99Ms ? percentOf(run.agent.p99Ms ?? 0, run.wrk.p99Ms) : 'n/a'})`,
+    'autocannon p50 / p99': `${msText(run.autocannon.p50Ms)} / ${msText(run.autocannon.p99Ms)} (whole ms)`,
+    'errors agent/ac/wrk': `${run.agent.errors} / ${run.autocannon.errors} / ${run.wrk.errors}`,
+  });
+}
+if (load.labSkipped) console.log(`\nLoad engine on the lab: skipped (${load.labSkipped})`);
+print(`Open model at ${load.stall.rate} req/s for 6 s, the server stalls once for 1 s (loopback)`, {
+  'agent p50 / p99': `${msText(load.stall.agent.p50Ms)} / ${msText(load.stall.agent.p99Ms)} (from intended send times)`,
+  'agent achieved req/s': load.stall.agent.rps.toFixed(0),
+  'autocannon p50 / p99': `${msText(load.stall.autocannon.p50Ms)} / ${msText(load.stall.autocannon.p99Ms)} (its own correction)`,
+  'autocannon -C p50 / p99': `${msText(load.stall.autocannonWithoutCorrection.p50Ms)} / ${msText(load.stall.autocannonWithoutCorrection.p99Ms)} (correction off)`,
+  'autocannon achieved req/s': load.stall.autocannon.rps.toFixed(0),
+});
+
+const lag = await benchChartLag();
+print('Agent second boundary → Run page chart updated (web mode, Chromium, This machine)', {
+  seconds: lag.seconds,
+  'median ms': `${lag.medianMs} (goal < 250)`,
+  'p90 ms': lag.p90Ms,
+  'max ms': lag.maxMs,
+});

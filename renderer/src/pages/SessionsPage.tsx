@@ -1,27 +1,67 @@
-// Sessions: every recorded experiment, searchable, renamable and deletable (with confirmation).
+// Sessions: the library of recorded experiments — search and filter (template, host, date, tag),
+// rename, notes and tags, duplicate as a new draft, delete with confirmation, replay through the
+// live dashboard, and tick sessions to compare side by side.
 
-import { useCallback, useEffect, useState } from 'react';
-import type { SessionSummary } from '../../../app/sessions.ts';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { filterChoices, filterLibrary, parseTags, type LibraryEntry, type LibraryFilter } from '../../../app/session-library.ts';
 import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import { loadSelection, saveSelection } from './compare/compare-selection.ts';
+import { ReplayView } from './compare/ReplayView.tsx';
+
+function SessionDetails({ entry, onSaved }: { entry: LibraryEntry; onSaved: () => void }) {
+  const api = useApi();
+  const [notes, setNotes] = useState(entry.notes);
+  const [tags, setTags] = useState(entry.tags.join(', '));
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    try {
+      await api.sessions.update({ id: entry.id, notes, tags: parseTags(tags) });
+      setError(null);
+      onSaved();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  };
+  return (
+    <div className="session-details" data-testid="session-details">
+      <label className="field">
+        Notes
+        <textarea rows={3} value={notes} data-testid="session-notes" onChange={(event) => setNotes(event.target.value)} />
+      </label>
+      <label className="field">
+        Tags (comma separated)
+        <input value={tags} data-testid="session-tags" onChange={(event) => setTags(event.target.value)} />
+      </label>
+      {error && <div className="field-error">{error}</div>}
+      <button type="button" className="primary" data-testid="session-save" onClick={() => void save()}>
+        Save notes and tags
+      </button>
+      {entry.originSessionId !== null && <p className="muted small">Made from session #{entry.originSessionId}.</p>}
+    </div>
+  );
+}
 
 export function SessionsPage() {
   const api = useApi();
   const connection = useConnection();
-  const [search, setSearch] = useState('');
-  const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
+  const [filter, setFilter] = useState<LibraryFilter>({});
+  const [sessions, setSessions] = useState<LibraryEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<number | null>(null);
+  const [open, setOpen] = useState<number | null>(null);
+  const [replaying, setReplaying] = useState<number | null>(null);
+  const [selected, setSelected] = useState<number[]>(loadSelection);
 
   const reload = useCallback(() => {
-    api.sessions.list(search.trim() ? { search } : {}).then(
+    api.sessions.library().then(
       (list) => {
         setSessions(list);
         setError(null);
       },
       (failure: unknown) => setError(errorMessage(failure)),
     );
-  }, [api, search]);
+  }, [api]);
 
   useEffect(() => {
     if (connection === 'connected') reload();
@@ -38,19 +78,70 @@ export function SessionsPage() {
     }
   };
 
+  const choices = useMemo(() => filterChoices(sessions ?? []), [sessions]);
+  const shown = useMemo(() => filterLibrary(sessions ?? [], filter), [sessions, filter]);
+  const setField = (field: keyof LibraryFilter, value: string) => setFilter((current) => ({ ...current, [field]: value || undefined }));
+  const toggle = (id: number) => {
+    const next = selected.includes(id) ? selected.filter((other) => other !== id) : [...selected, id];
+    setSelected(next);
+    saveSelection(next);
+  };
+  const liveSelection = selected.filter((id) => sessions?.some((entry) => entry.id === id));
+
+  if (replaying !== null) {
+    return (
+      <section className="page page-wide" data-testid="page-sessions">
+        <ReplayView sessionId={replaying} onClose={() => setReplaying(null)} onRunAgain={() => (window.location.hash = '/run')} />
+      </section>
+    );
+  }
+
   return (
     <section className="page" data-testid="page-sessions">
       <header className="page-header">
         <h1>Sessions</h1>
-        <input
-          className="search"
-          type="search"
-          placeholder="Search by name or tag"
-          value={search}
-          data-testid="sessions-search"
-          onChange={(event) => setSearch(event.target.value)}
-        />
+        <div className="actions">
+          <button
+            type="button"
+            className="primary"
+            data-testid="sessions-compare"
+            disabled={liveSelection.length < 2}
+            onClick={() => {
+              saveSelection(liveSelection);
+              window.location.hash = '/compare';
+            }}
+          >
+            Compare {liveSelection.length} selected
+          </button>
+        </div>
       </header>
+      <div className="library-filters">
+        <input className="search" type="search" placeholder="Search name, notes or tag" value={filter.text ?? ''} data-testid="sessions-search" onChange={(event) => setField('text', event.target.value)} />
+        <select value={filter.template ?? ''} data-testid="sessions-filter-template" onChange={(event) => setField('template', event.target.value)}>
+          <option value="">Any template</option>
+          {choices.templates.map((value) => (
+            <option key={value}>{value}</option>
+          ))}
+        </select>
+        <select value={filter.host ?? ''} data-testid="sessions-filter-host" onChange={(event) => setField('host', event.target.value)}>
+          <option value="">Any host</option>
+          {choices.hosts.map((value) => (
+            <option key={value}>{value}</option>
+          ))}
+        </select>
+        <select value={filter.tag ?? ''} data-testid="sessions-filter-tag" onChange={(event) => setField('tag', event.target.value)}>
+          <option value="">Any tag</option>
+          {choices.tags.map((value) => (
+            <option key={value}>{value}</option>
+          ))}
+        </select>
+        <label>
+          From <input type="date" value={filter.from ?? ''} data-testid="sessions-filter-from" onChange={(event) => setField('from', event.target.value)} />
+        </label>
+        <label>
+          To <input type="date" value={filter.to ?? ''} data-testid="sessions-filter-to" onChange={(event) => setField('to', event.target.value)} />
+        </label>
+      </div>
       {error && (
         <div className="banner error" role="alert">
           {error}
@@ -58,26 +149,31 @@ export function SessionsPage() {
       )}
       {sessions === null ? (
         <p className="hint">Loading…</p>
-      ) : sessions.length === 0 ? (
+      ) : shown.length === 0 ? (
         <div className="empty" data-testid="sessions-empty">
-          {search.trim()
-            ? 'No session matches this search.'
-            : 'No sessions yet. A session is recorded each time you run load; the Run page is not built yet.'}
+          {sessions.length > 0 ? 'No session matches these filters.' : 'No sessions yet. A session is recorded each time you run load on the Run page.'}
         </div>
       ) : (
         <table className="table" data-testid="sessions-table">
           <thead>
             <tr>
+              <th />
               <th>Name</th>
               <th>Status</th>
+              <th>Templates</th>
+              <th>Hosts</th>
+              <th>Tags</th>
               <th>Runs</th>
               <th>Created</th>
               <th />
             </tr>
           </thead>
           <tbody>
-            {sessions.map((session) => (
-              <tr key={session.id} data-testid="session-row">
+            {shown.flatMap((session) => [
+              <tr key={session.id} data-testid="session-row" data-session={session.id}>
+                <td>
+                  <input type="checkbox" aria-label={`Compare ${session.name}`} checked={selected.includes(session.id)} data-testid="session-select" onChange={() => toggle(session.id)} />
+                </td>
                 <td className="strong">
                   {renaming?.id === session.id ? (
                     <form
@@ -86,25 +182,25 @@ export function SessionsPage() {
                         void act(() => api.sessions.rename({ id: session.id, name: renaming.name }));
                       }}
                     >
-                      <input
-                        autoFocus
-                        value={renaming.name}
-                        data-testid="session-rename-input"
-                        onChange={(event) => setRenaming({ id: session.id, name: event.target.value })}
-                      />
+                      <input autoFocus value={renaming.name} data-testid="session-rename-input" onChange={(event) => setRenaming({ id: session.id, name: event.target.value })} />
                     </form>
                   ) : (
-                    session.name
+                    <span data-testid="session-name">{session.name}</span>
                   )}
                 </td>
                 <td>{session.status}</td>
+                <td>{session.templates.join(', ') || '—'}</td>
+                <td className="small">
+                  {session.clientHost ?? '—'} → {session.serverHost ?? '—'}
+                </td>
+                <td data-testid="session-tag-list">{session.tags.join(', ')}</td>
                 <td>{session.runCount}</td>
                 <td>{new Date(session.createdAt).toLocaleString()}</td>
                 <td className="row-actions">
                   {confirmDelete === session.id ? (
                     <>
                       <span>Delete with all its runs?</span>
-                      <button type="button" className="danger" onClick={() => void act(() => api.sessions.delete({ id: session.id }))}>
+                      <button type="button" className="danger" data-testid="session-delete-confirm" onClick={() => void act(() => api.sessions.delete({ id: session.id }))}>
                         Delete
                       </button>
                       <button type="button" onClick={() => setConfirmDelete(null)}>
@@ -113,17 +209,33 @@ export function SessionsPage() {
                     </>
                   ) : (
                     <>
-                      <button type="button" onClick={() => setRenaming({ id: session.id, name: session.name })}>
+                      <button type="button" data-testid="session-replay" disabled={session.runCount === 0} onClick={() => setReplaying(session.id)}>
+                        Replay
+                      </button>
+                      <button type="button" data-testid="session-details-toggle" onClick={() => setOpen(open === session.id ? null : session.id)}>
+                        Notes
+                      </button>
+                      <button type="button" data-testid="session-rename" onClick={() => setRenaming({ id: session.id, name: session.name })}>
                         Rename
                       </button>
-                      <button type="button" onClick={() => setConfirmDelete(session.id)}>
+                      <button type="button" data-testid="session-duplicate" onClick={() => void act(() => api.sessions.duplicate({ id: session.id }))}>
+                        Duplicate
+                      </button>
+                      <button type="button" data-testid="session-delete" onClick={() => setConfirmDelete(session.id)}>
                         Delete
                       </button>
                     </>
                   )}
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              open === session.id ? (
+                <tr key={`${session.id}-details`} className="details-row">
+                  <td colSpan={9}>
+                    <SessionDetails entry={session} onSaved={reload} />
+                  </td>
+                </tr>
+              ) : null,
+            ])}
           </tbody>
         </table>
       )}

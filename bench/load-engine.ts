@@ -1,0 +1,184 @@
+// Figures of the load engine (issue 7's goals), each measured side by side in one run against the
+// same fast server — the Node template's server — on loopback and on the lab (agent, autocannon and
+// wrk on bl-client, the template deployed on bl-server), for a client-bound target (/hello) at two
+// connection counts and a server-bound one (/sleep?ms=5):
+//   - the agent's requests/s against bare autocannon (goal >= 95 %) and against wrk (ratio);
+//   - the agent's p50/p99 against wrk's (goal: within 10 %);
+//   - an open-model run against a server that stalls once for 1 s: the agent's p99 (from intended
+//     send times) against autocannon's own numbers at the same rate, with its coordinated-omission
+//     correction (default) and without it (-C).
+// On a 2-core machine the tools share the cores with the server, so the client-bound figures
+// measure each tool's cost per request as much as the server.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { LoadAgentConfig } from '../app/agent-protocol.ts';
+import { bundledPaths } from '../main/services/templates/catalog.ts';
+import { labSkipReason } from '../tests/support/lab-hosts.ts';
+import { templateLab } from '../tests/support/template-lab.ts';
+import { labExec } from '../tests/lab/lab.ts';
+import { AGENT_BUNDLE, localExec, ROOT, runAgentTool, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
+
+const DURATION_S = 5;
+/** Target path and connections of each side-by-side comparison. */
+export const COMPARISONS = [
+  { path: '/hello', connections: 10 },
+  { path: '/hello', connections: 100 },
+  { path: '/sleep?ms=5', connections: 10 },
+] as const;
+const LOOPBACK_PORT = 18461;
+const STALL_PORT = 18462;
+const LAB_PORT = 18463;
+
+export interface SideBySide {
+  where: string;
+  path: string;
+  connections: number;
+  agent: ToolFigures;
+  autocannon: ToolFigures;
+  wrk: ToolFigures;
+}
+
+export interface StallFigures {
+  rate: number;
+  agent: ToolFigures;
+  autocannon: ToolFigures;
+  autocannonWithoutCorrection: ToolFigures;
+}
+
+function agentConfig(url: URL, load: LoadAgentConfig['load'], warmupS = 1): LoadAgentConfig {
+  return {
+    role: 'load',
+    target: { protocol: 'http', hostname: url.hostname, port: Number(url.port) },
+    request: { method: 'GET', path: `${url.pathname}${url.search}`, headers: {}, timeoutMs: 10_000 },
+    load,
+    warmupS,
+    capS: 60,
+  };
+}
+
+async function sideBySide(where: string, exec: Exec, node: string, base: string, path: string, connections: number): Promise<SideBySide> {
+  const url = `${base}${path}`;
+  const target = new URL(url);
+  const agent = await runAgentTool(exec, node, agentConfig(target, { model: 'closed', connections, pipelining: 1, durationS: DURATION_S }));
+  const autocannon = await runAutocannon(exec, node, { url, connections, durationS: DURATION_S });
+  const wrk = await runWrk(exec, { url, connections, durationS: DURATION_S, threads: Math.min(connections, availableParallelism()) });
+  return { where, path, connections, agent, autocannon, wrk };
+}
+
+async function allComparisons(where: string, exec: Exec, node: string, base: string): Promise<SideBySide[]> {
+  const runs: SideBySide[] = [];
+  for (const { path, connections } of COMPARISONS) runs.push(await sideBySide(where, exec, node, base, path, connections));
+  return runs;
+}
+
+function startLocal(argv: string[], ready: RegExp): Promise<ChildProcess> {
+  return new Promise((done, fail) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (ready.test(out)) done(child);
+    });
+    child.once('exit', (code) => fail(new Error(`${argv.join(' ')} exited with ${code}: ${out}`)));
+  });
+}
+
+async function stopLocal(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** A node:http server that answers at once, except that 2 s after its first request it blocks for 1 s. */
+const STALLING_SERVER = `
+const port = Number(process.argv[1]);
+let first = 0;
+let stalled = false;
+require('node:http').createServer((request, response) => {
+  first ||= Date.now();
+  if (!stalled && Date.now() - first > 2000) {
+    stalled = true;
+    const until = Date.now() + 1000;
+    while (Date.now() < until);
+  }
+  response.end('hello');
+}).listen(port, '127.0.0.1', () => console.log('ready'));`;
+
+/** Runs `measure` against a fresh stalling server (it stalls once per life). */
+async function againstStallingServer<T>(measure: (url: string) => Promise<T>): Promise<T> {
+  const server = await startLocal([process.execPath, '-e', STALLING_SERVER, String(STALL_PORT)], /ready/);
+  try {
+    return await measure(`http://127.0.0.1:${STALL_PORT}/`);
+  } finally {
+    await stopLocal(server);
+  }
+}
+
+async function stallRun(rate: number): Promise<StallFigures> {
+  const connections = 20;
+  const durationS = 6;
+  const agent = await againstStallingServer((url) =>
+    runAgentTool(localExec, process.execPath, agentConfig(new URL(url), { model: 'open', rate, durationS, connections }, 0)),
+  );
+  const autocannon = await againstStallingServer((url) => runAutocannon(localExec, process.execPath, { url, connections, durationS, overallRate: rate }));
+  const autocannonWithoutCorrection = await againstStallingServer((url) =>
+    runAutocannon(localExec, process.execPath, { url, connections, durationS, overallRate: rate, ignoreCoordinatedOmission: true }),
+  );
+  return { rate, agent, autocannon, autocannonWithoutCorrection };
+}
+
+export async function benchLoadEngine(): Promise<{ runs: SideBySide[]; labSkipped: string | null; stall: StallFigures }> {
+  if (!existsSync(AGENT_BUNDLE)) throw new Error('build the agent first: npm run build:agent');
+  const payload = bundledPaths().payloadFile;
+  const runs: SideBySide[] = [];
+
+  const server = spawn(
+    process.execPath,
+    [join(ROOT, 'server-templates', 'node', 'server.mjs'), '--port', String(LOOPBACK_PORT), '--variant', 'async', '--workers', '1', '--cache-file', 'true', '--payload', payload],
+    { stdio: 'ignore' },
+  );
+  await waitForPort(LOOPBACK_PORT);
+  try {
+    runs.push(...(await allComparisons('loopback', localExec, process.execPath, `http://127.0.0.1:${LOOPBACK_PORT}`)));
+  } finally {
+    await stopLocal(server);
+  }
+
+  const labSkipped = labSkipReason();
+  if (!labSkipped) {
+    const lab = await templateLab('bench-load');
+    try {
+      const deployment = await lab.service.deploy(lab.hostId, 'node', { port: LAB_PORT, knobs: { cacheFile: true } });
+      const exec: Exec = async (argv, timeoutMs) => {
+        const result = await labExec('client', argv, { timeoutMs });
+        if (result.code !== 0) throw new Error(`${argv[0]} on bl-client exited with ${result.code}: ${result.stderr.slice(-500)}`);
+        return result.stdout;
+      };
+      runs.push(...(await allComparisons('lab', exec, process.execPath, deployment.url!.replace(/\/$/, ''))));
+      await lab.service.stop(lab.hostId);
+    } finally {
+      await lab.close();
+    }
+  }
+
+  const stall = await stallRun(400);
+  return { runs, labSkipped, stall };
+}
+
+async function waitForPort(port: number): Promise<void> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      if (response.ok) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > until) throw new Error(`nothing answers on port ${port}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}

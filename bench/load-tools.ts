@@ -1,0 +1,99 @@
+// Runs the three load tools the same way against one target and reads their numbers: Benchlab's
+// agent (the bundle, with heartbeats, as Benchlab runs it), bare autocannon (programmatic, its own
+// numbers) and wrk (--latency). Each runs through an `exec` that is either this machine or a lab
+// host (nsenter), so loopback and lab figures come from the same code.
+
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { LoadAgentConfig } from '../app/agent-protocol.ts';
+import { LineSplitter, parseAgentLine } from '../app/agent-protocol.ts';
+import { latencyStats, mergeEncodedHistograms } from '../app/hdr.ts';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const AGENT_BUNDLE = resolve(ROOT, 'out', 'agent', 'benchlab-agent.mjs');
+const AUTOCANNON = resolve(ROOT, 'node_modules', 'autocannon');
+
+export type Exec = (argv: string[], timeoutMs: number) => Promise<string>;
+
+export interface ToolFigures {
+  rps: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  errors: number;
+}
+
+/** This machine: spawn and collect stdout. */
+export const localExec: Exec = (argv, timeoutMs) =>
+  new Promise((done, fail) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) done(out);
+      else fail(new Error(`${argv[0]} exited with ${code}: ${err.slice(-500)}`));
+    });
+  });
+
+export async function runAgentTool(exec: Exec, node: string, config: LoadAgentConfig): Promise<ToolFigures & { lines: number }> {
+  // The start line as $0, then a heartbeat a second until the agent ends (the loop then dies of SIGPIPE).
+  const script = `(printf '%s\\n' "$0"; while :; do echo '{"type":"hb"}'; sleep 1; done) | ${node} ${AGENT_BUNDLE}`;
+  const output = await exec(['sh', '-c', script, JSON.stringify({ type: 'start', version: 1, config })], (config.capS + 20) * 1000);
+  const samples = new LineSplitter()
+    .push(`${output}\n`)
+    .map((line) => parseAgentLine(line))
+    .flatMap((parsed) => (parsed.ok && parsed.value.type === 'sample' && parsed.value.phase === 'measure' ? [parsed.value] : []));
+  const requests = samples.reduce((sum, sample) => sum + sample.requests, 0);
+  const seconds = samples.reduce((sum, sample) => sum + sample.durationMs, 0) / 1000;
+  const stats = latencyStats(mergeEncodedHistograms(samples.map((sample) => sample.histogram)));
+  const errors = samples.reduce((sum, sample) => sum + Object.values(sample.errors).reduce((a, b) => a + b, 0), 0);
+  return { rps: seconds > 0 ? requests / seconds : 0, p50Ms: stats.p50Us === null ? null : stats.p50Us / 1000, p99Ms: stats.p99Us === null ? null : stats.p99Us / 1000, errors, lines: samples.length };
+}
+
+/** Bare autocannon, programmatic, reporting its own numbers (latency in its whole milliseconds). */
+export async function runAutocannon(
+  exec: Exec,
+  node: string,
+  options: { url: string; connections: number; durationS: number; overallRate?: number; ignoreCoordinatedOmission?: boolean },
+): Promise<ToolFigures> {
+  const script = `
+const autocannon = require(${JSON.stringify(AUTOCANNON)});
+const options = JSON.parse(process.argv[1]);
+autocannon(options, (error, result) => {
+  if (error) { console.error(error.message); process.exit(1); }
+  console.log(JSON.stringify({ total: result.requests.total, duration: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx }));
+});`;
+  const settings = {
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationS,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+    ...(options.ignoreCoordinatedOmission ? { ignoreCoordinatedOmission: true } : {}),
+  };
+  const output = await exec([node, '-e', script, JSON.stringify(settings)], (options.durationS + 30) * 1000);
+  const result = JSON.parse(output.trim().split('\n').pop()!) as { total: number; duration: number; p50: number; p99: number; errors: number };
+  return { rps: result.total / result.duration, p50Ms: result.p50, p99Ms: result.p99, errors: result.errors };
+}
+
+function wrkDuration(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return match[2] === 'us' ? value / 1000 : match[2] === 'ms' ? value : match[2] === 's' ? value * 1000 : value * 60_000;
+}
+
+export async function runWrk(exec: Exec, options: { url: string; connections: number; durationS: number; threads: number }): Promise<ToolFigures> {
+  const output = await exec(['wrk', `-t${options.threads}`, `-c${options.connections}`, `-d${options.durationS}s`, '--latency', options.url], (options.durationS + 30) * 1000);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
+  const percentile = (p: string) => {
+    const match = new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(output);
+    return match ? wrkDuration(match[1]!) : null;
+  };
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0);
+  const errors = (socketErrors ? socketErrors.slice(1).reduce((sum, value) => sum + Number(value), 0) : 0) + non2xx;
+  return { rps, p50Ms: percentile('50'), p99Ms: percentile('99'), errors };
+}

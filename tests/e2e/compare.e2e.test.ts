@@ -1,0 +1,146 @@
+// The sessions library, the Compare page, the PDF export and replay end to end in web mode and real
+// Chromium, over sessions seeded into the data dir's real SQLite file through the repositories.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { openDatabase } from '../../main/services/store/database.ts';
+import { launchChromium } from '../support/browser.ts';
+import { createSeeder } from '../support/session-seed.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
+
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+let library: SessionsLibrary;
+const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-compare-'));
+
+async function waitForAttribute(locator: Locator, name: string, ok: (value: string | null) => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let value: string | null = null;
+  while (Date.now() < deadline) {
+    value = await locator.getAttribute(name);
+    if (ok(value)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`${name} stayed ${value}`);
+}
+
+before(async () => {
+  const { db } = openDatabase(dataDir);
+  const seeder = createSeeder(db);
+  seeder.session({ name: 'Tomcat BIO', templateId: 'tomcat', variant: 'bio', rps: 1100, latencyUs: 4000, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-01T10:00:00Z') });
+  seeder.session({ name: 'Vert.x event loop', templateId: 'vertx', rps: 3300, latencyUs: 900, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-05T10:00:00Z'), serverInfo: { cpuCores: 4 } });
+  seeder.session({ name: 'Node hello', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 10, startedAt: new Date('2026-03-09T10:00:00Z') });
+  db.close();
+  app = await startWebApp({ dataDir });
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(app.url);
+  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  library = new SessionsLibrary(page);
+  await library.open();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('library: filter by text, template, tag and date; notes and tags; duplicate; delete with confirmation', async () => {
+  await page.getByTestId('session-row').nth(2).waitFor();
+  assert.deepEqual(await library.names(), ['Node hello', 'Vert.x event loop', 'Tomcat BIO']);
+  await library.search('vert');
+  assert.deepEqual(await library.names(), ['Vert.x event loop']);
+  await library.search('');
+  await page.getByTestId('sessions-filter-template').selectOption('tomcat');
+  assert.deepEqual(await library.names(), ['Tomcat BIO']);
+  await page.getByTestId('sessions-filter-template').selectOption('');
+  await page.getByTestId('sessions-filter-tag').selectOption('jvm');
+  assert.deepEqual(await library.names(), ['Vert.x event loop', 'Tomcat BIO']);
+  await page.getByTestId('sessions-filter-from').fill('2026-03-04');
+  assert.deepEqual(await library.names(), ['Vert.x event loop']);
+  await page.getByTestId('sessions-filter-from').fill('');
+  await page.getByTestId('sessions-filter-tag').selectOption('');
+
+  const node = library.row('Node hello');
+  await node.getByTestId('session-details-toggle').click();
+  await page.getByTestId('session-notes').fill('baseline on the lab');
+  await page.getByTestId('session-tags').fill('node, hello');
+  await page.getByTestId('session-save').click();
+  await node.getByTestId('session-tag-list').filter({ hasText: 'node, hello' }).waitFor();
+  await library.search('baseline');
+  assert.deepEqual(await library.names(), ['Node hello']);
+  await library.search('');
+
+  await library.row('Node hello').getByTestId('session-duplicate').click();
+  await library.row('Node hello (copy)').waitFor();
+  const copy = library.row('Node hello (copy)');
+  assert.match(await copy.innerText(), /draft/);
+  await copy.getByTestId('session-delete').click();
+  await copy.getByTestId('session-delete-confirm').click();
+  await copy.waitFor({ state: 'detached' });
+  assert.equal(await page.getByTestId('session-row').count(), 3);
+});
+
+test('compare two sweeps: best values marked, host warning, charts, and a PDF with both sessions', async () => {
+  await library.row('Tomcat BIO').getByTestId('session-select').check();
+  await library.row('Vert.x event loop').getByTestId('session-select').check();
+  await page.getByTestId('sessions-compare').click();
+  await page.getByTestId('comparison').waitFor();
+  const compare = new ComparePage(page);
+  const rps = await compare.column('c=10, 30 s', 'rps');
+  assert.equal(rps.length, 2);
+  assert.deepEqual(rps.map((cell) => cell.best), [false, true]);
+  const p99 = await compare.column('c=100, 30 s', 'p99');
+  assert.deepEqual(p99.map((cell) => cell.best), [false, true]);
+  assert.match(await page.getByTestId('compare-warning').first().innerText(), /Not comparable: the server hosts differ in cores/);
+  assert.equal(await page.getByTestId('compare-chart-rps').getAttribute('data-series'), '2');
+  assert.equal(await page.getByTestId('compare-chart-distribution').getAttribute('data-series'), '2');
+
+  // A reload keeps the selection and reopens the comparison.
+  await page.reload();
+  await page.getByTestId('comparison').waitFor();
+
+  await page.getByTestId('compare-title').fill('Tomcat BIO vs Vert.x');
+  await page.getByTestId('compare-notes').fill('Seeded for the e2e test.');
+  await page.getByTestId('compare-export').click();
+  const file = await page.getByTestId('compare-pdf-file').innerText({ timeout: 30_000 });
+  assert.ok(existsSync(file));
+  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  for (const expected of ['Tomcat BIO vs Vert.x', 'Tomcat BIO', 'Vert.x event loop', 'Seeded for the e2e test.', rps[1]!.value]) {
+    assert.ok(text.includes(expected), `the PDF holds ${expected}`);
+  }
+});
+
+test('replay plays the stored timeline through the live dashboard: seek, speed, pause', async () => {
+  await library.open();
+  await library.row('Vert.x event loop').getByTestId('session-replay').click();
+  const replay = page.getByTestId('replay');
+  await page.getByTestId('replay-toggle').waitFor();
+  assert.equal(await replay.getAttribute('data-duration'), '60');
+  await page.getByTestId('replay-speed-20').click();
+  await waitForAttribute(replay, 'data-position', (value) => Number(value) >= 20);
+  await page.getByTestId('replay-toggle').click();
+  await page.getByTestId('replay-toggle').filter({ hasText: 'Play' }).waitFor();
+  await page.waitForTimeout(300);
+  const paused = Number(await replay.getAttribute('data-position'));
+  await page.waitForTimeout(400);
+  assert.equal(Number(await replay.getAttribute('data-position')), paused, 'paused');
+  await page.getByTestId('replay-seek').fill('45');
+  await waitForAttribute(page.getByTestId('chart-rps'), 'data-points', (value) => value === '45');
+  assert.equal(await page.getByTestId('chart-rps').getAttribute('data-last-t'), '44');
+  await page.getByTestId('replay-seek').fill('5');
+  await waitForAttribute(page.getByTestId('chart-rps'), 'data-points', (value) => value === '5');
+  await page.getByTestId('replay-toggle').click();
+  await waitForAttribute(replay, 'data-position', (value) => value === '60', 10_000);
+  assert.equal(await page.getByTestId('chart-rps').getAttribute('data-points'), '60');
+  assert.equal(await page.getByTestId('run-summary').locator('tbody tr').count(), 2);
+});
