@@ -5,6 +5,7 @@ import type { AppInfo } from '../../app/contract.ts';
 import { errorMessage, useApi, useConnection } from './api-context.tsx';
 import { PAGES, usePage, type PageId } from './navigation.ts';
 import { PendingReverts } from './components/PendingReverts.tsx';
+import { ComparePage } from './pages/ComparePage.tsx';
 import { HostsPage } from './pages/HostsPage.tsx';
 import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
 import { PresetsPage } from './pages/PresetsPage.tsx';
@@ -17,6 +18,8 @@ function PageView({ page }: { page: PageId }) {
   switch (page) {
     case 'hosts':
       return <HostsPage />;
+    case 'compare':
+      return <ComparePage />;
     case 'sessions':
       return <SessionsPage />;
     case 'terminals':

@@ -87,7 +87,7 @@ test('edits and removes a host with confirmation', async () => {
   await page.getByTestId('hosts-empty').waitFor();
 });
 
-test('pages that are not built yet say so', async () => {
+test('the Compare page without sessions says how to get some', async () => {
   await page.getByTestId('nav-compare').click();
-  assert.match(await page.getByTestId('not-built').innerText(), /Not built yet/);
+  assert.match(await page.getByTestId('compare-empty').innerText(), /No sessions yet/);
 });

@@ -11,10 +11,6 @@ const PLANNED: Partial<Record<PageId, { title: string; what: string }>> = {
     title: 'Run',
     what: 'Drive load from the client host with live charts of requests/s, latency percentiles, errors and CPU.',
   },
-  compare: {
-    title: 'Compare',
-    what: 'Compare sessions side by side, replay them, and export the comparison as a PDF.',
-  },
 };
 
 export function NotBuiltPage({ page }: { page: PageId }) {

@@ -22,7 +22,7 @@ const ms = (us: number | null) => (us === null ? null : us / 1000);
 const mb = (bytes: number | null) => (bytes === null ? null : bytes / 1e6);
 const percent = (share: number | null) => (share === null ? null : share * 100);
 
-const CHARTS: Array<{ id: string; title: string; unit: string; series: SeriesSpec[]; log?: boolean }> = [
+export const CHARTS: Array<{ id: string; title: string; unit: string; series: SeriesSpec[]; log?: boolean }> = [
   { id: 'rps', title: 'Requests per second', unit: 'req/s', series: [{ label: 'req/s', color: '#2f6fed', value: (p: LivePoint) => p.rps }] },
   {
     id: 'latency',
