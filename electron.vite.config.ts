@@ -13,7 +13,8 @@ export default defineConfig({
       lib: { entry: { index: 'main/electron/main.ts' }, formats: ['es'] },
       // Dependencies stay in node_modules (electron-vite's default); named here because the native
       // addon must never be bundled: electron-builder rebuilds it for Electron and unpacks the .node.
-      rolldownOptions: { external: ['better-sqlite3'] },
+      // playwright-core prints PDFs in web mode only (the app prints with its own Chromium): never bundled.
+      rolldownOptions: { external: ['better-sqlite3', 'playwright-core'] },
     },
   },
   preload: {

@@ -10,6 +10,7 @@ import { isEventName, type EventName } from '../../app/contract.ts';
 import { createDispatcher, type Dispatcher, type DispatchOutcome } from '../api/dispatch.ts';
 import { createHandlers } from '../api/handlers.ts';
 import { createServices, type Services } from '../services/services.ts';
+import { electronPdfRenderer } from './print-pdf.ts';
 import { NewerSchemaError } from '../services/store/database.ts';
 import { CONTENT_SECURITY_POLICY } from '../web/security.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL } from './channels.ts';
@@ -183,6 +184,7 @@ async function start(): Promise<void> {
     app.exit(1);
     return;
   }
+  services.reports.useRenderer(electronPdfRenderer);
   let closed = false;
   app.on('will-quit', () => {
     if (closed) return;
