@@ -62,7 +62,8 @@ const STYLE = `
   th, td { border: 1px solid #d1d5db; padding: 2px 5px; text-align: right; } th:first-child, td:first-child { text-align: left; }
   th { background: #f3f4f6; } td.best { font-weight: 700; background: #dcfce7; } td.differs { background: #fef3c7; }
   .warning { border: 1px solid #f59e0b; background: #fffbeb; padding: 4px 8px; margin: 4px 0; }
-  .chart { display: block; margin: 8px 0; page-break-inside: avoid; width: 100%; height: auto; }
+  .chart { display: block; margin: 8px 0; page-break-inside: avoid; width: 200mm; max-width: 100%; height: auto; }
+  table { table-layout: auto; } body { padding-right: 2px; }
   .meta { color: #555; } .swatch { display: inline-block; width: 9px; height: 9px; margin-right: 4px; }
   pre { white-space: pre-wrap; font: inherit; margin: 0; }
 `;
