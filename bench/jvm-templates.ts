@@ -14,7 +14,7 @@ import { labSkipReason } from '../tests/support/lab-hosts.ts';
 import { templateLab } from '../tests/support/template-lab.ts';
 
 export const JVM_TEMPLATES = ['tomcat', 'undertow', 'vertx', 'spray'] as const;
-const PORT = 18190;
+const PORT = 18195;
 
 export interface JvmTemplateFigures {
   id: string;
