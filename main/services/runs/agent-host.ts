@@ -57,13 +57,17 @@ export async function prepareAgentHost(
   };
 }
 
+/** The pid-file folder of a host, found by the host itself (no probe, no upload): as prepareAgentHost lays it out. */
+const PID_DIR_SCRIPT = `if [ "$(id -u)" = 0 ]; then root=/var/lib/benchlab; else root="$HOME/.benchlab"; fi
+dir="$root/agent/pids/$(uname -n | tr -c 'A-Za-z0-9._\n-' '_')"`;
+
 /**
  * Kills agents an earlier Benchlab of this data dir (`owner`) left running on the host — their
- * pid files start with the owner — except those named in `keep`. Returns the pids it killed.
+ * pid files start with the owner — except those named in `keep`. One short command, cheap enough
+ * to run on every connect. Returns the pids it killed.
  */
-export async function cleanLeftoverAgents(transport: HostTransport, pidDir: string, owner: string, keep: readonly string[] = []): Promise<number[]> {
-  const script = `
-dir=${shellQuote(pidDir)}
+export async function cleanLeftoverAgents(transport: HostTransport, owner: string, keep: readonly string[] = []): Promise<number[]> {
+  const script = `${PID_DIR_SCRIPT}
 keep=${shellQuote(` ${keep.join(' ')} `)}
 for f in "$dir"/${owner}-*.pid; do
   [ -f "$f" ] || continue

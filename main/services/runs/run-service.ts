@@ -126,10 +126,10 @@ export class RunService {
     const steps = expandSteps(profile);
 
     const clientAgent = await this.#agentHost(client.id, client.name, clientTransport);
-    await cleanLeftoverAgents(clientTransport, clientAgent.pidDir, this.#owner);
+    await cleanLeftoverAgents(clientTransport, this.#owner);
     await this.#probe(clientTransport, clientAgent, client.name, target);
     const serverAgent = server && serverTransport ? await this.#agentHost(server.id, server.name, serverTransport) : null;
-    if (server && serverTransport && serverAgent) await cleanLeftoverAgents(serverTransport, serverAgent.pidDir, this.#owner);
+    if (serverTransport) await cleanLeftoverAgents(serverTransport, this.#owner);
 
     const now = new Date();
     const name = args.name ?? `${describeTarget(target)}${profile.request.path} — ${steps.map((step) => step.label).join(' / ')}`.slice(0, 200);
@@ -428,9 +428,8 @@ export class RunService {
   async #cleanHost(hostId: number): Promise<void> {
     const host = this.#options.hosts.get(hostId);
     const transport = this.#options.connections.transportFor(hostId);
-    const agentHost = await this.#agentHost(hostId, host.name, transport);
     const keep = this.#live && !isOver(this.#live.state.status) ? (this.#live.pidFiles.get(hostId) ?? []) : [];
-    const killed = await cleanLeftoverAgents(transport, agentHost.pidDir, this.#owner, keep.map((file) => file.slice(file.lastIndexOf('/') + 1)));
+    const killed = await cleanLeftoverAgents(transport, this.#owner, keep.map((file) => file.slice(file.lastIndexOf('/') + 1)));
     if (killed.length > 0) this.#options.log.warn('runs', `${host.name}: stopped ${killed.length} agent${killed.length === 1 ? '' : 's'} an earlier Benchlab left running (pid ${killed.join(', ')})`);
   }
 
