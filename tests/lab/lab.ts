@@ -318,6 +318,10 @@ function writeRuntimeFiles(layout: LabLayout): void {
     mkdirSync(copies['/etc/security/limits.d'], { recursive: true, mode: 0o755 });
     mkdirSync(copies['/etc/sysctl.d'], { recursive: true, mode: 0o755 });
     mkdirSync(copies['/var/lib/benchlab'], { recursive: true, mode: 0o755 });
+    mkdirSync(copies['/root'], { recursive: true, mode: 0o700 });
+    for (const dotfile of ['.bashrc', '.profile']) {
+      if (existsSync(`/etc/skel/${dotfile}`)) copyFileSync(`/etc/skel/${dotfile}`, join(copies['/root'], dotfile));
+    }
     if (existsSync('/etc/security/limits.conf')) copyFileSync('/etc/security/limits.conf', copies['/etc/security/limits.conf']);
     else writeFileSync(copies['/etc/security/limits.conf'], '# limits.conf of a Benchlab lab host\n', { mode: 0o644 });
     writeFileSync(copies['/etc/hosts'], hostsFileText(layout), { mode: 0o644 });

@@ -48,7 +48,7 @@ export const REGISTERED_NAMES: Record<LabRole, string> = { client: 'lab-client',
  * Machine paths each lab host sees replaced by a lab-owned copy (inside its own mount namespace).
  * /var/lib/benchlab is where Benchlab keeps its restore record on a host.
  */
-export const PRIVATE_PATHS = ['/etc/security/limits.d', '/etc/security/limits.conf', '/etc/sysctl.d', '/etc/hosts', '/var/lib/benchlab'] as const;
+export const PRIVATE_PATHS = ['/etc/security/limits.d', '/etc/security/limits.conf', '/etc/sysctl.d', '/etc/hosts', '/var/lib/benchlab', '/root'] as const;
 export type PrivatePath = (typeof PRIVATE_PATHS)[number];
 
 export interface LabHostLayout {
@@ -114,6 +114,9 @@ export function labLayout(instance: LabInstance = 'default'): LabLayout {
         '/etc/sysctl.d': join(dir, 'etc/sysctl.d'),
         '/etc/hosts': join(dir, 'etc/hosts'),
         '/var/lib/benchlab': join(dir, 'var/lib/benchlab'),
+        // root's own home per host, from /etc/skel: a host is a fresh machine, and the build
+        // machine's /root/.bashrc (pyenv init, with a lock that can stall every login) stays out.
+        '/root': join(dir, 'root'),
       },
     };
   };
