@@ -50,7 +50,7 @@ describe('arrival schedule', () => {
 describe('threads of a step', () => {
   const base = {
     role: 'load' as const,
-    target: { protocol: 'http' as const, hostname: '127.0.0.1', port: 80 },
+    target: { protocol: 'http' as const, hostname: '10.0.0.2', port: 80 },
     request: { method: 'GET' as const, path: '/', headers: {}, timeoutMs: 1000 },
     warmupS: 0,
     capS: 10,
@@ -68,6 +68,13 @@ describe('threads of a step', () => {
       [1, 3],
       [1, 3],
     ]);
+  });
+
+  test('a loopback target leaves one core to the server', () => {
+    assert.equal(planThreads({ ...base, load: { model: 'closed', connections: 100, pipelining: 1, durationS: 1 } }, 4).length, 4);
+    const loopback = { ...base, target: { ...base.target, hostname: '127.0.0.1' } };
+    assert.equal(planThreads({ ...loopback, load: { model: 'closed', connections: 100, pipelining: 1, durationS: 1 } }, 4).length, 3);
+    assert.equal(planThreads({ ...loopback, load: { model: 'closed', connections: 100, pipelining: 1, durationS: 1 } }, 1).length, 1);
   });
 
   test('open: the rate is split, threads interleave', () => {

@@ -18,10 +18,18 @@ const FLUSH_WAIT_MS = 400;
 /** Extra time after an open step's end for the last answers, on top of the request timeout. */
 const DRAIN_GRACE_MS = 500;
 
+/** A target on this very host: its server competes with the load threads for the same cores. */
+export function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '::1' || /^127\./.test(hostname);
+}
+
 export function planThreads(config: LoadAgentConfig, cores = availableParallelism()): ThreadSetup[] {
   const { load, request, target } = config;
   const warmupS = Math.ceil(config.warmupS);
-  const count = Math.max(1, Math.min(config.workers ?? cores, load.connections));
+  // All cores by default; on loopback one is left to the server (measured: on 2 cores, 1 load
+  // thread beside the server does ~20 % more requests/s than 2).
+  const usable = isLoopback(target.hostname) ? Math.max(1, cores - 1) : cores;
+  const count = Math.max(1, Math.min(config.workers ?? usable, load.connections));
   return Array.from({ length: count }, (_, index): ThreadSetup => {
     if (load.model === 'closed') {
       return {
