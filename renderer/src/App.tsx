@@ -7,7 +7,6 @@ import { PAGES, usePage, type PageId } from './navigation.ts';
 import { PendingReverts } from './components/PendingReverts.tsx';
 import { ComparePage } from './pages/ComparePage.tsx';
 import { HostsPage } from './pages/HostsPage.tsx';
-import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
 import { PresetsPage } from './pages/PresetsPage.tsx';
 import { RunPage } from './pages/RunPage.tsx';
 import { SessionsPage } from './pages/SessionsPage.tsx';
@@ -30,8 +29,6 @@ function PageView({ page }: { page: PageId }) {
       return <PresetsPage />;
     case 'run':
       return <RunPage />;
-    default:
-      return <NotBuiltPage page={page} />;
   }
 }
 
