@@ -248,9 +248,10 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
     // Ready means one worker answers /health; the other may still be starting.
     await eventually(() => lab.logs.some((line) => /primary \(pid \d+\): 2 workers ready/.test(line.message)), 5000, 'both workers listening');
     await CHECKS.file(lab.address);
-    // Four blocking 400 ms sleeps: one process needs 1600 ms; two (cluster's round robin) about 800.
+    // Four blocking 400 ms sleeps: one process needs at least 1600 ms; two (cluster's round robin)
+    // about 800. The bound sits well below 1600 so a loaded machine's slack does not fail it.
     const ms = await concurrentSleepMs(lab.address, 4);
-    assert.ok(ms >= 800 && ms < 1200, `took ${ms} ms`);
+    assert.ok(ms >= 800 && ms < 1450, `took ${ms} ms`);
     await lab.service.stop(lab.hostId);
     const clean = await hostIsClean(lab, PORT);
     assert.ok(clean.clean, clean.why);
