@@ -27,6 +27,8 @@ after(async () => {
 test('the token link is swapped for a cookie and the status bar tells transport and data dir', async () => {
   assert.equal(new URL(page.url()).search, '', 'the token must not stay in the address bar');
   await assert.doesNotReject(page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor());
+  // app.info answers after the socket connects: wait for the status bar to show it.
+  await page.getByTestId('status-data-dir').filter({ hasText: app.dataDir }).waitFor();
   assert.match(await page.getByTestId('status-transport').innerText(), /web/);
   assert.match(await page.getByTestId('status-data-dir').innerText(), new RegExp(app.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
 });
