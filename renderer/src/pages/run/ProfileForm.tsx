@@ -48,6 +48,11 @@ export function ProfileForm(props: {
       onChange={(event) => onDraft({ [name]: event.target.value } as Partial<ProfileDraft>)}
     />
   );
+  const inputField = (label: string, name: keyof ProfileDraft, type: 'text' | 'number' = 'number') => (
+    <Field label={label} name={name} error={errors[name]}>
+      {input(name, type)}
+    </Field>
+  );
   const hostLabel = (choice: HostChoice) => `${choice.host.name}${choice.connected ? '' : ' (not connected)'}`;
   const sweepLabel =
     draft.model === 'closed' ? 'Sweep: connections per step' : draft.openKind === 'rate' ? 'Sweep: rates per step (req/s)' : 'Sweep: requests per step';
@@ -116,12 +121,8 @@ export function ProfileForm(props: {
             ))}
           </select>
         </Field>
-        <Field label="Path" name="path" error={errors.path}>
-          {input('path', 'text')}
-        </Field>
-        <Field label="Request timeout (ms)" name="timeoutMs" error={errors.timeoutMs}>
-          {input('timeoutMs')}
-        </Field>
+        {inputField('Path', 'path', 'text')}
+        {inputField('Request timeout (ms)', 'timeoutMs')}
       </div>
       <div className="grid">
         <Field label="Model" name="model" error={undefined}>
@@ -132,27 +133,15 @@ export function ProfileForm(props: {
         </Field>
         {draft.model === 'closed' ? (
           <>
-            <Field label="Connections" name="connections" error={errors.connections}>
-              {input('connections')}
-            </Field>
-            <Field label="Pipelining" name="pipelining" error={errors.pipelining}>
-              {input('pipelining')}
-            </Field>
+            {inputField('Connections', 'connections')}
+            {inputField('Pipelining', 'pipelining')}
             <Field label="Stop after" name="closedStop" error={undefined}>
               <select value={draft.closedStop} data-testid="run-closedStop" onChange={(event) => onDraft({ closedStop: event.target.value as ProfileDraft['closedStop'] })}>
                 <option value="duration">a duration</option>
                 <option value="requests">a number of requests (ab -n)</option>
               </select>
             </Field>
-            {draft.closedStop === 'duration' ? (
-              <Field label="Duration (s)" name="durationS" error={errors.durationS}>
-                {input('durationS')}
-              </Field>
-            ) : (
-              <Field label="Requests" name="requests" error={errors.requests}>
-                {input('requests')}
-              </Field>
-            )}
+            {draft.closedStop === 'duration' ? inputField('Duration (s)', 'durationS') : inputField('Requests', 'requests')}
           </>
         ) : (
           <>
@@ -162,37 +151,17 @@ export function ProfileForm(props: {
                 <option value="requests">N requests over the duration</option>
               </select>
             </Field>
-            {draft.openKind === 'rate' ? (
-              <Field label="Rate (requests/s)" name="rate" error={errors.rate}>
-                {input('rate')}
-              </Field>
-            ) : (
-              <Field label="Requests" name="openRequests" error={errors.openRequests}>
-                {input('openRequests')}
-              </Field>
-            )}
-            <Field label="Duration (s)" name="openDurationS" error={errors.openDurationS}>
-              {input('openDurationS')}
-            </Field>
-            <Field label="Max connections" name="openConnections" error={errors.openConnections}>
-              {input('openConnections')}
-            </Field>
+            {draft.openKind === 'rate' ? inputField('Rate (requests/s)', 'rate') : inputField('Requests', 'openRequests')}
+            {inputField('Duration (s)', 'openDurationS')}
+            {inputField('Max connections', 'openConnections')}
           </>
         )}
       </div>
       <div className="grid">
-        <Field label={sweepLabel} name="sweep" error={errors.sweep}>
-          {input('sweep', 'text')}
-        </Field>
-        <Field label="Warm-up (s, not counted)" name="warmupS" error={errors.warmupS}>
-          {input('warmupS')}
-        </Field>
-        <Field label="Pause between steps (s)" name="pauseS" error={errors.pauseS}>
-          {input('pauseS')}
-        </Field>
-        <Field label="Latency bands (ms)" name="bucketsMs" error={errors.bucketsMs}>
-          {input('bucketsMs', 'text')}
-        </Field>
+        {inputField(sweepLabel, 'sweep', 'text')}
+        {inputField('Warm-up (s, not counted)', 'warmupS')}
+        {inputField('Pause between steps (s)', 'pauseS')}
+        {inputField('Latency bands (ms)', 'bucketsMs', 'text')}
       </div>
       <details className="run-advanced">
         <summary>Headers and body</summary>
