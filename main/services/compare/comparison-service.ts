@@ -11,7 +11,6 @@ import { latencyMeaning, type LivePoint, type LiveRun, type LiveStep } from '../
 import type { LibraryEntry } from '../../../app/session-library.ts';
 import type { Session } from '../../../app/sessions.ts';
 import type { Db } from '../store/database.ts';
-import { LibraryRepository } from '../store/library-repository.ts';
 import type { SessionsRepository } from '../store/sessions-repository.ts';
 import { ComparisonReader } from './comparison-reader.ts';
 
@@ -20,33 +19,31 @@ const STEP_STATUS: Record<string, LiveStep['status']> = { completed: 'completed'
 
 export class ComparisonService {
   readonly #sessions: SessionsRepository;
-  readonly #library: LibraryRepository;
   readonly #reader: ComparisonReader;
 
   constructor(options: { db: Db; sessions: SessionsRepository }) {
     this.#sessions = options.sessions;
-    this.#library = new LibraryRepository(options.db);
     this.#reader = new ComparisonReader(options.db);
   }
 
   library(): LibraryEntry[] {
-    return this.#library.list();
+    return this.#sessions.library();
   }
 
   update(id: number, edit: { notes?: string; tags?: string[] }): Session {
-    this.#library.update(id, edit);
+    this.#sessions.updateNotesAndTags(id, edit);
     return this.#sessions.get(id);
   }
 
   duplicate(id: number): Session {
     const original = this.#sessions.get(id);
     const name = `${original.name} (copy)`.slice(0, 200);
-    return this.#sessions.get(this.#library.duplicate(id, name));
+    return this.#sessions.get(this.#sessions.duplicateAsDraft(id, name));
   }
 
   /** Links a session started by "Run again" to the one it repeats. */
   linkRerun(id: number, originId: number): void {
-    this.#library.setOrigin(id, originId);
+    this.#sessions.setOrigin(id, originId);
   }
 
   open(selection: CompareSelection): Comparison {
