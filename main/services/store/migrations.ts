@@ -134,6 +134,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'the wizard draft, kept across reloads and restarts',
+    sql: `
+      -- Work in progress the UI keeps between reloads (the wizard's answers): one JSON value per key.
+      CREATE TABLE draft (
+        key         TEXT PRIMARY KEY,
+        value       TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,0 +1,197 @@
+// A plan: what the wizard hands the back end to run as one piece of work. Presets applied to the
+// client and server hosts (each exactly as the plan the user reviewed), then one template and
+// variant after another deployed on the server host and loaded from the client with one profile,
+// each as its own session, then the presets reverted if asked. Also the plan's stages in order
+// (the review shows the same list the runner works through) and its estimated duration.
+
+import { z } from 'zod';
+import { HostId } from './hosts.ts';
+import { expandSteps, LoadProfile, plannedSeconds } from './load-profile.ts';
+import { PresetId } from './presets.ts';
+import { Tags } from './session-library.ts';
+import { SessionName } from './sessions.ts';
+import { Port } from './templates.ts';
+
+/** Templates (or variants) one plan runs one after another. */
+export const MAX_PLAN_TARGETS = 8;
+/** Rough seconds for the parts of a plan that are not load: shown as estimates, never promised. */
+export const ESTIMATE_S = { preset: 5, deploy: 30, stop: 5, revert: 5 } as const;
+
+const KnobValue = z.union([z.number(), z.boolean(), z.string().max(40, 'is too long')]);
+
+export const PlanTarget = z
+  .object({
+    templateId: z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be a template id'),
+    variant: z.string().min(1, 'is required').max(40, 'is too long'),
+    knobs: z.record(z.string().max(40, 'is too long'), KnobValue).default({}),
+    port: Port.optional(),
+  })
+  .strict();
+export type PlanTarget = z.output<typeof PlanTarget>;
+
+/** A preset for one host, with the id of the plan (the diff) the user saw: applied only if still true. */
+export const PlanPreset = z
+  .object({ presetId: PresetId, planId: z.string().regex(/^[0-9a-f]{16}$/, 'must be the planId of a preset plan') })
+  .strict()
+  .nullable();
+export type PlanPreset = z.output<typeof PlanPreset>;
+
+export const PlanSpec = z
+  .object({
+    name: SessionName,
+    clientHostId: HostId,
+    serverHostId: HostId,
+    presets: z.object({ client: PlanPreset, server: PlanPreset }).strict(),
+    /** Put both hosts back as they were once the last session ends (or the plan stops). */
+    revertPresets: z.boolean().default(false),
+    targets: z
+      .array(PlanTarget)
+      .min(1, 'choose at least one template')
+      .max(MAX_PLAN_TARGETS, `choose at most ${MAX_PLAN_TARGETS} templates or variants`)
+      .refine((targets) => new Set(targets.map(targetKey)).size === targets.length, 'lists the same template and variant twice'),
+    /** The load for every target; its target address is replaced by each deployment's own. */
+    profile: LoadProfile,
+    studyId: z.string().max(64).nullable().default(null),
+    tags: Tags.default([]),
+  })
+  .strict()
+  .superRefine((spec, ctx) => {
+    if (spec.clientHostId === spec.serverHostId && spec.presets.client && spec.presets.server) {
+      ctx.addIssue({ code: 'custom', path: ['presets', 'server'], message: 'the client and server are one host: choose one preset for it' });
+    }
+  });
+export type PlanSpec = z.output<typeof PlanSpec>;
+export type PlanSpecInput = z.input<typeof PlanSpec>;
+
+function targetKey(target: { templateId: string; variant: string; knobs?: Record<string, unknown> }): string {
+  return `${target.templateId}/${target.variant}/${JSON.stringify(Object.entries(target.knobs ?? {}).sort())}`;
+}
+
+export const STAGE_KINDS = ['preset', 'deploy', 'load', 'stop', 'revert'] as const;
+export const STAGE_STATUSES = ['pending', 'running', 'done', 'failed', 'skipped', 'cancelled'] as const;
+export const PLAN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+export const PlanStage = z.object({
+  id: z.string(),
+  kind: z.enum(STAGE_KINDS),
+  label: z.string(),
+  status: z.enum(STAGE_STATUSES),
+  /** What it is doing now, or why it failed or was skipped. */
+  detail: z.string().nullable(),
+  /** Which target (index into the spec's targets) a deploy, load or stop stage belongs to. */
+  target: z.number().nullable(),
+  /** The session a load stage created. */
+  sessionId: z.number().nullable(),
+  estimateS: z.number(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+export type PlanStage = z.infer<typeof PlanStage>;
+
+export const PlanState = z.object({
+  id: z.number(),
+  name: z.string(),
+  status: z.enum(PLAN_STATUSES),
+  stages: z.array(PlanStage),
+  sessionIds: z.array(z.number()),
+  message: z.string().nullable(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  estimateS: z.number(),
+});
+export type PlanState = z.infer<typeof PlanState>;
+
+/** Names the stage labels need, looked up by whoever builds them (the UI or the runner). */
+export interface PlanNames {
+  host(id: number): string;
+  preset(id: string): string;
+  template(id: string, variant: string): string;
+}
+
+/** Seconds of load a profile plans: warm-up, every step, and the pauses. `upTo` when a step ends by count. */
+export function loadEstimate(profile: LoadProfile): { seconds: number; upTo: boolean } {
+  const steps = expandSteps(profile);
+  let seconds = profile.warmupS + profile.pauseS * Math.max(0, steps.length - 1);
+  let upTo = false;
+  for (const step of steps) {
+    const planned = plannedSeconds(step.load);
+    if (planned === null) {
+      upTo = true;
+      seconds += step.capS;
+    } else seconds += planned;
+  }
+  return { seconds, upTo };
+}
+
+/** The session name a target's run gets: the plan's name and what was deployed. */
+export function sessionNameFor(spec: Pick<PlanSpec, 'name'>, templateLabel: string): string {
+  return `${spec.name} — ${templateLabel}`.slice(0, 200);
+}
+
+/** Every stage of a plan in the order the runner works through them, all pending. */
+export function planStages(spec: PlanSpec, names: PlanNames): PlanStage[] {
+  const stage = (id: string, kind: PlanStage['kind'], label: string, estimateS: number, target: number | null = null): PlanStage => ({
+    id,
+    kind,
+    label,
+    status: 'pending',
+    detail: null,
+    target,
+    sessionId: null,
+    estimateS,
+    startedAt: null,
+    endedAt: null,
+  });
+  const stages: PlanStage[] = [];
+  const presetHosts = [
+    { role: 'client', hostId: spec.clientHostId, preset: spec.presets.client },
+    { role: 'server', hostId: spec.serverHostId, preset: spec.presets.server },
+  ] as const;
+  for (const { role, hostId, preset } of presetHosts) {
+    if (preset) stages.push(stage(`preset-${role}`, 'preset', `Apply preset "${names.preset(preset.presetId)}" on ${names.host(hostId)}`, ESTIMATE_S.preset));
+  }
+  const load = loadEstimate(spec.profile);
+  spec.targets.forEach((target, index) => {
+    const label = names.template(target.templateId, target.variant);
+    const server = names.host(spec.serverHostId);
+    stages.push(stage(`deploy-${index}`, 'deploy', `Deploy ${label} on ${server}`, ESTIMATE_S.deploy, index));
+    stages.push(
+      stage(
+        `load-${index}`,
+        'load',
+        `Load ${label} from ${names.host(spec.clientHostId)}: ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
+        load.seconds,
+        index,
+      ),
+    );
+    stages.push(stage(`stop-${index}`, 'stop', `Stop ${label} on ${server}`, ESTIMATE_S.stop, index));
+  });
+  if (spec.revertPresets) {
+    for (const { role, hostId, preset } of presetHosts) {
+      if (preset) stages.push(stage(`revert-${role}`, 'revert', `Revert ${names.host(hostId)} to its settings before the preset`, ESTIMATE_S.revert));
+    }
+  }
+  return stages;
+}
+
+/** The plan's estimated length in seconds, and whether a count-ended step makes it an upper bound. */
+export function planEstimate(spec: PlanSpec): { seconds: number; upTo: boolean } {
+  const presets = [spec.presets.client, spec.presets.server].filter(Boolean).length;
+  const load = loadEstimate(spec.profile);
+  const seconds =
+    presets * ESTIMATE_S.preset +
+    spec.targets.length * (ESTIMATE_S.deploy + load.seconds + ESTIMATE_S.stop) +
+    (spec.revertPresets ? presets * ESTIMATE_S.revert : 0);
+  return { seconds: Math.ceil(seconds), upTo: load.upTo };
+}
+
+export function formatDuration(seconds: number): string {
+  const total = Math.round(seconds);
+  if (total < 60) return `${total} s`;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const rest = total % 60;
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, '0')} min`;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${String(rest).padStart(2, '0')} s`;
+}
