@@ -14,6 +14,7 @@ import { presetEvents, presetRequests } from './presets-contract.ts';
 import { templateEvents, templateRequests } from './templates-contract.ts';
 import { runEvents, runRequests } from './runs-contract.ts';
 import { compareRequests } from './compare-contract.ts';
+import { planEvents, planRequests } from './plans-contract.ts';
 
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
@@ -66,6 +67,7 @@ export const requests = {
   ...templateRequests,
   ...runRequests,
   ...compareRequests,
+  ...planRequests,
 } as const;
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -86,6 +88,7 @@ export const events = {
   ...presetEvents,
   ...templateEvents,
   ...runEvents,
+  ...planEvents,
 } as const;
 
 export type RequestName = keyof typeof requests;

@@ -4,6 +4,7 @@ import type { ParsedArgs, RequestName, RequestResult } from '../../app/contract.
 import type { Services } from '../services/services.ts';
 import { createCompareHandlers } from './compare-handlers.ts';
 import { createHostHandlers } from './host-handlers.ts';
+import { createPlanHandlers } from './plan-handlers.ts';
 import { createPresetHandlers } from './preset-handlers.ts';
 import { createRunHandlers } from './run-handlers.ts';
 import { createTemplateHandlers } from './template-handlers.ts';
@@ -20,6 +21,7 @@ export function createHandlers(services: Services): Handlers {
     ...createTemplateHandlers(services.templates),
     ...createRunHandlers(services.runs),
     ...createCompareHandlers(services),
+    ...createPlanHandlers(services),
     'sessions.list': ({ search }) => services.sessions.list(search),
     'sessions.get': ({ id }) => services.sessions.get(id),
     'sessions.rename': ({ id, name }) => services.sessions.rename(id, name),

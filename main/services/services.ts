@@ -6,11 +6,13 @@ import type { AppInfo, TransportKind } from '../../app/contract.ts';
 import { ComparisonService } from './compare/comparison-service.ts';
 import { ReportExporter } from './compare/pdf-export.ts';
 import { EventBus } from './event-bus.ts';
+import { PlanRunner } from './plans/plan-runner.ts';
 import { HostConnections } from './hosts/host-connections.ts';
 import { Logger } from './logger.ts';
 import { builtInPresetsDir, loadBuiltInPresets, PresetCatalog } from './presets/preset-catalog.ts';
 import { PresetService } from './presets/preset-service.ts';
 import { ChangesRepository } from './store/changes-repository.ts';
+import { DraftsRepository } from './store/drafts-repository.ts';
 import { openDatabase, type Db } from './store/database.ts';
 import { EventsRepository } from './store/events-repository.ts';
 import { HostsRepository } from './store/hosts-repository.ts';
@@ -40,6 +42,8 @@ export interface Services {
   readonly runs: RunService;
   readonly compare: ComparisonService;
   readonly reports: ReportExporter;
+  readonly plans: PlanRunner;
+  readonly drafts: DraftsRepository;
   info(): AppInfo;
   close(): void;
 }
@@ -78,6 +82,7 @@ export function createServices(options: ServiceOptions): Services {
     deployments: () => templates.deployments(),
     databaseFile: file,
   });
+  const plans = new PlanRunner({ bus, log, hosts, sessions, presetCatalog, presets, templates, runs });
   return {
     db,
     bus,
@@ -94,6 +99,8 @@ export function createServices(options: ServiceOptions): Services {
     compare: new ComparisonService({ db, sessions }),
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
     snapshots: new SnapshotsRepository(db),
+    plans,
+    drafts: new DraftsRepository(db),
     sessions,
     info: () => ({
       version: options.version,
@@ -104,6 +111,7 @@ export function createServices(options: ServiceOptions): Services {
       notices: [...notices],
     }),
     close: () => {
+      plans.close();
       runs.closeAll();
       templates.close();
       terminals.closeAll();

@@ -198,6 +198,14 @@ export class RunService {
     return live.state;
   }
 
+  /** Resolves with the session's final state once its load has ended (stopped, failed or done). */
+  async finished(sessionId: number): Promise<LiveRun> {
+    const live = this.#live;
+    if (!live || live.state.sessionId !== sessionId) throw new ApiError('not_found', `session ${sessionId} is not the one running`);
+    await live.done;
+    return structuredClone(live.state);
+  }
+
   /** Shutdown: stops any load at once. */
   closeAll(): void {
     this.#unsubscribe();

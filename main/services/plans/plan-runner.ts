@@ -1,0 +1,313 @@
+// Runs a plan from the wizard, one stage after another: the presets applied exactly as the user
+// reviewed them, then each template and variant deployed on the server host, loaded from the client
+// as its own session, and stopped, then the presets reverted if asked. A failed deploy or load
+// fails its stage and the plan goes on with the next template (one broken server does not waste
+// the rest of a long sweep); a failed preset stops the plan, since nothing after it would be
+// measured as planned. Cancel stops the stage running now and still stops the server and reverts.
+
+import { ApiError } from '../../../app/errors.ts';
+import { planEstimate, planStages, sessionNameFor, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plan.ts';
+import type { ApplyResult } from '../../../app/presets-contract.ts';
+import type { LiveRun } from '../../../app/runs.ts';
+import type { EventBus } from '../event-bus.ts';
+import type { Logger } from '../logger.ts';
+import type { PresetCatalog } from '../presets/preset-catalog.ts';
+import type { PresetService } from '../presets/preset-service.ts';
+import type { RunService } from '../runs/run-service.ts';
+import type { HostsRepository } from '../store/hosts-repository.ts';
+import type { SessionsRepository } from '../store/sessions-repository.ts';
+import type { TemplateService } from '../templates/template-service.ts';
+
+export interface PlanRunnerOptions {
+  bus: EventBus;
+  log: Logger;
+  hosts: HostsRepository;
+  sessions: SessionsRepository;
+  presetCatalog: PresetCatalog;
+  presets: Pick<PresetService, 'apply' | 'revert'>;
+  templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop'>;
+  runs: Pick<RunService, 'start' | 'stop' | 'finished'>;
+}
+
+interface Active {
+  state: PlanState;
+  spec: PlanSpec;
+  controller: AbortController;
+  /** The stage running now, so Cancel knows what to interrupt. */
+  current: PlanStage | null;
+  done: Promise<void>;
+}
+
+class StageFailure extends Error {}
+
+export class PlanRunner {
+  readonly #options: PlanRunnerOptions;
+  #active: Active | null = null;
+  #nextId = 1;
+
+  constructor(options: PlanRunnerOptions) {
+    this.#options = options;
+  }
+
+  current(): PlanState | null {
+    return this.#active ? structuredClone(this.#active.state) : null;
+  }
+
+  async start(spec: PlanSpec): Promise<PlanState> {
+    if (this.#active?.state.status === 'running') throw new ApiError('conflict', `plan "${this.#active.state.name}" is still running: cancel it or wait`);
+    const names = await this.#names(spec);
+    const now = new Date().toISOString();
+    const state: PlanState = {
+      id: this.#nextId++,
+      name: spec.name,
+      status: 'running',
+      stages: planStages(spec, names),
+      sessionIds: [],
+      message: null,
+      startedAt: now,
+      endedAt: null,
+      estimateS: planEstimate(spec).seconds,
+    };
+    const active: Active = { state, spec, controller: new AbortController(), current: null, done: Promise.resolve() };
+    this.#active = active;
+    this.#options.log.info('plans', `${spec.name}: starting ${state.stages.length} stages`);
+    this.#publish(active);
+    active.done = this.#drive(active, names);
+    return structuredClone(state);
+  }
+
+  async cancel(): Promise<PlanState> {
+    const active = this.#active;
+    if (!active || active.state.status !== 'running') throw new ApiError('not_found', 'no plan is running');
+    if (!active.controller.signal.aborted) {
+      active.controller.abort();
+      this.#options.log.warn('plans', `${active.state.name}: cancel asked`);
+      await this.#interrupt(active);
+    }
+    await active.done;
+    return structuredClone(active.state);
+  }
+
+  /** Shutdown: no further stage starts (the load and the deployments are stopped by their services). */
+  close(): void {
+    this.#active?.controller.abort();
+  }
+
+  /** Resolves once the plan running now (if any) has ended. */
+  async settled(): Promise<PlanState | null> {
+    await this.#active?.done;
+    return this.current();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  async #names(spec: PlanSpec): Promise<PlanNames> {
+    const { hosts, presetCatalog, templates } = this.#options;
+    const hostNames = new Map([spec.clientHostId, spec.serverHostId].map((id) => [id, hosts.get(id).name]));
+    for (const preset of [spec.presets.client, spec.presets.server]) if (preset) presetCatalog.get(preset.presetId);
+    const catalog = await templates.list();
+    spec.targets.forEach((target, index) => {
+      const manifest = catalog.templates.find((candidate) => candidate.id === target.templateId);
+      if (!manifest) throw new ApiError('invalid_args', `targets.${index}: there is no template "${target.templateId}"`);
+      if (!manifest.variants.some((variant) => variant.id === target.variant)) {
+        throw new ApiError('invalid_args', `targets.${index}: ${manifest.name} has no variant "${target.variant}" (${manifest.variants.map((variant) => variant.id).join(', ')})`);
+      }
+    });
+    return {
+      host: (id) => hostNames.get(id) ?? `host ${id}`,
+      preset: (id) => presetCatalog.get(id).name,
+      template: (id, variantId) => {
+        const manifest = catalog.templates.find((candidate) => candidate.id === id);
+        const variant = manifest?.variants.find((candidate) => candidate.id === variantId);
+        return `${manifest?.name ?? id} · ${variant?.name ?? variantId}`;
+      },
+    };
+  }
+
+  async #drive(active: Active, names: PlanNames): Promise<void> {
+    const { spec, state } = active;
+    const signal = active.controller.signal;
+    const failures: string[] = [];
+    const applied = new Set<'client' | 'server'>();
+    try {
+      for (const role of ['client', 'server'] as const) {
+        const preset = spec.presets[role];
+        const stage = this.#stage(active, `preset-${role}`);
+        if (!preset || !stage) continue;
+        if (signal.aborted) break;
+        const hostId = role === 'client' ? spec.clientHostId : spec.serverHostId;
+        const result = await this.#run(active, stage, () => this.#options.presets.apply(preset.presetId, hostId, preset.planId));
+        if (result === null) {
+          failures.push(`${stage.label}: ${stage.detail}`);
+          throw new StageFailure();
+        }
+        applied.add(role);
+        stage.detail = describeApply(result);
+      }
+      for (const [index, target] of spec.targets.entries()) {
+        if (signal.aborted) break;
+        const failure = await this.#runTarget(active, index, target, names);
+        if (failure) failures.push(failure);
+      }
+    } catch (error) {
+      if (!(error instanceof StageFailure)) failures.push(error instanceof Error ? error.message : String(error));
+    } finally {
+      for (const role of ['client', 'server'] as const) {
+        const stage = this.#stage(active, `revert-${role}`);
+        if (!stage) continue;
+        if (!applied.has(role)) {
+          this.#finishStage(active, stage, 'skipped', 'the preset was not applied');
+          continue;
+        }
+        const hostId = role === 'client' ? spec.clientHostId : spec.serverHostId;
+        // A revert runs even after Cancel: the hosts go back as they were whatever happened.
+        const result = await this.#run(active, stage, () => this.#options.presets.revert(hostId), { cancellable: false });
+        if (result === null) failures.push(`${stage.label}: ${stage.detail}`);
+        else stage.detail = result.outcome;
+      }
+      for (const stage of state.stages) if (stage.status === 'pending') this.#finishStage(active, stage, signal.aborted ? 'cancelled' : 'skipped', null);
+      const status = failures.length > 0 ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
+      state.status = status;
+      state.endedAt = new Date().toISOString();
+      state.message = failures.length > 0 ? failures.join('\n') : signal.aborted ? 'cancelled: the server was stopped and the rest skipped' : null;
+      active.current = null;
+      const log = status === 'failed' ? this.#options.log.error.bind(this.#options.log) : this.#options.log.info.bind(this.#options.log);
+      log('plans', `${state.name}: ${status}${state.message ? ` — ${state.message}` : ''}`);
+      this.#publish(active);
+    }
+  }
+
+  /** Deploy, load and stop one template; returns what failed, or null. */
+  async #runTarget(active: Active, index: number, target: PlanSpec['targets'][number], names: PlanNames): Promise<string | null> {
+    const { spec } = active;
+    const deployStage = this.#stage(active, `deploy-${index}`)!;
+    const loadStage = this.#stage(active, `load-${index}`)!;
+    const stopStage = this.#stage(active, `stop-${index}`)!;
+    const unwatch = this.#options.bus.subscribe('templates.progress', (deployment) => {
+      if (deployment.hostId !== spec.serverHostId || deployStage.status !== 'running' || !deployment.step) return;
+      deployStage.detail = `${deployment.step.label}${deployment.step.detail ? `: ${deployment.step.detail}` : ''}`;
+      this.#publish(active);
+    });
+    let failure: string | null = null;
+    try {
+      const deployment = await this.#run(active, deployStage, () =>
+        this.#options.templates.deploy(spec.serverHostId, target.templateId, { variant: target.variant, knobs: target.knobs, port: target.port }),
+      );
+      if (!deployment) {
+        if (!active.controller.signal.aborted) failure = `${deployStage.label}: ${deployStage.detail}`;
+        this.#finishStage(active, loadStage, active.controller.signal.aborted ? 'cancelled' : 'skipped', 'the server did not start');
+      } else {
+        deployStage.detail = deployment.url;
+        failure = await this.#load(active, loadStage, deployment.url ?? spec.profile.target, names.template(target.templateId, target.variant));
+      }
+    } finally {
+      unwatch();
+    }
+    // The server goes down whatever happened above, so the next template finds the port free.
+    const stopped = await this.#run(active, stopStage, () => this.#options.templates.stop(spec.serverHostId), { cancellable: false });
+    if (stopped === null) failure ??= `${stopStage.label}: ${stopStage.detail}`;
+    return failure;
+  }
+
+  async #load(active: Active, stage: PlanStage, url: string, templateLabel: string): Promise<string | null> {
+    const { spec } = active;
+    const unwatch = this.#options.bus.subscribe('runs.state', (run) => {
+      if (run.sessionId !== stage.sessionId) return;
+      stage.detail = describeRun(run);
+      this.#publish(active);
+    });
+    try {
+      const final = await this.#run(active, stage, async () => {
+        const started = await this.#options.runs.start({
+          name: sessionNameFor(spec, templateLabel),
+          clientHostId: spec.clientHostId,
+          serverHostId: spec.serverHostId,
+          profile: { ...spec.profile, target: url },
+        });
+        stage.sessionId = started.sessionId;
+        active.state.sessionIds.push(started.sessionId);
+        const tags = [...spec.tags, ...(spec.studyId ? [spec.studyId] : [])];
+        if (tags.length > 0) this.#options.sessions.updateNotesAndTags(started.sessionId, { tags: [...new Set(tags)].slice(0, 20) });
+        this.#publish(active);
+        if (active.controller.signal.aborted) await this.#options.runs.stop(started.sessionId).catch(() => undefined);
+        return this.#options.runs.finished(started.sessionId);
+      });
+      if (!final) return active.controller.signal.aborted ? null : `${stage.label}: ${stage.detail}`;
+      if (final.status === 'failed') {
+        this.#finishStage(active, stage, 'failed', final.message ?? 'the load failed');
+        return `${stage.label}: ${stage.detail}`;
+      }
+      if (final.status === 'cancelled') this.#finishStage(active, stage, 'cancelled', 'stopped; the seconds measured are kept');
+      else stage.detail = describeRun(final);
+      return null;
+    } finally {
+      unwatch();
+    }
+  }
+
+  /**
+   * Runs one stage's work: running → done, or failed with the error's message (null returned).
+   * Cancel interrupts a cancellable stage; one that must finish (stop, revert) runs to its end.
+   */
+  async #run<T>(active: Active, stage: PlanStage, work: () => Promise<T>, options: { cancellable?: boolean } = {}): Promise<T | null> {
+    const cancellable = options.cancellable ?? true;
+    if (cancellable && active.controller.signal.aborted) {
+      this.#finishStage(active, stage, 'cancelled', null);
+      return null;
+    }
+    stage.status = 'running';
+    stage.startedAt = new Date().toISOString();
+    active.current = stage;
+    this.#publish(active);
+    try {
+      const result = await work();
+      if (stage.status === 'running') this.#finishStage(active, stage, 'done', stage.detail);
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#finishStage(active, stage, cancellable && active.controller.signal.aborted ? 'cancelled' : 'failed', message);
+      return null;
+    } finally {
+      if (active.current === stage) active.current = null;
+    }
+  }
+
+  /** Cancel: stop what the current stage is waiting on. */
+  async #interrupt(active: Active): Promise<void> {
+    const stage = active.current;
+    if (!stage) return;
+    if (stage.kind === 'deploy') this.#options.templates.cancel(active.spec.serverHostId);
+    if (stage.kind === 'load' && stage.sessionId !== null) await this.#options.runs.stop(stage.sessionId).catch(() => undefined);
+  }
+
+  #stage(active: Active, id: string): PlanStage | undefined {
+    return active.state.stages.find((stage) => stage.id === id);
+  }
+
+  #finishStage(active: Active, stage: PlanStage, status: PlanStage['status'], detail: string | null): void {
+    stage.status = status;
+    stage.detail = detail;
+    stage.endedAt = new Date().toISOString();
+    this.#publish(active);
+  }
+
+  #publish(active: Active): void {
+    this.#options.bus.publish('plans.progress', structuredClone(active.state));
+  }
+}
+
+function describeApply(result: ApplyResult): string {
+  const missed = result.verdicts.filter((verdict) => verdict.status !== 'applied');
+  const head = result.outcome === 'no changes' ? 'already in effect' : `applied (${result.plan.changes} change${result.plan.changes === 1 ? '' : 's'})`;
+  if (missed.length === 0) return head;
+  return `${head}; not in effect: ${missed.map((verdict) => `${verdict.key} = ${verdict.observed ?? '?'} (wanted ${verdict.expected}${verdict.reason ? `: ${verdict.reason}` : ''})`).join('; ')}`;
+}
+
+function describeRun(run: LiveRun): string {
+  const step = run.currentStep !== null && run.steps.length > 1 ? `, step ${run.currentStep + 1} of ${run.steps.length}` : '';
+  const done = run.steps.filter((candidate) => candidate.summary);
+  const last = done.at(-1)?.summary;
+  const p99 = last?.p99Us != null ? `, p99 ${(last.p99Us / 1000).toFixed(1)} ms` : '';
+  const figures = last ? ` — ${Math.round(last.requestsPerSecond)} req/s${p99}` : '';
+  return `${run.status}${step}${figures}`;
+}

@@ -1,0 +1,170 @@
+// The wizard's plan runner on the two-host lab: a preset applied on bl-server as reviewed, two
+// variants of the Node template deployed and loaded one after another as their own sessions, the
+// server stopped after each and the preset reverted at the end; Cancel during a load stops it and
+// still stops the server; a preset whose host changed since the review stops the plan before any load.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { PlanState } from '../../app/plan.ts';
+import type { PresetPlan } from '../../app/preset-plan.ts';
+import type { Session } from '../../app/sessions.ts';
+import type { StoredRun } from '../../app/runs.ts';
+import { createDispatcher } from '../../main/api/dispatch.ts';
+import { createHandlers } from '../../main/api/handlers.ts';
+import { createServices, type Services } from '../../main/services/services.ts';
+import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { labExec } from './lab.ts';
+
+const skip = labSkipReason();
+const PORT = 18451;
+const PROFILE = { target: `http://10.231.0.3:${PORT}`, request: { path: '/hello' }, load: { model: 'closed', connections: 4, durationS: 2 }, pauseS: 0 };
+
+async function sysctl(key: string): Promise<string> {
+  const result = await labExec('server', ['sysctl', '-n', key], { instance: 'default' });
+  return result.stdout.trim().replace(/\s+/g, ' ');
+}
+
+describe('plan runner on the lab', { skip: skip ?? false }, () => {
+  let services: Services;
+  let dir: string;
+  let clientId: number;
+  let serverId: number;
+  let ok: <T>(name: string, args: unknown) => Promise<T>;
+  const progress: PlanState[] = [];
+
+  before(async () => {
+    const targets = await labTargets('default');
+    dir = mkdtempSync(join(tmpdir(), 'benchlab-plan-lab-'));
+    services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+    const call = createDispatcher(createHandlers(services), (error) => console.error(error));
+    ok = async <T>(name: string, args: unknown): Promise<T> => {
+      const outcome = await call(name, args);
+      if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code}: ${outcome.error.message}`);
+      return outcome.result as T;
+    };
+    const add = async (role: 'client' | 'server') => {
+      const target = targets[role];
+      const host = await ok<{ id: number }>('hosts.add', { name: `lab-${role}`, address: target.address, port: 22, user: 'root', auth: 'key', keyPath: targets.keyPath });
+      services.hosts.pinKey(host.id, target.pinnedFingerprint!);
+      await ok('hosts.connect', { id: host.id });
+      return host.id;
+    };
+    clientId = await add('client');
+    serverId = await add('server');
+    services.bus.subscribe('plans.progress', (state) => progress.push(state));
+  });
+
+  after(async () => {
+    if (!services) return;
+    await services.plans.cancel().catch(() => undefined);
+    await services.templates.stop(serverId).catch(() => undefined);
+    await services.presets.revert(serverId).catch(() => undefined);
+    services.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('preset, two variants as two sessions, server stopped after each, preset reverted', async () => {
+    const before = await sysctl('net.ipv4.tcp_fin_timeout');
+    const presetPlan = await ok<PresetPlan>('presets.plan', { presetId: 'load-client', hostId: serverId });
+    progress.length = 0;
+    const started = await ok<PlanState>('plans.start', {
+      name: 'Lab plan',
+      clientHostId: clientId,
+      serverHostId: serverId,
+      presets: { client: null, server: { presetId: 'load-client', planId: presetPlan.planId } },
+      revertPresets: true,
+      targets: [
+        { templateId: 'node', variant: 'async', port: PORT },
+        { templateId: 'node', variant: 'sync', port: PORT },
+      ],
+      profile: PROFILE,
+      tags: ['lab-plan'],
+    });
+    assert.equal(started.status, 'running');
+    assert.deepEqual(
+      started.stages.map((stage) => stage.id),
+      ['preset-server', 'deploy-0', 'load-0', 'stop-0', 'deploy-1', 'load-1', 'stop-1', 'revert-server'],
+    );
+
+    // While the first load runs, the preset is in effect on the server.
+    for (let i = 0; i < 300 && !progress.some((state) => state.stages.find((stage) => stage.id === 'load-0')?.status === 'running'); i++) await new Promise((done) => setTimeout(done, 200));
+    assert.equal(await sysctl('net.ipv4.tcp_fin_timeout'), '15');
+
+    const final = (await services.plans.settled())!;
+    assert.equal(final.status, 'completed', final.message ?? '');
+    assert.deepEqual(final.stages.map((stage) => stage.status), Array(8).fill('done'));
+    assert.equal(final.sessionIds.length, 2);
+    assert.equal(await sysctl('net.ipv4.tcp_fin_timeout'), before, 'the revert put the host back');
+
+    const sessions = await Promise.all(final.sessionIds.map((id) => ok<Session>('sessions.get', { id })));
+    assert.deepEqual(sessions.map((session) => session.name), ['Lab plan — Node.js (node:http) · async', 'Lab plan — Node.js (node:http) · sync']);
+    for (const session of sessions) {
+      assert.equal(session.status, 'completed');
+      assert.deepEqual(session.tags, ['lab-plan']);
+      assert.equal(session.serverHostId, serverId);
+    }
+    const runs = await Promise.all(final.sessionIds.map((sessionId) => ok<StoredRun[]>('runs.list', { sessionId })));
+    assert.deepEqual(runs.map((list) => list.map((run) => `${run.templateId}/${run.variant}`)), [['node/async'], ['node/sync']]);
+    for (const list of runs) assert.ok(list[0]!.summary && list[0]!.summary.requests > 0, 'each session measured requests');
+
+    // The stages ran in order: each deploy was done before its load started, the stop after it.
+    const order: string[] = [];
+    for (const state of progress) for (const stage of state.stages) if (stage.status === 'running' && order.at(-1) !== stage.id) order.push(stage.id);
+    assert.deepEqual([...new Set(order)], ['preset-server', 'deploy-0', 'load-0', 'stop-0', 'deploy-1', 'load-1', 'stop-1', 'revert-server']);
+    assert.equal(services.templates.deployments().find((deployment) => deployment.hostId === serverId)?.state, 'stopped');
+  });
+
+  test('Cancel during a load stops it, keeps the session, and still stops the server', async () => {
+    const started = await ok<PlanState>('plans.start', {
+      name: 'Lab cancel',
+      clientHostId: clientId,
+      serverHostId: serverId,
+      presets: { client: null, server: null },
+      targets: [{ templateId: 'node', variant: 'async', port: PORT }, { templateId: 'node', variant: 'sync', port: PORT }],
+      profile: { ...PROFILE, load: { model: 'closed', connections: 2, durationS: 60 } },
+    });
+    assert.equal(started.stages.length, 6);
+    let running: PlanState | null = null;
+    for (let i = 0; i < 300 && !running; i++) {
+      const current = await ok<PlanState>('plans.current', {});
+      const load = current.stages.find((stage) => stage.id === 'load-0');
+      if (load?.status === 'running' && load.sessionId !== null && /running/.test(load.detail ?? '')) running = current;
+      else await new Promise((done) => setTimeout(done, 200));
+    }
+    assert.ok(running, 'the first load started');
+    const cancelled = await ok<PlanState>('plans.cancel', {});
+    assert.equal(cancelled.status, 'cancelled');
+    const byId = Object.fromEntries(cancelled.stages.map((stage) => [stage.id, stage.status]));
+    assert.deepEqual(byId, { 'deploy-0': 'done', 'load-0': 'cancelled', 'stop-0': 'done', 'deploy-1': 'cancelled', 'load-1': 'cancelled', 'stop-1': 'cancelled' });
+    const session = await ok<Session>('sessions.get', { id: cancelled.sessionIds[0] });
+    assert.equal(session.status, 'cancelled');
+    assert.equal(services.templates.deployments().find((deployment) => deployment.hostId === serverId)?.state, 'stopped');
+  });
+
+  test('a preset whose host changed since the review stops the plan before anything is deployed', async () => {
+    const final0 = await ok<PlanState>('plans.start', {
+      name: 'Lab stale preset',
+      clientHostId: clientId,
+      serverHostId: serverId,
+      presets: { client: null, server: { presetId: 'load-client', planId: '0123456789abcdef' } },
+      targets: [{ templateId: 'node', variant: 'async', port: PORT }],
+      profile: PROFILE,
+    });
+    assert.equal(final0.status, 'running');
+    const final = (await services.plans.settled())!;
+    assert.equal(final.status, 'failed');
+    assert.match(final.message ?? '', /changed since the plan was made/);
+    assert.deepEqual(final.stages.map((stage) => stage.status), ['failed', 'skipped', 'skipped', 'skipped']);
+    assert.deepEqual(final.sessionIds, []);
+  });
+
+  test('an unknown variant is refused before anything starts', async () => {
+    await assert.rejects(
+      ok('plans.start', { name: 'Bad', clientHostId: clientId, serverHostId: serverId, presets: { client: null, server: null }, targets: [{ templateId: 'node', variant: 'turbo' }], profile: PROFILE }),
+      /Node.js \(node:http\) has no variant "turbo" \(async, sync\)/,
+    );
+  });
+});
