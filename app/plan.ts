@@ -118,7 +118,7 @@ export function loadEstimate(profile: LoadProfile): { seconds: number; upTo: boo
     const planned = plannedSeconds(step.load);
     if (planned === null) {
       upTo = true;
-      seconds += step.capS;
+      seconds += profile.countStepCapS;
     } else seconds += planned;
   }
   return { seconds, upTo };
