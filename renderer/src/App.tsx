@@ -12,9 +12,12 @@ import { RunPage } from './pages/RunPage.tsx';
 import { SessionsPage } from './pages/SessionsPage.tsx';
 import { TemplatesPage } from './pages/TemplatesPage.tsx';
 import { TerminalsPage } from './pages/TerminalsPage.tsx';
+import { WizardPage } from './pages/WizardPage.tsx';
 
 function PageView({ page }: { page: PageId }) {
   switch (page) {
+    case 'wizard':
+      return <WizardPage />;
     case 'hosts':
       return <HostsPage />;
     case 'compare':

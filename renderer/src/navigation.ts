@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 
 export const PAGES = [
+  { id: 'wizard', label: 'New plan' },
   { id: 'hosts', label: 'Hosts' },
   { id: 'terminals', label: 'Terminals' },
   { id: 'presets', label: 'Presets' },

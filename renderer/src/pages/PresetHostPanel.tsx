@@ -29,7 +29,8 @@ function Value({ text }: { text: string | null }) {
   return text === null ? <span className="muted">not set</span> : <span className="mono">{text}</span>;
 }
 
-function PlanView({ plan }: { plan: PresetPlan }) {
+/** A preset's plan on one host: each key's current and new value, the files, and the notes. */
+export function PresetPlanView({ plan }: { plan: PresetPlan }) {
   return (
     <div data-testid="plan">
       <table className="table compact" data-testid="plan-table">
@@ -262,7 +263,7 @@ export function PresetHostPanel(props: { preset: Preset; host: Host; pendingReve
       {stage.kind === 'idle' && !error && <p className="hint">Plan first: it shows every change before anything is written.</p>}
       {stage.kind === 'planned' && (
         <>
-          <PlanView plan={stage.plan} />
+          <PresetPlanView plan={stage.plan} />
           {stage.confirming ? (
             <div className="banner warning confirm" data-testid="apply-confirmation">
               <p>

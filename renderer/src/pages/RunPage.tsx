@@ -13,6 +13,7 @@ import { useDeployments } from '../hooks/use-deployments.ts';
 import { useHostConnections } from '../hooks/use-host-connections.ts';
 import { useLiveRun } from '../hooks/use-live-run.ts';
 import { ProfileForm } from './run/ProfileForm.tsx';
+import { RunHostFields } from './run/RunHostFields.tsx';
 import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from './run/profile-draft.ts';
 import { SummaryTable } from './run/SummaryTable.tsx';
 
@@ -155,21 +156,21 @@ export function RunPage() {
         </div>
       )}
       <div className="card">
-        <ProfileForm
-          draft={draft}
-          errors={shownErrors}
-          hosts={hostChoices}
-          clientHostId={clientHostId}
-          serverHostId={serverHostId}
-          deployments={readyDeployments}
-          disabled={running || busy !== null}
-          onDraft={updateDraft}
-          onHosts={(change) => {
-            if (change.clientHostId !== undefined) setClientHostId(change.clientHostId);
-            if (change.serverHostId !== undefined) setServerHostId(change.serverHostId);
-            setTouched((current) => new Set([...current, ...Object.keys(change)]));
-          }}
-        />
+        <ProfileForm draft={draft} errors={shownErrors} disabled={running || busy !== null} withTarget onDraft={updateDraft}>
+          <RunHostFields
+            errors={shownErrors}
+            hosts={hostChoices}
+            clientHostId={clientHostId}
+            serverHostId={serverHostId}
+            deployments={readyDeployments}
+            onTarget={(target) => updateDraft({ target })}
+            onHosts={(change) => {
+              if (change.clientHostId !== undefined) setClientHostId(change.clientHostId);
+              if (change.serverHostId !== undefined) setServerHostId(change.serverHostId);
+              setTouched((current) => new Set([...current, ...Object.keys(change)]));
+            }}
+          />
+        </ProfileForm>
       </div>
       {run && (
         <>

@@ -1,18 +1,11 @@
-// The load profile form of the Run page: hosts, target, request, model, sweep, warm-up and bands,
+// The load profile form of the Run page and the wizard: target, request, model, sweep, warm-up and bands,
 // validated as the user types with the same schema the back end applies.
 
 import type { ReactNode } from 'react';
-import type { Host } from '../../../../app/hosts.ts';
-import type { Deployment } from '../../../../app/templates-contract.ts';
 import { HTTP_METHODS } from '../../../../app/load-profile.ts';
 import type { ProfileDraft } from './profile-draft.ts';
 
-export interface HostChoice {
-  host: Host;
-  connected: boolean;
-}
-
-function Field(props: { label: string; name: string; error: string | undefined; children: ReactNode; wide?: boolean }) {
+export function Field(props: { label: string; name: string; error: string | undefined; children: ReactNode; wide?: boolean }) {
   return (
     <label className={props.wide ? 'field wide' : 'field'}>
       <span>{props.label}</span>
@@ -29,15 +22,14 @@ function Field(props: { label: string; name: string; error: string | undefined; 
 export function ProfileForm(props: {
   draft: ProfileDraft;
   errors: Record<string, string>;
-  hosts: HostChoice[];
-  clientHostId: number | null;
-  serverHostId: number | null;
-  deployments: Deployment[];
   disabled: boolean;
+  /** The Run page asks for the target; the wizard's targets are its deployments. */
+  withTarget: boolean;
   onDraft: (change: Partial<ProfileDraft>) => void;
-  onHosts: (change: { clientHostId?: number | null; serverHostId?: number | null }) => void;
+  /** Fields shown first (the Run page's hosts). */
+  children?: ReactNode;
 }) {
-  const { draft, errors, hosts, disabled, onDraft } = props;
+  const { draft, errors, disabled, onDraft } = props;
   const input = (name: keyof ProfileDraft, type: 'text' | 'number' = 'number') => (
     <input
       type={type}
@@ -53,67 +45,18 @@ export function ProfileForm(props: {
       {input(name, type)}
     </Field>
   );
-  const hostLabel = (choice: HostChoice) => `${choice.host.name}${choice.connected ? '' : ' (not connected)'}`;
   const sweepLabel =
     draft.model === 'closed' ? 'Sweep: connections per step' : draft.openKind === 'rate' ? 'Sweep: rates per step (req/s)' : 'Sweep: requests per step';
 
   return (
     <fieldset className="run-form" disabled={disabled}>
+      {props.children}
       <div className="grid">
-        <Field label="Client host (runs the agent)" name="clientHostId" error={errors.clientHostId}>
-          <select
-            value={props.clientHostId ?? ''}
-            data-testid="run-client"
-            onChange={(event) => props.onHosts({ clientHostId: event.target.value ? Number(event.target.value) : null })}
-          >
-            <option value="">Choose…</option>
-            {hosts.map((choice) => (
-              <option key={choice.host.id} value={choice.host.id}>
-                {hostLabel(choice)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Server host (sampled: CPU, memory, network)" name="serverHostId" error={errors.serverHostId}>
-          <select
-            value={props.serverHostId ?? ''}
-            data-testid="run-server"
-            onChange={(event) => props.onHosts({ serverHostId: event.target.value ? Number(event.target.value) : null })}
-          >
-            <option value="">None</option>
-            {hosts.map((choice) => (
-              <option key={choice.host.id} value={choice.host.id}>
-                {hostLabel(choice)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        {props.deployments.length > 0 && (
-          <Field label="Deployed template" name="deployment" error={undefined}>
-            <select
-              value=""
-              data-testid="run-deployment"
-              onChange={(event) => {
-                const deployment = props.deployments.find((entry) => String(entry.hostId) === event.target.value);
-                if (!deployment?.url) return;
-                onDraft({ target: deployment.url.replace(/\/$/, '') });
-                props.onHosts({ serverHostId: deployment.hostId });
-              }}
-            >
-              <option value="">Use a deployment…</option>
-              {props.deployments.map((deployment) => (
-                <option key={deployment.hostId} value={deployment.hostId}>
-                  {deployment.templateName} ({deployment.variant}) on {deployment.hostName}
-                </option>
-              ))}
-            </select>
+        {props.withTarget && (
+          <Field label="Target (as the client reaches it)" name="target" error={errors.target} wide>
+            {input('target', 'text')}
           </Field>
         )}
-      </div>
-      <div className="grid">
-        <Field label="Target (as the client reaches it)" name="target" error={errors.target} wide>
-          {input('target', 'text')}
-        </Field>
         <Field label="Method" name="method" error={errors.method}>
           <select value={draft.method} data-testid="run-method" onChange={(event) => onDraft({ method: event.target.value as ProfileDraft['method'] })}>
             {HTTP_METHODS.map((method) => (

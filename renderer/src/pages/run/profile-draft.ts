@@ -1,7 +1,7 @@
 // The Run page's form as typed (strings) and its translation into a load profile for the
 // contract. Numbers that do not parse stay NaN so the profile's own validation names the field.
 
-import type { LoadProfileInput } from '../../../../app/load-profile.ts';
+import type { LoadProfile, LoadProfileInput } from '../../../../app/load-profile.ts';
 
 export interface ProfileDraft {
   target: string;
@@ -119,4 +119,41 @@ export function fieldOfError(path: string, draft: ProfileDraft): string {
     return second ?? 'rate';
   }
   return head ?? 'target';
+}
+
+/** The form's text for a profile (a study's, or a saved session's): the inverse of profileOf. */
+export function draftOfProfile(profile: Omit<LoadProfile, 'target'> & { target?: string }): ProfileDraft {
+  const { load } = profile;
+  const text = (value: number | undefined, fallback: string) => (value === undefined ? fallback : String(value));
+  return {
+    ...DEFAULT_DRAFT,
+    target: profile.target ?? '',
+    path: profile.request.path,
+    method: profile.request.method,
+    headers: Object.entries(profile.request.headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
+    body: profile.request.body ?? '',
+    timeoutMs: String(profile.request.timeoutMs),
+    model: load.model,
+    ...(load.model === 'closed'
+      ? {
+          connections: String(load.connections),
+          pipelining: String(load.pipelining),
+          closedStop: load.requests !== undefined ? 'requests' : 'duration',
+          durationS: text(load.durationS, DEFAULT_DRAFT.durationS),
+          requests: text(load.requests, DEFAULT_DRAFT.requests),
+        }
+      : {
+          openKind: load.requests !== undefined ? 'requests' : 'rate',
+          rate: text(load.rate, DEFAULT_DRAFT.rate),
+          openRequests: text(load.requests, DEFAULT_DRAFT.openRequests),
+          openDurationS: String(load.durationS),
+          openConnections: String(load.connections),
+        }),
+    sweep: profile.sweep.join(', '),
+    warmupS: String(profile.warmupS),
+    pauseS: String(profile.pauseS),
+    bucketsMs: profile.bucketsMs.join(', '),
+  };
 }

@@ -1,0 +1,77 @@
+// The Run page's host fields: the client that runs the agent, the server sampled during the run, and
+// a shortcut that takes the target from a ready deployment.
+
+import type { Host } from '../../../../app/hosts.ts';
+import type { Deployment } from '../../../../app/templates-contract.ts';
+import { Field } from './ProfileForm.tsx';
+
+export interface HostChoice {
+  host: Host;
+  connected: boolean;
+}
+
+export function RunHostFields(props: {
+  errors: Record<string, string>;
+  hosts: HostChoice[];
+  clientHostId: number | null;
+  serverHostId: number | null;
+  deployments: Deployment[];
+  onHosts: (change: { clientHostId?: number | null; serverHostId?: number | null }) => void;
+  onTarget: (target: string) => void;
+}) {
+  const { errors, hosts } = props;
+  const hostLabel = (choice: HostChoice) => `${choice.host.name}${choice.connected ? '' : ' (not connected)'}`;
+  return (
+      <div className="grid">
+        <Field label="Client host (runs the agent)" name="clientHostId" error={errors.clientHostId}>
+          <select
+            value={props.clientHostId ?? ''}
+            data-testid="run-client"
+            onChange={(event) => props.onHosts({ clientHostId: event.target.value ? Number(event.target.value) : null })}
+          >
+            <option value="">Choose…</option>
+            {hosts.map((choice) => (
+              <option key={choice.host.id} value={choice.host.id}>
+                {hostLabel(choice)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Server host (sampled: CPU, memory, network)" name="serverHostId" error={errors.serverHostId}>
+          <select
+            value={props.serverHostId ?? ''}
+            data-testid="run-server"
+            onChange={(event) => props.onHosts({ serverHostId: event.target.value ? Number(event.target.value) : null })}
+          >
+            <option value="">None</option>
+            {hosts.map((choice) => (
+              <option key={choice.host.id} value={choice.host.id}>
+                {hostLabel(choice)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {props.deployments.length > 0 && (
+          <Field label="Deployed template" name="deployment" error={undefined}>
+            <select
+              value=""
+              data-testid="run-deployment"
+              onChange={(event) => {
+                const deployment = props.deployments.find((entry) => String(entry.hostId) === event.target.value);
+                if (!deployment?.url) return;
+                props.onTarget(deployment.url.replace(/\/$/, ''));
+                props.onHosts({ serverHostId: deployment.hostId });
+              }}
+            >
+              <option value="">Use a deployment…</option>
+              {props.deployments.map((deployment) => (
+                <option key={deployment.hostId} value={deployment.hostId}>
+                  {deployment.templateName} ({deployment.variant}) on {deployment.hostName}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
+      </div>
+  );
+}

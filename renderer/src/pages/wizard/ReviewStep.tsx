@@ -1,0 +1,50 @@
+// Wizard step 5: everything the run will do, in order, with each stage's estimate and the total,
+// and the name its sessions take. Nothing has changed on any host yet.
+
+import { formatDuration, type PlanStage } from '../../../../app/plan.ts';
+import { StepField } from './StepField.tsx';
+import type { WizardDraft } from './wizard-draft.ts';
+
+export function ReviewStep(props: {
+  draft: WizardDraft;
+  errors: Record<string, string>;
+  stages: PlanStage[] | null;
+  estimate: { seconds: number; upTo: boolean } | null;
+  problem: string | null;
+  onChange: (change: Partial<WizardDraft>) => void;
+}) {
+  const { draft } = props;
+  return (
+    <div className="wizard-step" data-testid="wizard-review">
+      <div className="grid">
+        <StepField label="Name (each session adds its template)" name="name" error={props.errors.name}>
+          <input value={draft.name} data-testid="wizard-name" placeholder="e.g. Node async vs sync, /hello" onChange={(event) => props.onChange({ name: event.target.value })} />
+        </StepField>
+        <StepField label="Tags (comma separated)" name="tags" error={props.errors.tags}>
+          <input value={draft.tags} data-testid="wizard-tags" onChange={(event) => props.onChange({ tags: event.target.value })} />
+        </StepField>
+      </div>
+      {props.problem && (
+        <div className="banner error" role="alert" data-testid="wizard-problem">
+          {props.problem}
+        </div>
+      )}
+      {props.stages && props.estimate && (
+        <>
+          <h3>
+            What will happen — about <span data-testid="wizard-estimate">{`${props.estimate.upTo ? 'up to ' : ''}${formatDuration(props.estimate.seconds)}`}</span>
+          </h3>
+          <ol className="plan-stages" data-testid="wizard-stages">
+            {props.stages.map((stage) => (
+              <li key={stage.id} data-testid="wizard-stage" data-stage={stage.id}>
+                <span>{stage.label}</span>
+                <span className="muted small"> ~{formatDuration(stage.estimateS)}</span>
+              </li>
+            ))}
+          </ol>
+          <p className="hint">Deploy times are guesses (a first JVM build takes minutes); load times are the profile’s own. Cancel stops whatever runs and still stops the server{draft.revertPresets ? ' and reverts the presets' : ''}.</p>
+        </>
+      )}
+    </div>
+  );
+}
