@@ -16,8 +16,8 @@ export async function globalSetup(): Promise<void> {
   console.log(`lab: ${result.alreadyUp ? 'already up' : `up in ${result.seconds.toFixed(2)} s`}`);
 }
 
-/** Lab instances that only tests use (pulled links, regenerated keys): always taken down. */
-const TEST_ONLY_INSTANCES = ['disruptive', 'rekey', 'loadlink'] as const;
+/** Lab instances that only tests use (pulled links, regenerated keys, plans): always taken down. */
+const TEST_ONLY_INSTANCES = ['disruptive', 'rekey', 'loadlink', 'plans', 'wizard'] as const;
 
 export async function globalTeardown(): Promise<void> {
   if (labUnsupportedReason()) return;

@@ -20,6 +20,10 @@ const INSTANCES = {
   rekey: { prefix: 'blk-', thirdOctet: 3 },
   // For the load engine's tests that pull the client's link mid-run.
   loadlink: { prefix: 'bll-', thirdOctet: 4 },
+  // For the plan runner's tests and the wizard's end-to-end test: they apply presets and deploy
+  // templates, so each has hosts of its own that no other test file touches meanwhile.
+  plans: { prefix: 'blp-', thirdOctet: 5 },
+  wizard: { prefix: 'blw-', thirdOctet: 6 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;

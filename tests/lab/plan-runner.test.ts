@@ -20,10 +20,10 @@ import { labExec } from './lab.ts';
 
 const skip = labSkipReason();
 const PORT = 18451;
-const PROFILE = { target: `http://10.231.0.3:${PORT}`, request: { path: '/hello' }, load: { model: 'closed', connections: 4, durationS: 2 }, pauseS: 0 };
+const PROFILE = { target: `http://10.231.5.3:${PORT}`, request: { path: '/hello' }, load: { model: 'closed', connections: 4, durationS: 2 }, pauseS: 0 };
 
 async function sysctl(key: string): Promise<string> {
-  const result = await labExec('server', ['sysctl', '-n', key], { instance: 'default' });
+  const result = await labExec('server', ['sysctl', '-n', key], { instance: 'plans' });
   return result.stdout.trim().replace(/\s+/g, ' ');
 }
 
@@ -36,7 +36,7 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
   const progress: PlanState[] = [];
 
   before(async () => {
-    const targets = await labTargets('default');
+    const targets = await labTargets('plans');
     dir = mkdtempSync(join(tmpdir(), 'benchlab-plan-lab-'));
     services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
     const call = createDispatcher(createHandlers(services), (error) => console.error(error));

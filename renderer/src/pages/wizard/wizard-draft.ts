@@ -32,6 +32,8 @@ export interface WizardDraft {
   serverPreset: string | null;
   revertPresets: boolean;
   targets: WizardTarget[];
+  /** The port every template listens on; empty for each template's own default. */
+  port: string;
   /** The study the profile came from, or null for a custom profile. */
   studyId: string | null;
   profile: ProfileDraft;
@@ -47,6 +49,7 @@ export const DEFAULT_WIZARD: WizardDraft = {
   serverPreset: null,
   revertPresets: true,
   targets: [],
+  port: '',
   studyId: null,
   profile: { ...DEFAULT_DRAFT, durationS: '30' },
   name: '',
@@ -73,11 +76,17 @@ export function restoreWizard(saved: unknown): WizardDraft {
     serverPreset: pick('serverPreset', (value) => value === null || isText(value)),
     revertPresets: pick('revertPresets', (value) => typeof value === 'boolean'),
     targets: pick('targets', (value) => Array.isArray(value) && value.every((target) => isText(target?.templateId) && isText(target?.variant))),
+    port: pick('port', isText),
     studyId: pick('studyId', (value) => value === null || isText(value)),
     profile,
     name: pick('name', isText),
     tags: pick('tags', isText),
   };
+}
+
+function portOf(draft: WizardDraft): number | null {
+  const port = Number(draft.port.trim());
+  return draft.port.trim() !== '' && Number.isInteger(port) && port >= 1 && port <= 65535 ? port : null;
 }
 
 /** What the wizard knows of the world when it checks a step. */
@@ -110,6 +119,7 @@ export function stepErrors(step: WizardStepId, draft: WizardDraft, context: Wiza
       break;
     case 'templates':
       if (draft.targets.length === 0) errors.targets = 'choose at least one template and variant';
+      if (draft.port.trim() !== '' && portOf(draft) === null) errors.port = 'must be a whole number between 1 and 65535, or empty';
       break;
     case 'load':
       for (const [path, message] of Object.entries(profileFieldErrors(profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER })))) {
@@ -140,7 +150,7 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
     serverHostId: draft.serverHostId ?? 0,
     presets: { client: preset('client'), server: preset('server') },
     revertPresets: draft.revertPresets,
-    targets: draft.targets.map((target) => ({ templateId: target.templateId, variant: target.variant })),
+    targets: draft.targets.map((target) => ({ templateId: target.templateId, variant: target.variant, ...(portOf(draft) ? { port: portOf(draft)! } : {}) })),
     profile: profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER }),
     studyId: draft.studyId,
     tags: parseTags(draft.tags),
