@@ -1,0 +1,74 @@
+// Page object for the wizard: tests speak in steps and choices, selectors live here.
+
+import type { Locator, Page } from 'playwright-core';
+import { HostsPage, type HostFormValues } from './hosts-page.ts';
+
+export type WizardRole = 'client' | 'server';
+
+export class WizardPage {
+  readonly page: Page;
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  async open(): Promise<void> {
+    await this.page.getByTestId('nav-wizard').click();
+    await this.page.getByTestId('page-wizard').waitFor();
+  }
+
+  async step(): Promise<string | null> {
+    return this.page.getByTestId('page-wizard').getAttribute('data-step');
+  }
+
+  async waitForStep(step: string): Promise<void> {
+    await this.page.locator(`[data-testid="page-wizard"][data-step="${step}"]`).waitFor();
+  }
+
+  async next(): Promise<void> {
+    await this.page.getByTestId('wizard-next').click();
+  }
+
+  error(field: string): Locator {
+    return this.page.getByTestId(`error-${field}`);
+  }
+
+  /** Adds a host for a role from the wizard, then trusts its key on first connection. */
+  async addHost(role: WizardRole, values: HostFormValues, fingerprint: string): Promise<void> {
+    await this.page.getByTestId(`wizard-${role}-add`).click();
+    await new HostsPage(this.page).fill(values);
+    await this.page.getByTestId('host-save').click();
+    const dialog = this.page.getByTestId('connect-dialog');
+    await dialog.getByTestId('connect-submit').click();
+    await dialog.getByTestId('presented-fingerprint').filter({ hasText: fingerprint }).waitFor();
+    await dialog.getByTestId('trust-key').click();
+    await this.hostState(role).filter({ hasText: 'connected' }).waitFor();
+  }
+
+  hostState(role: WizardRole): Locator {
+    return this.page.getByTestId(`wizard-${role}-state`);
+  }
+
+  async choosePreset(role: WizardRole, presetId: string): Promise<void> {
+    await this.page.getByTestId(`wizard-${role}-preset`).selectOption(presetId);
+  }
+
+  async chooseTarget(templateId: string, variant: string): Promise<void> {
+    await this.page.getByTestId(`wizard-target-${templateId}-${variant}`).check();
+  }
+
+  field(name: string): Locator {
+    return this.page.getByTestId(`run-${name}`);
+  }
+
+  stages(): Locator {
+    return this.page.getByTestId('wizard-stage');
+  }
+
+  planStage(id: string): Locator {
+    return this.page.locator(`[data-testid="plan-stage"][data-stage="${id}"]`);
+  }
+
+  async waitForPlan(status: string, timeoutMs: number): Promise<void> {
+    await this.page.locator(`[data-testid="wizard-run"][data-status="${status}"]`).waitFor({ timeout: timeoutMs });
+  }
+}

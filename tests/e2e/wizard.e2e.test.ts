@@ -1,0 +1,166 @@
+// The whole product path in web mode and real Chromium against the lab (its own `wizard` instance),
+// from an empty data dir: the wizard (each step refusing Next until it is valid, a reload keeping
+// its state), a plan that applies a preset and runs two variants of the Node template as two
+// sessions, their comparison, a replay of one, and a PDF whose text holds both sessions' names
+// and figures.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.ts';
+import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
+import { WizardPage } from './pages/wizard-page.ts';
+
+const skip = labSkipReason();
+const PORT = '18461';
+const SESSION_NAMES = ['Lab wizard — Node.js (node:http) · async', 'Lab wizard — Node.js (node:http) · sync'];
+
+describe('wizard → two runs → comparison → replay → PDF on the lab', { skip: skip ?? false }, () => {
+  let app: RunningWebApp;
+  let browser: Browser;
+  let page: Page;
+  let wizard: WizardPage;
+  let targets: Awaited<ReturnType<typeof labTargets>>;
+
+  before(async () => {
+    targets = await labTargets('wizard');
+    app = await startWebApp();
+    assert.deepEqual(readdirSync(app.dataDir).filter((file) => !file.startsWith('benchlab.db')), [], 'the data dir starts empty');
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(app.url);
+    await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+    wizard = new WizardPage(page);
+    await wizard.open();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test('hosts: Next is refused until both hosts are chosen and connected; hosts added and trusted from the wizard', async () => {
+    assert.equal(await wizard.step(), 'hosts');
+    await wizard.next();
+    assert.match(await wizard.error('clientHostId').innerText(), /choose the host that generates the load/);
+    assert.equal(await wizard.step(), 'hosts');
+    const host = (role: 'client' | 'server') => ({ name: `wiz-${role}`, address: targets[role].address, user: 'root', auth: 'key' as const, keyPath: targets.keyPath });
+    await wizard.addHost('client', host('client'), targets.client.pinnedFingerprint!);
+    await wizard.addHost('server', host('server'), targets.server.pinnedFingerprint!);
+    await page.getByTestId('wizard-reach').click();
+    assert.match(await page.getByTestId('wizard-reach-result').innerText(), /wiz-client reaches wiz-server \(round trip [\d.]+ ms\)/);
+    await wizard.next();
+    await wizard.waitForStep('presets');
+  });
+
+  test('presets: the plan of the preset on the server is shown, and a reload keeps the wizard where it was', async () => {
+    await wizard.choosePreset('server', 'distribution-defaults');
+    await page.getByTestId('wizard-server-plan').getByTestId('plan-table').waitFor();
+    assert.ok((await page.getByTestId('wizard-server-plan').getByTestId('plan-row').count()) >= 5, 'one row per key of the preset');
+    assert.equal(await page.getByTestId('wizard-revert').isChecked(), true);
+    // The draft is saved a moment after each change; wait for it to reach the back end.
+    await page.waitForTimeout(800);
+    await page.reload();
+    await wizard.waitForStep('presets');
+    assert.equal(await page.getByTestId('wizard-server-preset').inputValue(), 'distribution-defaults');
+    assert.equal(await page.getByTestId('wizard-client-preset').inputValue(), '');
+    await page.getByTestId('wizard-server-plan').getByTestId('plan-table').waitFor();
+    await wizard.next();
+    await wizard.waitForStep('templates');
+  });
+
+  test('templates: at least one is needed; two variants of Node chosen on a port of our own', async () => {
+    await wizard.next();
+    assert.match(await wizard.error('targets').innerText(), /choose at least one template/);
+    await page.getByTestId('wizard-port').fill('99999');
+    await wizard.chooseTarget('node', 'async');
+    await wizard.chooseTarget('node', 'sync');
+    await wizard.next();
+    assert.match(await wizard.error('port').innerText(), /between 1 and 65535/);
+    await page.getByTestId('wizard-port').fill(PORT);
+    await wizard.next();
+    await wizard.waitForStep('load');
+  });
+
+  test('load profile: a study fills the form; a bad value stops Next; a short custom profile goes on', async () => {
+    await page.getByTestId('study-ab-fixed-count').click();
+    assert.equal(await wizard.field('requests').inputValue(), '10000');
+    assert.equal(await wizard.field('connections').inputValue(), '100');
+    await page.getByTestId('study-wrk-connections').click();
+    assert.equal(await wizard.field('sweep').inputValue(), '10, 100, 1000, 10000');
+    await page.getByTestId('study-custom').click();
+    await wizard.field('sweep').fill('');
+    await wizard.field('warmupS').fill('0');
+    await wizard.field('connections').fill('0');
+    await wizard.next();
+    assert.match(await wizard.error('connections').innerText(), /at least 1/);
+    await wizard.field('connections').fill('4');
+    await wizard.field('durationS').fill('3');
+    await wizard.next();
+    await wizard.waitForStep('review');
+  });
+
+  test('review: every stage in order with an estimate; a name is needed', async () => {
+    await page.getByTestId('wizard-start').click();
+    assert.match(await wizard.error('name').innerText(), /is required/);
+    await page.getByTestId('wizard-name').fill('Lab wizard');
+    await page.getByTestId('wizard-tags').fill('e2e');
+    await wizard.stages().nth(7).waitFor();
+    assert.deepEqual(
+      await wizard.stages().evaluateAll((items) => items.map((item) => item.getAttribute('data-stage'))),
+      ['preset-server', 'deploy-0', 'load-0', 'stop-0', 'deploy-1', 'load-1', 'stop-1', 'revert-server'],
+    );
+    assert.match(await wizard.stages().nth(2).innerText(), /Load Node\.js \(node:http\) · async from wiz-client: c=4, 3 s/);
+    // 5 s preset + 2 × (30 s deploy + 3 s load + 5 s stop) + 5 s revert.
+    assert.equal(await page.getByTestId('wizard-estimate').innerText(), '1 min 26 s');
+  });
+
+  test('run: the plan applies the preset, runs both variants as two sessions and reverts', async () => {
+    await page.getByTestId('wizard-start').click();
+    await wizard.waitForStep('run');
+    await wizard.waitForPlan('completed', 180_000);
+    const statuses = await page.getByTestId('plan-stage').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-stage')}:${item.getAttribute('data-status')}`));
+    assert.deepEqual(statuses, ['preset-server', 'deploy-0', 'load-0', 'stop-0', 'deploy-1', 'load-1', 'stop-1', 'revert-server'].map((id) => `${id}:done`));
+    assert.match(await wizard.planStage('load-0').innerText(), /completed — \d+ req\/s/);
+    // A reload on the run step shows the same finished plan.
+    await page.reload();
+    await wizard.waitForPlan('completed', 10_000);
+  });
+
+  test('comparison of the two sessions, a replay of one, and a PDF with both names and figures', async () => {
+    await page.getByTestId('plan-compare').click();
+    await page.getByTestId('comparison').waitFor();
+    const compare = new ComparePage(page);
+    const rps = await compare.column('c=4, 3 s', 'rps');
+    assert.equal(rps.length, 2, 'one row per session');
+    assert.equal(rps.filter((cell) => cell.best).length, 1, 'the better one is marked');
+    const names = await page.getByTestId('compare-step').first().getByTestId('compare-row').evaluateAll((rows) => rows.map((row) => row.querySelector('td')?.textContent ?? ''));
+    assert.deepEqual(names, SESSION_NAMES);
+
+    await page.getByTestId('compare-title').fill('Node async vs sync on the lab');
+    await page.getByTestId('compare-export').click();
+    const file = await page.getByTestId('compare-pdf-file').innerText({ timeout: 60_000 });
+    assert.ok(existsSync(file), 'the PDF is on disk');
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    for (const expected of ['Node async vs sync on the lab', ...SESSION_NAMES, rps[0]!.value, rps[1]!.value]) {
+      assert.ok(text.includes(expected), `the PDF holds "${expected}"`);
+    }
+    execFileSync('pdftoppm', ['-png', '-r', '40', '-f', '1', '-l', '1', file, `${file}.page`]);
+    assert.ok(readdirSync(app.dataDir, { recursive: true }).some((entry) => String(entry).endsWith('.page-1.png')), 'the first page renders');
+
+    const library = new SessionsLibrary(page);
+    await library.open();
+    await library.row(SESSION_NAMES[1]!).getByTestId('session-replay').click();
+    const replay = page.getByTestId('replay');
+    await page.getByTestId('replay-speed-20').click();
+    const duration = Number(await replay.getAttribute('data-duration'));
+    assert.ok(duration >= 3, `the replay covers the stored seconds (${duration})`);
+    await page.locator(`[data-testid="replay"][data-position="${duration}"]`).waitFor({ timeout: 15_000 });
+    assert.ok(Number(await page.getByTestId('chart-rps').getAttribute('data-points')) >= 3, 'the stored seconds were played onto the chart');
+  });
+});
