@@ -179,7 +179,7 @@ describe('planStages', () => {
       assert.equal(stage.endedAt, null);
     }
     assert.equal(stages[0]!.label, 'Deploy node/async on host2');
-    assert.equal(stages[1]!.label, 'Load node/async from host1: c=10, 10 s');
+    assert.equal(stages[1]!.label, 'Load node/async from host1: GET /hello, c=10, 10 s');
     assert.equal(stages[2]!.label, 'Stop node/async on host2');
     assert.equal(stages[3]!.label, 'Deploy vertx/eventloop on host2');
     assert.deepEqual(
@@ -245,10 +245,10 @@ describe('planStages', () => {
 
   test('a sweep is listed step by step in the load label; a count-ended load says so', () => {
     const sweep = planStages(spec({ profile: { ...closedProfile, sweep: [10, 100, 1000] } }), names);
-    assert.equal(sweep[1]!.label, 'Load node/async from host1: c=10, 10 s / c=100, 10 s / c=1000, 10 s');
+    assert.equal(sweep[1]!.label, 'Load node/async from host1: GET /hello, c=10, 10 s / c=100, 10 s / c=1000, 10 s');
 
     const counted = planStages(spec({ profile: { ...closedProfile, load: { model: 'closed', connections: 100, requests: 10_000 } } }), names);
-    assert.equal(counted[1]!.label, 'Load node/async from host1: c=100, 10000 requests (ends by request count)');
+    assert.equal(counted[1]!.label, 'Load node/async from host1: GET /hello, c=100, 10000 requests (ends by request count)');
   });
 
   test('stage ids are unique', () => {

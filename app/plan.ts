@@ -160,7 +160,7 @@ export function planStages(spec: PlanSpec, names: PlanNames): PlanStage[] {
       stage(
         `load-${index}`,
         'load',
-        `Load ${label} from ${names.host(spec.clientHostId)}: ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
+        `Load ${label} from ${names.host(spec.clientHostId)}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
         load.seconds,
         index,
       ),

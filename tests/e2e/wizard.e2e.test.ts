@@ -115,7 +115,7 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
       await wizard.stages().evaluateAll((items) => items.map((item) => item.getAttribute('data-stage'))),
       ['preset-server', 'deploy-0', 'load-0', 'stop-0', 'deploy-1', 'load-1', 'stop-1', 'revert-server'],
     );
-    assert.match(await wizard.stages().nth(2).innerText(), /Load Node\.js \(node:http\) · async from wiz-client: c=4, 3 s/);
+    assert.match(await wizard.stages().nth(2).innerText(), /Load Node\.js \(node:http\) · async from wiz-client: GET \/hello, c=4, 3 s/);
     // 5 s preset + 2 × (30 s deploy + 3 s load + 5 s stop) + 5 s revert.
     assert.equal(await page.getByTestId('wizard-estimate').innerText(), '1 min 26 s');
   });

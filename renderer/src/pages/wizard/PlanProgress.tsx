@@ -1,6 +1,7 @@
 // Wizard step 6: the plan as it runs — each stage's state and what it is doing — with Cancel, and
 // once it ends, the way on: compare the sessions it made, or look at them in the library.
 
+import { useEffect, useState } from 'react';
 import { formatDuration, type PlanState } from '../../../../app/plan.ts';
 
 const ICONS: Record<string, string> = { pending: '○', running: '◐', done: '✓', failed: '✗', skipped: '–', cancelled: '■' };
@@ -8,6 +9,13 @@ const ICONS: Record<string, string> = { pending: '○', running: '◐', done: '�
 export function PlanProgress(props: { plan: PlanState; cancelling: boolean; onCancel: () => void; onCompare: () => void; onSessions: () => void; onLive: () => void; onNew: () => void }) {
   const { plan } = props;
   const running = plan.status === 'running';
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  const elapsedS = Math.max(0, ((plan.endedAt ? Date.parse(plan.endedAt) : now) - Date.parse(plan.startedAt)) / 1000);
   return (
     <div className="wizard-step" data-testid="wizard-run" data-status={plan.status} data-plan={plan.id}>
       <div className="run-status">
@@ -15,7 +23,9 @@ export function PlanProgress(props: { plan: PlanState; cancelling: boolean; onCa
         <span className={`badge plan-${plan.status}`} data-testid="plan-status">
           {plan.status}
         </span>
-        <span className="muted small">estimated {formatDuration(plan.estimateS)}</span>
+        <span className="muted small" data-testid="plan-elapsed">
+          {running ? 'running for' : 'took'} {formatDuration(elapsedS)} (estimated {formatDuration(plan.estimateS)})
+        </span>
       </div>
       {plan.message && (
         <div className={`banner ${plan.status === 'failed' ? 'error' : 'warning'}`} role="alert" data-testid="plan-message">

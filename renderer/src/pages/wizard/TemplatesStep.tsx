@@ -27,9 +27,11 @@ export function TemplatesStep(props: {
           {props.errors.targets}
         </div>
       )}
-      <StepField label="Port on the server host (empty: each template's default)" name="port" error={props.errors.port}>
-        <input value={draft.port} data-testid="wizard-port" inputMode="numeric" placeholder="8080" onChange={(event) => props.onChange({ port: event.target.value })} />
-      </StepField>
+      <div className="grid">
+        <StepField label="Port on the server host (empty: each template's default)" name="port" error={props.errors.port}>
+          <input value={draft.port} data-testid="wizard-port" inputMode="numeric" placeholder="8080" onChange={(event) => props.onChange({ port: event.target.value })} />
+        </StepField>
+      </div>
       <div className="template-choices">
         {props.templates.map((template) => (
           <fieldset key={template.id} className="card" data-testid={`wizard-template-${template.id}`}>
