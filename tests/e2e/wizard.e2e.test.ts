@@ -163,4 +163,23 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
     await page.locator(`[data-testid="replay"][data-position="${duration}"]`).waitFor({ timeout: 15_000 });
     assert.ok(Number(await page.getByTestId('chart-rps').getAttribute('data-points')) >= 3, 'the stored seconds were played onto the chart');
   });
+
+  test('a duplicated session opens in the wizard with its hosts, its profile and the template of its original', async () => {
+    await page.getByTestId('replay-close').click();
+    const library = new SessionsLibrary(page);
+    await library.row(SESSION_NAMES[0]!).getByTestId('session-duplicate').click();
+    const copy = library.row(`${SESSION_NAMES[0]!} (copy)`);
+    await copy.getByTestId('session-wizard').click();
+    await wizard.waitForStep('hosts');
+    assert.equal(await page.getByTestId('wizard-client-host').locator('option:checked').innerText(), `wiz-client (root@${targets.client.address})`);
+    assert.equal(await page.getByTestId('wizard-server-host').locator('option:checked').innerText(), `wiz-server (root@${targets.server.address})`);
+    await page.getByTestId('wizard-step-templates').click();
+    assert.equal(await page.getByTestId('wizard-target-node-async').isChecked(), true);
+    assert.equal(await page.getByTestId('wizard-target-node-sync').isChecked(), false);
+    await page.getByTestId('wizard-step-load').click();
+    assert.equal(await wizard.field('connections').inputValue(), '4');
+    assert.equal(await wizard.field('durationS').inputValue(), '3');
+    await page.getByTestId('wizard-step-review').click();
+    assert.equal(await page.getByTestId('wizard-name').inputValue(), `${SESSION_NAMES[0]!} (copy)`);
+  });
 });

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { filterChoices, filterLibrary, parseTags, type LibraryEntry, type LibraryFilter } from '../../../app/session-library.ts';
 import { errorMessage, useApi, useConnection } from '../api-context.tsx';
 import { loadSelection, saveSelection } from './compare/compare-selection.ts';
+import { restoreWizard, wizardFromSession } from './wizard/wizard-draft.ts';
 import { ReplayView } from './compare/ReplayView.tsx';
 
 function SessionDetails({ entry, onSaved }: { entry: LibraryEntry; onSaved: () => void }) {
@@ -66,6 +67,16 @@ export function SessionsPage() {
   useEffect(() => {
     if (connection === 'connected') reload();
   }, [connection, reload]);
+
+  /** The wizard set up from a session; a draft has no runs of its own, so its original's tell the templates. */
+  const openInWizard = async (id: number) => {
+    const session = await api.sessions.get({ id });
+    const runs = await api.runs.list({ sessionId: session.runCount === 0 && session.originSessionId ? session.originSessionId : id });
+    const saved = await api.plans.draft();
+    const draft = wizardFromSession(restoreWizard(saved.draft), session, runs);
+    await api.plans.saveDraft({ draft: draft as unknown as Record<string, unknown> });
+    window.location.hash = '/wizard';
+  };
 
   const act = async (work: () => Promise<unknown>) => {
     try {
@@ -217,6 +228,9 @@ export function SessionsPage() {
                       </button>
                       <button type="button" data-testid="session-rename" onClick={() => setRenaming({ id: session.id, name: session.name })}>
                         Rename
+                      </button>
+                      <button type="button" data-testid="session-wizard" title="Set the wizard up with this session's hosts, templates and profile" onClick={() => void act(() => openInWizard(session.id))}>
+                        Open in wizard
                       </button>
                       <button type="button" data-testid="session-duplicate" onClick={() => void act(() => api.sessions.duplicate({ id: session.id }))}>
                         Duplicate

@@ -2,12 +2,12 @@
 // restored field by field from whatever was saved (a bad field falls back to its default, never
 // loses the rest), checked step by step before Next, and turned into the plan the back end runs.
 
-import { profileFieldErrors } from '../../../../app/load-profile.ts';
+import { LoadProfile, profileFieldErrors } from '../../../../app/load-profile.ts';
 import { PlanSpec, type PlanSpecInput } from '../../../../app/plan.ts';
 import { parseTags } from '../../../../app/session-library.ts';
-import { SessionName } from '../../../../app/sessions.ts';
+import { SessionName, type Session } from '../../../../app/sessions.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/studies.ts';
-import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from '../run/profile-draft.ts';
+import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, type ProfileDraft } from '../run/profile-draft.ts';
 
 export const WIZARD_STEPS = [
   { id: 'hosts', label: 'Hosts' },
@@ -163,4 +163,28 @@ export function checkedSpec(draft: WizardDraft, context: WizardContext): { spec:
   if (parsed.success) return { spec: parsed.data };
   const issue = parsed.error.issues[0]!;
   return { error: `${issue.path.map(String).join('.') || 'plan'}: ${issue.message}` };
+}
+
+/**
+ * The wizard set up again from a saved session (a draft from Duplicate, or any session): its hosts,
+ * its profile, the templates its runs used, and its name; back at the first step to check them.
+ */
+export function wizardFromSession(current: WizardDraft, session: Session, runs: ReadonlyArray<{ templateId: string; variant: string }>): WizardDraft {
+  const profile = LoadProfile.safeParse(session.config.profile);
+  const targets: WizardTarget[] = [];
+  for (const run of runs) {
+    if (run.templateId === 'external' || targets.some((target) => target.templateId === run.templateId && target.variant === run.variant)) continue;
+    targets.push({ templateId: run.templateId, variant: run.variant });
+  }
+  return {
+    ...current,
+    step: 'hosts',
+    clientHostId: session.clientHostId,
+    serverHostId: session.serverHostId,
+    targets: targets.length > 0 ? targets : current.targets,
+    studyId: null,
+    profile: profile.success ? { ...draftOfProfile(profile.data), target: '' } : current.profile,
+    name: session.name,
+    tags: session.tags.join(', '),
+  };
 }
