@@ -10,6 +10,7 @@ import { expandSteps, LoadProfile, plannedSeconds } from './load-profile.ts';
 import { PresetId } from './presets.ts';
 import { Tags } from './session-library.ts';
 import { SessionName } from './sessions.ts';
+import { KnobValue, TemplateId } from './templates-contract.ts';
 import { Port } from './templates.ts';
 
 /** Templates (or variants) one plan runs one after another. */
@@ -17,11 +18,9 @@ export const MAX_PLAN_TARGETS = 8;
 /** Rough seconds for the parts of a plan that are not load: shown as estimates, never promised. */
 export const ESTIMATE_S = { preset: 5, deploy: 30, stop: 5, revert: 5 } as const;
 
-const KnobValue = z.union([z.number(), z.boolean(), z.string().max(40, 'is too long')]);
-
 export const PlanTarget = z
   .object({
-    templateId: z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be a template id'),
+    templateId: TemplateId,
     variant: z.string().min(1, 'is required').max(40, 'is too long'),
     knobs: z.record(z.string().max(40, 'is too long'), KnobValue).default({}),
     port: Port.optional(),

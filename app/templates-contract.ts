@@ -21,7 +21,7 @@ export const DEPLOY_STEPS = [
   { id: 'ready', label: 'Wait for readiness' },
 ] as const;
 
-const KnobValue = z.union([z.number(), z.boolean(), z.string().max(40, 'is too long')]);
+export const KnobValue = z.union([z.number(), z.boolean(), z.string().max(40, 'is too long')]);
 
 export const InstallOffer = z.object({ runtime: z.enum(RUNTIMES), packageManager: z.enum(PACKAGE_MANAGERS), command: z.string() });
 
@@ -58,7 +58,7 @@ export const TemplateCatalog = z.object({
 });
 export type TemplateCatalog = z.infer<typeof TemplateCatalog>;
 
-const TemplateId = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be a template id');
+export const TemplateId = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be a template id');
 
 export const templateRequests = {
   'templates.list': request(NoArgs, TemplateCatalog),

@@ -10,12 +10,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LiveRun } from '../../app/runs.ts';
-import { createDispatcher, type Dispatcher } from '../../main/api/dispatch.ts';
-import { createHandlers } from '../../main/api/handlers.ts';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
-import { createServices, type Services } from '../../main/services/services.ts';
 import { SamplesRepository } from '../../main/services/store/samples-repository.ts';
-import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
 import { labExec, labSetLink, labSsh, type LabInstance } from './lab.ts';
 
 const skip = labSkipReason();
@@ -23,51 +21,18 @@ const CHILD = resolve(import.meta.dirname, '..', 'support', 'run-child.ts');
 const AGENT = '/var/lib/benchlab/agent/benchlab-agent.mjs';
 const AGENT_PIDS = '/var/lib/benchlab/agent/pids/bl-client';
 
-interface Lab {
-  services: Services;
-  call: Dispatcher;
-  dir: string;
-  clientId: number;
-  serverId: number;
-  targets: Awaited<ReturnType<typeof labTargets>>;
-  ok<T>(name: string, args: unknown): Promise<T>;
-  close(): Promise<void>;
-}
+type Lab = Omit<LabBackend, 'close'> & { target: string; close(): Promise<void> };
 
 /** A Benchlab back end on a fresh data dir with both lab hosts connected and the Node template deployed. */
-async function openLab(instance: LabInstance, port: number): Promise<Lab & { target: string }> {
-  const targets = await labTargets(instance);
-  const dir = mkdtempSync(join(tmpdir(), 'benchlab-load-lab-'));
-  const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
-  const call = createDispatcher(createHandlers(services), (error) => console.error(error));
-  const ok = async <T>(name: string, args: unknown): Promise<T> => {
-    const outcome = await call(name, args);
-    if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code}: ${outcome.error.message}`);
-    return outcome.result as T;
-  };
-  const add = async (role: 'client' | 'server') => {
-    const target = targets[role];
-    const host = await ok<{ id: number }>('hosts.add', { name: `lab-${role}`, address: target.address, port: 22, user: 'root', auth: 'key', keyPath: targets.keyPath });
-    services.hosts.pinKey(host.id, target.pinnedFingerprint!);
-    await ok('hosts.connect', { id: host.id });
-    return host.id;
-  };
-  const clientId = await add('client');
-  const serverId = await add('server');
-  const deployment = await ok<{ url: string }>('templates.deploy', { hostId: serverId, templateId: 'node', port });
+async function openLab(instance: LabInstance, port: number): Promise<Lab> {
+  const backend = await openLabBackend(instance, 'benchlab-load-lab-');
+  const deployment = await backend.ok<{ url: string }>('templates.deploy', { hostId: backend.serverId, templateId: 'node', port });
   return {
-    services,
-    call,
-    dir,
-    clientId,
-    serverId,
-    targets,
-    ok,
+    ...backend,
     target: deployment.url.replace(/\/$/, ''),
     close: async () => {
-      await call('templates.stop', { hostId: serverId });
-      services.close();
-      rmSync(dir, { recursive: true, force: true });
+      await backend.call('templates.stop', { hostId: backend.serverId });
+      backend.close();
     },
   };
 }
@@ -95,7 +60,7 @@ async function alive(pid: number, instance: LabInstance): Promise<boolean> {
 }
 
 describe('load engine on the lab', { skip: skip ?? false }, () => {
-  let lab: Lab & { target: string };
+  let lab: Lab;
 
   before(async () => {
     lab = await openLab('default', 18431);
@@ -206,7 +171,7 @@ describe('load engine on the lab', { skip: skip ?? false }, () => {
 });
 
 describe('load engine when the client link drops', { skip: skip ?? false }, () => {
-  let lab: Lab & { target: string };
+  let lab: Lab;
 
   before(async () => {
     lab = await openLab('loadlink', 18432);

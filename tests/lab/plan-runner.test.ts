@@ -4,18 +4,14 @@
 // still stops the server; a preset whose host changed since the review stops the plan before any load.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { PlanState } from '../../app/plan.ts';
 import type { PresetPlan } from '../../app/preset-plan.ts';
 import type { Session } from '../../app/sessions.ts';
 import type { StoredRun } from '../../app/runs.ts';
-import { createDispatcher } from '../../main/api/dispatch.ts';
-import { createHandlers } from '../../main/api/handlers.ts';
-import { createServices, type Services } from '../../main/services/services.ts';
-import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import type { Services } from '../../main/services/services.ts';
+import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
 import { labExec } from './lab.ts';
 
 const skip = labSkipReason();
@@ -28,42 +24,25 @@ async function sysctl(key: string): Promise<string> {
 }
 
 describe('plan runner on the lab', { skip: skip ?? false }, () => {
+  let lab: LabBackend;
   let services: Services;
-  let dir: string;
   let clientId: number;
   let serverId: number;
-  let ok: <T>(name: string, args: unknown) => Promise<T>;
+  let ok: LabBackend['ok'];
   const progress: PlanState[] = [];
 
   before(async () => {
-    const targets = await labTargets('plans');
-    dir = mkdtempSync(join(tmpdir(), 'benchlab-plan-lab-'));
-    services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
-    const call = createDispatcher(createHandlers(services), (error) => console.error(error));
-    ok = async <T>(name: string, args: unknown): Promise<T> => {
-      const outcome = await call(name, args);
-      if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code}: ${outcome.error.message}`);
-      return outcome.result as T;
-    };
-    const add = async (role: 'client' | 'server') => {
-      const target = targets[role];
-      const host = await ok<{ id: number }>('hosts.add', { name: `lab-${role}`, address: target.address, port: 22, user: 'root', auth: 'key', keyPath: targets.keyPath });
-      services.hosts.pinKey(host.id, target.pinnedFingerprint!);
-      await ok('hosts.connect', { id: host.id });
-      return host.id;
-    };
-    clientId = await add('client');
-    serverId = await add('server');
+    lab = await openLabBackend('plans', 'benchlab-plan-lab-');
+    ({ services, clientId, serverId, ok } = lab);
     services.bus.subscribe('plans.progress', (state) => progress.push(state));
   });
 
   after(async () => {
-    if (!services) return;
+    if (!lab) return;
     await services.plans.cancel().catch(() => undefined);
     await services.templates.stop(serverId).catch(() => undefined);
     await services.presets.revert(serverId).catch(() => undefined);
-    services.close();
-    rmSync(dir, { recursive: true, force: true });
+    lab.close();
   });
 
   test('preset, two variants as two sessions, server stopped after each, preset reverted', async () => {

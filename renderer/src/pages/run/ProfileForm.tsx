@@ -2,22 +2,9 @@
 // validated as the user types with the same schema the back end applies.
 
 import type { ReactNode } from 'react';
+import { FormField } from '../../components/FormField.tsx';
 import { HTTP_METHODS } from '../../../../app/load-profile.ts';
 import type { ProfileDraft } from './profile-draft.ts';
-
-export function Field(props: { label: string; name: string; error: string | undefined; children: ReactNode; wide?: boolean }) {
-  return (
-    <label className={props.wide ? 'field wide' : 'field'}>
-      <span>{props.label}</span>
-      {props.children}
-      {props.error && (
-        <span className="field-error" data-testid={`error-${props.name}`}>
-          {props.error}
-        </span>
-      )}
-    </label>
-  );
-}
 
 export function ProfileForm(props: {
   draft: ProfileDraft;
@@ -41,9 +28,9 @@ export function ProfileForm(props: {
     />
   );
   const inputField = (label: string, name: keyof ProfileDraft, type: 'text' | 'number' = 'number') => (
-    <Field label={label} name={name} error={errors[name]}>
+    <FormField label={label} name={name} error={errors[name]}>
       {input(name, type)}
-    </Field>
+    </FormField>
   );
   const sweepLabel =
     draft.model === 'closed' ? 'Sweep: connections per step' : draft.openKind === 'rate' ? 'Sweep: rates per step (req/s)' : 'Sweep: requests per step';
@@ -53,47 +40,47 @@ export function ProfileForm(props: {
       {props.children}
       <div className="grid">
         {props.withTarget && (
-          <Field label="Target (as the client reaches it)" name="target" error={errors.target} wide>
+          <FormField label="Target (as the client reaches it)" name="target" error={errors.target} wide>
             {input('target', 'text')}
-          </Field>
+          </FormField>
         )}
-        <Field label="Method" name="method" error={errors.method}>
+        <FormField label="Method" name="method" error={errors.method}>
           <select value={draft.method} data-testid="run-method" onChange={(event) => onDraft({ method: event.target.value as ProfileDraft['method'] })}>
             {HTTP_METHODS.map((method) => (
               <option key={method}>{method}</option>
             ))}
           </select>
-        </Field>
+        </FormField>
         {inputField('Path', 'path', 'text')}
         {inputField('Request timeout (ms)', 'timeoutMs')}
       </div>
       <div className="grid">
-        <Field label="Model" name="model" error={undefined}>
+        <FormField label="Model" name="model" error={undefined}>
           <select value={draft.model} data-testid="run-model" onChange={(event) => onDraft({ model: event.target.value as ProfileDraft['model'] })}>
             <option value="closed">Closed: fixed connections (wrk, ab)</option>
             <option value="open">Open: target rate (Gatling, loadtest --rps)</option>
           </select>
-        </Field>
+        </FormField>
         {draft.model === 'closed' ? (
           <>
             {inputField('Connections', 'connections')}
             {inputField('Pipelining', 'pipelining')}
-            <Field label="Stop after" name="closedStop" error={undefined}>
+            <FormField label="Stop after" name="closedStop" error={undefined}>
               <select value={draft.closedStop} data-testid="run-closedStop" onChange={(event) => onDraft({ closedStop: event.target.value as ProfileDraft['closedStop'] })}>
                 <option value="duration">a duration</option>
                 <option value="requests">a number of requests (ab -n)</option>
               </select>
-            </Field>
+            </FormField>
             {draft.closedStop === 'duration' ? inputField('Duration (s)', 'durationS') : inputField('Requests', 'requests')}
           </>
         ) : (
           <>
-            <Field label="Load" name="openKind" error={undefined}>
+            <FormField label="Load" name="openKind" error={undefined}>
               <select value={draft.openKind} data-testid="run-openKind" onChange={(event) => onDraft({ openKind: event.target.value as ProfileDraft['openKind'] })}>
                 <option value="rate">requests per second</option>
                 <option value="requests">N requests over the duration</option>
               </select>
-            </Field>
+            </FormField>
             {draft.openKind === 'rate' ? inputField('Rate (requests/s)', 'rate') : inputField('Requests', 'openRequests')}
             {inputField('Duration (s)', 'openDurationS')}
             {inputField('Max connections', 'openConnections')}
@@ -109,12 +96,12 @@ export function ProfileForm(props: {
       <details className="run-advanced">
         <summary>Headers and body</summary>
         <div className="grid">
-          <Field label="Headers (Name: value per line)" name="headers" error={errors.headers} wide>
+          <FormField label="Headers (Name: value per line)" name="headers" error={errors.headers} wide>
             <textarea value={draft.headers} rows={3} data-testid="run-headers" onChange={(event) => onDraft({ headers: event.target.value })} />
-          </Field>
-          <Field label="Body" name="body" error={errors.body} wide>
+          </FormField>
+          <FormField label="Body" name="body" error={errors.body} wide>
             <textarea value={draft.body} rows={3} data-testid="run-body" onChange={(event) => onDraft({ body: event.target.value })} />
-          </Field>
+          </FormField>
         </div>
       </details>
     </fieldset>

@@ -3,7 +3,7 @@
 
 import type { Host } from '../../../../app/hosts.ts';
 import type { Deployment } from '../../../../app/templates-contract.ts';
-import { Field } from './ProfileForm.tsx';
+import { FormField } from '../../components/FormField.tsx';
 
 export interface HostChoice {
   host: Host;
@@ -23,7 +23,7 @@ export function RunHostFields(props: {
   const hostLabel = (choice: HostChoice) => `${choice.host.name}${choice.connected ? '' : ' (not connected)'}`;
   return (
       <div className="grid">
-        <Field label="Client host (runs the agent)" name="clientHostId" error={errors.clientHostId}>
+        <FormField label="Client host (runs the agent)" name="clientHostId" error={errors.clientHostId}>
           <select
             value={props.clientHostId ?? ''}
             data-testid="run-client"
@@ -36,8 +36,8 @@ export function RunHostFields(props: {
               </option>
             ))}
           </select>
-        </Field>
-        <Field label="Server host (sampled: CPU, memory, network)" name="serverHostId" error={errors.serverHostId}>
+        </FormField>
+        <FormField label="Server host (sampled: CPU, memory, network)" name="serverHostId" error={errors.serverHostId}>
           <select
             value={props.serverHostId ?? ''}
             data-testid="run-server"
@@ -50,9 +50,9 @@ export function RunHostFields(props: {
               </option>
             ))}
           </select>
-        </Field>
+        </FormField>
         {props.deployments.length > 0 && (
-          <Field label="Deployed template" name="deployment" error={undefined}>
+          <FormField label="Deployed template" name="deployment" error={undefined}>
             <select
               value=""
               data-testid="run-deployment"
@@ -70,7 +70,7 @@ export function RunHostFields(props: {
                 </option>
               ))}
             </select>
-          </Field>
+          </FormField>
         )}
       </div>
   );

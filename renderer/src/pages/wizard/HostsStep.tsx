@@ -9,7 +9,7 @@ import type { Reachability } from '../../../../app/system-info.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ConnectDialog } from '../ConnectDialog.tsx';
 import { HostForm } from '../HostForm.tsx';
-import { StepField } from './StepField.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import type { WizardDraft } from './wizard-draft.ts';
 
 type Role = 'client' | 'server';
@@ -75,7 +75,7 @@ export function HostsStep(props: {
           const connection = chosen ? connections.get(chosen.id) : undefined;
           const connected = isConnected(chosen, connections);
           return (
-            <StepField key={role} label={`${label} (${hint})`} name={`${role}HostId`} error={props.errors[`${role}HostId`]}>
+            <FormField group key={role} label={`${label} (${hint})`} name={`${role}HostId`} error={props.errors[`${role}HostId`]}>
               <div className="inline">
                 <select
                   value={idOf(role) ?? ''}
@@ -109,7 +109,7 @@ export function HostsStep(props: {
                   {connection?.message && !connected && <span className="state-message">{connection.message}</span>}
                 </div>
               )}
-            </StepField>
+            </FormField>
           );
         })}
       </div>

@@ -6,7 +6,7 @@ import type { Host } from '../../../../app/hosts.ts';
 import type { PresetPlan } from '../../../../app/preset-plan.ts';
 import type { Preset } from '../../../../app/presets.ts';
 import { PresetPlanView } from '../PresetHostPanel.tsx';
-import { StepField } from './StepField.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import type { WizardDraft } from './wizard-draft.ts';
 
 export type PlanLookup = PresetPlan | string | null;
@@ -32,7 +32,7 @@ export function PresetsStep(props: {
         const plan = props.plans[role];
         return (
           <section key={role} className="card" data-testid={`wizard-preset-${role}`}>
-            <StepField label={`${role === 'client' ? 'Client' : 'Server'} host ${host?.name ?? ''}`} name={`${role}Preset`} error={props.errors[`${role}Preset`]}>
+            <FormField group label={`${role === 'client' ? 'Client' : 'Server'} host ${host?.name ?? ''}`} name={`${role}Preset`} error={props.errors[`${role}Preset`]}>
               <select
                 value={presetId ?? ''}
                 data-testid={`wizard-${role}-preset`}
@@ -45,7 +45,7 @@ export function PresetsStep(props: {
                   </option>
                 ))}
               </select>
-            </StepField>
+            </FormField>
             {presetId && (
               <div data-testid={`wizard-${role}-plan`}>
                 {plan === null ? (

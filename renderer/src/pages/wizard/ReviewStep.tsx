@@ -2,7 +2,7 @@
 // and the name its sessions take. Nothing has changed on any host yet.
 
 import { formatDuration, type PlanStage } from '../../../../app/plan.ts';
-import { StepField } from './StepField.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import type { WizardDraft } from './wizard-draft.ts';
 
 export function ReviewStep(props: {
@@ -17,12 +17,12 @@ export function ReviewStep(props: {
   return (
     <div className="wizard-step" data-testid="wizard-review">
       <div className="grid">
-        <StepField label="Name (each session adds its template)" name="name" error={props.errors.name}>
+        <FormField group label="Name (each session adds its template)" name="name" error={props.errors.name}>
           <input value={draft.name} data-testid="wizard-name" placeholder="e.g. Node async vs sync, /hello" onChange={(event) => props.onChange({ name: event.target.value })} />
-        </StepField>
-        <StepField label="Tags (comma separated)" name="tags" error={props.errors.tags}>
+        </FormField>
+        <FormField group label="Tags (comma separated)" name="tags" error={props.errors.tags}>
           <input value={draft.tags} data-testid="wizard-tags" onChange={(event) => props.onChange({ tags: event.target.value })} />
-        </StepField>
+        </FormField>
       </div>
       {props.problem && (
         <div className="banner error" role="alert" data-testid="wizard-problem">

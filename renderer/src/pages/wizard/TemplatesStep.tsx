@@ -3,7 +3,7 @@
 
 import type { Manifest } from '../../../../app/templates.ts';
 import { MAX_PLAN_TARGETS } from '../../../../app/plan.ts';
-import { StepField } from './StepField.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import type { WizardDraft, WizardTarget } from './wizard-draft.ts';
 
 const same = (a: WizardTarget, b: WizardTarget) => a.templateId === b.templateId && a.variant === b.variant;
@@ -28,9 +28,9 @@ export function TemplatesStep(props: {
         </div>
       )}
       <div className="grid">
-        <StepField label="Port on the server host (empty: each template's default)" name="port" error={props.errors.port}>
+        <FormField group label="Port on the server host (empty: each template's default)" name="port" error={props.errors.port}>
           <input value={draft.port} data-testid="wizard-port" inputMode="numeric" placeholder="8080" onChange={(event) => props.onChange({ port: event.target.value })} />
-        </StepField>
+        </FormField>
       </div>
       <div className="template-choices">
         {props.templates.map((template) => (

@@ -1,0 +1,142 @@
+// The wizard's pure logic (renderer/src/pages/wizard/wizard-draft.ts and the profile form's
+// draft): restoring a saved draft field by field, the checks before each Next, the plan it hands
+// the back end, setting it up again from a session, and every shipped study surviving the trip
+// through the form unchanged.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { parseStudy, STUDY_TARGET_PLACEHOLDER, type Study } from '../../app/studies.ts';
+import { LoadProfile } from '../../app/load-profile.ts';
+import type { Session } from '../../app/sessions.ts';
+import { draftOfProfile, profileOf } from '../../renderer/src/pages/run/profile-draft.ts';
+import { checkedSpec, DEFAULT_WIZARD, restoreWizard, specOf, stepErrors, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/pages/wizard/wizard-draft.ts';
+import { REPO_ROOT } from '../support/web-app.ts';
+
+const everythingUp: WizardContext = { connected: () => true, presetPlan: () => ({ planId: '0123456789abcdef' }) };
+const ready: WizardDraft = {
+  ...DEFAULT_WIZARD,
+  clientHostId: 1,
+  serverHostId: 2,
+  serverPreset: 'load-client',
+  targets: [{ templateId: 'node', variant: 'async' }],
+  profile: { ...DEFAULT_WIZARD.profile, connections: '4', durationS: '3' },
+  name: 'Plan',
+};
+
+function studies(): Study[] {
+  const dir = join(REPO_ROOT, 'resources', 'studies');
+  return readdirSync(dir).map((file) => {
+    const study = parseStudy(readFileSync(join(dir, file), 'utf8'));
+    assert.ok(typeof study !== 'string', `${file}: ${String(study)}`);
+    return study;
+  });
+}
+
+describe('restoring a saved draft', () => {
+  test('nothing saved, or not an object: the defaults', () => {
+    assert.deepEqual(restoreWizard(null), DEFAULT_WIZARD);
+    assert.deepEqual(restoreWizard('text'), DEFAULT_WIZARD);
+  });
+
+  test('good fields are kept and a bad one falls back alone', () => {
+    const restored = restoreWizard({ ...ready, step: 'teleport', clientHostId: -3, targets: [{ templateId: 'node' }], profile: { connections: 12, durationS: '9' } });
+    assert.equal(restored.step, 'hosts');
+    assert.equal(restored.clientHostId, null);
+    assert.equal(restored.serverHostId, 2);
+    assert.equal(restored.serverPreset, 'load-client');
+    assert.deepEqual(restored.targets, []);
+    assert.equal(restored.profile.connections, DEFAULT_WIZARD.profile.connections, 'a number where text belongs is dropped');
+    assert.equal(restored.profile.durationS, '9');
+    assert.equal(restored.name, 'Plan');
+  });
+
+  test('a whole draft round-trips through JSON', () => {
+    assert.deepEqual(restoreWizard(JSON.parse(JSON.stringify({ ...ready, step: 'review', port: '18000' }))), { ...ready, step: 'review', port: '18000' });
+  });
+});
+
+describe('checks before Next', () => {
+  test('hosts: both chosen and connected', () => {
+    assert.deepEqual(Object.keys(stepErrors('hosts', DEFAULT_WIZARD, everythingUp)), ['clientHostId', 'serverHostId']);
+    const serverDown: WizardContext = { ...everythingUp, connected: (id) => id !== 2 };
+    assert.deepEqual(stepErrors('hosts', ready, serverDown), { serverHostId: 'connect this host first (Test connection)' });
+    assert.deepEqual(stepErrors('hosts', ready, everythingUp), {});
+  });
+
+  test('presets: a chosen preset needs its plan; one host cannot take two presets', () => {
+    assert.deepEqual(stepErrors('presets', ready, { ...everythingUp, presetPlan: () => null }), { serverPreset: 'waiting for the plan of this preset on the host' });
+    assert.deepEqual(stepErrors('presets', ready, { ...everythingUp, presetPlan: () => 'sudo refused' }), { serverPreset: 'sudo refused' });
+    assert.deepEqual(stepErrors('presets', { ...ready, clientPreset: 'wrk-seed', serverHostId: 1 }, everythingUp), {
+      serverPreset: 'the client and server are one host: choose one preset for it',
+    });
+    assert.deepEqual(stepErrors('presets', { ...ready, serverPreset: null }, { ...everythingUp, presetPlan: () => null }), {}, 'no preset, nothing to wait for');
+  });
+
+  test('templates: at least one, and a port only if it is one', () => {
+    assert.deepEqual(stepErrors('templates', { ...ready, targets: [] }, everythingUp), { targets: 'choose at least one template and variant' });
+    assert.deepEqual(Object.keys(stepErrors('templates', { ...ready, port: '70000' }, everythingUp)), ['port']);
+    assert.deepEqual(stepErrors('templates', { ...ready, port: ' 18000 ' }, everythingUp), {});
+  });
+
+  test('load: the profile form field that is wrong, without any target', () => {
+    assert.deepEqual(stepErrors('load', ready, everythingUp), {});
+    assert.deepEqual(stepErrors('load', { ...ready, profile: { ...ready.profile, connections: '0' } }, everythingUp), { connections: 'must be at least 1' });
+    assert.deepEqual(Object.keys(stepErrors('load', { ...ready, profile: { ...ready.profile, path: 'hello' } }, everythingUp)), ['path']);
+  });
+
+  test('review: a name', () => {
+    assert.deepEqual(stepErrors('review', { ...ready, name: '  ' }, everythingUp), { name: 'is required' });
+    assert.deepEqual(stepErrors('review', ready, everythingUp), {});
+  });
+});
+
+describe('the plan handed to the back end', () => {
+  test('presets carry the planId that was shown; the port goes to every template; tags are parsed', () => {
+    const spec = specOf({ ...ready, port: '18000', tags: 'lab, e2e, lab', targets: [...ready.targets, { templateId: 'node', variant: 'sync' }] }, everythingUp);
+    assert.deepEqual(spec.presets, { client: null, server: { presetId: 'load-client', planId: '0123456789abcdef' } });
+    assert.deepEqual(spec.targets, [
+      { templateId: 'node', variant: 'async', port: 18000 },
+      { templateId: 'node', variant: 'sync', port: 18000 },
+    ]);
+    assert.deepEqual(spec.tags, ['lab', 'e2e']);
+    assert.equal(spec.profile.target, STUDY_TARGET_PLACEHOLDER);
+    const checked = checkedSpec(ready, everythingUp);
+    assert.ok('spec' in checked);
+    assert.equal(checked.spec.revertPresets, true);
+  });
+
+  test('a plan the back end would refuse is said in words', () => {
+    const checked = checkedSpec({ ...ready, targets: [] }, everythingUp);
+    assert.deepEqual(checked, { error: 'targets: choose at least one template' });
+  });
+});
+
+test('every study survives the profile form unchanged', () => {
+  for (const study of studies()) {
+    const back = LoadProfile.parse(profileOf({ ...draftOfProfile(study.profile), target: STUDY_TARGET_PLACEHOLDER }));
+    assert.deepEqual(back, { ...study.profile, target: STUDY_TARGET_PLACEHOLDER }, study.id);
+  }
+});
+
+test('a session sets the wizard up again: hosts, its templates once each, profile, name and tags', () => {
+  const profile = LoadProfile.parse({ target: 'http://10.0.0.3:8080', request: { path: '/json' }, load: { model: 'open', rate: 700, durationS: 60, connections: 15 } });
+  const session = { id: 7, name: 'Old run', tags: ['jvm', 'seed'], clientHostId: 3, serverHostId: 4, config: { profile } } as unknown as Session;
+  const runs = [
+    { templateId: 'tomcat', variant: 'sync' },
+    { templateId: 'tomcat', variant: 'sync' },
+    { templateId: 'external', variant: '' },
+  ];
+  const draft = wizardFromSession({ ...ready, step: 'run' }, session, runs);
+  assert.equal(draft.step, 'hosts');
+  assert.deepEqual([draft.clientHostId, draft.serverHostId], [3, 4]);
+  assert.deepEqual(draft.targets, [{ templateId: 'tomcat', variant: 'sync' }]);
+  assert.equal(draft.profile.path, '/json');
+  assert.equal(draft.profile.rate, '700');
+  assert.equal(draft.profile.target, '');
+  assert.equal(draft.name, 'Old run');
+  assert.equal(draft.tags, 'jvm, seed');
+  const unparsable = wizardFromSession(ready, { ...session, config: {} } as Session, []);
+  assert.deepEqual([unparsable.profile, unparsable.targets], [ready.profile, ready.targets], 'what the session lacks is left as it was');
+});

@@ -1,0 +1,59 @@
+// A Benchlab back end for lab tests: real services on a fresh data dir, the contract's dispatcher
+// (so arguments are validated as the UI's are), and both hosts of a lab instance added with their
+// keys pinned and connected.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LabInstance } from '../lab/lab.ts';
+import { createDispatcher, type Dispatcher } from '../../main/api/dispatch.ts';
+import { createHandlers } from '../../main/api/handlers.ts';
+import { createServices, type Services } from '../../main/services/services.ts';
+import { labTargets } from './lab-hosts.ts';
+
+export interface LabBackend {
+  services: Services;
+  call: Dispatcher;
+  dir: string;
+  clientId: number;
+  serverId: number;
+  targets: Awaited<ReturnType<typeof labTargets>>;
+  /** Calls a request and returns its result, or throws `name: code: message`. */
+  ok<T>(name: string, args: unknown): Promise<T>;
+  /** Closes the services and removes the data dir. */
+  close(): void;
+}
+
+export async function openLabBackend(instance: LabInstance, dirPrefix: string): Promise<LabBackend> {
+  const targets = await labTargets(instance);
+  const dir = mkdtempSync(join(tmpdir(), dirPrefix));
+  const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const call = createDispatcher(createHandlers(services), (error) => console.error(error));
+  const ok = async <T>(name: string, args: unknown): Promise<T> => {
+    const outcome = await call(name, args);
+    if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code}: ${outcome.error.message}`);
+    return outcome.result as T;
+  };
+  const add = async (role: 'client' | 'server') => {
+    const target = targets[role];
+    const host = await ok<{ id: number }>('hosts.add', { name: `lab-${role}`, address: target.address, port: 22, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    services.hosts.pinKey(host.id, target.pinnedFingerprint!);
+    await ok('hosts.connect', { id: host.id });
+    return host.id;
+  };
+  const clientId = await add('client');
+  const serverId = await add('server');
+  return {
+    services,
+    call,
+    dir,
+    clientId,
+    serverId,
+    targets,
+    ok,
+    close: () => {
+      services.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
