@@ -13,7 +13,8 @@ export class WizardPage {
 
   async open(): Promise<void> {
     await this.page.getByTestId('nav-wizard').click();
-    await this.page.getByTestId('page-wizard').waitFor();
+    // The page shows "Loading…" until its saved draft is back: only then does it say its step.
+    await this.page.locator('[data-testid="page-wizard"][data-step]').waitFor();
   }
 
   async step(): Promise<string | null> {
