@@ -120,6 +120,22 @@ test('compare two sweeps: best values marked, host warning, charts, and a PDF wi
   }
 });
 
+test('compare chosen steps: a step left out of one session leaves only the other in that step', async () => {
+  await page.getByTestId('nav-compare').click();
+  const tomcat = page.locator('.compare-list li').filter({ hasText: 'Tomcat BIO' });
+  const step = tomcat.locator('[data-step="c=100, 30 s"]');
+  await step.uncheck();
+  assert.match(await page.getByTestId('compare-open').innerText(), /Compare 2 sessions \(1 step left out\)/);
+  await page.getByTestId('compare-open').click();
+  const rows = (label: string) => page.locator(`[data-testid="compare-step"][data-step="${label}"] [data-testid="compare-row"]`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-step"][data-step="c=100, 30 s"] [data-testid="compare-row"]').length === 1);
+  assert.deepEqual(await rows('c=100, 30 s').evaluateAll((list) => list.map((row) => row.querySelector('td')?.textContent)), ['Vert.x event loop']);
+  assert.equal(await rows('c=10, 30 s').count(), 2, 'the other step keeps both sessions');
+  await step.check();
+  await page.getByTestId('compare-open').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-step"][data-step="c=100, 30 s"] [data-testid="compare-row"]').length === 2);
+});
+
 test('replay plays the stored timeline through the live dashboard: seek, speed, pause', async () => {
   await library.open();
   await library.row('Vert.x event loop').getByTestId('session-replay').click();

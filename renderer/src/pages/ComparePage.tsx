@@ -1,13 +1,19 @@
 // Compare: pick 2..N sessions from the library (or arrive with those ticked on the Sessions page),
-// open the comparison, and export it as a PDF with a title and notes.
+// and within a sweep the steps (runs) to keep, open the comparison, and export it as a PDF with a
+// title and notes.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PdfExport } from '../../../app/compare-contract.ts';
 import type { Comparison } from '../../../app/comparison.ts';
+import type { StoredRun } from '../../../app/runs.ts';
 import { filterLibrary, type LibraryEntry } from '../../../app/session-library.ts';
 import { errorMessage, useApi, useConnection } from '../api-context.tsx';
 import { ComparisonView } from './compare/ComparisonView.tsx';
 import { loadSelection, saveSelection } from './compare/compare-selection.ts';
+
+function stepLabel(run: StoredRun): string {
+  return typeof run.step.label === 'string' ? run.step.label : `run ${run.ordinal}`;
+}
 
 export function ComparePage() {
   const api = useApi();
@@ -17,6 +23,9 @@ export function ComparePage() {
   const [search, setSearch] = useState('');
   const [title, setTitle] = useState('');
   const [notes, setNotes] = useState('');
+  const [runsBySession, setRunsBySession] = useState<Map<number, StoredRun[]>>(new Map());
+  /** Runs the user left out; every run of the chosen sessions is compared unless listed here. */
+  const [leftOut, setLeftOut] = useState<Set<number>>(new Set());
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const [busy, setBusy] = useState<'opening' | 'exporting' | null>(null);
   const [exported, setExported] = useState<PdfExport | null>(null);
@@ -27,13 +36,35 @@ export function ComparePage() {
     api.sessions.library().then(setLibrary, (failure: unknown) => setError(errorMessage(failure)));
   }, [api, link]);
 
+  useEffect(() => {
+    if (link !== 'connected') return;
+    for (const id of selected) {
+      if (runsBySession.has(id)) continue;
+      api.runs.list({ sessionId: id }).then(
+        (runs) => setRunsBySession((current) => new Map(current).set(id, runs)),
+        () => setRunsBySession((current) => new Map(current).set(id, [])),
+      );
+    }
+  }, [api, link, selected, runsBySession]);
+
+  const chosenRuns = selected.flatMap((id) => runsBySession.get(id) ?? []);
+  const runsKnown = selected.every((id) => runsBySession.has(id));
+  const runIds = leftOut.size > 0 ? chosenRuns.filter((run) => !leftOut.has(run.id)).map((run) => run.id) : undefined;
+  const leftOutCount = chosenRuns.filter((run) => leftOut.has(run.id)).length;
+  const toggleRun = (id: number) =>
+    setLeftOut((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
   const open = useCallback(
     async (ids: number[]) => {
       setBusy('opening');
       setError(null);
       setExported(null);
       try {
-        setComparison(await api.compare.open({ sessionIds: ids, ...(title.trim() ? { title } : {}) }));
+        setComparison(await api.compare.open({ sessionIds: ids, ...(runIds ? { runIds } : {}), ...(title.trim() ? { title } : {}) }));
       } catch (failure) {
         setComparison(null);
         setError(errorMessage(failure));
@@ -41,7 +72,7 @@ export function ComparePage() {
         setBusy(null);
       }
     },
-    [api, title],
+    [api, title, runIds],
   );
 
   // Arriving with a selection from the Sessions page (or a reload) opens it at once.
@@ -63,7 +94,7 @@ export function ComparePage() {
     setBusy('exporting');
     setError(null);
     try {
-      setExported(await api.compare.exportPdf({ sessionIds: selected, ...(title.trim() ? { title } : {}), ...(notes.trim() ? { notes } : {}) }));
+      setExported(await api.compare.exportPdf({ sessionIds: selected, ...(runIds ? { runIds } : {}), ...(title.trim() ? { title } : {}), ...(notes.trim() ? { notes } : {}) }));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -77,8 +108,8 @@ export function ComparePage() {
       <header className="page-header">
         <h1>Compare</h1>
         <div className="actions">
-          <button type="button" className="primary" data-testid="compare-open" disabled={selected.length < 2 || busy !== null} onClick={() => void open(selected)}>
-            {busy === 'opening' ? 'Opening…' : `Compare ${selected.length} sessions`}
+          <button type="button" className="primary" data-testid="compare-open" disabled={selected.length < 2 || busy !== null || (leftOut.size > 0 && !runsKnown)} onClick={() => void open(selected)}>
+            {busy === 'opening' ? 'Opening…' : `Compare ${selected.length} sessions${leftOutCount > 0 ? ` (${leftOutCount} step${leftOutCount === 1 ? '' : 's'} left out)` : ''}`}
           </button>
           <button type="button" data-testid="compare-export" disabled={!comparison || busy !== null} onClick={() => void exportPdf()}>
             {busy === 'exporting' ? 'Printing…' : 'Export PDF'}
@@ -121,6 +152,17 @@ export function ComparePage() {
                     {entry.status} · {entry.runCount} runs · {entry.templates.join(', ') || 'no template'} · {new Date(entry.createdAt).toLocaleString()}
                   </span>
                 </label>
+                {selected.includes(entry.id) && (runsBySession.get(entry.id)?.length ?? 0) > 1 && (
+                  <div className="run-picks" data-testid={`compare-runs-${entry.id}`}>
+                    {runsBySession.get(entry.id)!.map((run) => (
+                      <label key={run.id} className="choice">
+                        <input type="checkbox" checked={!leftOut.has(run.id)} data-testid={`compare-run-${run.id}`} data-step={stepLabel(run)} onChange={() => toggleRun(run.id)} />{' '}
+                        {stepLabel(run)}
+                        <span className="muted small"> {run.status}</span>
+                      </label>
+                    ))}
+                  </div>
+                )}
               </li>
             ))}
           </ul>
