@@ -82,7 +82,7 @@ export function createServices(options: ServiceOptions): Services {
     deployments: () => templates.deployments(),
     databaseFile: file,
   });
-  const plans = new PlanRunner({ bus, log, hosts, sessions, presetCatalog, presets, templates, runs });
+  const plans = new PlanRunner({ bus, log, hosts, connections, sessions, presetCatalog, presets, templates, runs });
   return {
     db,
     bus,

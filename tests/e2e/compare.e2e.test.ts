@@ -128,12 +128,16 @@ test('compare chosen steps: a step left out of one session leaves only the other
   assert.match(await page.getByTestId('compare-open').innerText(), /Compare 2 sessions \(1 step left out\)/);
   await page.getByTestId('compare-open').click();
   const rows = (label: string) => page.locator(`[data-testid="compare-step"][data-step="${label}"] [data-testid="compare-row"]`);
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-step"][data-step="c=100, 30 s"] [data-testid="compare-row"]').length === 1);
+  const waitForRows = async (label: string, count: number) => {
+    for (let i = 0; i < 100 && (await rows(label).count()) !== count; i++) await page.waitForTimeout(50);
+    assert.equal(await rows(label).count(), count, `${label} has ${count} rows`);
+  };
+  await waitForRows('c=100, 30 s', 1);
   assert.deepEqual(await rows('c=100, 30 s').evaluateAll((list) => list.map((row) => row.querySelector('td')?.textContent)), ['Vert.x event loop']);
   assert.equal(await rows('c=10, 30 s').count(), 2, 'the other step keeps both sessions');
   await step.check();
   await page.getByTestId('compare-open').click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-step"][data-step="c=100, 30 s"] [data-testid="compare-row"]').length === 2);
+  await waitForRows('c=100, 30 s', 2);
 });
 
 test('replay plays the stored timeline through the live dashboard: seek, speed, pause', async () => {

@@ -47,6 +47,8 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
 
   test('preset, two variants as two sessions, server stopped after each, preset reverted', async () => {
     const before = await sysctl('net.ipv4.tcp_fin_timeout');
+    const serverStates: string[] = [];
+    const unwatch = services.bus.subscribe('hosts.connection', (connection) => connection.hostId === serverId && serverStates.push(connection.state));
     const presetPlan = await ok<PresetPlan>('presets.plan', { presetId: 'load-client', hostId: serverId });
     progress.length = 0;
     const started = await ok<PlanState>('plans.start', {
@@ -77,6 +79,9 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
     assert.deepEqual(final.stages.map((stage) => stage.status), Array(8).fill('done'));
     assert.equal(final.sessionIds.length, 2);
     assert.equal(await sysctl('net.ipv4.tcp_fin_timeout'), before, 'the revert put the host back');
+    unwatch();
+    assert.deepEqual(serverStates.slice(0, 2), ['connecting', 'connected'], 'the preset has limits: the server host is logged in again');
+    assert.match(final.stages[0]!.detail ?? '', /reconnected, so the load and the server get the new limits/);
 
     const sessions = await Promise.all(final.sessionIds.map((id) => ok<Session>('sessions.get', { id })));
     assert.deepEqual(sessions.map((session) => session.name), ['Lab plan — Node.js (node:http) · async', 'Lab plan — Node.js (node:http) · sync']);

@@ -10,6 +10,7 @@ import { planEstimate, planStages, sessionNameFor, type PlanNames, type PlanSpec
 import type { ApplyResult } from '../../../app/presets-contract.ts';
 import type { LiveRun } from '../../../app/runs.ts';
 import type { EventBus } from '../event-bus.ts';
+import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
 import type { PresetCatalog } from '../presets/preset-catalog.ts';
 import type { PresetService } from '../presets/preset-service.ts';
@@ -22,6 +23,7 @@ export interface PlanRunnerOptions {
   bus: EventBus;
   log: Logger;
   hosts: HostsRepository;
+  connections: Pick<HostConnections, 'connect'>;
   sessions: SessionsRepository;
   presetCatalog: PresetCatalog;
   presets: Pick<PresetService, 'apply' | 'revert'>;
@@ -143,6 +145,12 @@ export class PlanRunner {
         }
         applied.add(role);
         stage.detail = describeApply(result);
+        if (result.outcome === 'applied' && result.plan.limits.length > 0 && this.#options.hosts.get(hostId).kind === 'ssh') {
+          // pam_limits runs at login: a new login gives the agent and the server the new limits.
+          await this.#options.connections.connect(hostId);
+          stage.detail += '; reconnected, so the load and the server get the new limits';
+          this.#publish(active);
+        }
       }
       for (const [index, target] of spec.targets.entries()) {
         if (signal.aborted) break;
