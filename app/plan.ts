@@ -68,7 +68,8 @@ function targetKey(target: { templateId: string; variant: string; knobs?: Record
 
 export const STAGE_KINDS = ['preset', 'deploy', 'load', 'stop', 'revert'] as const;
 export const STAGE_STATUSES = ['pending', 'running', 'done', 'failed', 'skipped', 'cancelled'] as const;
-export const PLAN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
+/** `interrupted`: Benchlab ended (killed, crashed, closed) while the plan ran. */
+export const PLAN_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
 export const PlanStage = z.object({
@@ -193,4 +194,31 @@ export function formatDuration(seconds: number): string {
   const rest = total % 60;
   if (hours > 0) return `${hours} h ${String(minutes).padStart(2, '0')} min`;
   return rest === 0 ? `${minutes} min` : `${minutes} min ${String(rest).padStart(2, '0')} s`;
+}
+
+/**
+ * A plan stored while it ran, read back after Benchlab ended mid-way: what was running is marked
+ * interrupted, with where it stopped and what to check. Null when the stored value is not a plan.
+ */
+export function interruptedPlan(stored: unknown, now: Date): PlanState | null {
+  const parsed = PlanState.safeParse(stored);
+  if (!parsed.success) return null;
+  const plan = parsed.data;
+  if (plan.status !== 'running') return plan;
+  const at = now.toISOString();
+  const cut = plan.stages.find((stage) => stage.status === 'running');
+  for (const stage of plan.stages) {
+    if (stage.status === 'running' || stage.status === 'pending') {
+      stage.status = 'cancelled';
+      stage.endedAt = at;
+    }
+  }
+  const presetsApplied = plan.stages.some((stage) => stage.kind === 'preset' && stage.status === 'done');
+  plan.status = 'interrupted';
+  plan.endedAt = at;
+  plan.message = [
+    `Benchlab ended while the plan ran${cut ? ` (at "${cut.label}")` : ''}; the sessions it made keep what was measured.`,
+    ...(presetsApplied ? ['Its presets may still be in effect: see the pending reverts.'] : []),
+  ].join('\n');
+  return plan;
 }

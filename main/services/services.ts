@@ -48,6 +48,9 @@ export interface Services {
   close(): void;
 }
 
+/** The drafts-table key of the last plan's state, kept as it runs. */
+const LAST_PLAN_KEY = 'last-plan';
+
 export interface ServiceOptions {
   dataDir: string;
   transport: TransportKind;
@@ -82,7 +85,19 @@ export function createServices(options: ServiceOptions): Services {
     deployments: () => templates.deployments(),
     databaseFile: file,
   });
-  const plans = new PlanRunner({ bus, log, hosts, connections, sessions, presetCatalog, presets, templates, runs });
+  const drafts = new DraftsRepository(db);
+  const plans = new PlanRunner({
+    bus,
+    log,
+    hosts,
+    connections,
+    sessions,
+    presetCatalog,
+    presets,
+    templates,
+    runs,
+    store: { load: () => drafts.get(LAST_PLAN_KEY)?.value ?? null, save: (plan) => drafts.save(LAST_PLAN_KEY, plan) },
+  });
   return {
     db,
     bus,
@@ -100,7 +115,7 @@ export function createServices(options: ServiceOptions): Services {
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
     snapshots: new SnapshotsRepository(db),
     plans,
-    drafts: new DraftsRepository(db),
+    drafts,
     sessions,
     info: () => ({
       version: options.version,

@@ -6,7 +6,7 @@
 // measured as planned. Cancel stops the stage running now and still stops the server and reverts.
 
 import { ApiError } from '../../../app/errors.ts';
-import { planEstimate, planStages, sessionNameFor, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plan.ts';
+import { interruptedPlan, planEstimate, planStages, sessionNameFor, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plan.ts';
 import type { ApplyResult } from '../../../app/presets-contract.ts';
 import type { LiveRun } from '../../../app/runs.ts';
 import type { EventBus } from '../event-bus.ts';
@@ -29,6 +29,8 @@ export interface PlanRunnerOptions {
   presets: Pick<PresetService, 'apply' | 'revert'>;
   templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop'>;
   runs: Pick<RunService, 'start' | 'stop' | 'finished'>;
+  /** Where the plan is kept as it runs, so a Benchlab that ends mid-plan still shows it after. */
+  store: { load(): unknown; save(plan: PlanState): void };
 }
 
 interface Active {
@@ -47,12 +49,23 @@ export class PlanRunner {
   #active: Active | null = null;
   #nextId = 1;
 
+  /** The last plan of an earlier Benchlab, shown until this one starts its own. */
+  #previous: PlanState | null;
+
   constructor(options: PlanRunnerOptions) {
     this.#options = options;
+    this.#previous = interruptedPlan(options.store.load(), new Date());
+    if (this.#previous) {
+      this.#nextId = this.#previous.id + 1;
+      if (this.#previous.status === 'interrupted') {
+        options.store.save(this.#previous);
+        options.log.warn('plans', `${this.#previous.name}: Benchlab ended while this plan ran; marked interrupted`);
+      }
+    }
   }
 
   current(): PlanState | null {
-    return this.#active ? structuredClone(this.#active.state) : null;
+    return structuredClone(this.#active?.state ?? this.#previous);
   }
 
   async start(spec: PlanSpec): Promise<PlanState> {
@@ -300,6 +313,11 @@ export class PlanRunner {
   }
 
   #publish(active: Active): void {
+    try {
+      this.#options.store.save(active.state);
+    } catch (error) {
+      this.#options.log.warn('plans', `${active.state.name}: could not keep the plan's progress: ${(error as Error).message}`);
+    }
     this.#options.bus.publish('plans.progress', structuredClone(active.state));
   }
 }

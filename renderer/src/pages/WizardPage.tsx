@@ -226,7 +226,7 @@ export function WizardPage() {
             onNew={() => update({ step: 'hosts' })}
           />
         ) : (
-          <p className="hint">No plan has run since Benchlab started. Go back to Review to start one.</p>
+          <p className="hint">No plan has run yet. Go back to Review to start one.</p>
         ))}
       {draft.step !== 'run' && (
         <div className="wizard-nav">
