@@ -19,6 +19,8 @@ import { labTargets } from './lab-hosts.ts';
 
 /** Portable Node archives survive between test runs here, so `npm pack` runs once per machine. */
 export const TEST_NODE_CACHE = join(tmpdir(), 'benchlab-test-portable-node');
+/** Template builds shared by the lab tests (kept between runs, so Maven builds are incremental). */
+export const TEST_BUILD_DIR = join(tmpdir(), 'benchlab-test-template-builds');
 
 export interface TemplateLab {
   service: TemplateService;
@@ -47,7 +49,7 @@ export async function templateLab(
   const host = hosts.add({ name: 'lab-server', address: targets.server.address, port: 22, user: 'root', auth: 'key', keyPath: targets.keyPath });
   hosts.pinKey(host.id, targets.server.pinnedFingerprint!);
   const root = overrides.remoteRoot ?? `/tmp/benchlab-${name}`;
-  const service = new TemplateService({ bus, log, hosts, connections, cacheDir: TEST_NODE_CACHE, remoteRoot: root, ...overrides });
+  const service = new TemplateService({ bus, log, hosts, connections, cacheDir: TEST_NODE_CACHE, buildDir: TEST_BUILD_DIR, remoteRoot: root, ...overrides });
   const logs: LogLine[] = [];
   const progress: Deployment[] = [];
   bus.subscribe('log', (line) => logs.push(line));

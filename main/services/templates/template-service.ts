@@ -17,7 +17,7 @@ import { runPrivileged } from '../hosts/privileged.ts';
 import { bundledPaths, loadCatalog, type BundledPaths, type CatalogEntry } from './catalog.ts';
 import { syncFiles, type SyncItem } from './file-sync.ts';
 import { SUPERVISOR_SCRIPT } from './host-scripts.ts';
-import { runBuild } from './local-build.ts';
+import { buildInWorkspace } from './build-workspace.ts';
 import { ServerLogStream } from './log-stream.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
 import { beat, inspectRun, probeHost, startSupervised, stopRun, waitReady, watchLogs, type RecordedDeployment } from './remote-server.ts';
@@ -35,6 +35,8 @@ export interface TemplateServiceOptions {
   connections: { transportFor(hostId: number): HostTransport; sudoPasswordFor(hostId: number): string | undefined };
   /** Where portable Node archives are cached on this machine. */
   cacheDir: string;
+  /** Where templates with build steps are copied and built on this machine (see build-workspace.ts). */
+  buildDir: string;
   paths?: BundledPaths;
   /** Benchlab's folder on every host instead of the default (tests keep theirs apart). */
   remoteRoot?: string;
@@ -203,10 +205,10 @@ export class TemplateService {
       await this.#clearTheWay(active, host, transport, run, signal);
 
       step(1, 'building', manifest.build.length === 0 ? 'nothing to build' : null);
-      const artifacts =
+      const built =
         manifest.build.length === 0
-          ? []
-          : await runBuild(entry.dir, manifest, {
+          ? { dir: entry.dir, artifacts: [] }
+          : await buildInWorkspace(entry.dir, manifest, this.#options.buildDir, {
               signal,
               onStep: (name) => this.#update(active, { step: { ...active.deployment.step!, detail: name } }),
               onOutput: (line) => this.#log(`${host.name} build: ${line}`),
@@ -223,7 +225,10 @@ export class TemplateService {
         placeholders.node = provided.node;
       }
       const dir = `${root}/templates/${manifest.id}`;
-      const items: SyncItem[] = [...manifest.files, ...artifacts].map((name) => ({ name, source: join(entry.dir, name) }));
+      const items: SyncItem[] = [
+        ...manifest.files.map((name) => ({ name, source: join(entry.dir, name) })),
+        ...built.artifacts.map((name) => ({ name, source: join(built.dir, name) })),
+      ];
       if (manifest.payload) items.push({ name: manifest.payload, source: this.#paths.payloadFile });
       const synced = await syncFiles(transport, dir, items, {
         signal,
@@ -582,6 +587,7 @@ export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bu
   return new TemplateService({
     ...options,
     cacheDir: join(options.dataDir, 'cache', 'portable-node'),
+    buildDir: join(options.dataDir, 'cache', 'template-builds'),
     paths: own ? { templatesDir: own, payloadFile: bundled.payloadFile } : bundled,
   });
 }
