@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
-import { parseManifest, type Manifest } from '../../../app/templates.ts';
+import type { Manifest } from '../../../app/templates.ts';
+import { demoBuildManifest } from '../../../tests/support/demo-template.ts';
 import { buildInWorkspace, templateSourceHash } from './build-workspace.ts';
 
 /** A template whose build counts its runs and writes out/app.jar from every file under src/. */
@@ -14,26 +15,7 @@ function demo(): Manifest {
   const script =
     "const fs=require('fs');fs.appendFileSync('runs.txt','run\\n');fs.mkdirSync('out',{recursive:true});" +
     "fs.writeFileSync('out/app.jar',fs.readdirSync('src').sort().map((f)=>f+'='+fs.readFileSync('src/'+f,'utf8')).join(';'))";
-  const parsed = parseManifest(
-    JSON.stringify({
-      schema: 1,
-      id: 'demo',
-      name: 'Demo',
-      description: 'A demo template',
-      requires: [],
-      endpoints: ['health'],
-      variants: [{ id: 'only', name: 'only', description: 'the one' }],
-      defaultVariant: 'only',
-      build: [{ name: 'compile', command: [process.execPath, '-e', script], artifacts: ['out/app.jar'], inputs: ['src'] }],
-      files: ['src/a.txt'],
-      start: ['{dir}/out/app.jar'],
-      readiness: { path: '/health', timeoutSeconds: 5 },
-      stop: { signal: 'TERM', graceSeconds: 1 },
-    }),
-    'demo',
-  );
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
-  return parsed.manifest;
+  return demoBuildManifest(script, ['src']);
 }
 
 describe('build workspaces', () => {

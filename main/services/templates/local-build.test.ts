@@ -3,33 +3,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { parseManifest, type Manifest } from '../../../app/templates.ts';
+import type { Manifest } from '../../../app/templates.ts';
+import { demoBuildManifest } from '../../../tests/support/demo-template.ts';
 import { runBuild } from './local-build.ts';
 
-/** A template whose one build step appends a line to runs.txt and writes out/app.jar from src/. */
+/** A template whose one build step appends a line to runs.txt and writes out/app.jar from src/a.txt. */
 function template(dir: string, inputs: string[] | undefined): Manifest {
   const script = "const fs=require('fs');fs.appendFileSync('runs.txt','run\\n');fs.mkdirSync('out',{recursive:true});fs.writeFileSync('out/app.jar',fs.readFileSync('src/a.txt'))";
-  const parsed = parseManifest(
-    JSON.stringify({
-      schema: 1,
-      id: 'demo',
-      name: 'Demo',
-      description: 'A demo template',
-      requires: [],
-      endpoints: ['health'],
-      variants: [{ id: 'only', name: 'only', description: 'the one' }],
-      defaultVariant: 'only',
-      build: [{ name: 'compile', command: [process.execPath, '-e', script], artifacts: ['out/app.jar'], ...(inputs ? { inputs } : {}) }],
-      files: ['src/a.txt'],
-      start: ['{dir}/out/app.jar'],
-      readiness: { path: '/health', timeoutSeconds: 5 },
-      stop: { signal: 'TERM', graceSeconds: 1 },
-    }),
-    'demo',
-  );
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
   mkdirSync(join(dir, 'src'), { recursive: true });
-  return parsed.manifest;
+  return demoBuildManifest(script, inputs);
 }
 
 function runs(dir: string): number {

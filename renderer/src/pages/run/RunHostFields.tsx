@@ -10,6 +10,11 @@ export interface HostChoice {
   connected: boolean;
 }
 
+const ROLES = [
+  { key: 'clientHostId', label: 'Client host (runs the agent)', testId: 'run-client', none: 'Choose…' },
+  { key: 'serverHostId', label: 'Server host (sampled: CPU, memory, network)', testId: 'run-server', none: 'None' },
+] as const;
+
 export function RunHostFields(props: {
   errors: Record<string, string>;
   hosts: HostChoice[];
@@ -22,14 +27,11 @@ export function RunHostFields(props: {
   const { errors, hosts } = props;
   const hostLabel = (choice: HostChoice) => `${choice.host.name}${choice.connected ? '' : ' (not connected)'}`;
   return (
-      <div className="grid">
-        <FormField label="Client host (runs the agent)" name="clientHostId" error={errors.clientHostId}>
-          <select
-            value={props.clientHostId ?? ''}
-            data-testid="run-client"
-            onChange={(event) => props.onHosts({ clientHostId: event.target.value ? Number(event.target.value) : null })}
-          >
-            <option value="">Choose…</option>
+    <div className="grid">
+      {ROLES.map(({ key, label, testId, none }) => (
+        <FormField key={key} label={label} name={key} error={errors[key]}>
+          <select value={props[key] ?? ''} data-testid={testId} onChange={(event) => props.onHosts({ [key]: event.target.value ? Number(event.target.value) : null })}>
+            <option value="">{none}</option>
             {hosts.map((choice) => (
               <option key={choice.host.id} value={choice.host.id}>
                 {hostLabel(choice)}
@@ -37,41 +39,28 @@ export function RunHostFields(props: {
             ))}
           </select>
         </FormField>
-        <FormField label="Server host (sampled: CPU, memory, network)" name="serverHostId" error={errors.serverHostId}>
+      ))}
+      {props.deployments.length > 0 && (
+        <FormField label="Deployed template" name="deployment" error={undefined}>
           <select
-            value={props.serverHostId ?? ''}
-            data-testid="run-server"
-            onChange={(event) => props.onHosts({ serverHostId: event.target.value ? Number(event.target.value) : null })}
+            value=""
+            data-testid="run-deployment"
+            onChange={(event) => {
+              const deployment = props.deployments.find((entry) => String(entry.hostId) === event.target.value);
+              if (!deployment?.url) return;
+              props.onTarget(deployment.url.replace(/\/$/, ''));
+              props.onHosts({ serverHostId: deployment.hostId });
+            }}
           >
-            <option value="">None</option>
-            {hosts.map((choice) => (
-              <option key={choice.host.id} value={choice.host.id}>
-                {hostLabel(choice)}
+            <option value="">Use a deployment…</option>
+            {props.deployments.map((deployment) => (
+              <option key={deployment.hostId} value={deployment.hostId}>
+                {deployment.templateName} ({deployment.variant}) on {deployment.hostName}
               </option>
             ))}
           </select>
         </FormField>
-        {props.deployments.length > 0 && (
-          <FormField label="Deployed template" name="deployment" error={undefined}>
-            <select
-              value=""
-              data-testid="run-deployment"
-              onChange={(event) => {
-                const deployment = props.deployments.find((entry) => String(entry.hostId) === event.target.value);
-                if (!deployment?.url) return;
-                props.onTarget(deployment.url.replace(/\/$/, ''));
-                props.onHosts({ serverHostId: deployment.hostId });
-              }}
-            >
-              <option value="">Use a deployment…</option>
-              {props.deployments.map((deployment) => (
-                <option key={deployment.hostId} value={deployment.hostId}>
-                  {deployment.templateName} ({deployment.variant}) on {deployment.hostName}
-                </option>
-              ))}
-            </select>
-          </FormField>
-        )}
-      </div>
+      )}
+    </div>
   );
 }
