@@ -1,9 +1,10 @@
 // Presets: the built-in and the user's own host tunings, duplicated and edited here, then planned,
 // applied, verified and reverted on each connected host.
 
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Preset, PresetDefinition } from '../../../app/presets.ts';
-import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import { errorMessage, useApi } from '../api-context.tsx';
+import { useLoaded } from '../hooks/use-loaded.ts';
 import { usePendingReverts } from '../components/PendingReverts.tsx';
 import { useHostConnections } from '../hooks/use-host-connections.ts';
 import { useHosts } from '../hooks/use-hosts.ts';
@@ -40,29 +41,13 @@ function PresetSummary({ preset }: { preset: Preset }) {
 
 export function PresetsPage() {
   const api = useApi();
-  const link = useConnection();
   const { hosts } = useHosts();
   const connections = useHostConnections();
   const { pending, reload: reloadPending } = usePendingReverts();
-  const [presets, setPresets] = useState<Preset[] | null>(null);
+  const { value: presets, error, setError, reload } = useLoaded((client) => client.presets.list());
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing>({ mode: 'none' });
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const reload = useCallback(() => {
-    api.presets.list().then(
-      (list) => {
-        setPresets(list);
-        setError(null);
-      },
-      (failure: unknown) => setError(errorMessage(failure)),
-    );
-  }, [api]);
-
-  useEffect(() => {
-    if (link === 'connected') reload();
-  }, [link, reload]);
 
   const selected = presets?.find((preset) => preset.id === selectedId) ?? presets?.[0] ?? null;
   const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');

@@ -3,14 +3,14 @@
 // markers), the live summary table in the seeds' columns, and a banner when the client, not the
 // server, is the bottleneck.
 
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { profileFieldErrors } from '../../../app/load-profile.ts';
-import type { Host } from '../../../app/hosts.ts';
 import type { LivePoint } from '../../../app/runs.ts';
-import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import { errorMessage, useApi } from '../api-context.tsx';
 import { LiveChart, type SeriesSpec, type StepMarker } from '../components/LiveChart.tsx';
 import { useDeployments } from '../hooks/use-deployments.ts';
 import { useHostConnections } from '../hooks/use-host-connections.ts';
+import { useHosts } from '../hooks/use-hosts.ts';
 import { useLiveRun } from '../hooks/use-live-run.ts';
 import { ProfileForm } from './run/ProfileForm.tsx';
 import { RunHostFields } from './run/RunHostFields.tsx';
@@ -68,11 +68,11 @@ export const CHARTS: Array<{ id: string; title: string; unit: string; series: Se
 
 export function RunPage() {
   const api = useApi();
-  const link = useConnection();
   const connections = useHostConnections();
   const deployments = useDeployments();
   const { run, buffer, version, setRun } = useLiveRun();
-  const [hosts, setHosts] = useState<Host[]>([]);
+  const { hosts: hostList, error: hostsError } = useHosts();
+  const hosts = hostList ?? [];
   const [draft, setDraft] = useState<ProfileDraft>(DEFAULT_DRAFT);
   const [clientHostId, setClientHostId] = useState<number | null>(null);
   const [serverHostId, setServerHostId] = useState<number | null>(null);
@@ -81,11 +81,6 @@ export function RunPage() {
   const [busy, setBusy] = useState<'starting' | 'stopping' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [logLatency, setLogLatency] = useState(false);
-
-  useEffect(() => {
-    if (link !== 'connected') return;
-    api.hosts.list().then(setHosts, (failure: unknown) => setError(errorMessage(failure)));
-  }, [api, link]);
 
   const running = run !== null && ACTIVE.has(run.status);
   const fieldErrors = useMemo(() => {
@@ -150,9 +145,9 @@ export function RunPage() {
         </div>
       </header>
       <p className="hint">Drive load from the client host against a server, live. Every second is stored as it arrives; results add HDR histograms, never average percentiles.</p>
-      {error && (
+      {(error ?? hostsError) && (
         <div className="banner error" role="alert" data-testid="run-error">
-          {error}
+          {error ?? hostsError}
         </div>
       )}
       <div className="card">

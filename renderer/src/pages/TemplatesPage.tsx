@@ -2,43 +2,30 @@
 // deploy target among the connected hosts, each host's live deployment, and the log terminal
 // where deploy steps and the servers' own logs stream.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_PORT, Port } from '../../../app/templates.ts';
-import type { Deployment, TemplateCatalog } from '../../../app/templates-contract.ts';
-import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import type { Deployment } from '../../../app/templates-contract.ts';
+import { errorMessage, useApi } from '../api-context.tsx';
 import { DeploymentCard } from '../components/DeploymentCard.tsx';
 import { LogTerminal } from '../components/LogTerminal.tsx';
 import { TemplateCard, type DeployRequest } from '../components/TemplateCard.tsx';
 import { useDeployments } from '../hooks/use-deployments.ts';
 import { useHostConnections } from '../hooks/use-host-connections.ts';
 import { useHosts } from '../hooks/use-hosts.ts';
+import { useLoaded } from '../hooks/use-loaded.ts';
 
 export function TemplatesPage() {
   const api = useApi();
-  const link = useConnection();
   const { hosts } = useHosts();
   const connections = useHostConnections();
   const deployments = useDeployments();
   /** Each host's last progress as it arrives (not as rendered), to tell which failures a card shows. */
   const latest = useRef(new Map<number, Deployment>());
   useEffect(() => api.subscribe('templates.progress', (deployment) => latest.current.set(deployment.hostId, deployment)), [api]);
-  const [catalog, setCatalog] = useState<TemplateCatalog | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { value: catalog, error, setError, reload } = useLoaded((client) => client.templates.list());
   const [hostId, setHostId] = useState<number | null>(null);
   const [portText, setPortText] = useState(String(DEFAULT_PORT));
 
-  const reload = useCallback(() => {
-    api.templates.list().then(
-      (list) => {
-        setCatalog(list);
-        setError(null);
-      },
-      (failure: unknown) => setError(errorMessage(failure)),
-    );
-  }, [api]);
-  useEffect(() => {
-    if (link === 'connected') reload();
-  }, [link, reload]);
 
   const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');
   const target = connected.find((host) => host.id === hostId) ?? connected[0] ?? null;

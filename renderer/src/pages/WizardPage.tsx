@@ -6,12 +6,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { planEstimate, planStages, type PlanNames } from '../../../app/plan.ts';
 import type { PresetPlan } from '../../../app/preset-plan.ts';
-import type { Preset } from '../../../app/presets.ts';
-import type { Study } from '../../../app/studies.ts';
-import type { Manifest } from '../../../app/templates.ts';
-import { errorMessage, useApi, useConnection } from '../api-context.tsx';
+import { errorMessage, useApi } from '../api-context.tsx';
 import { useHostConnections } from '../hooks/use-host-connections.ts';
 import { useHosts } from '../hooks/use-hosts.ts';
+import { useLoaded } from '../hooks/use-loaded.ts';
 import { usePlan } from '../hooks/use-plan.ts';
 import { useWizardDraft } from '../hooks/use-wizard-draft.ts';
 import { saveSelection } from './compare/compare-selection.ts';
@@ -24,6 +22,9 @@ import { TemplatesStep } from './wizard/TemplatesStep.tsx';
 import { checkedSpec, stepErrors, WIZARD_STEPS, type WizardContext, type WizardDraft, type WizardStepId } from './wizard/wizard-draft.ts';
 
 type Role = 'client' | 'server';
+
+/** One empty list for every not-yet-loaded one, so memos that depend on them stay put. */
+const NONE: never[] = [];
 
 /** The plan of each chosen preset on its host, read again whenever the preset, the host or `round` changes. */
 function usePresetPlans(draft: WizardDraft | null, connected: (hostId: number) => boolean, round: number): Record<Role, PlanLookup> {
@@ -58,26 +59,19 @@ function usePresetPlans(draft: WizardDraft | null, connected: (hostId: number) =
 
 export function WizardPage() {
   const api = useApi();
-  const link = useConnection();
   const { hosts, reload: reloadHosts, error: hostsError } = useHosts();
   const connections = useHostConnections();
   const { draft, update, saveError } = useWizardDraft();
   const [plan, setPlan] = usePlan();
-  const [presets, setPresets] = useState<Preset[]>([]);
-  const [templates, setTemplates] = useState<Manifest[]>([]);
-  const [studies, setStudies] = useState<{ studies: Study[]; broken: string[] }>({ studies: [], broken: [] });
+  const presetList = useLoaded((client) => client.presets.list());
+  const templateCatalog = useLoaded((client) => client.templates.list());
+  const studyCatalog = useLoaded((client) => client.plans.studies());
+  const presets = presetList.value ?? NONE;
+  const templates = templateCatalog.value?.templates ?? NONE;
   const [shown, setShown] = useState<Set<WizardStepId>>(new Set());
   const [planRound, setPlanRound] = useState(0);
   const [busy, setBusy] = useState<'starting' | 'cancelling' | null>(null);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (link !== 'connected') return;
-    const fail = (failure: unknown) => setError(errorMessage(failure));
-    api.presets.list().then(setPresets, fail);
-    api.templates.list().then((catalog) => setTemplates(catalog.templates), fail);
-    api.plans.studies().then((catalog) => setStudies({ studies: catalog.studies, broken: catalog.broken.map((entry) => `${entry.file}: ${entry.error}`) }), fail);
-  }, [api, link]);
 
   const connected = useCallback((hostId: number) => isConnected(hosts?.find((host) => host.id === hostId), connections), [hosts, connections]);
   const presetPlans = usePresetPlans(draft, connected, planRound);
@@ -175,11 +169,11 @@ export function WizardPage() {
           {saveError}
         </div>
       )}
-      {error && (
-        <div className="banner error" role="alert" data-testid="wizard-error">
-          {error}
+      {[error, presetList.error, templateCatalog.error, studyCatalog.error].filter(Boolean).map((message) => (
+        <div key={message} className="banner error" role="alert" data-testid="wizard-error">
+          {message}
         </div>
-      )}
+      ))}
       {planRunning && draft.step !== 'run' && (
         <div className="banner warning" data-testid="wizard-plan-running">
           Plan “{plan.name}” is running.{' '}
@@ -195,8 +189,8 @@ export function WizardPage() {
         <LoadStep
           draft={draft}
           errors={shownErrors}
-          studies={studies.studies}
-          brokenStudies={studies.broken}
+          studies={studyCatalog.value?.studies ?? []}
+          brokenStudies={(studyCatalog.value?.broken ?? []).map((entry) => `${entry.file}: ${entry.error}`)}
           knownTemplate={(templateId, variant) => templates.some((template) => template.id === templateId && template.variants.some((entry) => entry.id === variant))}
           onChange={update}
         />
