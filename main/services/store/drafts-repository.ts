@@ -2,6 +2,10 @@
 // JSON value per key in the `draft` table (migration 3). A value that no longer parses reads as none.
 
 import type { Db } from './database.ts';
+import { parseJsonColumn } from './json-column.ts';
+
+/** Stands for a stored value that no longer parses (any JSON value, null too, is a real draft). */
+const UNREADABLE = Symbol('unreadable draft');
 
 export class DraftsRepository {
   readonly #db: Db;
@@ -12,11 +16,8 @@ export class DraftsRepository {
   get(key: string): { value: unknown; updatedAt: string } | null {
     const row = this.#db.prepare('SELECT value, updated_at FROM draft WHERE key = ?').get(key) as { value: string; updated_at: string } | undefined;
     if (!row) return null;
-    try {
-      return { value: JSON.parse(row.value), updatedAt: row.updated_at };
-    } catch {
-      return null;
-    }
+    const value = parseJsonColumn<unknown>(row.value, UNREADABLE);
+    return value === UNREADABLE ? null : { value, updatedAt: row.updated_at };
   }
 
   save(key: string, value: unknown): string {

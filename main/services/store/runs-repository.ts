@@ -4,6 +4,7 @@
 import type { RunSummary } from '../../../app/run-summary.ts';
 import type { StoredRun } from '../../../app/runs.ts';
 import type { Db } from './database.ts';
+import { parseJsonColumn } from './json-column.ts';
 
 export interface NewRun {
   sessionId: number;
@@ -31,14 +32,6 @@ interface RunRow {
   sample_count: number;
 }
 
-function parseJson<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 export class RunsRepository {
   readonly #db: Db;
@@ -77,11 +70,11 @@ export class RunsRepository {
       ordinal: row.ordinal,
       templateId: row.template_id,
       variant: row.variant,
-      step: parseJson<Record<string, unknown>>(row.step, {}),
+      step: parseJsonColumn<Record<string, unknown>>(row.step, {}),
       status: row.status,
       startedAt: row.started_at,
       endedAt: row.ended_at,
-      summary: parseJson<RunSummary | null>(row.summary, null),
+      summary: parseJsonColumn<RunSummary | null>(row.summary, null),
       sampleCount: row.sample_count,
     }));
   }
@@ -89,7 +82,7 @@ export class RunsRepository {
   /** Runs left `running` by a Benchlab that died: their ids, to be summarized from their samples. */
   running(): Array<{ id: number; sessionId: number; step: Record<string, unknown> }> {
     const rows = this.#db.prepare("SELECT id, session_id, step FROM run WHERE status = 'running'").all() as Array<{ id: number; session_id: number; step: string }>;
-    return rows.map((row) => ({ id: row.id, sessionId: row.session_id, step: parseJson<Record<string, unknown>>(row.step, {}) }));
+    return rows.map((row) => ({ id: row.id, sessionId: row.session_id, step: parseJsonColumn<Record<string, unknown>>(row.step, {}) }));
   }
 
   histogram(runId: number): Uint8Array | null {

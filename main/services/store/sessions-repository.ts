@@ -6,6 +6,7 @@ import { ApiError } from '../../../app/errors.ts';
 import type { LibraryEntry } from '../../../app/session-library.ts';
 import type { Session, SessionStatus, SessionSummary } from '../../../app/sessions.ts';
 import type { Db } from './database.ts';
+import { parseJsonColumn } from './json-column.ts';
 
 interface SessionRow {
   id: number;
@@ -23,42 +24,20 @@ interface SessionRow {
   run_count: number;
 }
 
-function parseJson<T>(text: string, fallback: T): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
-interface LibraryRow {
-  id: number;
-  name: string;
-  notes: string;
-  tags: string;
-  status: SessionStatus;
-  client_host_id: number | null;
-  server_host_id: number | null;
-  origin_session_id: number | null;
-  created_at: string;
-  started_at: string | null;
-  ended_at: string | null;
-  run_count: number;
+/** A library row: the session's columns but its config, with its templates and hosts' names. */
+interface LibraryRow extends Omit<SessionRow, 'config'> {
   templates: string | null;
   client_host: string | null;
   server_host: string | null;
 }
 
 function tagsOf(text: string): string[] {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return Array.isArray(parsed) ? parsed.filter((tag): tag is string => typeof tag === 'string') : [];
-  } catch {
-    return [];
-  }
+  const parsed = parseJsonColumn<unknown>(text, []);
+  return Array.isArray(parsed) ? parsed.filter((tag): tag is string => typeof tag === 'string') : [];
 }
 
-function toSummary(row: SessionRow): SessionSummary {
+function toSummary(row: Omit<SessionRow, 'config'>): SessionSummary {
   return {
     id: row.id,
     name: row.name,
@@ -109,7 +88,7 @@ export class SessionsRepository {
     return {
       ...toSummary(row),
       notes: row.notes,
-      config: parseJson<Record<string, unknown>>(row.config, {}),
+      config: parseJsonColumn<Record<string, unknown>>(row.config, {}),
       originSessionId: row.origin_session_id,
     };
   }
@@ -176,16 +155,7 @@ export class SessionsRepository {
       )
       .all() as LibraryRow[];
     return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      tags: tagsOf(row.tags),
-      clientHostId: row.client_host_id,
-      serverHostId: row.server_host_id,
-      runCount: row.run_count,
-      createdAt: row.created_at,
-      startedAt: row.started_at,
-      endedAt: row.ended_at,
+      ...toSummary(row),
       notes: row.notes,
       templates: tagsOf(row.templates ?? '[]'),
       clientHost: row.client_host,
