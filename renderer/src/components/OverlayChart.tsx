@@ -1,20 +1,8 @@
 // A static chart.js line chart overlaying one series per compared session: numbers as {x, y} (no
 // parsing), no animation, LTTB decimation for hour-long timelines, linear or log axes.
 
-import {
-  Chart,
-  Decimation,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
+import { Chart } from './chart-setup.ts';
 import { useEffect, useRef } from 'react';
-
-Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Decimation, Legend, Tooltip);
 
 export interface OverlaySeries {
   label: string;

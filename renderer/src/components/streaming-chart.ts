@@ -3,22 +3,9 @@
 // update, step starts as labelled vertical lines and the warm-up as a shaded band. A log axis
 // shows zeros as gaps (a log axis has no zero).
 
-import {
-  Chart,
-  Decimation,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  Tooltip,
-  type ChartDataset,
-  type Plugin,
-} from 'chart.js';
+import type { ChartDataset, Plugin } from 'chart.js';
+import { Chart } from './chart-setup.ts';
 import type { LivePoint } from '../../../app/runs.ts';
-
-Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Decimation, Legend, Tooltip);
 
 export interface SeriesSpec {
   label: string;
