@@ -7,12 +7,14 @@
 import { z } from 'zod';
 import { RequestSpec, StepLoad } from './load-profile.ts';
 
-export const AGENT_PROTOCOL_VERSION = 1;
+export const AGENT_PROTOCOL_VERSION = 2;
 /** The agent sends nothing and stops its load when it hears no line for this long. */
 export const HEARTBEAT_TIMEOUT_MS = 3000;
 export const HEARTBEAT_EVERY_MS = 1000;
 /** Longest line either side accepts (a sample with its histogram is a few KB). */
 export const MAX_LINE_BYTES = 1024 * 1024;
+/** The longest drain: the longest request timeout and a little. */
+export const MAX_DRAIN_MS = 130_000;
 
 const Count = z.number().int().min(0);
 const Micros = z.number().min(0).nullable();
@@ -92,20 +94,35 @@ export const ClientMetrics = z.object({
 });
 export type ClientMetrics = z.infer<typeof ClientMetrics>;
 
+/**
+ * One interval of one client. Counts belong to the phase of the requests they count (a warm-up
+ * request answered after the warm-up is never a measured one). The books of the phase balance on
+ * every line: `inFlight(previous line) + scheduled = Σ status + Σ errors + Σ notSent + inFlight`,
+ * and the `drain` line that follows the measured window leaves nothing in flight.
+ */
 export const LoadSampleLine = z.object({
   type: z.literal('sample'),
-  /** 0-based second of this step's load, warm-up included. */
+  /** 0-based index of this interval in the step, warm-up included (the drain follows the last). */
   second: Count,
   /** Wall-clock end of the interval (epoch ms), for lag measurement. */
   at: z.number(),
-  phase: z.enum(['warmup', 'measure']),
-  /** Interval length: 1000, less for a last second cut short. */
-  durationMs: z.number().min(0).max(2000),
+  /** `drain`: after the measured window, the answers still due; never part of the window's time. */
+  phase: z.enum(['warmup', 'measure', 'drain']),
+  /** Interval length: 1000, less for a last second cut short; a drain lasts up to the request timeout. */
+  durationMs: z.number().min(0).max(MAX_DRAIN_MS),
+  /** Requests scheduled in this interval: slots intended in it (open model), requests set out to send (closed). */
+  scheduled: Count,
+  /** Answered requests (every status class). */
   requests: Count,
   bytes: Count,
   status: z.record(z.string(), Count),
+  /** Requests that ended without an answer, by kind (ERROR_KINDS). */
   errors: z.record(z.string(), Count),
-  /** The interval's HDR histogram (µs), compressed base64; null when no response arrived. */
+  /** Scheduled requests that were never sent, by reason (NOT_SENT_REASONS). */
+  notSent: z.record(z.string(), Count),
+  /** Scheduled and not yet resolved at the end of the interval (on the wire or waiting for a connection). */
+  inFlight: Count,
+  /** The interval's HDR histogram (µs), compressed base64; null when no latency was recorded. */
   histogram: z.string().max(MAX_LINE_BYTES).nullable(),
   p50Us: Micros,
   p90Us: Micros,

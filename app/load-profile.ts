@@ -8,8 +8,7 @@ import { z } from 'zod';
 import { describeAddressProblem } from './hosts.ts';
 import { hasControlCharacters } from './text.ts';
 
-// No HEAD: autocannon's response parser does not know a HEAD answer has no body, and would wait for one.
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const MAX_CONNECTIONS = 100_000;
 export const MAX_RATE = 1_000_000;
@@ -121,8 +120,12 @@ export const OpenLoad = z
     /** "N requests over durationS": the rate is requests / durationS and exactly N are sent. */
     requests: RequestCount.optional(),
     durationS: seconds(MAX_STEP_SECONDS),
-    /** The most connections the client keeps open; requests wait for a free one (and that wait counts). */
-    connections: Connections.default(100),
+    /**
+     * The most connections the client opens (on demand, as the rate needs them); a request waits for
+     * a free one (the wait counts in its latency) and is counted not sent if none frees up within its
+     * timeout. Absent: enough for the rate × the request timeout, bounded by the client's file limit.
+     */
+    connections: Connections.optional(),
   })
   .strict()
   .superRefine((load, ctx) => exactlyOne(load, ['rate', 'requests'], ctx, 'give either a rate or a number of requests over the duration, not both'));
@@ -195,6 +198,25 @@ export function describeLoad(load: StepLoad): string {
 export function targetRate(load: StepLoad): number | null {
   if (load.model === 'closed') return null;
   return load.requests !== undefined ? load.requests / load.durationS : (load.rate ?? null);
+}
+
+/** The open model's default connection maximum: enough for every request of `timeoutMs` to be in flight at once. */
+export function defaultOpenConnections(rate: number, timeoutMs: number): number {
+  return Math.min(MAX_CONNECTIONS, Math.max(1, Math.ceil((rate * timeoutMs) / 1000)));
+}
+
+/**
+ * Little's law for a profile that asks for a rate over a connection maximum: N connections carry R
+ * requests/s only while each answer takes under N / R s. Said before the load starts, so a "700
+ * req/s over 15 connections" study is not mistaken for a measurement of the server.
+ */
+export function describeOpenCapacity(load: StepLoad): string | null {
+  if (load.model !== 'open' || load.connections === undefined) return null;
+  const rate = targetRate(load)!;
+  const budgetMs = (load.connections / rate) * 1000;
+  if (budgetMs >= 1000) return null;
+  const shown = budgetMs >= 10 ? Math.round(budgetMs) : Number(budgetMs.toFixed(1));
+  return `${load.connections} connection${load.connections === 1 ? '' : 's'} carry ${rate} requests/s only while each answer takes under ${shown} ms; slower answers leave requests not sent. Leave the maximum empty to open as many as the rate needs.`;
 }
 
 /** Seconds of load a step plans (null when it ends by request count). */

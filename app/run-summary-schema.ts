@@ -1,24 +1,51 @@
 // The shape of a run's result in the seeds' columns (requests/s, transfer/s, mean, std dev,
-// p50/p75/p90/p99/p99.9/max, latency bands, errors by kind, failed), its error and status kinds and
-// band labels — without the HDR library, so the UI can read summaries without loading it.
-// Computing a summary is run-summary.ts's.
+// p50/p75/p90/p99/p99.9/max, latency bands, errors by kind, failed), its books (every scheduled
+// request in exactly one bucket: answered, error, timed out, not sent), its error, not-sent and
+// status kinds and band labels — without the HDR library, so the UI can read summaries without
+// loading it. Computing a summary is run-summary.ts's.
 
 import { z } from 'zod';
 
-export const ERROR_KINDS = ['timeout', 'refused', 'reset', 'non2xx', 'other'] as const;
+/**
+ * Why a request that was scheduled got no answer, as the client saw it. `timeout`: no answer within
+ * the request timeout; `refused`: the connection could not be opened; `reset`: the connection was
+ * reset (RST, EPIPE) with the request on it; `closed`: the server closed the connection (FIN) with
+ * the request on it; `other`: anything else (DNS, TLS, a malformed answer).
+ */
+export const ERROR_KINDS = ['timeout', 'refused', 'reset', 'closed', 'other'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 export type ErrorCounts = Record<ErrorKind, number>;
+
+/**
+ * Why a scheduled request was never sent. `pool-full`: every connection up to the maximum was busy
+ * until the request's timeout ran out (open model); `step-ended`: the step's time was up before a
+ * connection was free for it.
+ */
+export const NOT_SENT_REASONS = ['pool-full', 'step-ended'] as const;
+export type NotSentReason = (typeof NOT_SENT_REASONS)[number];
+export type NotSentCounts = Record<NotSentReason, number>;
 
 export const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 export type StatusCounts = Record<StatusClass, number>;
 
 export function emptyErrors(): ErrorCounts {
-  return { timeout: 0, refused: 0, reset: 0, non2xx: 0, other: 0 };
+  return { timeout: 0, refused: 0, reset: 0, closed: 0, other: 0 };
+}
+
+export function emptyNotSent(): NotSentCounts {
+  return { 'pool-full': 0, 'step-ended': 0 };
 }
 
 export function emptyStatus(): StatusCounts {
   return { '1xx': 0, '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 };
+}
+
+/** Adds counts of the given kinds only: a stored `non2xx` from before the books is no error kind. */
+export function sumKinds(counts: Partial<Record<string, number>>, kinds: readonly string[]): number {
+  let total = 0;
+  for (const kind of kinds) total += counts[kind] ?? 0;
+  return total;
 }
 
 export const LatencyBand = z.object({
@@ -31,11 +58,31 @@ export const LatencyBand = z.object({
 });
 export type LatencyBand = z.infer<typeof LatencyBand>;
 
+/**
+ * Where every scheduled request of a run ended: `scheduled = answered + errors + timeouts + notSent`
+ * once nothing is in flight. Null in summaries of runs recorded before Benchlab kept the books.
+ */
+export const RunBooks = z.object({
+  scheduled: z.number(),
+  /** Answered, by any status (non-2xx answers are answered, and also counted as failed). */
+  answered: z.number(),
+  /** No answer, by a connection error (refused, reset, closed, other). */
+  errors: z.number(),
+  timeouts: z.number(),
+  notSent: z.number(),
+  /** Still unresolved where the record ends (a run cut short); 0 for a run that ended normally. */
+  inFlight: z.number(),
+  balanced: z.boolean(),
+});
+export type RunBooks = z.infer<typeof RunBooks>;
+
 export const RunSummary = z.object({
-  /** Seconds of measured load (the last one may be partial). */
+  /** Seconds of the measured window (the last one may be partial); the drain is not in it. */
   seconds: z.number(),
+  /** Answered requests, the drain's included. */
   requests: z.number(),
   bytes: z.number(),
+  /** Answers that arrived within the measured window, per second of it. */
   requestsPerSecond: z.number(),
   bytesPerSecond: z.number(),
   meanUs: z.number().nullable(),
@@ -47,10 +94,20 @@ export const RunSummary = z.object({
   p999Us: z.number().nullable(),
   maxUs: z.number().nullable(),
   bands: z.array(LatencyBand),
+  /** Requests without an answer, by kind (timeouts included). */
   errors: z.record(z.string(), z.number()),
+  /** Scheduled requests never sent, by reason. */
+  notSent: z.record(z.string(), z.number()).default({}),
   status: z.record(z.string(), z.number()),
-  /** Requests that did not succeed: every error kind, non-2xx answers included (the seeds' KO / failed). */
+  /** Answers with a status other than 2xx. */
+  non2xx: z.number().default(0),
+  /** Requests that did not succeed: non-2xx answers, errors and timeouts (the seeds' KO / failed); not-sent apart. */
   failed: z.number(),
+  /** Timed-out requests are in the latency histogram at the timeout (open model), so a silent server cannot look fast. */
+  timeoutsInLatency: z.boolean().default(false),
+  /** Length of the drain after the window (answers still due), not counted in `seconds`. */
+  drainMs: z.number().default(0),
+  books: RunBooks.nullable().default(null),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

@@ -24,6 +24,12 @@ const INSTANCES = {
   // templates, so each has hosts of its own that no other test file touches meanwhile.
   plans: { prefix: 'blp-', thirdOctet: 5 },
   wizard: { prefix: 'blw-', thirdOctet: 6 },
+  // The accounting checks of the load engine (connections closed under requests, open-model pools).
+  engine: { prefix: 'ble-', thirdOctet: 7 },
+  // The five seed studies, each against the templates its seed used.
+  studies: { prefix: 'bls-', thirdOctet: 8 },
+  // Session snapshots, the noise pre-flight and the bottleneck verdict.
+  hostfacts: { prefix: 'blf-', thirdOctet: 9 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
