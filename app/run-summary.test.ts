@@ -1,9 +1,10 @@
-// Tests of run summaries: totals by addition, requests/s over the measured time, bands, failures.
+// Tests of run summaries: totals by addition, requests/s over the measured time, bands, failures,
+// and the books (every scheduled request in one bucket).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from './hdr.ts';
-import { bandLabels, summarize, SummaryAccumulator, type SummarySecond } from './run-summary.ts';
+import { bandLabels, intervalBalances, summarize, SummaryAccumulator, type SummarySecond } from './run-summary.ts';
 
 function second(latenciesMs: number[], extra: Partial<SummarySecond> = {}): SummarySecond {
   const histogram = createLatencyHistogram();
@@ -22,7 +23,11 @@ function second(latenciesMs: number[], extra: Partial<SummarySecond> = {}): Summ
 describe('run summaries', () => {
   test("the seeds' columns from added seconds", () => {
     const summary = summarize(
-      [second(Array(900).fill(100)), second(Array(100).fill(1000), { errors: { timeout: 3, non2xx: 2 } }), second([], { durationMs: 500, histogram: null })],
+      [
+        second(Array(900).fill(100)),
+        second(Array(100).fill(1000), { errors: { timeout: 3 }, status: { '2xx': 98, '5xx': 2 } }),
+        second([], { durationMs: 500, histogram: null }),
+      ],
       [800, 1200],
     );
     assert.equal(summary.requests, 1000);
@@ -41,9 +46,46 @@ describe('run summaries', () => {
       ],
     );
     assert.equal(summary.bands[0]!.share, 0.9);
-    assert.equal(summary.failed, 5);
+    assert.equal(summary.non2xx, 2);
+    assert.equal(summary.failed, 5, 'two non-2xx answers and three timeouts');
     assert.equal(summary.errors.timeout, 3);
-    assert.equal(summary.status['2xx'], 1000);
+    assert.equal(summary.status['2xx'], 998);
+    assert.equal(summary.books, null, 'seconds without a scheduled count keep no books');
+  });
+
+  test('a stored non2xx error count from before the books is not counted twice', () => {
+    const summary = summarize([second([5, 5], { errors: { non2xx: 1 }, status: { '2xx': 1, '4xx': 1 } })], []);
+    assert.equal(summary.failed, 1);
+    assert.equal(summary.non2xx, 1);
+  });
+
+  test('the books balance across seconds, with what is in flight carried over and the drain resolving it', () => {
+    const seconds: SummarySecond[] = [
+      second([10, 10, 10], { scheduled: 6, inFlight: 2, errors: { closed: 1 } }),
+      second([10], { scheduled: 5, inFlight: 3, errors: { timeout: 1 }, notSent: { 'pool-full': 2 } }),
+      second([10, 10], { phase: 'drain', scheduled: 0, inFlight: 0, durationMs: 700, errors: { reset: 1 } }),
+    ];
+    let inFlight = 0;
+    for (const one of seconds) {
+      assert.ok(intervalBalances(one, inFlight), 'every interval balances');
+      inFlight = one.inFlight ?? 0;
+    }
+    assert.equal(intervalBalances({ ...seconds[1]!, inFlight: 4 }, 2), false, 'a request that vanished is caught');
+    const summary = summarize(seconds, []);
+    assert.deepEqual(summary.books, { scheduled: 11, answered: 6, errors: 2, timeouts: 1, notSent: 2, inFlight: 0, balanced: true });
+    assert.equal(summary.seconds, 2, 'the drain is not window time');
+    assert.equal(summary.drainMs, 700);
+    assert.equal(summary.requests, 6, 'the drain answers count');
+    assert.equal(summary.requestsPerSecond, 2, 'requests/s is the window answers over the window');
+    assert.equal(summary.notSent['pool-full'], 2);
+    assert.equal(summary.failed, 3);
+  });
+
+  test('a run cut short keeps its unresolved requests visible and unbalanced', () => {
+    const summary = summarize([second([10], { scheduled: 4, inFlight: 3 })], []);
+    assert.deepEqual(summary.books, { scheduled: 4, answered: 1, errors: 0, timeouts: 0, notSent: 0, inFlight: 3, balanced: true });
+    const lost = summarize([second([10], { scheduled: 4, inFlight: 0 })], []);
+    assert.equal(lost.books?.balanced, false);
   });
 
   test('several clients at the same second count its duration once', () => {

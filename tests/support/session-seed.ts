@@ -124,9 +124,12 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
           const histogram = pool[second % pool.length]!;
           batch.push({
             second,
+            scheduled: requests,
+            notSent: {},
+            inFlight: 0,
             requests,
             bytes: requests * 120,
-            errors: { timeout: 0, refused: 0, reset: 0, non2xx: 0, other: 0 },
+            errors: { timeout: 0, refused: 0, reset: 0, closed: 0, other: 0 },
             statusClasses: { '2xx': requests },
             p50Us: histogram.getValueAtPercentile(50),
             p90Us: histogram.getValueAtPercentile(90),
@@ -136,7 +139,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
             clientMetrics: { cpu: 0.4, agentCpu: 0.8, cores: 2, eventLoopLagMs: 2, openSockets: 100, timeWait: 0, backlog: 0, sent: requests, portErrors: 0, at: clock + (second + 1) * 1000, durationMs: 1000 },
             serverMetrics: { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6 },
           });
-          accumulator.add({ requests, bytes: requests * 120, durationMs: 1000, errors: {}, status: { '2xx': requests }, histogram });
+          accumulator.add({ scheduled: requests, inFlight: 0, requests, bytes: requests * 120, durationMs: 1000, errors: {}, status: { '2xx': requests }, histogram });
           if (batch.length === 600) samples.append(runId, batch.splice(0));
         }
         if (batch.length > 0) samples.append(runId, batch);

@@ -6,10 +6,11 @@
 import type { ComparedRunInput, ComparedSessionInput } from '../../../app/comparison.ts';
 import { decodeHistogram, type LatencyHistogram } from '../../../app/hdr.ts';
 import type { StoredSecond } from '../../../app/replay.ts';
-import { summarize, type RunSummary } from '../../../app/run-summary.ts';
+import { SummaryAccumulator, type RunSummary } from '../../../app/run-summary.ts';
 import { SystemInfo } from '../../../app/system-info.ts';
 import type { Session } from '../../../app/sessions.ts';
 import type { Db } from '../store/database.ts';
+import { SamplesRepository } from '../store/samples-repository.ts';
 
 interface RunRow {
   id: number;
@@ -54,14 +55,16 @@ export class ComparisonReader {
   readonly #seconds;
   readonly #host;
   readonly #snapshot;
+  readonly #samples: SamplesRepository;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#samples = new SamplesRepository(db);
     this.#runs = db.prepare('SELECT id, ordinal, template_id, variant, step, status, started_at, ended_at, summary, histogram FROM run WHERE session_id = ? ORDER BY ordinal');
     // Several clients of one second add up; the slowest client's p99 stands for the second.
     this.#seconds = db.prepare(
       `SELECT second, sum(requests) AS requests, max(coalesce(json_extract(client_metrics, '$.durationMs'), 1000)) AS duration_ms, max(p99_us) AS p99_us
-       FROM sample WHERE run_id = ? GROUP BY second ORDER BY second`,
+       FROM sample WHERE run_id = ? AND phase = 'measure' GROUP BY second ORDER BY second`,
     );
     this.#host = db.prepare('SELECT name FROM host WHERE id = ?');
     // This session's own snapshot first, then the latest taken before it ended, then any.
@@ -93,7 +96,7 @@ export class ComparisonReader {
       let summary = parse<RunSummary | null>(row.summary, null);
       let histogram = histogramOf(row.histogram);
       // A run cut off before its summary was written: add up its stored seconds now.
-      if (!summary && seconds.length > 0) ({ summary, histogram } = this.#summarizeFromSamples(row.id, bucketsMs));
+      if (!summary && seconds.length > 0) ({ summary, histogram } = this.#summarizeFromSamples(row.id, bucketsMs, (step.load as { model?: string } | undefined)?.model === 'open'));
       return {
         runId: row.id,
         ordinal: row.ordinal,
@@ -111,22 +114,10 @@ export class ComparisonReader {
     });
   }
 
-  #summarizeFromSamples(runId: number, bucketsMs: readonly number[]): { summary: RunSummary; histogram: LatencyHistogram } {
-    const rows = this.#db
-      .prepare("SELECT requests, bytes, errors, status_classes, histogram, coalesce(json_extract(client_metrics, '$.durationMs'), 1000) AS duration_ms FROM sample WHERE run_id = ? ORDER BY second")
-      .all(runId) as Array<{ requests: number; bytes: number; errors: string; status_classes: string; histogram: Buffer | null; duration_ms: number }>;
-    const histograms = rows.map((row) => histogramOf(row.histogram));
-    const summary = summarize(
-      rows.map((row, i) => ({ requests: row.requests, bytes: row.bytes, durationMs: row.duration_ms, errors: parse(row.errors, {}), status: parse(row.status_classes, {}), histogram: histograms[i] ?? null })),
-      bucketsMs,
-    );
-    const histogram = histograms.reduce<LatencyHistogram | null>((total, h) => {
-      if (!h) return total;
-      if (!total) return h;
-      total.add(h);
-      return total;
-    }, null);
-    return { summary, histogram: histogram! };
+  #summarizeFromSamples(runId: number, bucketsMs: readonly number[], timeoutsInLatency: boolean): { summary: RunSummary; histogram: LatencyHistogram } {
+    const accumulator = new SummaryAccumulator();
+    for (const second of this.#samples.summarySeconds(runId)) accumulator.add(second);
+    return { summary: accumulator.summary(bucketsMs, { timeoutsInLatency }), histogram: accumulator.histogram };
   }
 
   session(session: Session, onlyRunIds?: ReadonlySet<number>): ComparedSessionInput {
@@ -149,7 +140,7 @@ export class ComparisonReader {
   /** Every stored second of a run with its metrics, for replay (no histograms). */
   storedSeconds(runId: number): StoredSecond[] {
     const rows = this.#db
-      .prepare('SELECT second, sum(requests) AS requests, errors, p50_us, p90_us, p99_us, client_metrics, server_metrics FROM sample WHERE run_id = ? GROUP BY second ORDER BY second')
+      .prepare('SELECT second, sum(requests) AS requests, errors, p50_us, p90_us, p99_us, client_metrics, server_metrics FROM sample WHERE run_id = ? AND phase = \'measure\' GROUP BY second ORDER BY second')
       .all(runId) as Array<{ second: number; requests: number; errors: string; p50_us: number | null; p90_us: number | null; p99_us: number | null; client_metrics: string | null; server_metrics: string | null }>;
     return rows.map((row) => ({
       second: row.second,

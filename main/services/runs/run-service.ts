@@ -24,7 +24,7 @@ import type { PortableNodeCache } from '../templates/portable-node.ts';
 import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-host.ts';
 import { PointStream } from './point-stream.ts';
 import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
-import { histogramBytes, histogramText, StepRecorder } from './step-recorder.ts';
+import { histogramBytes, StepRecorder } from './step-recorder.ts';
 
 /** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
 const SESSION_CAP_MARGIN_S = 30;
@@ -295,7 +295,14 @@ export class RunService {
     });
     const liveStep = state.steps[step.index]!;
     liveStep.runId = runId;
-    const recorder = new StepRecorder({ runId, samples: this.#options.samples, runs: this.#options.runs, bucketsMs: profile.bucketsMs, targetRate: liveStep.targetRate });
+    const recorder = new StepRecorder({
+      runId,
+      samples: this.#options.samples,
+      runs: this.#options.runs,
+      bucketsMs: profile.bucketsMs,
+      targetRate: liveStep.targetRate,
+      timeoutsInLatency: step.load.model === 'open',
+    });
     this.#options.runs.markStarted(runId);
     liveStep.startedAtS = this.#elapsed(live);
     liveStep.status = warmupS > 0 ? 'warmup' : 'running';
@@ -348,9 +355,16 @@ export class RunService {
     const step = live.state.steps[stepIndex]!;
     if (line.phase === 'measure' && step.status === 'warmup') step.status = 'running';
     try {
-      recorder.record(line, live.server);
+      const problem = recorder.record(line, live.server);
+      if (problem) this.#options.log.warn('runs', `${live.state.name}: ${problem}`);
     } catch (error) {
       this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}: ${(error as Error).message}`);
+    }
+    if (line.phase === 'drain') {
+      // Not a second of the window: it finishes the step's books, it is no point on the charts.
+      step.summary = recorder.summary();
+      this.#publish(live);
+      return;
     }
     const seconds = Math.max(0.001, line.durationMs / 1000);
     const errors = Object.values(line.errors).reduce((sum, count) => sum + count, 0);
@@ -458,19 +472,11 @@ export class RunService {
         // the session is gone; the run goes with it
       }
       const accumulator = new SummaryAccumulator();
-      const stored = samples.forRun(run.id);
-      for (const sample of stored) {
-        accumulator.add({
-          requests: sample.requests,
-          bytes: sample.bytes,
-          durationMs: sample.clientMetrics?.durationMs ?? 1000,
-          errors: sample.errors,
-          status: sample.statusClasses,
-          histogram: histogramText(sample.histogram),
-        });
-      }
+      const stored = samples.summarySeconds(run.id);
+      for (const second of stored) accumulator.add(second);
+      const model = (run.step as { load?: { model?: string } }).load?.model;
       runs.finish(run.id, 'interrupted', {
-        summary: stored.length > 0 ? accumulator.summary(bucketsMs) : null,
+        summary: stored.length > 0 ? accumulator.summary(bucketsMs, { timeoutsInLatency: model === 'open' }) : null,
         histogram: stored.length > 0 ? histogramBytes(encodeHistogram(accumulator.histogram)) : null,
       });
     }

@@ -1,11 +1,12 @@
-// One step's measurements as they arrive: each measured second is written to SQLite at once (one
-// short transaction, so a killed Benchlab loses at most the second in flight), added into the
-// step's accumulator (exact histogram addition) for the live and final summary, and judged for
-// client saturation. Warm-up seconds are charted but neither stored nor counted.
+// One step's measurements as they arrive: each measured second (and the drain after the window)
+// is written to SQLite at once (one short transaction, so a killed Benchlab loses at most the
+// second in flight), added into the step's accumulator (exact histogram addition) for the live and
+// final summary, its books checked, and judged for client saturation. Warm-up seconds are charted
+// but neither stored nor counted.
 
 import type { LoadSampleLine, ServerMetrics } from '../../../app/agent-protocol.ts';
 import { encodeHistogram } from '../../../app/hdr.ts';
-import { SummaryAccumulator, type RunSummary } from '../../../app/run-summary.ts';
+import { intervalBalances, SummaryAccumulator, type RunSummary } from '../../../app/run-summary.ts';
 import { judgeSaturation, type SaturationFinding, type SecondForSaturation } from '../../../app/saturation.ts';
 import type { RunsRepository, RunStatus } from '../store/runs-repository.ts';
 import type { SamplesRepository } from '../store/samples-repository.ts';
@@ -14,38 +15,52 @@ export function histogramBytes(encoded: string | null): Uint8Array | null {
   return encoded ? new Uint8Array(Buffer.from(encoded, 'base64')) : null;
 }
 
-export function histogramText(bytes: Uint8Array | null): string | null {
-  return bytes ? Buffer.from(bytes).toString('base64') : null;
-}
-
 export class StepRecorder {
   readonly runId: number;
   readonly #samples: SamplesRepository;
   readonly #runs: RunsRepository;
   readonly #bucketsMs: readonly number[];
   readonly #targetRate: number | null;
+  readonly #timeoutsInLatency: boolean;
   readonly #accumulator = new SummaryAccumulator();
   readonly #seconds: SecondForSaturation[] = [];
   #stored = 0;
+  #inFlight = 0;
 
-  constructor(options: { runId: number; samples: SamplesRepository; runs: RunsRepository; bucketsMs: readonly number[]; targetRate: number | null }) {
+  constructor(options: {
+    runId: number;
+    samples: SamplesRepository;
+    runs: RunsRepository;
+    bucketsMs: readonly number[];
+    targetRate: number | null;
+    /** The open model records a timed-out request at its timeout in the latency histogram. */
+    timeoutsInLatency: boolean;
+  }) {
     this.runId = options.runId;
     this.#samples = options.samples;
     this.#runs = options.runs;
     this.#bucketsMs = options.bucketsMs;
     this.#targetRate = options.targetRate;
+    this.#timeoutsInLatency = options.timeoutsInLatency;
   }
 
   get storedSeconds(): number {
     return this.#stored;
   }
 
-  /** Stores and counts a measured second; `server` is the server's latest reading (≤ 1 s old). */
-  record(line: LoadSampleLine, server: ServerMetrics | null): void {
-    if (line.phase !== 'measure') return;
+  /**
+   * Stores and counts a measured second or the drain; `server` is the server's latest reading (≤ 1 s
+   * old). Returns what is wrong with the line's books, if anything (the line is stored all the same).
+   */
+  record(line: LoadSampleLine, server: ServerMetrics | null): string | null {
+    if (line.phase === 'warmup') return null;
     this.#samples.append(this.runId, [
       {
         second: this.#stored,
+        phase: line.phase,
+        scheduled: line.scheduled,
+        notSent: line.notSent,
+        inFlight: line.inFlight,
         requests: line.requests,
         bytes: line.bytes,
         errors: line.errors,
@@ -60,12 +75,27 @@ export class StepRecorder {
       },
     ]);
     this.#stored++;
-    this.#accumulator.add({ requests: line.requests, bytes: line.bytes, durationMs: line.durationMs, errors: line.errors, status: line.status, histogram: line.histogram });
-    this.#seconds.push({ requests: line.requests, durationMs: line.durationMs, client: line.client });
+    const second = {
+      phase: line.phase,
+      scheduled: line.scheduled,
+      requests: line.requests,
+      bytes: line.bytes,
+      durationMs: line.durationMs,
+      errors: line.errors,
+      notSent: line.notSent,
+      inFlight: line.inFlight,
+      status: line.status,
+      histogram: line.histogram,
+    };
+    this.#accumulator.add(second);
+    const balanced = intervalBalances(second, this.#inFlight);
+    this.#inFlight = line.inFlight;
+    if (line.phase === 'measure') this.#seconds.push({ requests: line.requests, durationMs: line.durationMs, client: line.client });
+    return balanced ? null : `the books of ${line.phase === 'drain' ? 'the drain' : `second ${line.second}`} do not balance (scheduled ${line.scheduled}, in flight ${line.inFlight})`;
   }
 
   summary(): RunSummary | null {
-    return this.#stored === 0 ? null : this.#accumulator.summary(this.#bucketsMs);
+    return this.#stored === 0 ? null : this.#accumulator.summary(this.#bucketsMs, { timeoutsInLatency: this.#timeoutsInLatency });
   }
 
   saturation(): SaturationFinding[] {

@@ -146,6 +146,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description: 'the books of every stored second: phase, scheduled, not sent, in flight',
+    sql: `
+      -- 'drain': the answers still due after a step's measured window; counted, never timed as a second.
+      ALTER TABLE sample ADD COLUMN phase TEXT NOT NULL DEFAULT 'measure' CHECK (phase IN ('measure', 'drain'));
+      -- Null in rows from before the books were kept: their runs show no books rather than wrong ones.
+      ALTER TABLE sample ADD COLUMN scheduled INTEGER;
+      ALTER TABLE sample ADD COLUMN not_sent TEXT NOT NULL DEFAULT '{}';
+      ALTER TABLE sample ADD COLUMN in_flight INTEGER;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -24,6 +24,9 @@ const samples = new SamplesRepository(db);
 function sample(second: number): SampleInput {
   return {
     second,
+    scheduled: 1000 + second + (second % 2),
+    notSent: {},
+    inFlight: 0,
     requests: 1000 + second,
     bytes: 43_000 * (1000 + second),
     errors: { timeout: second % 2 },
@@ -45,7 +48,7 @@ test('samples come back in second order with every field intact', () => {
     stored.map((s) => s.second),
     [0, 1, 2],
   );
-  assert.deepEqual(stored[2], { ...sample(2), runId, clientIndex: 0 });
+  assert.deepEqual(stored[2], { ...sample(2), runId, clientIndex: 0, phase: 'measure' });
 });
 
 test('a batch with one bad sample stores none of it', () => {

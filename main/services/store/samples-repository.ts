@@ -1,11 +1,21 @@
 // Per-second samples of a run, written in batched transactions by the single writer of a run,
-// and read back in second order for charts, replay and comparison.
+// and read back in second order for charts, replay and comparison. Also the one way a run's
+// stored seconds become a summary's input (recovery after a crash, runs cut off before their
+// summary was written).
 
+import type { SummarySecond } from '../../../app/run-summary.ts';
 import type { Db } from './database.ts';
 
 export interface SampleInput {
   second: number;
   clientIndex?: number;
+  /** `drain`: the answers still due after the measured window (not a second of the window). */
+  phase?: 'measure' | 'drain';
+  /** Requests scheduled in the interval; null for rows stored before the books were kept. */
+  scheduled: number | null;
+  notSent: Record<string, number>;
+  /** Unresolved at the end of the interval. */
+  inFlight: number | null;
   requests: number;
   bytes: number;
   errors: Record<string, number>;
@@ -23,12 +33,17 @@ export interface SampleInput {
 export interface StoredSample extends SampleInput {
   runId: number;
   clientIndex: number;
+  phase: 'measure' | 'drain';
 }
 
 interface SampleRow {
   run_id: number;
   second: number;
   client_index: number;
+  phase: 'measure' | 'drain';
+  scheduled: number | null;
+  not_sent: string;
+  in_flight: number | null;
   requests: number;
   bytes: number;
   errors: string;
@@ -52,9 +67,9 @@ export class SamplesRepository {
   constructor(db: Db) {
     this.#db = db;
     this.#insert = db.prepare(
-      `INSERT INTO sample (run_id, second, client_index, requests, bytes, errors, status_classes,
+      `INSERT INTO sample (run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes,
          p50_us, p90_us, p99_us, max_us, histogram, client_metrics, server_metrics)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#appendBatch = db.transaction((runId: number, samples: readonly SampleInput[]) => {
       for (const sample of samples) {
@@ -62,6 +77,10 @@ export class SamplesRepository {
           runId,
           sample.second,
           sample.clientIndex ?? 0,
+          sample.phase ?? 'measure',
+          sample.scheduled,
+          JSON.stringify(sample.notSent),
+          sample.inFlight,
           sample.requests,
           sample.bytes,
           JSON.stringify(sample.errors),
@@ -91,6 +110,10 @@ export class SamplesRepository {
       runId: row.run_id,
       second: row.second,
       clientIndex: row.client_index,
+      phase: row.phase,
+      scheduled: row.scheduled,
+      notSent: JSON.parse(row.not_sent) as Record<string, number>,
+      inFlight: row.in_flight,
       requests: row.requests,
       bytes: row.bytes,
       errors: JSON.parse(row.errors) as Record<string, number>,
@@ -104,4 +127,25 @@ export class SamplesRepository {
       serverMetrics: row.server_metrics ? (JSON.parse(row.server_metrics) as Record<string, number>) : null,
     }));
   }
+
+  /** A run's stored intervals as a summary adds them (histograms decoded on the way). */
+  summarySeconds(runId: number): SummarySecond[] {
+    return this.forRun(runId).map(summarySecondOf);
+  }
+}
+
+/** A stored interval as the summary reads it. */
+export function summarySecondOf(sample: StoredSample): SummarySecond {
+  return {
+    phase: sample.phase,
+    scheduled: sample.scheduled,
+    requests: sample.requests,
+    bytes: sample.bytes,
+    durationMs: sample.clientMetrics?.durationMs ?? 1000,
+    errors: sample.errors,
+    notSent: sample.notSent,
+    inFlight: sample.inFlight,
+    status: sample.statusClasses,
+    histogram: sample.histogram ? Buffer.from(sample.histogram).toString('base64') : null,
+  };
 }

@@ -1,12 +1,12 @@
 // The Run page's form as typed (strings) and its translation into a load profile for the
 // contract. Numbers that do not parse stay NaN so the profile's own validation names the field.
 
-import type { LoadProfile, LoadProfileInput } from '../../../../app/load-profile.ts';
+import type { HTTP_METHODS, LoadProfile, LoadProfileInput } from '../../../../app/load-profile.ts';
 
 export interface ProfileDraft {
   target: string;
   path: string;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: (typeof HTTP_METHODS)[number];
   headers: string;
   body: string;
   timeoutMs: string;
@@ -20,6 +20,7 @@ export interface ProfileDraft {
   rate: string;
   openRequests: string;
   openDurationS: string;
+  /** Empty: as many as the rate needs (rate × timeout, within the client's file limit). */
   openConnections: string;
   sweep: string;
   warmupS: string;
@@ -44,7 +45,7 @@ export const DEFAULT_DRAFT: ProfileDraft = {
   rate: '1000',
   openRequests: '30000',
   openDurationS: '30',
-  openConnections: '100',
+  openConnections: '',
   sweep: '',
   warmupS: '0',
   pauseS: '2',
@@ -86,7 +87,7 @@ export function profileOf(draft: ProfileDraft): LoadProfileInput {
       : {
           model: 'open',
           durationS: number(draft.openDurationS),
-          connections: number(draft.openConnections),
+          ...(draft.openConnections.trim() === '' ? {} : { connections: number(draft.openConnections) }),
           ...(draft.openKind === 'rate' ? { rate: number(draft.rate) } : { requests: number(draft.openRequests) }),
         };
   return {
@@ -149,7 +150,7 @@ export function draftOfProfile(profile: Omit<LoadProfile, 'target'> & { target?:
           rate: text(load.rate, DEFAULT_DRAFT.rate),
           openRequests: text(load.requests, DEFAULT_DRAFT.openRequests),
           openDurationS: String(load.durationS),
-          openConnections: String(load.connections),
+          openConnections: load.connections === undefined ? '' : String(load.connections),
         }),
     sweep: profile.sweep.join(', '),
     warmupS: String(profile.warmupS),
