@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { describeOpenCapacity } from './load-profile.ts';
 import { parseStudy, Study, STUDY_TARGET_PLACEHOLDER, type Study as StudyType } from './studies.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -198,6 +199,9 @@ describe('the shipped studies', () => {
     assert.deepEqual(profile.sweep, [52_500, 60_000, 90_000, 120_000]);
     assert.equal(profile.request.path, '/file');
     assert.deepEqual(profile.bucketsMs, [800, 1200]);
+    // Arrivals get connections as they need them; a cap would turn the seed's failures into not-sent.
+    assert.equal(profile.load.model === 'open' && profile.load.connections, undefined);
+    assert.equal(profile.request.timeoutMs, 60_000);
   });
 
   test('wrk seed: warm-up, then 10/100/1000/10000 connections for 10 s each, the wrk-seed preset on both hosts', () => {
@@ -221,13 +225,16 @@ describe('the shipped studies', () => {
     assert.ok(study('ab-fixed-count').templates.some((target) => target.templateId === 'apache-static'));
   });
 
-  test('loadtest seed: 700 req/s from 15 connections for 60 s on /sleep?ms=500, sync and async', () => {
+  test('loadtest seed: 700 req/s for 60 s on /sleep?ms=500, sync and async, connections opened as needed', () => {
     const entry = study('loadtest-sleep');
     const { profile } = entry;
     assert.equal(profile.load.model, 'open');
     assert.equal(profile.load.model === 'open' && profile.load.rate, 700);
     assert.equal(profile.load.model === 'open' && profile.load.requests, undefined);
-    assert.equal(profile.load.model === 'open' && profile.load.connections, 15);
+    // The seed's 15 connections carry only 15 / 0.5 s = 30 req/s of a 500 ms operation: sync and
+    // async would both be capped there. No maximum: the default (rate × timeout) lets the server show.
+    assert.equal(profile.load.model === 'open' && profile.load.connections, undefined);
+    assert.equal(describeOpenCapacity(profile.load), null);
     assert.equal(profile.load.durationS, 60);
     assert.deepEqual(profile.sweep, []);
     assert.equal(profile.request.path, '/sleep?ms=500');
