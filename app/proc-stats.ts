@@ -14,7 +14,11 @@ export interface CpuTimes {
 /** The aggregate "cpu" line of /proc/stat, in clock ticks. */
 export function parseCpuTimes(procStat: string): CpuTimes | null {
   const line = procStat.split('\n').find((row) => row.startsWith('cpu '));
-  if (!line) return null;
+  return line ? cpuTimesOfLine(line) : null;
+}
+
+/** One `cpu` or `cpuN` line of /proc/stat, in clock ticks. */
+export function cpuTimesOfLine(line: string): CpuTimes {
   const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
     .trim()
     .split(/\s+/)
