@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bootstrapDifference, bootstrapMedian, median, seededRandom, seedFrom } from './compare-stats.ts';
+import { falsePositiveRate, verdictRate } from './compare-calibration.ts';
+import { bootstrapMedian, median, ratioVerdict, seededRandom, seedFrom, studentTCdf, studentTQuantile } from './compare-stats.ts';
 
 test('median of odd and even counts', () => {
   assert.equal(median([3, 1, 2]), 2);
@@ -32,16 +33,62 @@ test('a single run has a degenerate interval', () => {
   assert.deepEqual(bootstrapMedian([42], seededRandom(1)), { n: 1, median: 42, low: 42, high: 42 });
 });
 
-test('clearly separated configurations differ significantly; overlapping ones do not', () => {
-  const random = seededRandom(3);
+test('Student t quantiles match the tables, also for fractional degrees of freedom', () => {
+  assert.ok(Math.abs(studentTQuantile(0.975, 4) - 2.776) < 1e-3);
+  assert.ok(Math.abs(studentTQuantile(0.975, 8) - 2.306) < 1e-3);
+  assert.ok(Math.abs(studentTQuantile(0.975, 1e6) - 1.96) < 1e-3);
+  const between = studentTQuantile(0.975, 5.5);
+  assert.ok(between < studentTQuantile(0.975, 5) && between > studentTQuantile(0.975, 6));
+  assert.ok(Math.abs(studentTCdf(-2.776, 4) - 0.025) < 1e-4);
+});
+
+test('clearly separated configurations get a ratio interval above 1; overlapping ones no difference', () => {
   const slow = [10_000, 10_100, 9_950, 10_050, 9_900];
-  const fast = [15_000, 15_200, 14_900, 15_100, 14_950];
-  const apart = bootstrapDifference(slow, fast, random);
-  assert.ok(apart);
-  assert.equal(apart.significant, true);
-  assert.equal(apart.delta, 5000);
+  const fast = [13_000, 13_200, 12_900, 13_100, 12_950];
+  const apart = ratioVerdict(slow, fast);
+  assert.equal(apart.kind, 'higher');
+  assert.ok(apart.ratio! > 1.29 && apart.ratio! < 1.31);
+  assert.ok(apart.low! > 1.25 && apart.high! < 1.35 && apart.low! < apart.ratio! && apart.ratio! < apart.high!);
+  assert.match(apart.text, /^B is 1\.30× A \(95 % CI 1\.\d\d–1\.\d\d×\)$/);
+  assert.equal(ratioVerdict(fast, slow).kind, 'lower');
   const noisy = [10_000, 12_000, 9_000, 11_500, 10_500];
-  const alike = bootstrapDifference(slow, noisy, random);
-  assert.equal(alike?.significant, false);
-  assert.equal(bootstrapDifference([1], [2, 3], random), null);
+  const alike = ratioVerdict(slow, noisy);
+  assert.equal(alike.kind, 'no-difference');
+  assert.ok(alike.low! < 1 && alike.high! > 1);
+  assert.match(alike.text, /^no difference shown \(0\.\d\d–1\.\d\d×\)$/);
+  assert.match(ratioVerdict(slow, fast, { names: { a: 'the first', b: 'this' } }).text, /^this is 1\.30× the first/);
+});
+
+test('no verdict from fewer than 5 runs a side, however far apart they are', () => {
+  const verdict = ratioVerdict([10_000, 10_001], [15_000, 15_001, 15_002]);
+  assert.equal(verdict.kind, 'too-few');
+  assert.equal(verdict.low, null);
+  assert.equal(verdict.text, 'too few runs for a verdict (n = 2 and 3; 5 a side needed)');
+  assert.equal(ratioVerdict([1, 2, 3, 4, 5], [1, 2, 3, 4]).kind, 'too-few');
+  assert.equal(ratioVerdict([1, 2, 3, 4, 5], [1, 2, 3, 4, 0]).kind, 'no-ratio');
+});
+
+// 4,000 trials, not 1,000: at a true rate of 5 % the measured rate of 1,000 trials has a standard
+// error of 0.7 %, so a correct 5 % method would cross 6 % by chance; 4,000 trials halve that.
+for (const noise of ['normal', 'lognormal', 'slow-tail'] as const) {
+  for (const runs of [5, 10]) {
+    test(`one distribution (${noise}), ${runs} vs ${runs} runs: called different in at most 6 % of trials`, () => {
+      const rate = falsePositiveRate({ noise, runs, trials: 4000, seed: 11 });
+      assert.ok(rate <= 0.06, `false-positive rate ${rate}`);
+    });
+  }
+}
+
+test('the false-positive check can fail, and below 5 runs a side nothing is claimed', () => {
+  // A method whose intervals are too narrow (90 % instead of 95 %) is caught by the 6 % bar.
+  assert.ok(verdictRate({ runs: 5, trials: 4000, seed: 11, level: 0.9 }) > 0.06);
+  // 2 vs 2 runs, what the old verdict accepted: no claim at all.
+  assert.equal(falsePositiveRate({ runs: 2, trials: 200 }), 0);
+});
+
+test('a real 30 % difference at 5 runs a side is found most of the time', () => {
+  for (const noise of ['normal', 'lognormal', 'slow-tail'] as const) {
+    const power = verdictRate({ noise, runs: 5, factor: 1.3, spread: 0.1, trials: 1000, seed: 5 });
+    assert.ok(power >= 0.8, `${noise}: found in ${power}`);
+  }
 });
