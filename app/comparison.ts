@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { bootstrapDifference, bootstrapMedian, seededRandom, seedFrom } from './compare-stats.ts';
 import type { LatencyHistogram } from './hdr.ts';
+import { describeProfile, LoadProfile } from './load-profile.ts';
 import { diffHosts, type HostRole } from './host-diff.ts';
 import type { RunSummary } from './run-summary-schema.ts';
 import type { SystemInfo } from './system-info.ts';
@@ -156,6 +157,13 @@ const FIXED_COLUMNS: ReadonlyArray<CompareColumn & { read: (summary: RunSummary)
   { key: 'max', label: 'Max', unit: 'us', better: 'lower', read: (s) => s.maxUs },
 ];
 
+/** Where the requests went: failures (non-2xx, errors, timeouts) and the scheduled requests never sent. */
+const BOOK_COLUMNS: ReadonlyArray<CompareColumn & { read: (summary: RunSummary) => number | null }> = [
+  { key: 'failed', label: 'Failed', unit: 'count', better: 'lower', read: (s) => s.failed },
+  { key: 'timeouts', label: 'Timeouts', unit: 'count', better: 'lower', read: (s) => s.errors.timeout ?? 0 },
+  { key: 'notSent', label: 'Not sent', unit: 'count', better: 'lower', read: (s) => (s.books ? s.books.notSent : null) },
+];
+
 /** Latency band columns, in the order of the first summary that has them. */
 function bandColumns(summaries: ReadonlyArray<RunSummary | null>): CompareColumn[] {
   const labels: string[] = [];
@@ -171,7 +179,8 @@ function bandColumns(summaries: ReadonlyArray<RunSummary | null>): CompareColumn
 
 function readColumn(column: CompareColumn, summary: RunSummary | null): number | null {
   if (!summary) return null;
-  if (column.key === 'failed') return summary.failed;
+  const books = BOOK_COLUMNS.find((fixed) => fixed.key === column.key);
+  if (books) return books.read(summary);
   if (column.key.startsWith('band:')) return summary.bands.find((band) => `band:${band.label}` === column.key)?.share ?? null;
   return FIXED_COLUMNS.find((fixed) => fixed.key === column.key)?.read(summary) ?? null;
 }
@@ -212,24 +221,11 @@ export function configurationKey(session: ComparedSessionInput): string {
   return stableJson({ templates: [...new Set(session.runs.map(templateLabel))], profile: session.config.profile ?? null, target: session.config.target ?? null });
 }
 
+/** The session's load profile in words; a stored profile this version cannot read says so. */
 export function describeConfiguration(config: Record<string, unknown>): string {
-  const profile = config.profile as
-    | { load?: Record<string, unknown>; request?: { method?: string; path?: string }; warmupS?: number; sweep?: unknown; pauseS?: number }
-    | undefined;
-  if (!profile) return 'no load profile recorded';
-  const parts: string[] = [];
-  if (profile.request) parts.push(`${profile.request.method ?? 'GET'} ${String(config.target ?? '')}${profile.request.path ?? ''}`);
-  if (profile.load) {
-    parts.push(
-      Object.entries(profile.load)
-        .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join('/') : String(value)}`)
-        .join(', '),
-    );
-  }
-  if (profile.sweep) parts.push(`sweep ${stableJson(profile.sweep)}`);
-  if (profile.warmupS) parts.push(`warm-up ${profile.warmupS} s`);
-  if (profile.pauseS) parts.push(`pause ${profile.pauseS} s`);
-  return parts.join('; ');
+  if (!config.profile) return 'no load profile recorded';
+  const parsed = LoadProfile.safeParse(config.profile);
+  return parsed.success ? describeProfile(parsed.data) : 'a load profile this version of Benchlab cannot read';
 }
 
 /** Percentiles of the distribution chart: dense towards the tail, where servers differ. */
@@ -298,7 +294,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
   const columns: CompareColumn[] = [
     ...FIXED_COLUMNS.map(({ key, label, unit, better }) => ({ key, label, unit, better })),
     ...bandColumns(allSummaries),
-    { key: 'failed', label: 'Failed', unit: 'count', better: 'lower' },
+    ...BOOK_COLUMNS.map(({ key, label, unit, better }) => ({ key, label, unit, better })),
   ];
   const labels = stepLabels(sessions);
   const steps: CompareStep[] = labels.map((label) => {
@@ -321,6 +317,13 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
   for (const session of sessions) {
     if (session.status !== 'completed') warnings.push(`“${session.name}” is ${session.status}: its figures cover only what was measured.`);
     if (session.runs.some((run) => run.summary === null)) warnings.push(`“${session.name}” has runs without measurements.`);
+    const books = session.runs.map((run) => run.summary?.books);
+    if (books.some((entry) => entry === null)) warnings.push(`“${session.name}” was recorded before Benchlab kept the books: its not-sent requests are unknown.`);
+    for (const run of session.runs) {
+      const entry = run.summary?.books;
+      if (entry && entry.inFlight > 0) warnings.push(`“${session.name}”, ${run.stepLabel}: ${entry.inFlight} requests were still unresolved when the run ended (stopped or cut off).`);
+      else if (entry && !entry.balanced) warnings.push(`“${session.name}”, ${run.stepLabel}: the books do not balance (${entry.scheduled} scheduled), so its counts cannot be trusted.`);
+    }
   }
   const bandSets = new Set(allSummaries.filter((s): s is RunSummary => s !== null).map((s) => s.bands.map((b) => b.label).join('|')));
   if (bandSets.size > 1) warnings.push('The sessions use different latency buckets: a band column is empty where a session did not have it.');

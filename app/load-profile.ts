@@ -63,7 +63,9 @@ export const Target = z
   .superRefine((text, ctx) => {
     const parsed = parseTarget(text);
     if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
-  });
+  })
+  // The path is the request's and starts with "/": a trailing slash here would double it.
+  .transform((text) => text.replace(/\/$/, ''));
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -191,7 +193,34 @@ export function describeLoad(load: StepLoad): string {
     const amount = load.requests !== undefined ? `${load.requests} requests` : `${load.durationS} s`;
     return `c=${load.connections}${load.pipelining > 1 ? ` p=${load.pipelining}` : ''}, ${amount}`;
   }
-  return load.requests !== undefined ? `${load.requests} requests over ${load.durationS} s` : `${load.rate} req/s for ${load.durationS} s`;
+  const pool = load.connections !== undefined ? `, up to ${load.connections} connections` : '';
+  return load.requests !== undefined ? `${load.requests} requests over ${load.durationS} s${pool}` : `${load.rate} req/s for ${load.durationS} s${pool}`;
+}
+
+/** The request's full address: target and path, with exactly one slash between them. */
+export function requestUrl(target: string, path: string): string {
+  return `${target.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/** A profile in words, for tables and reports: request, load, sweep, warm-up and pause; no field names. */
+export function describeProfile(profile: Pick<LoadProfile, 'request' | 'load' | 'sweep' | 'warmupS' | 'pauseS'> & { target?: string | undefined }): string {
+  const { request, load } = profile;
+  const parts = [`${request.method} ${profile.target ? requestUrl(profile.target, request.path) : request.path}`];
+  if (profile.sweep.length > 0) {
+    const varying = load.model === 'closed' ? 'connections' : load.requests !== undefined ? 'requests' : 'requests/s';
+    const each =
+      load.model === 'closed'
+        ? load.requests !== undefined
+          ? `${load.requests} requests each`
+          : `${load.durationS} s each`
+        : `${load.durationS} s each${load.connections !== undefined ? `, up to ${load.connections} connections` : ''}`;
+    parts.push(`${load.model} model, ${profile.sweep.join(' → ')} ${varying}, ${each}`);
+  } else {
+    parts.push(`${load.model} model, ${describeLoad(load)}`);
+  }
+  if (profile.warmupS > 0) parts.push(`warm-up ${profile.warmupS} s`);
+  if (profile.pauseS > 0 && profile.sweep.length > 1) parts.push(`pause ${profile.pauseS} s`);
+  return parts.join(' · ');
 }
 
 /** The target requests per second of an open-model load; null for the closed model. */

@@ -144,6 +144,8 @@ export class SummaryAccumulator {
       timeoutsInLatency: options.timeoutsInLatency ?? false,
       drainMs: this.drainMs,
       books: this.books(),
+      // Judged over the whole series where the run is finished (steady-state.ts), not per interval.
+      steadiness: null,
     };
   }
 }

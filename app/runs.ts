@@ -96,6 +96,6 @@ export type StoredRun = z.infer<typeof StoredRun>;
 
 export function latencyMeaning(model: 'closed' | 'open'): string {
   return model === 'open'
-    ? 'Open model: latency from each request’s intended send time (coordinated-omission correct).'
-    : 'Closed model: latency is service time, from the request’s write to its answer.';
+    ? 'Open model: latency and the timeout run from each request’s intended send time (coordinated-omission correct); a timed-out request is in the latency at its timeout.'
+    : 'Closed model: latency is service time, from the request’s write to its answer; the timeout runs from the write and timed-out requests are counted, not timed.';
 }

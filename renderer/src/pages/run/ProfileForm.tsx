@@ -1,10 +1,23 @@
 // The load profile form of the Run page and the wizard: target, request, model, sweep, warm-up and bands,
-// validated as the user types with the same schema the back end applies.
+// validated as the user types with the same schema the back end applies, and warned about when its
+// connection maximum cannot carry its rate.
 
 import type { ReactNode } from 'react';
 import { FormField } from '../../components/FormField.tsx';
-import { HTTP_METHODS } from '../../../../app/load-profile.ts';
-import type { ProfileDraft } from './profile-draft.ts';
+import { describeOpenCapacity, expandSteps, HTTP_METHODS, LoadProfile } from '../../../../app/load-profile.ts';
+import { profileOf, type ProfileDraft } from './profile-draft.ts';
+
+/** The first step whose connection maximum cannot carry its rate, in words; null when all can. */
+function capacityWarning(draft: ProfileDraft): string | null {
+  if (draft.model !== 'open') return null;
+  const parsed = LoadProfile.safeParse({ ...profileOf(draft), target: 'http://placeholder:80' });
+  if (!parsed.success) return null;
+  for (const step of expandSteps(parsed.data)) {
+    const warning = describeOpenCapacity(step.load);
+    if (warning) return expandSteps(parsed.data).length > 1 ? `Step ${step.index + 1}: ${warning}` : warning;
+  }
+  return null;
+}
 
 export function ProfileForm(props: {
   draft: ProfileDraft;
@@ -32,6 +45,7 @@ export function ProfileForm(props: {
       {input(name, type)}
     </FormField>
   );
+  const capacity = capacityWarning(draft);
   const sweepLabel =
     draft.model === 'closed' ? 'Sweep: connections per step' : draft.openKind === 'rate' ? 'Sweep: rates per step (req/s)' : 'Sweep: requests per step';
 
@@ -83,10 +97,15 @@ export function ProfileForm(props: {
             </FormField>
             {draft.openKind === 'rate' ? inputField('Rate (requests/s)', 'rate') : inputField('Requests', 'openRequests')}
             {inputField('Duration (s)', 'openDurationS')}
-            {inputField('Max connections', 'openConnections')}
+            {inputField('Max connections (empty: as the rate needs)', 'openConnections')}
           </>
         )}
       </div>
+      {capacity && (
+        <p className="banner warning" data-testid="run-capacity-warning">
+          {capacity}
+        </p>
+      )}
       <div className="grid">
         {inputField(sweepLabel, 'sweep', 'text')}
         {inputField('Warm-up (s, not counted)', 'warmupS')}

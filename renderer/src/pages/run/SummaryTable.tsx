@@ -1,8 +1,9 @@
 // The live summary in the seeds' columns, one row per step: requests/s, transfer/s, mean, std dev,
-// p50/p75/p90/p99/p99.9/max, the latency bands and failures — always from added histograms.
+// p50/p75/p90/p99/p99.9/max, the latency bands, failures, timeouts and requests not sent — always
+// from added histograms — and each step's books (every scheduled request accounted for).
 
 import type { LiveStep } from '../../../../app/runs.ts';
-import { bandLabels } from '../../../../app/run-summary-schema.ts';
+import { bandLabels, type RunSummary } from '../../../../app/run-summary-schema.ts';
 
 function ms(us: number | null | undefined): string {
   if (us === null || us === undefined) return '–';
@@ -18,6 +19,26 @@ function bytesPerSecond(value: number): string {
   if (value >= 1e9) return `${(value / 1e9).toFixed(2)} GB/s`;
   if (value >= 1e6) return `${(value / 1e6).toFixed(1)} MB/s`;
   return `${(value / 1e3).toFixed(1)} KB/s`;
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function kinds(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${kind}: ${count(n)}`)
+    .join(', ');
+}
+
+/** `scheduled = answered + errors + timeouts + not sent`, written out, or why there is nothing to show. */
+export function describeBooks(summary: RunSummary): string {
+  const books = summary.books;
+  if (!books) return 'recorded before Benchlab kept the books';
+  const sum = `${count(books.scheduled)} scheduled = ${count(books.answered)} answered + ${count(books.errors)} errors + ${count(books.timeouts)} timeouts + ${count(books.notSent)} not sent`;
+  if (books.inFlight > 0) return `${sum} + ${count(books.inFlight)} unresolved when the run ended`;
+  return books.balanced ? sum : `${sum}: does NOT balance`;
 }
 
 export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly number[] }) {
@@ -41,7 +62,10 @@ export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly num
           {labels.map((label) => (
             <th key={label}>{label}</th>
           ))}
-          <th>failed</th>
+          <th title="Non-2xx answers, connection errors and timeouts">failed</th>
+          <th>timeouts</th>
+          <th title="Scheduled but never sent: no free connection within the timeout, or the step ended">not sent</th>
+          <th title="Every scheduled request ends in exactly one bucket">books</th>
         </tr>
       </thead>
       <tbody>
@@ -67,8 +91,15 @@ export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly num
                 const band = summary?.bands[i];
                 return <td key={label}>{band ? `${band.count.toLocaleString('en-US')} (${(band.share * 100).toFixed(1)} %)` : '–'}</td>;
               })}
-              <td data-testid="summary-failed" title={summary ? Object.entries(summary.errors).filter(([, count]) => count > 0).map(([kind, count]) => `${kind}: ${count}`).join(', ') : ''}>
-                {summary ? summary.failed.toLocaleString('en-US') : '–'}
+              <td data-testid="summary-failed" title={summary ? kinds({ non2xx: summary.non2xx, ...summary.errors }) : ''}>
+                {summary ? count(summary.failed) : '–'}
+              </td>
+              <td data-testid="summary-timeouts">{summary ? count(summary.errors.timeout ?? 0) : '–'}</td>
+              <td data-testid="summary-not-sent" title={summary ? kinds(summary.notSent) : ''}>
+                {summary?.books ? count(summary.books.notSent) : '–'}
+              </td>
+              <td data-testid="summary-books" title={summary ? describeBooks(summary) : ''}>
+                {!summary ? '–' : !summary.books ? 'n/a' : summary.books.balanced ? (summary.books.inFlight > 0 ? `${count(summary.books.inFlight)} in flight` : '✓') : '✗'}
               </td>
             </tr>
           );
