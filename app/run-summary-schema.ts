@@ -76,6 +76,10 @@ export const RunBooks = z.object({
 });
 export type RunBooks = z.infer<typeof RunBooks>;
 
+/** A run whose throughput or median latency drifted over its window is "not steady", with the evidence. */
+export const Steadiness = z.object({ steady: z.boolean(), message: z.string() });
+export type Steadiness = z.infer<typeof Steadiness>;
+
 export const RunSummary = z.object({
   /** Seconds of the measured window (the last one may be partial); the drain is not in it. */
   seconds: z.number(),
@@ -108,6 +112,8 @@ export const RunSummary = z.object({
   /** Length of the drain after the window (answers still due), not counted in `seconds`. */
   drainMs: z.number().default(0),
   books: RunBooks.nullable().default(null),
+  /** Whether requests/s and p50 held steady over the measured window (steady-state.ts); null when too short to say or recorded before. */
+  steadiness: Steadiness.nullable().default(null),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
