@@ -8,6 +8,7 @@ import type { LoadSampleLine, ServerMetrics } from '../../../app/agent-protocol.
 import { encodeHistogram } from '../../../app/hdr.ts';
 import { intervalBalances, SummaryAccumulator, type RunSummary } from '../../../app/run-summary.ts';
 import { judgeSaturation, type SaturationFinding, type SecondForSaturation } from '../../../app/saturation.ts';
+import { judgeSteadiness, type SecondForSteadiness } from '../../../app/steady-state.ts';
 import type { RunsRepository, RunStatus } from '../store/runs-repository.ts';
 import type { SamplesRepository } from '../store/samples-repository.ts';
 
@@ -24,6 +25,7 @@ export class StepRecorder {
   readonly #timeoutsInLatency: boolean;
   readonly #accumulator = new SummaryAccumulator();
   readonly #seconds: SecondForSaturation[] = [];
+  readonly #steadiness: SecondForSteadiness[] = [];
   #stored = 0;
   #inFlight = 0;
 
@@ -91,6 +93,7 @@ export class StepRecorder {
     const balanced = intervalBalances(second, this.#inFlight);
     this.#inFlight = line.inFlight;
     if (line.phase === 'measure') this.#seconds.push({ requests: line.requests, durationMs: line.durationMs, client: line.client });
+    if (line.phase === 'measure') this.#steadiness.push({ requests: line.requests, durationMs: line.durationMs, p50Us: line.p50Us });
     return balanced ? null : `the books of ${line.phase === 'drain' ? 'the drain' : `second ${line.second}`} do not balance (scheduled ${line.scheduled}, in flight ${line.inFlight})`;
   }
 
@@ -104,6 +107,8 @@ export class StepRecorder {
 
   finish(status: RunStatus): RunSummary | null {
     const summary = this.summary();
+    // Judged once over the whole window: a verdict mid-run would change with every second.
+    if (summary) summary.steadiness = judgeSteadiness(this.#steadiness);
     const histogram = this.#stored === 0 ? null : histogramBytes(encodeHistogram(this.#accumulator.histogram));
     this.#runs.finish(this.runId, status, { summary, histogram });
     return summary;
