@@ -1,17 +1,18 @@
 // The side-by-side comparison of 2..N sessions (or chosen runs of them), as the UI and the PDF show
 // it: per sweep step a table in the seeds' columns with the best value of each column marked, the
 // overlaid timelines (requests/s and p99 per second), latency distributions from merged histograms,
-// the host diff with its warnings, and repeated runs of one configuration as a median with a 95 %
-// bootstrap interval and a mark where a configuration differs significantly from the first one.
+// the host diff with its warnings, runs that were not steady marked, and repeated runs of one
+// configuration as a median with a 95 % bootstrap interval and, against the first configuration,
+// the 95 % interval of the ratio (a verdict only from 5 runs a side: compare-stats.ts).
 // Pure: main/ reads the store and hands the rows in.
 
 import { z } from 'zod';
-import { bootstrapDifference, bootstrapMedian, seededRandom, seedFrom } from './compare-stats.ts';
+import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom } from './compare-stats.ts';
 import type { LatencyHistogram } from './hdr.ts';
 import { describeProfile, LoadProfile } from './load-profile.ts';
-import { diffHosts, type HostRole } from './host-diff.ts';
-import type { RunSummary } from './run-summary-schema.ts';
-import type { SystemInfo } from './system-info.ts';
+import { diffHosts, type HostRole, type HostSnapshot } from './host-diff.ts';
+import type { NoiseFinding } from './host-facts.ts';
+import { Steadiness, type RunSummary } from './run-summary-schema.ts';
 
 export const MAX_COMPARED = 20;
 
@@ -51,6 +52,8 @@ export const CompareRow = z.object({
   runId: z.number(),
   values: z.array(Nullable),
   best: z.array(z.boolean()),
+  /** The run's steady-state verdict (null: too short to say, or recorded before it was judged). */
+  steadiness: Steadiness.nullable(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -76,7 +79,18 @@ export const Distribution = z.object({
 export type Distribution = z.infer<typeof Distribution>;
 
 const Interval = z.object({ n: z.number(), median: z.number(), low: z.number(), high: z.number() });
-const Diff = z.object({ delta: z.number(), low: z.number(), high: z.number(), significant: z.boolean() }).nullable();
+/** B/A against the first configuration: the ratio, its 95 % interval, and the verdict in words. */
+const Verdict = z
+  .object({
+    nA: z.number(),
+    nB: z.number(),
+    ratio: Nullable,
+    low: Nullable,
+    high: Nullable,
+    kind: z.enum(['higher', 'lower', 'no-difference', 'too-few', 'no-ratio']),
+    text: z.string(),
+  })
+  .nullable();
 
 export const RepeatGroup = z.object({
   label: z.string(),
@@ -86,9 +100,9 @@ export const RepeatGroup = z.object({
       label: z.string(),
       rps: Interval,
       p99Us: Interval.nullable(),
-      /** Against the first group (the baseline); null for the baseline itself or too few runs. */
-      rpsVsBaseline: Diff,
-      p99VsBaseline: Diff,
+      /** Against the first group (the baseline); null for the baseline itself. */
+      rpsVsBaseline: Verdict,
+      p99VsBaseline: Verdict,
     }),
   ),
 });
@@ -140,7 +154,10 @@ export interface ComparedSessionInput {
   config: Record<string, unknown>;
   clientHost: string | null;
   serverHost: string | null;
-  systems: Record<HostRole, SystemInfo | null>;
+  /** The session's own snapshot of its hosts at start (null where it recorded none). */
+  systems: Record<HostRole, HostSnapshot | null>;
+  /** What the pre-flight found noisy on its hosts at start. */
+  noise?: NoiseFinding[];
   runs: ComparedRunInput[];
 }
 
@@ -216,8 +233,13 @@ function templateLabel(run: ComparedRunInput): string {
   return run.variant ? `${run.templateId} (${run.variant})` : run.templateId;
 }
 
-/** What makes two sessions repeats of one experiment: the same templates and the same load profile. */
+/**
+ * What makes two sessions repeats of one experiment: the repeat tag a plan gives the sessions of one
+ * configuration it repeats (run.ts `repeat.group`), or else the same templates and load profile.
+ */
 export function configurationKey(session: ComparedSessionInput): string {
+  const repeat = session.config.repeat as { group?: unknown } | undefined;
+  if (typeof repeat?.group === 'string') return stableJson({ repeatGroup: repeat.group });
   return stableJson({ templates: [...new Set(session.runs.map(templateLabel))], profile: session.config.profile ?? null, target: session.config.target ?? null });
 }
 
@@ -261,6 +283,8 @@ function stepLabels(sessions: readonly ComparedSessionInput[]): string[] {
   return labels;
 }
 
+const VERDICT_NAMES = { names: { a: 'the first', b: 'this' } };
+
 function buildRepeats(sessions: readonly ComparedSessionInput[], groupOf: readonly number[], groupCount: number, labels: readonly string[]): RepeatGroup[] {
   const groups: RepeatGroup[] = [];
   const baseline = new Map<string, { rps: number[]; p99: number[] }>();
@@ -279,8 +303,8 @@ function buildRepeats(sessions: readonly ComparedSessionInput[], groupOf: readon
         label,
         rps: bootstrapMedian(rps, random),
         p99Us: p99.length > 0 ? bootstrapMedian(p99, random) : null,
-        rpsVsBaseline: g > 0 && base ? bootstrapDifference(base.rps, rps, random) : null,
-        p99VsBaseline: g > 0 && base ? bootstrapDifference(base.p99, p99, random) : null,
+        rpsVsBaseline: g > 0 && base ? ratioVerdict(base.rps, rps, VERDICT_NAMES) : null,
+        p99VsBaseline: g > 0 && base ? ratioVerdict(base.p99, p99, VERDICT_NAMES) : null,
       });
       if (g === 0) baseline.set(label, { rps, p99 });
     }
@@ -316,6 +340,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
   const warnings = [...hosts.warnings];
   for (const session of sessions) {
     if (session.status !== 'completed') warnings.push(`“${session.name}” is ${session.status}: its figures cover only what was measured.`);
+    if (session.noise && session.noise.length > 0) warnings.push(`“${session.name}” started on noisy hosts: ${session.noise.map((finding) => finding.message).join(' ')}`);
     if (session.runs.some((run) => run.summary === null)) warnings.push(`“${session.name}” has runs without measurements.`);
     const books = session.runs.map((run) => run.summary?.books);
     if (books.some((entry) => entry === null)) warnings.push(`“${session.name}” was recorded before Benchlab kept the books: its not-sent requests are unknown.`);

@@ -1,15 +1,17 @@
 // Reads what a comparison and a replay need from the store, and only that: runs with their
 // summaries and merged histograms, per-second counters and p99 without the interval histograms
-// (decoding 36,000 of those would blow the 300 ms budget), host names and the system snapshots
-// closest to each session.
+// (decoding 36,000 of those would blow the 300 ms budget), host names and each session's own
+// snapshot of its hosts taken at its start — never a host's later facts: a session without a
+// snapshot shows none.
 
 import type { ComparedRunInput, ComparedSessionInput } from '../../../app/comparison.ts';
 import { decodeHistogram, type LatencyHistogram } from '../../../app/hdr.ts';
 import type { StoredSecond } from '../../../app/replay.ts';
 import { SummaryAccumulator, type RunSummary } from '../../../app/run-summary.ts';
-import { SystemInfo } from '../../../app/system-info.ts';
+import type { SessionHostFacts } from '../../../app/host-facts.ts';
 import type { Session } from '../../../app/sessions.ts';
 import type { Db } from '../store/database.ts';
+import { SnapshotsRepository } from '../store/snapshots-repository.ts';
 import { SamplesRepository } from '../store/samples-repository.ts';
 
 interface RunRow {
@@ -54,7 +56,7 @@ export class ComparisonReader {
   readonly #runs;
   readonly #seconds;
   readonly #host;
-  readonly #snapshot;
+  readonly #snapshots: SnapshotsRepository;
   readonly #samples: SamplesRepository;
 
   constructor(db: Db) {
@@ -67,11 +69,7 @@ export class ComparisonReader {
        FROM sample WHERE run_id = ? AND phase = 'measure' GROUP BY second ORDER BY second`,
     );
     this.#host = db.prepare('SELECT name FROM host WHERE id = ?');
-    // This session's own snapshot first, then the latest taken before it ended, then any.
-    this.#snapshot = db.prepare(
-      `SELECT info FROM host_snapshot WHERE host_id = ?
-       ORDER BY CASE WHEN session_id = ? THEN 0 WHEN taken_at <= ? THEN 1 ELSE 2 END, taken_at DESC, id DESC LIMIT 1`,
-    );
+    this.#snapshots = new SnapshotsRepository(db);
   }
 
   hostName(id: number | null): string | null {
@@ -79,12 +77,9 @@ export class ComparisonReader {
     return (this.#host.get(id) as { name: string } | undefined)?.name ?? null;
   }
 
-  system(hostId: number | null, session: Session): SystemInfo | null {
-    if (hostId === null) return null;
-    const row = this.#snapshot.get(hostId, session.id, session.endedAt ?? session.startedAt ?? session.createdAt) as { info: string } | undefined;
-    if (!row) return null;
-    const parsed = SystemInfo.safeParse(parse<unknown>(row.info, null));
-    return parsed.success ? parsed.data : null;
+  /** The session's own snapshot of its hosts, or null when it recorded none. */
+  hostFacts(sessionId: number): SessionHostFacts | null {
+    return this.#snapshots.forSession(sessionId);
   }
 
   runs(session: Session, onlyRunIds?: ReadonlySet<number>): ReadRun[] {
@@ -121,6 +116,7 @@ export class ComparisonReader {
   }
 
   session(session: Session, onlyRunIds?: ReadonlySet<number>): ComparedSessionInput {
+    const facts = this.hostFacts(session.id);
     return {
       id: session.id,
       name: session.name,
@@ -132,7 +128,8 @@ export class ComparisonReader {
       config: session.config,
       clientHost: this.hostName(session.clientHostId),
       serverHost: this.hostName(session.serverHostId),
-      systems: { client: this.system(session.clientHostId, session), server: this.system(session.serverHostId, session) },
+      systems: { client: facts?.client ?? null, server: facts?.server ?? null },
+      noise: facts?.findings ?? [],
       runs: this.runs(session, onlyRunIds),
     };
   }
