@@ -1,7 +1,8 @@
-// Figures of the load engine (issue 7's goals), each measured side by side in one run against the
-// same fast server — the Node template's server — on loopback and on the lab (agent, autocannon and
-// wrk on bl-client, the template deployed on bl-server), for a client-bound target (/hello) at two
-// connection counts and a server-bound one (/sleep?ms=5):
+// Figures of the load engine, each measured side by side in one run against the same server — the
+// Node template's server on loopback and on the lab, and the Apache static template on the lab
+// (agent, autocannon and wrk on bl-client, the template on bl-server) — for a client-bound target
+// (/hello) at 10 and 100 connections and a server-bound one (/sleep?ms=5, Node only), with the
+// machine's load printed beside each pair (every tool shares this machine's cores):
 //   - the agent's requests/s against bare autocannon (goal >= 95 %) and against wrk (ratio);
 //   - the agent's p50/p99 against wrk's (goal: within 10 %);
 //   - an open-model run against a server that stalls once for 1 s: the agent's p99 (from intended
@@ -11,7 +12,7 @@
 // measure each tool's cost per request as much as the server.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/agent-protocol.ts';
@@ -32,8 +33,18 @@ const LOOPBACK_PORT = 18461;
 const STALL_PORT = 18462;
 const LAB_PORT = 18463;
 
+/** How busy the whole machine was while one side-by-side pair ran. */
+export interface MachineLoad {
+  /** 1-minute load average when the pair started. */
+  loadAverage: number;
+  /** Busy share of all cores over the pair, 0..1. */
+  busy: number;
+}
+
 export interface SideBySide {
   where: string;
+  server: string;
+  load: MachineLoad;
   path: string;
   connections: number;
   agent: ToolFigures;
@@ -59,18 +70,36 @@ function agentConfig(url: URL, load: LoadAgentConfig['load'], warmupS = 1): Load
   };
 }
 
-async function sideBySide(where: string, exec: Exec, node: string, base: string, path: string, connections: number): Promise<SideBySide> {
-  const url = `${base}${path}`;
-  const target = new URL(url);
-  const agent = await runAgentTool(exec, node, agentConfig(target, { model: 'closed', connections, pipelining: 1, durationS: DURATION_S }));
-  const autocannon = await runAutocannon(exec, node, { url, connections, durationS: DURATION_S });
-  const wrk = await runWrk(exec, { url, connections, durationS: DURATION_S, threads: Math.min(connections, availableParallelism()) });
-  return { where, path, connections, agent, autocannon, wrk };
+function cpuTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - idle, total };
 }
 
-async function allComparisons(where: string, exec: Exec, node: string, base: string): Promise<SideBySide[]> {
+async function withMachineLoad<T>(measure: () => Promise<T>): Promise<{ value: T; load: MachineLoad }> {
+  const loadAverage = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+  const before = cpuTicks();
+  const value = await measure();
+  const after = cpuTicks();
+  const total = after.total - before.total;
+  return { value, load: { loadAverage, busy: total > 0 ? (after.busy - before.busy) / total : 0 } };
+}
+
+async function sideBySide(where: string, server: string, exec: Exec, node: string, base: string, path: string, connections: number): Promise<SideBySide> {
+  const url = `${base}${path}`;
+  const target = new URL(url);
+  const { value, load } = await withMachineLoad(async () => ({
+    agent: await runAgentTool(exec, node, agentConfig(target, { model: 'closed', connections, pipelining: 1, durationS: DURATION_S })),
+    autocannon: await runAutocannon(exec, node, { url, connections, durationS: DURATION_S }),
+    wrk: await runWrk(exec, { url, connections, durationS: DURATION_S, threads: Math.min(connections, availableParallelism()) }),
+  }));
+  return { where, server, load, path, connections, ...value };
+}
+
+async function allComparisons(where: string, server: string, exec: Exec, node: string, base: string, comparisons: ReadonlyArray<{ path: string; connections: number }> = COMPARISONS): Promise<SideBySide[]> {
   const runs: SideBySide[] = [];
-  for (const { path, connections } of COMPARISONS) runs.push(await sideBySide(where, exec, node, base, path, connections));
+  for (const { path, connections } of comparisons) runs.push(await sideBySide(where, server, exec, node, base, path, connections));
   return runs;
 }
 
@@ -143,7 +172,7 @@ export async function benchLoadEngine(): Promise<{ runs: SideBySide[]; labSkippe
   );
   await waitForPort(LOOPBACK_PORT);
   try {
-    runs.push(...(await allComparisons('loopback', localExec, process.execPath, `http://127.0.0.1:${LOOPBACK_PORT}`)));
+    runs.push(...(await allComparisons('loopback', 'Node template', localExec, process.execPath, `http://127.0.0.1:${LOOPBACK_PORT}`)));
   } finally {
     await stopLocal(server);
   }
@@ -158,7 +187,11 @@ export async function benchLoadEngine(): Promise<{ runs: SideBySide[]; labSkippe
         if (result.code !== 0) throw new Error(`${argv[0]} on bl-client exited with ${result.code}: ${result.stderr.slice(-500)}`);
         return result.stdout;
       };
-      runs.push(...(await allComparisons('lab', exec, process.execPath, deployment.url!.replace(/\/$/, ''))));
+      runs.push(...(await allComparisons('lab', 'Node template', exec, process.execPath, deployment.url!.replace(/\/$/, ''))));
+      await lab.service.stop(lab.hostId);
+      const apache = await lab.service.deploy(lab.hostId, 'apache-static', { port: LAB_PORT });
+      const helloOnly = COMPARISONS.filter((comparison) => comparison.path === '/hello');
+      runs.push(...(await allComparisons('lab', 'Apache static template', exec, process.execPath, apache.url!.replace(/\/$/, ''), helloOnly)));
       await lab.service.stop(lab.hostId);
     } finally {
       await lab.close();

@@ -5,9 +5,8 @@
 
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { LoadAgentConfig } from '../app/agent-protocol.ts';
-import { LineSplitter, parseAgentLine } from '../app/agent-protocol.ts';
-import { latencyStats, mergeEncodedHistograms } from '../app/hdr.ts';
+import { AGENT_PROTOCOL_VERSION, LineSplitter, parseAgentLine, type LoadAgentConfig } from '../app/agent-protocol.ts';
+import { summarize, type RunSummary } from '../app/run-summary.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const AGENT_BUNDLE = resolve(ROOT, 'out', 'agent', 'benchlab-agent.mjs');
@@ -38,19 +37,22 @@ export const localExec: Exec = (argv, timeoutMs) =>
     });
   });
 
-export async function runAgentTool(exec: Exec, node: string, config: LoadAgentConfig): Promise<ToolFigures & { lines: number }> {
+export async function runAgentTool(exec: Exec, node: string, config: LoadAgentConfig): Promise<ToolFigures & { lines: number; summary: RunSummary }> {
   // The start line as $0, then a heartbeat a second until the agent ends (the loop then dies of SIGPIPE).
   const script = `(printf '%s\\n' "$0"; while :; do echo '{"type":"hb"}'; sleep 1; done) | ${node} ${AGENT_BUNDLE}`;
-  const output = await exec(['sh', '-c', script, JSON.stringify({ type: 'start', version: 1, config })], (config.capS + 20) * 1000);
+  const output = await exec(['sh', '-c', script, JSON.stringify({ type: 'start', version: AGENT_PROTOCOL_VERSION, config })], (config.capS + 20) * 1000);
+  // The measured seconds and the drain, summarized as Benchlab summarizes a stored run.
   const samples = new LineSplitter()
     .push(`${output}\n`)
     .map((line) => parseAgentLine(line))
-    .flatMap((parsed) => (parsed.ok && parsed.value.type === 'sample' && parsed.value.phase === 'measure' ? [parsed.value] : []));
-  const requests = samples.reduce((sum, sample) => sum + sample.requests, 0);
-  const seconds = samples.reduce((sum, sample) => sum + sample.durationMs, 0) / 1000;
-  const stats = latencyStats(mergeEncodedHistograms(samples.map((sample) => sample.histogram)));
-  const errors = samples.reduce((sum, sample) => sum + Object.values(sample.errors).reduce((a, b) => a + b, 0), 0);
-  return { rps: seconds > 0 ? requests / seconds : 0, p50Ms: stats.p50Us === null ? null : stats.p50Us / 1000, p99Ms: stats.p99Us === null ? null : stats.p99Us / 1000, errors, lines: samples.length };
+    .flatMap((parsed) => (parsed.ok && parsed.value.type === 'sample' && parsed.value.phase !== 'warmup' ? [parsed.value] : []));
+  const summary = summarize(
+    samples.map((sample) => ({ ...sample, phase: sample.phase === 'drain' ? ('drain' as const) : ('measure' as const) })),
+    [],
+    { timeoutsInLatency: config.load.model === 'open' },
+  );
+  const ms = (us: number | null) => (us === null ? null : us / 1000);
+  return { rps: summary.requestsPerSecond, p50Ms: ms(summary.p50Us), p99Ms: ms(summary.p99Us), errors: summary.failed, lines: samples.length, summary };
 }
 
 /** Bare autocannon, programmatic, reporting its own numbers (latency in its whole milliseconds). */

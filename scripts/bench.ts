@@ -4,6 +4,8 @@ import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchJvmTemplates } from '../bench/jvm-templates.ts';
 import { benchChartLag } from '../bench/chart-lag.ts';
 import { benchLoadEngine } from '../bench/load-engine.ts';
+import { falsePositiveRate, verdictRate } from '../app/compare-calibration.ts';
+import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';
 
@@ -39,6 +41,16 @@ print(`Open a comparison of ${compare.sessions} sessions × ${compare.samplesPer
   'JSON to the UI KiB': (compare.jsonBytes / 1024).toFixed(0),
 });
 
+const calibration: Record<string, string> = {};
+for (const noise of ['normal', 'lognormal', 'slow-tail'] as const) {
+  for (const runs of [5, 10]) {
+    const trials = 2000;
+    calibration[`${noise}, ${runs} a side`] =
+      `false positives ${(falsePositiveRate({ noise, runs, trials }) * 100).toFixed(1)} % (goal <= 6 %), a true 1.3× found ${(verdictRate({ noise, runs, trials, factor: 1.3 }) * 100).toFixed(0)} %`;
+  }
+}
+print('Repeat statistics: the verdict on seeded runs drawn from one distribution (2000 trials each)', calibration);
+
 const jvm = await benchJvmTemplates();
 for (const row of jvm.rows) {
   const lab = (value: number | null, unit: string) => (value === null ? `n/a (${jvm.labSkipped ?? 'lab'})` : `${value.toFixed(0)} ${unit}`);
@@ -55,7 +67,8 @@ const percentOf = (value: number, of: number) => `${((value / of) * 100).toFixed
 const msText = (value: number | null) => (value === null ? 'n/a' : `${value.toFixed(2)} ms`);
 const load = await benchLoadEngine();
 for (const run of load.runs) {
-  print(`Load engine, ${run.where}: GET ${run.path}, ${run.connections} connections, 5 s each (closed model; agent vs bare autocannon vs wrk)`, {
+  print(`Load engine, ${run.where}, ${run.server}: GET ${run.path}, ${run.connections} connections, 5 s each (closed model; agent vs bare autocannon vs wrk)`, {
+    'machine load': `load average ${run.load.loadAverage.toFixed(2)}, all cores ${percentOf(run.load.busy, 1)} busy over the pair`,
     'agent req/s': run.agent.rps.toFixed(0),
     'autocannon req/s': run.autocannon.rps.toFixed(0),
     'wrk req/s': run.wrk.rps.toFixed(0),
@@ -75,6 +88,20 @@ print(`Open model at ${load.stall.rate} req/s for 6 s, the server stalls once fo
   'autocannon -C p50 / p99': `${msText(load.stall.autocannonWithoutCorrection.p50Ms)} / ${msText(load.stall.autocannonWithoutCorrection.p99Ms)} (correction off)`,
   'autocannon achieved req/s': load.stall.autocannon.rps.toFixed(0),
 });
+
+for (const run of await benchOpenAccounting()) {
+  const books = run.summary.books;
+  const expected = OVERLOAD.rate * OVERLOAD.durationS;
+  print(`Open model past the server's capacity (loopback): ${OVERLOAD.rate} req/s for ${OVERLOAD.durationS} s against ~${1000 / OVERLOAD.serviceMs} req/s, ${run.label}`, {
+    scheduled: books ? `${books.scheduled} (the profile asks for ${expected})` : 'n/a',
+    'answered / errors': books ? `${books.answered} / ${books.errors}` : 'n/a',
+    'timeouts / not sent': books ? `${books.timeouts} / ${books.notSent} (${Object.entries(run.summary.notSent).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ${n}`).join(', ') || 'none'})` : 'n/a',
+    'books balance': books ? `${books.balanced && books.inFlight === 0 ? 'yes' : 'NO'} (in flight at the end: ${books.inFlight})` : 'n/a',
+    'achieved req/s': run.summary.requestsPerSecond.toFixed(0),
+    'p50 / p99': `${msText(run.summary.p50Us === null ? null : run.summary.p50Us / 1000)} / ${msText(run.summary.p99Us === null ? null : run.summary.p99Us / 1000)} (timeouts in at ${OVERLOAD.timeoutMs} ms)`,
+    'window + drain': `${run.summary.seconds.toFixed(1)} s + ${(run.summary.drainMs / 1000).toFixed(1)} s (wall ${run.wallS.toFixed(1)} s with start-up)`,
+  });
+}
 
 const lag = await benchChartLag();
 print('Agent second boundary → Run page chart updated (web mode, Chromium, This machine)', {
