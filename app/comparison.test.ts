@@ -70,7 +70,7 @@ test('one table per sweep step, best value of each column marked', () => {
   assert.equal(comparison.steps[1]!.rows[1]!.best[rps], true);
   assert.deepEqual(
     comparison.columns.map((column) => column.label),
-    ['Requests/s', 'Mean', 'Std dev', 'p50', 'p75', 'p90', 'p99', 'Max', '< 800 ms', '800–1200 ms', '≥ 1200 ms', 'Failed'],
+    ['Requests/s', 'Mean', 'Std dev', 'p50', 'p75', 'p90', 'p99', 'Max', '< 800 ms', '800–1200 ms', '≥ 1200 ms', 'Failed', 'Timeouts', 'Not sent'],
   );
   assert.deepEqual(comparison.warnings, []);
   assert.equal(comparison.timelines[0]!.t.length, 10);
@@ -92,7 +92,7 @@ test('ties and lone rows mark nothing; a band in the middle is never best', () =
   assert.deepEqual(markBest([...columns], [[3, 1], [null, 2], [4, 0]]), [[false, false], [false, false], [true, false]]);
 });
 
-test('repeated runs of one configuration: median, 95 % CI, and a significance mark against the baseline', () => {
+test('repeated runs of one configuration: median, 95 % CI, and no verdict from 3 runs a side', () => {
   const slow = [900, 910, 905].map((rps, i) => session(i + 1, [run(100 + i, 'c=10', 1000, rps)]));
   const fast = [1500, 1490, 1510].map((rps, i) =>
     session(i + 10, [{ ...run(200 + i, 'c=10', 500, rps), templateId: 'vertx', variant: '' }]),
@@ -105,10 +105,42 @@ test('repeated runs of one configuration: median, 95 % CI, and a significance ma
   const step = other!.steps[0]!;
   assert.equal(step.rps.median, 1500);
   assert.ok(step.rps.low <= 1500 && step.rps.high >= 1500);
-  assert.equal(step.rpsVsBaseline?.significant, true);
-  assert.equal(step.p99VsBaseline?.significant, true);
+  assert.equal(step.rpsVsBaseline?.kind, 'too-few');
+  assert.equal(step.rpsVsBaseline?.text, 'too few runs for a verdict (n = 3 and 3; 5 a side needed)');
+  assert.equal(step.p99VsBaseline?.kind, 'too-few');
   // Same inputs, same figures: the bootstrap is seeded from the values
   assert.deepEqual(buildComparison([...slow, ...fast]).repeats, comparison.repeats);
+});
+
+test('5 runs a side: the ratio of requests/s and of p99 against the first configuration, with its 95 % interval', () => {
+  const slow = [900, 910, 905, 895, 902].map((rps, i) => session(i + 1, [run(100 + i, 'c=10', 1000, rps)]));
+  const fast = [1500, 1490, 1510, 1505, 1495].map((rps, i) => session(i + 10, [{ ...run(200 + i, 'c=10', 500, rps), templateId: 'vertx', variant: '' }]));
+  const step = buildComparison([...slow, ...fast]).repeats[1]!.steps[0]!;
+  assert.equal(step.rpsVsBaseline?.kind, 'higher');
+  assert.match(step.rpsVsBaseline!.text, /^this is 1\.66× the first \(95 % CI 1\.6\d–1\.6\d×\)$/);
+  assert.equal(step.p99VsBaseline?.kind, 'lower');
+  const same = [903, 899, 907, 901, 897].map((rps, i) => session(i + 20, [{ ...run(300 + i, 'c=10', 1000, rps), templateId: 'vertx', variant: '' }]));
+  assert.equal(buildComparison([...slow, ...same]).repeats[1]!.steps[0]!.rpsVsBaseline?.kind, 'no-difference');
+});
+
+test('sessions a plan tagged as repeats group by their tag, not by equal profiles', () => {
+  const tagged = (id: number, group: string) => session(id, [run(id, 'c=10', 1000, 900 + id)], { config: { ...session(0, []).config, repeat: { group, index: 1, of: 2 } } });
+  const comparison = buildComparison([tagged(1, 'plan-1-t0'), tagged(2, 'plan-1-t1'), tagged(3, 'plan-1-t0'), session(4, [run(4, 'c=10', 1000, 900)])]);
+  assert.deepEqual(
+    comparison.repeats.map((group) => group.sessions),
+    [[0, 2], [1], [3]],
+  );
+  assert.deepEqual(comparison.sessions.map((s) => s.group), [0, 1, 0, 2]);
+});
+
+test('a run that was not steady is marked in its row, with the evidence', () => {
+  const drifting = run(2, 'c=10', 1000, 800);
+  drifting.summary!.steadiness = { steady: false, message: 'not steady: requests/s fell 18 % from the first half to the second' };
+  const comparison = buildComparison([session(1, [run(1, 'c=10', 1000, 900)]), session(2, [drifting])]);
+  assert.deepEqual(
+    comparison.steps[0]!.rows.map((row) => row.steadiness),
+    [null, { steady: false, message: 'not steady: requests/s fell 18 % from the first half to the second' }],
+  );
 });
 
 test('host diff: differing kernel, cores and sysctls make runs not comparable; the hostname alone does not', () => {

@@ -235,7 +235,7 @@ function templateLabel(run: ComparedRunInput): string {
 
 /**
  * What makes two sessions repeats of one experiment: the repeat tag a plan gives the sessions of one
- * configuration it repeats (run.ts `repeat.group`), or else the same templates and load profile.
+ * configuration it repeats (`config.repeat.group`, plan-runner.ts), or else the same templates and load profile.
  */
 export function configurationKey(session: ComparedSessionInput): string {
   const repeat = session.config.repeat as { group?: unknown } | undefined;
@@ -325,7 +325,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
     const found = sessions.flatMap((session, index) => session.runs.filter((run) => run.stepLabel === label).map((run) => ({ index, run })));
     const values = found.map(({ run }) => columns.map((column) => readColumn(column, run.summary)));
     const best = markBest(columns, values);
-    return { label, rows: found.map(({ index, run }, r) => ({ session: index, runId: run.runId, values: values[r]!, best: best[r]! })) };
+    return { label, rows: found.map(({ index, run }, r) => ({ session: index, runId: run.runId, values: values[r]!, best: best[r]!, steadiness: run.summary?.steadiness ?? null })) };
   });
 
   const keys: string[] = [];
