@@ -1,12 +1,10 @@
-// Reads what a host is right now, for a session's snapshot and the noise pre-flight: the system
-// info script plus the facts script (machine and boot ids, CPU governor and turbo, load average,
+// Reads what a host is right now beyond its system info, for a session's snapshot and the noise
+// pre-flight: the facts script (machine and boot ids, CPU governor and turbo, load average,
 // every process's CPU and the swap counters sampled one second apart, and the limits of the
 // process listening on the target port). POSIX sh, fed on stdin like the system info script.
 
 import { FACTS_MARKER, parseFactsOutput, type HostReadings } from '../../../app/host-facts.ts';
-import type { SystemInfo } from '../../../app/system-info.ts';
 import type { HostTransport } from './host-transport.ts';
-import { collectSystemInfo } from './system-info.ts';
 
 const FACTS_TIMEOUT_MS = 20_000;
 
@@ -57,8 +55,3 @@ export async function collectReadings(transport: HostTransport, port: number | n
   return parseFactsOutput(result.stdout);
 }
 
-/** System info and readings, read side by side over the same connection. */
-export async function collectHostState(transport: HostTransport, port: number | null): Promise<{ info: SystemInfo; readings: HostReadings }> {
-  const [info, readings] = await Promise.all([collectSystemInfo(transport), collectReadings(transport, port)]);
-  return { info, readings };
-}

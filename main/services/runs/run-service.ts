@@ -23,6 +23,7 @@ import type { SessionsRepository } from '../store/sessions-repository.ts';
 import type { PortableNodeCache } from '../templates/portable-node.ts';
 import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-host.ts';
 import { PointStream } from './point-stream.ts';
+import type { SessionSnapshots } from './session-snapshot.ts';
 import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
 import { histogramBytes, StepRecorder } from './step-recorder.ts';
 
@@ -54,6 +55,8 @@ export interface RunServiceOptions {
   deployments: () => DeploymentInfo[];
   /** Identifies this data dir's agents on shared hosts (pid file prefix). */
   databaseFile: string;
+  /** Takes and stores what both hosts are at a session's start (system info, limits, noise findings). */
+  hostFacts?: Pick<SessionSnapshots, 'take'>;
 }
 
 export interface StartArgs {
@@ -141,6 +144,7 @@ export class RunService {
       status: 'running',
     });
     this.#options.sessions.setStatus(session.id, 'running', { started: now });
+    await this.#options.hostFacts?.take(session.id, { clientHostId: client.id, serverHostId: server?.id ?? null, port: target.port });
     const state: LiveRun = {
       sessionId: session.id,
       name,
