@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { NoArgs, request } from './contract-kit.ts';
 import { HostId } from './hosts.ts';
 import { LoadProfile } from './load-profile.ts';
+import { SessionHostFacts } from './host-facts.ts';
 import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
 import { SessionId, SessionName } from './sessions.ts';
 
@@ -29,6 +30,20 @@ export const runRequests = {
   'runs.live': request(NoArgs, z.object({ run: LiveRun.nullable(), points: z.array(LivePoint) })),
   'runs.ack': request(z.object({ sessionId: SessionId, seq: z.number().int().min(0) }).strict(), z.object({})),
   'runs.list': request(z.object({ sessionId: SessionId }).strict(), z.array(StoredRun)),
+  /** The noise pre-flight: both hosts read now, with what makes results unrepeatable. Nothing is stored. */
+  'runs.preflight': request(
+    z
+      .object({
+        clientHostId: HostId,
+        serverHostId: HostId.nullable().optional(),
+        /** The target's port on the server: the limits of the process listening there are read. */
+        port: z.number().int().min(1).max(65535).nullable().optional(),
+      })
+      .strict(),
+    SessionHostFacts,
+  ),
+  /** What a session's hosts were at its start, with the pre-flight findings; null when it recorded none. */
+  'runs.hostFacts': request(z.object({ sessionId: SessionId }).strict(), SessionHostFacts.nullable()),
 } as const;
 
 export const runEvents = {

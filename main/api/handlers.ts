@@ -3,6 +3,7 @@
 import type { ParsedArgs, RequestName, RequestResult } from '../../app/contract.ts';
 import type { Services } from '../services/services.ts';
 import { createCompareHandlers } from './compare-handlers.ts';
+import { createHostFactsHandlers } from './host-facts-handlers.ts';
 import { createHostHandlers } from './host-handlers.ts';
 import { createPlanHandlers } from './plan-handlers.ts';
 import { createPresetHandlers } from './preset-handlers.ts';
@@ -20,6 +21,7 @@ export function createHandlers(services: Services): Handlers {
     ...createTerminalHandlers(services.terminals),
     ...createTemplateHandlers(services.templates),
     ...createRunHandlers(services.runs),
+    ...createHostFactsHandlers(services),
     ...createCompareHandlers(services),
     ...createPlanHandlers(services),
     'sessions.list': ({ search }) => services.sessions.list(search),

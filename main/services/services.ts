@@ -20,6 +20,7 @@ import { PresetsRepository } from './store/presets-repository.ts';
 import { RunsRepository } from './store/runs-repository.ts';
 import { SamplesRepository } from './store/samples-repository.ts';
 import { RunService } from './runs/run-service.ts';
+import { SessionSnapshots } from './runs/session-snapshot.ts';
 import { SessionsRepository } from './store/sessions-repository.ts';
 import { SnapshotsRepository } from './store/snapshots-repository.ts';
 import { TerminalManager } from './terminals.ts';
@@ -40,6 +41,8 @@ export interface Services {
   readonly changes: ChangesRepository;
   readonly presets: PresetService;
   readonly runs: RunService;
+  /** Both hosts' facts and noise findings: the pre-flight, and each session's snapshot at start. */
+  readonly hostFacts: SessionSnapshots;
   readonly compare: ComparisonService;
   readonly reports: ReportExporter;
   readonly plans: PlanRunner;
@@ -73,6 +76,8 @@ export function createServices(options: ServiceOptions): Services {
   const changes = new ChangesRepository(db);
   const presets = new PresetService({ catalog: presetCatalog, changes, hosts, connections, bus, log });
   const sessions = new SessionsRepository(db);
+  const snapshots = new SnapshotsRepository(db);
+  const hostFacts = new SessionSnapshots({ hosts, connections, changes, snapshots, log });
   const runs = new RunService({
     bus,
     log,
@@ -84,6 +89,7 @@ export function createServices(options: ServiceOptions): Services {
     portableNode: templates.portableNodeCache,
     deployments: () => templates.deployments(),
     databaseFile: file,
+    hostFacts,
   });
   const drafts = new DraftsRepository(db);
   const plans = new PlanRunner({
@@ -113,7 +119,8 @@ export function createServices(options: ServiceOptions): Services {
     runs,
     compare: new ComparisonService({ db, sessions }),
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
-    snapshots: new SnapshotsRepository(db),
+    snapshots,
+    hostFacts,
     plans,
     drafts,
     sessions,
