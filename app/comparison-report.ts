@@ -1,8 +1,10 @@
 // The printed comparison: one self-contained HTML page (inline CSS, SVG charts) with the title, the
 // date, hosts and their system info, each session's configuration, the per-step tables with the
-// best values marked, repeated-run intervals, the charts, warnings and notes. Chromium prints it to
-// PDF (headless in web mode, Electron's printToPDF in the app); the UI's tables share the formats.
+// best values and the runs that were not steady marked, repeated-run intervals with the ratio
+// verdicts, the charts, warnings and notes. Chromium prints it to PDF (headless in web mode,
+// Electron's printToPDF in the app); the UI's tables share the formats.
 
+import { MIN_RUNS_FOR_VERDICT } from './compare-stats.ts';
 import type { CompareColumn, Comparison } from './comparison.ts';
 import { escapeXml, SERIES_COLORS, svgLineChart } from './svg-chart.ts';
 
@@ -98,15 +100,16 @@ export function renderReportHtml(comparison: Comparison, options: { generatedAt:
     out.push(
       table(
         ['Session', ...comparison.columns.map((c) => c.label)],
-        step.rows.map((row) => [name(row.session), ...row.values.map((value, c) => formatValue(comparison.columns[c]!, value))]),
+        step.rows.map((row) => [`${name(row.session)}${row.steadiness?.steady === false ? ' — not steady †' : ''}`, ...row.values.map((value, c) => formatValue(comparison.columns[c]!, value))]),
         (r, c) => (c > 0 && step.rows[r]!.best[c - 1] ? 'best' : ''),
       ),
     );
+    for (const row of step.rows) if (row.steadiness?.steady === false) out.push(`<div class="meta">† ${escapeXml(name(row.session))}: ${escapeXml(row.steadiness.message)}</div>`);
   }
-  out.push('<div class="meta">Bold on green: the best value of the column for that step. Latencies from merged HDR histograms.</div>');
+  out.push('<div class="meta">Bold on green: the best value of the column for that step. Latencies from merged HDR histograms. Not steady: requests/s or p50 changed more than 10 % between the halves of the run.</div>');
 
   if (comparison.repeats.some((group) => group.sessions.length > 1)) {
-    out.push('<h2>Repeated runs (median, 95 % bootstrap interval)</h2>');
+    out.push('<h2>Repeated runs (median, 95 % bootstrap interval; against the first: the ratio with its 95 % CI)</h2>');
     const rows = comparison.repeats.flatMap((group) =>
       group.steps.map((s) => [
         group.label,
@@ -114,10 +117,14 @@ export function renderReportHtml(comparison: Comparison, options: { generatedAt:
         `${s.rps.n}`,
         `${formatValue({ unit: 'rps' }, s.rps.median)} [${formatValue({ unit: 'rps' }, s.rps.low)} – ${formatValue({ unit: 'rps' }, s.rps.high)}]`,
         s.p99Us ? `${formatMs(s.p99Us.median)} [${formatMs(s.p99Us.low)} – ${formatMs(s.p99Us.high)}] ms` : '—',
-        s.rpsVsBaseline ? (s.rpsVsBaseline.significant ? 'significant ✱' : 'not significant') : 'baseline / too few runs',
+        s.rpsVsBaseline?.text ?? 'baseline',
+        s.p99VsBaseline?.text ?? (s.rpsVsBaseline ? '—' : 'baseline'),
       ]),
     );
-    out.push(table(['Configuration', 'Step', 'Runs', 'Requests/s', 'p99', 'vs first'], rows));
+    out.push(table(['Configuration', 'Step', 'Runs', 'Requests/s', 'p99', 'Requests/s vs first', 'p99 vs first'], rows));
+    out.push(
+      `<div class="meta">The ratio is of geometric means of the runs, with Welch's 95 % t interval on their logarithms; a verdict needs at least ${MIN_RUNS_FOR_VERDICT} runs a side.</div>`,
+    );
   }
 
   out.push('<h2>Charts</h2>');
