@@ -1,13 +1,27 @@
-// One opened comparison: warnings, per-step tables with the best values marked, repeated-run
-// intervals with significance marks, overlay charts and the host diff.
+// One opened comparison: warnings, per-step tables with the best values and the runs that were not
+// steady marked, repeated-run intervals with the ratio verdicts, overlay charts and the host diff.
 
 import { useMemo, useState } from 'react';
 import { formatMs, formatValue, percentileTick, percentileX } from '../../../../app/comparison-report.ts';
+import { MIN_RUNS_FOR_VERDICT } from '../../../../app/compare-stats.ts';
 import type { Comparison } from '../../../../app/comparison.ts';
 import { SERIES_COLORS } from '../../../../app/svg-chart.ts';
 import { OverlayChart, type OverlaySeries } from '../../components/OverlayChart.tsx';
 
 const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;
+
+type Verdict = Comparison['repeats'][number]['steps'][number]['rpsVsBaseline'];
+
+/** A ratio verdict: bold where the interval shows a difference; the baseline row has none. */
+function VerdictCell({ verdict, metric }: { verdict: Verdict; metric: 'rps' | 'p99' }) {
+  if (!verdict) return <td className="muted">baseline</td>;
+  const shown = verdict.kind === 'higher' || verdict.kind === 'lower';
+  return (
+    <td data-testid="verdict" data-metric={metric} data-kind={verdict.kind}>
+      {shown ? <strong>{verdict.text}</strong> : verdict.text}
+    </td>
+  );
+}
 
 export function ComparisonView({ comparison }: { comparison: Comparison }) {
   const name = (i: number) => comparison.sessions[i]?.name ?? `#${i + 1}`;
@@ -88,7 +102,14 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
             <tbody>
               {s.rows.map((row) => (
                 <tr key={row.runId} data-testid="compare-row" data-session={comparison.sessions[row.session]?.id}>
-                  <td className="strong">{name(row.session)}</td>
+                  <td className="strong">
+                    {name(row.session)}
+                    {row.steadiness?.steady === false && (
+                      <span className="not-steady" data-testid="not-steady" title={row.steadiness.message}>
+                        not steady
+                      </span>
+                    )}
+                  </td>
                   {row.values.map((value, c) => (
                     <td key={comparison.columns[c]!.key} className={row.best[c] ? 'best' : undefined} data-column={comparison.columns[c]!.key} title={row.best[c] ? 'best of this step' : undefined}>
                       {formatValue(comparison.columns[c]!, value)}
@@ -113,7 +134,8 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
                 <th>Runs</th>
                 <th>Requests/s (median, 95 % CI)</th>
                 <th>p99 (median, 95 % CI)</th>
-                <th>vs first</th>
+                <th>Requests/s vs first</th>
+                <th>p99 vs first</th>
               </tr>
             </thead>
             <tbody>
@@ -127,15 +149,17 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
                       {formatValue({ unit: 'rps' }, s.rps.median)} [{formatValue({ unit: 'rps' }, s.rps.low)} – {formatValue({ unit: 'rps' }, s.rps.high)}]
                     </td>
                     <td>{s.p99Us ? `${formatMs(s.p99Us.median)} [${formatMs(s.p99Us.low)} – ${formatMs(s.p99Us.high)}] ms` : '—'}</td>
-                    <td data-testid="significance">
-                      {s.rpsVsBaseline ? (s.rpsVsBaseline.significant || s.p99VsBaseline?.significant ? <strong>significant ✱</strong> : 'not significant') : '—'}
-                    </td>
+                    <VerdictCell verdict={s.rpsVsBaseline} metric="rps" />
+                    <VerdictCell verdict={s.p99VsBaseline} metric="p99" />
                   </tr>
                 )),
               )}
             </tbody>
           </table>
-          <p className="hint">A difference is significant when the 95 % bootstrap interval of the difference of medians excludes zero.</p>
+          <p className="hint">
+            Against the first configuration: the ratio of the runs’ geometric means with its 95 % confidence interval (Welch’s t on the logarithms). A verdict needs at least {MIN_RUNS_FOR_VERDICT}{' '}
+            runs a side; repeat each configuration (the plan’s Repeats) to get one.
+          </p>
         </>
       )}
 

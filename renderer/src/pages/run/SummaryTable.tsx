@@ -1,6 +1,7 @@
 // The live summary in the seeds' columns, one row per step: requests/s, transfer/s, mean, std dev,
 // p50/p75/p90/p99/p99.9/max, the latency bands, failures, timeouts and requests not sent — always
-// from added histograms — and each step's books (every scheduled request accounted for).
+// from added histograms — each step's books (every scheduled request accounted for), and a step
+// that was not steady marked, with the evidence as its tooltip.
 
 import type { LiveStep } from '../../../../app/runs.ts';
 import { bandLabels, type RunSummary } from '../../../../app/run-summary-schema.ts';
@@ -73,7 +74,14 @@ export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly num
           const summary = step.summary;
           return (
             <tr key={step.index} data-testid="summary-row" data-step={step.index}>
-              <td className="strong">{step.label}</td>
+              <td className="strong">
+                {step.label}
+                {summary?.steadiness?.steady === false && (
+                  <span className="not-steady" data-testid="summary-not-steady" title={summary.steadiness.message}>
+                    not steady
+                  </span>
+                )}
+              </td>
               <td>
                 <span className={`badge step-${step.status}`}>{step.status}</span>
               </td>
