@@ -1,11 +1,34 @@
 // Test-run global setup (node --test-global-setup): brings the default two-host lab up for the
-// tests that need real hosts, and takes it down afterwards only if this run brought it up.
+// tests that need real hosts, and takes it down afterwards only if this run brought it up. Also
+// audits the books of every run the suite makes, in any process: a run whose books are missing or
+// do not balance fails the test run at the end.
 
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { auditProblems, BOOKS_AUDIT_ENV, type AuditedRun } from '../main/services/runs/books-audit.ts';
 import { labDown, labUnsupportedReason, labUp } from './lab/lab.ts';
 
 let broughtUp = false;
+const auditDir = mkdtempSync(join(tmpdir(), 'benchlab-books-'));
+const auditFile = join(auditDir, 'books.ndjson');
+
+function checkBooks(): void {
+  const lines = existsSync(auditFile)
+    ? readFileSync(auditFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as AuditedRun)
+    : [];
+  rmSync(auditDir, { recursive: true, force: true });
+  const problems = auditProblems(lines);
+  console.log(`books: ${lines.length} runs made by the tests audited, ${problems.length === 0 ? 'every one balanced' : `${problems.length} did not balance`}`);
+  if (problems.length > 0) throw new Error(`the books of runs the tests made do not balance:\n${problems.join('\n')}`);
+}
 
 export async function globalSetup(): Promise<void> {
+  // Test files run in child processes of this one and inherit the variable.
+  process.env[BOOKS_AUDIT_ENV] = auditFile;
   const unsupported = labUnsupportedReason();
   if (unsupported) {
     console.log(`lab: not available (${unsupported}); tests that need real hosts will skip`);
@@ -20,6 +43,14 @@ export async function globalSetup(): Promise<void> {
 const TEST_ONLY_INSTANCES = ['disruptive', 'rekey', 'loadlink', 'plans', 'wizard', 'engine', 'studies', 'hostfacts'] as const;
 
 export async function globalTeardown(): Promise<void> {
+  try {
+    await labTeardown();
+  } finally {
+    checkBooks();
+  }
+}
+
+async function labTeardown(): Promise<void> {
   if (labUnsupportedReason()) return;
   for (const instance of TEST_ONLY_INSTANCES) {
     const result = await labDown({ instance });

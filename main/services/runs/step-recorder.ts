@@ -1,15 +1,16 @@
 // One step's measurements as they arrive: each measured second (and the drain after the window)
 // is written to SQLite at once (one short transaction, so a killed Benchlab loses at most the
 // second in flight), added into the step's accumulator (exact histogram addition) for the live and
-// final summary, its books checked, and judged for client saturation. Warm-up seconds are charted
+// final summary, its books checked, and judged for its bottleneck. Warm-up seconds are charted
 // but neither stored nor counted.
 
 import type { LoadSampleLine, ServerMetrics } from '../../../app/agent-protocol.ts';
 import { encodeHistogram } from '../../../app/hdr.ts';
 import { intervalBalances, SummaryAccumulator, type RunSummary } from '../../../app/run-summary.ts';
-import { judgeSaturation, type SaturationFinding, type SecondForSaturation } from '../../../app/saturation.ts';
+import { judgeBottleneck, type Bottleneck, type BottleneckSecond } from '../../../app/bottleneck.ts';
 import { judgeSteadiness, type SecondForSteadiness } from '../../../app/steady-state.ts';
 import type { RunsRepository, RunStatus } from '../store/runs-repository.ts';
+import { auditBooks } from './books-audit.ts';
 import type { SamplesRepository } from '../store/samples-repository.ts';
 
 export function histogramBytes(encoded: string | null): Uint8Array | null {
@@ -24,7 +25,8 @@ export class StepRecorder {
   readonly #targetRate: number | null;
   readonly #timeoutsInLatency: boolean;
   readonly #accumulator = new SummaryAccumulator();
-  readonly #seconds: SecondForSaturation[] = [];
+  /** The measured seconds as stored: the verdict reads what replay and Compare will read. */
+  readonly #seconds: BottleneckSecond[] = [];
   readonly #steadiness: SecondForSteadiness[] = [];
   #stored = 0;
   #inFlight = 0;
@@ -56,6 +58,8 @@ export class StepRecorder {
    */
   record(line: LoadSampleLine, server: ServerMetrics | null): string | null {
     if (line.phase === 'warmup') return null;
+    const clientMetrics = numbersOnly({ ...line.client, at: line.at, durationMs: line.durationMs });
+    const serverMetrics = server ? flattenServer(server) : null;
     this.#samples.append(this.runId, [
       {
         second: this.#stored,
@@ -72,8 +76,8 @@ export class StepRecorder {
         p99Us: line.p99Us,
         maxUs: line.maxUs,
         histogram: histogramBytes(line.histogram),
-        clientMetrics: numbersOnly({ ...line.client, at: line.at, durationMs: line.durationMs }),
-        serverMetrics: server ? flattenServer(server) : null,
+        clientMetrics,
+        serverMetrics,
       },
     ]);
     this.#stored++;
@@ -92,7 +96,7 @@ export class StepRecorder {
     this.#accumulator.add(second);
     const balanced = intervalBalances(second, this.#inFlight);
     this.#inFlight = line.inFlight;
-    if (line.phase === 'measure') this.#seconds.push({ requests: line.requests, durationMs: line.durationMs, client: line.client });
+    if (line.phase === 'measure') this.#seconds.push({ requests: line.requests, p50Us: line.p50Us, notSent: line.notSent, clientMetrics, serverMetrics });
     if (line.phase === 'measure') this.#steadiness.push({ requests: line.requests, durationMs: line.durationMs, p50Us: line.p50Us });
     return balanced ? null : `the books of ${line.phase === 'drain' ? 'the drain' : `second ${line.second}`} do not balance (scheduled ${line.scheduled}, in flight ${line.inFlight})`;
   }
@@ -101,8 +105,8 @@ export class StepRecorder {
     return this.#stored === 0 ? null : this.#accumulator.summary(this.#bucketsMs, { timeoutsInLatency: this.#timeoutsInLatency });
   }
 
-  saturation(): SaturationFinding[] {
-    return judgeSaturation(this.#seconds, this.#targetRate);
+  bottleneck(): Bottleneck | null {
+    return judgeBottleneck(this.#seconds, this.#targetRate);
   }
 
   finish(status: RunStatus): RunSummary | null {
@@ -111,6 +115,7 @@ export class StepRecorder {
     if (summary) summary.steadiness = judgeSteadiness(this.#steadiness);
     const histogram = this.#stored === 0 ? null : histogramBytes(encodeHistogram(this.#accumulator.histogram));
     this.#runs.finish(this.runId, status, { summary, histogram });
+    auditBooks(this.runId, status, summary);
     return summary;
   }
 }
