@@ -74,8 +74,13 @@ test('a short run fills the charts and the summary in the seeds’ columns', asy
   assert.ok(rps > 50, `${rps} requests/s`);
   assert.notEqual(await page.getByTestId('summary-p99').innerText(), '–');
   assert.equal(await page.getByTestId('summary-failed').innerText(), '0');
+  assert.equal(await page.getByTestId('summary-not-sent').innerText(), '0');
+  assert.equal(await page.getByTestId('summary-books').innerText(), '✓', 'every scheduled request accounted for');
+  const identity = (await page.getByTestId('summary-books').getAttribute('title')) ?? '';
+  const [scheduled, answered] = [/^([\d,]+) scheduled/, /= ([\d,]+) answered/].map((pattern) => Number(pattern.exec(identity)?.[1]?.replace(/,/g, '')));
+  assert.ok(scheduled! > 0 && scheduled === answered, identity);
   const headers = await page.getByTestId('run-summary').locator('th').allInnerTexts();
-  for (const column of ['req/s', 'mean ms', 'std dev', 'p50', 'p75', 'p99', 'max', '< 800 ms', '800–1200 ms', '≥ 1200 ms', 'failed']) {
+  for (const column of ['req/s', 'mean ms', 'std dev', 'p50', 'p75', 'p99', 'max', '< 800 ms', '800–1200 ms', '≥ 1200 ms', 'failed', 'timeouts', 'not sent', 'books']) {
     assert.ok(headers.includes(column), `column ${column} in ${headers.join(' | ')}`);
   }
   for (const chart of ['rps', 'latency', 'errors', 'cpu', 'memory', 'network']) await run.waitForChartPoints(chart, 4);
