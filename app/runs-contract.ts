@@ -11,6 +11,16 @@ import { SessionHostFacts } from './host-facts.ts';
 import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
 import { SessionId, SessionName } from './sessions.ts';
 
+/**
+ * Marks a session as run `index` of `of` repeats of one configuration: Compare groups sessions by
+ * `group` (comparison.ts configurationKey) rather than guessing from equal profiles.
+ */
+export const RepeatTag = z
+  .object({ group: z.string().min(1).max(120), index: z.number().int().min(1), of: z.number().int().min(1) })
+  .strict()
+  .refine((tag) => tag.index <= tag.of, 'index must be at most of');
+export type RepeatTag = z.infer<typeof RepeatTag>;
+
 export const runRequests = {
   'runs.start': request(
     z
@@ -20,6 +30,8 @@ export const runRequests = {
         /** The server host, sampled once per second; null when the target is elsewhere. */
         serverHostId: HostId.nullable().optional(),
         profile: LoadProfile,
+        /** One of several repeats of one configuration (a plan's Repeats), stored in the session's config. */
+        repeat: RepeatTag.optional(),
       })
       .strict(),
     LiveRun,

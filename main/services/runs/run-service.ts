@@ -11,6 +11,7 @@ import { ApiError } from '../../../app/errors.ts';
 import { encodeHistogram } from '../../../app/hdr.ts';
 import { DEFAULT_BUCKETS_MS, expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/load-profile.ts';
 import { SummaryAccumulator } from '../../../app/run-summary.ts';
+import type { RepeatTag } from '../../../app/runs-contract.ts';
 import { latencyMeaning, type LivePoint, type LiveRun, type StoredRun } from '../../../app/runs.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
@@ -64,6 +65,8 @@ export interface StartArgs {
   clientHostId: number;
   serverHostId?: number | null | undefined;
   profile: LoadProfile;
+  /** One of several repeats of one configuration; kept in the session's config for Compare. */
+  repeat?: RepeatTag | undefined;
 }
 
 interface Live {
@@ -140,7 +143,7 @@ export class RunService {
       name,
       clientHostId: client.id,
       serverHostId: server?.id ?? null,
-      config: { profile, target: profile.target, clientHost: client.name, serverHost: server?.name ?? null },
+      config: { profile, target: profile.target, clientHost: client.name, serverHost: server?.name ?? null, ...(args.repeat ? { repeat: args.repeat } : {}) },
       status: 'running',
     });
     this.#options.sessions.setStatus(session.id, 'running', { started: now });
