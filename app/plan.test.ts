@@ -1,5 +1,6 @@
-// Tests of plans: the PlanSpec schema (targets, presets on one host, defaults), the stages in the
-// order the runner works through them, and the load and plan estimates with their formatting.
+// Tests of plans: the PlanSpec schema (targets, presets on one host, repeats, defaults), the stages
+// in the order the runner works through them (repeats interleaved), and the load and plan
+// estimates with their formatting.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -9,9 +10,12 @@ import {
   formatDuration,
   loadEstimate,
   MAX_PLAN_TARGETS,
+  MAX_REPEATS,
   PlanSpec,
   planEstimate,
+  planOrder,
   planStages,
+  repeatGroup,
   sessionNameFor,
   type PlanNames,
   type PlanSpecInput,
@@ -154,6 +158,53 @@ describe('PlanSpec', () => {
       problem({ profile: { ...closedProfile, load: { model: 'closed', connections: 0, durationS: 10 } } }),
       'profile.load.connections: must be at least 1',
     );
+  });
+});
+
+describe('repeats', () => {
+  test('one run of each target unless asked; 1 to MAX_REPEATS whole runs', () => {
+    assert.equal(spec().repeats, 1);
+    assert.equal(spec({ repeats: MAX_REPEATS }).repeats, MAX_REPEATS);
+    assert.equal(problem({ repeats: 0 }), 'repeats: must be at least 1');
+    assert.equal(problem({ repeats: MAX_REPEATS + 1 }), `repeats: must be at most ${MAX_REPEATS}`);
+    assert.equal(problem({ repeats: 2.5 }), 'repeats: must be a whole number');
+  });
+
+  test('interleaved: A B A B A B, never A A A B B B', () => {
+    const plan = spec({ repeats: 3, targets: [{ templateId: 'node', variant: 'async' }, { templateId: 'node', variant: 'sync' }] });
+    assert.deepEqual(
+      planOrder(plan).map(({ target, round }) => `${'AB'[target]}${round}`),
+      ['A1', 'B1', 'A2', 'B2', 'A3', 'B3'],
+    );
+  });
+
+  test('each repeat deploys, loads and stops again, with its round in the id, label and stage', () => {
+    const plan = spec({ repeats: 2, targets: [{ templateId: 'node', variant: 'async' }, { templateId: 'node', variant: 'sync' }] });
+    const stages = planStages(plan, names);
+    assert.deepEqual(
+      stages.filter((stage) => stage.kind === 'load').map((stage) => [stage.id, stage.target, stage.round]),
+      [
+        ['load-0-1', 0, 1],
+        ['load-1-1', 1, 1],
+        ['load-0-2', 0, 2],
+        ['load-1-2', 1, 2],
+      ],
+    );
+    assert.deepEqual(
+      stages.slice(0, 3).map((stage) => stage.id),
+      ['deploy-0-1', 'load-0-1', 'stop-0-1'],
+    );
+    assert.equal(stages[4]!.label, 'Load node/sync (run 1 of 2) from host1: GET /hello, c=10, 10 s');
+    assert.equal(new Set(stages.map((stage) => stage.id)).size, stages.length);
+    assert.deepEqual(planEstimate(plan), { seconds: 4 * (ESTIMATE_S.deploy + 10 + ESTIMATE_S.stop), upTo: false });
+  });
+
+  test('session names say which run; one repeat group per target and plan run', () => {
+    assert.equal(sessionNameFor({ name: 'seed', repeats: 5 }, 'node', 3), 'seed — node (run 3 of 5)');
+    assert.equal(sessionNameFor({ name: 'x'.repeat(200), repeats: 5 }, 'node', 3).length, 200);
+    assert.match(sessionNameFor({ name: 'x'.repeat(200), repeats: 5 }, 'node', 3), / \(run 3 of 5\)$/);
+    assert.notEqual(repeatGroup(1, '2026-01-01T00:00:00.000Z', 0), repeatGroup(1, '2026-01-01T00:00:00.000Z', 1));
+    assert.notEqual(repeatGroup(1, '2026-01-01T00:00:00.000Z', 0), repeatGroup(1, '2026-01-02T00:00:00.000Z', 0));
   });
 });
 

@@ -1,8 +1,10 @@
 // A plan: what the wizard hands the back end to run as one piece of work. Presets applied to the
 // client and server hosts (each exactly as the plan the user reviewed), then one template and
 // variant after another deployed on the server host and loaded from the client with one profile,
-// each as its own session, then the presets reverted if asked. Also the plan's stages in order
-// (the review shows the same list the runner works through) and its estimated duration.
+// each as its own session, then the presets reverted if asked. With Repeats, every configuration
+// runs N times interleaved (A B A B …, so slow drift of the hosts spreads over all of them), each
+// run its own session tagged as a repeat. Also the plan's stages in order (the review shows the
+// same list the runner works through) and its estimated duration.
 
 import { z } from 'zod';
 import { HostId } from './hosts.ts';
@@ -15,6 +17,11 @@ import { Port } from './templates.ts';
 
 /** Templates (or variants) one plan runs one after another. */
 export const MAX_PLAN_TARGETS = 8;
+/**
+ * Runs of each configuration. A comparison gives a verdict only from 5 runs a side
+ * (compare-stats.ts MIN_RUNS_FOR_VERDICT); more than 20 rarely narrows the interval enough to pay.
+ */
+export const MAX_REPEATS = 20;
 /** Rough seconds for the parts of a plan that are not load: shown as estimates, never promised. */
 export const ESTIMATE_S = { preset: 5, deploy: 30, stop: 5, revert: 5 } as const;
 
@@ -50,6 +57,8 @@ export const PlanSpec = z
       .refine((targets) => new Set(targets.map(targetKey)).size === targets.length, 'lists the same template and variant twice'),
     /** The load for every target; its target address is replaced by each deployment's own. */
     profile: LoadProfile,
+    /** Runs of each target, interleaved: round 1 runs every target once, then round 2, … */
+    repeats: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_REPEATS, `must be at most ${MAX_REPEATS}`).default(1),
     studyId: z.string().max(64).nullable().default(null),
     tags: Tags.default([]),
   })
@@ -81,6 +90,8 @@ export const PlanStage = z.object({
   detail: z.string().nullable(),
   /** Which target (index into the spec's targets) a deploy, load or stop stage belongs to. */
   target: z.number().nullable(),
+  /** Which repeat (1-based) a deploy, load or stop stage belongs to; null outside them. */
+  round: z.number().nullable().default(null),
   /** The session a load stage created. */
   sessionId: z.number().nullable(),
   estimateS: z.number(),
@@ -124,20 +135,40 @@ export function loadEstimate(profile: LoadProfile): { seconds: number; upTo: boo
   return { seconds, upTo };
 }
 
-/** The session name a target's run gets: the plan's name and what was deployed. */
-export function sessionNameFor(spec: Pick<PlanSpec, 'name'>, templateLabel: string): string {
-  return `${spec.name} — ${templateLabel}`.slice(0, 200);
+/** The session name a target's run gets: the plan's name, what was deployed, and which repeat. */
+export function sessionNameFor(spec: Pick<PlanSpec, 'name'> & { repeats?: number }, templateLabel: string, round = 1): string {
+  const repeats = spec.repeats ?? 1;
+  const suffix = repeats > 1 ? ` (run ${round} of ${repeats})` : '';
+  return `${spec.name} — ${templateLabel}`.slice(0, 200 - suffix.length) + suffix;
+}
+
+/** The order targets run in: round by round, every target once per round (A B A B …, not A A B B). */
+export function planOrder(spec: Pick<PlanSpec, 'targets' | 'repeats'>): Array<{ target: number; round: number }> {
+  const order: Array<{ target: number; round: number }> = [];
+  for (let round = 1; round <= spec.repeats; round++) for (let target = 0; target < spec.targets.length; target++) order.push({ target, round });
+  return order;
+}
+
+/** A deploy, load or stop stage's id: `load-0`, or `load-0-3` for the third repeat when there are repeats. */
+export function targetStageId(kind: 'deploy' | 'load' | 'stop', target: number, round: number, repeats: number): string {
+  return repeats > 1 ? `${kind}-${target}-${round}` : `${kind}-${target}`;
+}
+
+/** The tag that makes a target's repeats one configuration for Compare: unique to this plan run. */
+export function repeatGroup(planId: number, startedAt: string, target: number): string {
+  return `plan ${planId} ${startedAt} target ${target}`;
 }
 
 /** Every stage of a plan in the order the runner works through them, all pending. */
 export function planStages(spec: PlanSpec, names: PlanNames): PlanStage[] {
-  const stage = (id: string, kind: PlanStage['kind'], label: string, estimateS: number, target: number | null = null): PlanStage => ({
+  const stage = (id: string, kind: PlanStage['kind'], label: string, estimateS: number, target: number | null = null, round: number | null = null): PlanStage => ({
     id,
     kind,
     label,
     status: 'pending',
     detail: null,
     target,
+    round,
     sessionId: null,
     estimateS,
     startedAt: null,
@@ -152,21 +183,25 @@ export function planStages(spec: PlanSpec, names: PlanNames): PlanStage[] {
     if (preset) stages.push(stage(`preset-${role}`, 'preset', `Apply preset "${names.preset(preset.presetId)}" on ${names.host(hostId)}`, ESTIMATE_S.preset));
   }
   const load = loadEstimate(spec.profile);
-  spec.targets.forEach((target, index) => {
+  for (const { target: index, round } of planOrder(spec)) {
+    const target = spec.targets[index]!;
     const label = names.template(target.templateId, target.variant);
     const server = names.host(spec.serverHostId);
-    stages.push(stage(`deploy-${index}`, 'deploy', `Deploy ${label} on ${server}`, ESTIMATE_S.deploy, index));
+    const id = (kind: 'deploy' | 'load' | 'stop') => targetStageId(kind, index, round, spec.repeats);
+    const which = spec.repeats > 1 ? ` (run ${round} of ${spec.repeats})` : '';
+    stages.push(stage(id('deploy'), 'deploy', `Deploy ${label} on ${server}${which}`, ESTIMATE_S.deploy, index, round));
     stages.push(
       stage(
-        `load-${index}`,
+        id('load'),
         'load',
-        `Load ${label} from ${names.host(spec.clientHostId)}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
+        `Load ${label}${which} from ${names.host(spec.clientHostId)}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
         load.seconds,
         index,
+        round,
       ),
     );
-    stages.push(stage(`stop-${index}`, 'stop', `Stop ${label} on ${server}`, ESTIMATE_S.stop, index));
-  });
+    stages.push(stage(id('stop'), 'stop', `Stop ${label} on ${server}${which}`, ESTIMATE_S.stop, index, round));
+  }
   if (spec.revertPresets) {
     for (const { role, hostId, preset } of presetHosts) {
       if (preset) stages.push(stage(`revert-${role}`, 'revert', `Revert ${names.host(hostId)} to its settings before the preset`, ESTIMATE_S.revert));
@@ -181,7 +216,7 @@ export function planEstimate(spec: PlanSpec): { seconds: number; upTo: boolean }
   const load = loadEstimate(spec.profile);
   const seconds =
     presets * ESTIMATE_S.preset +
-    spec.targets.length * (ESTIMATE_S.deploy + load.seconds + ESTIMATE_S.stop) +
+    spec.targets.length * spec.repeats * (ESTIMATE_S.deploy + load.seconds + ESTIMATE_S.stop) +
     (spec.revertPresets ? presets * ESTIMATE_S.revert : 0);
   return { seconds: Math.ceil(seconds), upTo: load.upTo };
 }
