@@ -1,8 +1,10 @@
 // Wizard step 5: everything the run will do, in order, with each stage's estimate and the total,
-// and the name its sessions take. Nothing has changed on any host yet.
+// the name its sessions take, and the noise pre-flight of both hosts. Nothing has changed on any host yet.
 
 import { formatDuration, type PlanStage } from '../../../../app/plan.ts';
 import { FormField } from '../../components/FormField.tsx';
+import { NoiseFindings } from '../../components/NoiseFindings.tsx';
+import { usePreflight } from '../../hooks/use-preflight.ts';
 import type { WizardDraft } from './wizard-draft.ts';
 
 export function ReviewStep(props: {
@@ -14,6 +16,8 @@ export function ReviewStep(props: {
   onChange: (change: Partial<WizardDraft>) => void;
 }) {
   const { draft } = props;
+  // The templates are not deployed yet, so there is no server process to read limits from.
+  const preflight = usePreflight(draft.clientHostId ? { clientHostId: draft.clientHostId, serverHostId: draft.serverHostId, port: null } : null);
   return (
     <div className="wizard-step" data-testid="wizard-review">
       <div className="grid">
@@ -24,6 +28,7 @@ export function ReviewStep(props: {
           <input value={draft.tags} data-testid="wizard-tags" onChange={(event) => props.onChange({ tags: event.target.value })} />
         </FormField>
       </div>
+      <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="wizard-preflight" />
       {props.problem && (
         <div className="banner error" role="alert" data-testid="wizard-problem">
           {props.problem}
