@@ -1,12 +1,13 @@
 // Runs a plan from the wizard, one stage after another: the presets applied exactly as the user
 // reviewed them, then each template and variant deployed on the server host, loaded from the client
-// as its own session, and stopped, then the presets reverted if asked. A failed deploy or load
+// as its own session, and stopped — round after round when the plan repeats (A B A B …, each
+// session tagged as a repeat of its target for Compare) — then the presets reverted if asked. A failed deploy or load
 // fails its stage and the plan goes on with the next template (one broken server does not waste
 // the rest of a long sweep); a failed preset stops the plan, since nothing after it would be
 // measured as planned. Cancel stops the stage running now and still stops the server and reverts.
 
 import { ApiError } from '../../../app/errors.ts';
-import { interruptedPlan, planEstimate, planStages, sessionNameFor, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plan.ts';
+import { interruptedPlan, planEstimate, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plan.ts';
 import type { ApplyResult } from '../../../app/presets-contract.ts';
 import type { LiveRun } from '../../../app/runs.ts';
 import type { EventBus } from '../event-bus.ts';
@@ -165,9 +166,9 @@ export class PlanRunner {
           this.#publish(active);
         }
       }
-      for (const [index, target] of spec.targets.entries()) {
+      for (const { target: index, round } of planOrder(spec)) {
         if (signal.aborted) break;
-        const failure = await this.#runTarget(active, index, target, names);
+        const failure = await this.#runTarget(active, index, round, spec.targets[index]!, names);
         if (failure) failures.push(failure);
       }
     } catch (error) {
@@ -198,12 +199,12 @@ export class PlanRunner {
     }
   }
 
-  /** Deploy, load and stop one template; returns what failed, or null. */
-  async #runTarget(active: Active, index: number, target: PlanSpec['targets'][number], names: PlanNames): Promise<string | null> {
+  /** Deploy, load and stop one template (one repeat of it); returns what failed, or null. */
+  async #runTarget(active: Active, index: number, round: number, target: PlanSpec['targets'][number], names: PlanNames): Promise<string | null> {
     const { spec } = active;
-    const deployStage = this.#stage(active, `deploy-${index}`)!;
-    const loadStage = this.#stage(active, `load-${index}`)!;
-    const stopStage = this.#stage(active, `stop-${index}`)!;
+    const deployStage = this.#stage(active, targetStageId('deploy', index, round, spec.repeats))!;
+    const loadStage = this.#stage(active, targetStageId('load', index, round, spec.repeats))!;
+    const stopStage = this.#stage(active, targetStageId('stop', index, round, spec.repeats))!;
     const unwatch = this.#options.bus.subscribe('templates.progress', (deployment) => {
       if (deployment.hostId !== spec.serverHostId || deployStage.status !== 'running' || !deployment.step) return;
       deployStage.detail = `${deployment.step.label}${deployment.step.detail ? `: ${deployment.step.detail}` : ''}`;
@@ -219,7 +220,7 @@ export class PlanRunner {
         this.#finishStage(active, loadStage, active.controller.signal.aborted ? 'cancelled' : 'skipped', 'the server did not start');
       } else {
         deployStage.detail = deployment.url;
-        failure = await this.#load(active, loadStage, deployment.url ?? spec.profile.target, names.template(target.templateId, target.variant));
+        failure = await this.#load(active, loadStage, deployment.url ?? spec.profile.target, names.template(target.templateId, target.variant), { index, round });
       }
     } finally {
       unwatch();
@@ -230,8 +231,10 @@ export class PlanRunner {
     return failure;
   }
 
-  async #load(active: Active, stage: PlanStage, url: string, templateLabel: string): Promise<string | null> {
+  async #load(active: Active, stage: PlanStage, url: string, templateLabel: string, which: { index: number; round: number }): Promise<string | null> {
     const { spec } = active;
+    // Tagged only when repeated: a lone run keeps grouping with equal configurations of other days.
+    const repeat = spec.repeats > 1 ? { group: repeatGroup(active.state.id, active.state.startedAt, which.index), index: which.round, of: spec.repeats } : undefined;
     const unwatch = this.#options.bus.subscribe('runs.state', (run) => {
       if (run.sessionId !== stage.sessionId) return;
       stage.detail = describeRun(run);
@@ -240,10 +243,11 @@ export class PlanRunner {
     try {
       const final = await this.#run(active, stage, async () => {
         const started = await this.#options.runs.start({
-          name: sessionNameFor(spec, templateLabel),
+          name: sessionNameFor(spec, templateLabel, which.round),
           clientHostId: spec.clientHostId,
           serverHostId: spec.serverHostId,
           profile: { ...spec.profile, target: url },
+          ...(repeat ? { repeat } : {}),
         });
         stage.sessionId = started.sessionId;
         active.state.sessionIds.push(started.sessionId);

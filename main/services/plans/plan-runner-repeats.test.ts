@@ -1,0 +1,110 @@
+// The plan runner with Repeats, over fake services (no hosts): the targets run interleaved round by
+// round (A B A B), each run deployed, loaded as its own session and stopped again, the sessions of
+// one target tagged as its repeats (one group per target and plan), and a single run left untagged.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PlanSpec, type PlanSpecInput, type PlanState } from '../../../app/plan.ts';
+import type { LiveRun } from '../../../app/runs.ts';
+import { EventBus } from '../event-bus.ts';
+import type { Logger } from '../logger.ts';
+import { PlanRunner, type PlanRunnerOptions } from './plan-runner.ts';
+
+interface Started {
+  name: string;
+  repeat: { group: string; index: number; of: number } | undefined;
+}
+
+function fakeRunner(): { runner: PlanRunner; calls: string[]; started: Started[] } {
+  const calls: string[] = [];
+  const started: Started[] = [];
+  let nextSession = 1;
+  const quiet = { info() {}, warn() {}, error() {} } as unknown as Logger;
+  const options: PlanRunnerOptions = {
+    bus: new EventBus(),
+    log: quiet,
+    hosts: { get: (id: number) => ({ id, name: `host${id}`, kind: 'local' }) } as unknown as PlanRunnerOptions['hosts'],
+    connections: { connect: async () => undefined } as unknown as PlanRunnerOptions['connections'],
+    sessions: { updateNotesAndTags: () => undefined } as unknown as PlanRunnerOptions['sessions'],
+    presetCatalog: { get: (id: string) => ({ id, name: id }) } as unknown as PlanRunnerOptions['presetCatalog'],
+    presets: { apply: async () => undefined, revert: async () => undefined } as unknown as PlanRunnerOptions['presets'],
+    templates: {
+      list: async () => ({
+        templates: [
+          { id: 'node', name: 'Node', variants: [{ id: 'async', name: 'async' }, { id: 'sync', name: 'sync' }] },
+        ],
+      }),
+      deploy: async (_host: number, templateId: string, options: { variant: string }) => {
+        calls.push(`deploy ${templateId}/${options.variant}`);
+        return { url: 'http://127.0.0.1:8080' };
+      },
+      cancel: () => undefined,
+      stop: async () => {
+        calls.push('stop');
+      },
+    } as unknown as PlanRunnerOptions['templates'],
+    runs: {
+      start: async (args: { name: string; repeat?: Started['repeat'] }) => {
+        calls.push('load');
+        started.push({ name: args.name, repeat: args.repeat });
+        return { sessionId: nextSession++ } as LiveRun;
+      },
+      stop: async () => undefined,
+      finished: async (sessionId: number) => ({ sessionId, status: 'completed', steps: [], currentStep: null }) as unknown as LiveRun,
+    } as unknown as PlanRunnerOptions['runs'],
+    store: { load: () => null, save: () => undefined },
+  };
+  return { runner: new PlanRunner(options), calls, started };
+}
+
+function spec(overrides: Partial<PlanSpecInput>): PlanSpec {
+  return PlanSpec.parse({
+    name: 'sync vs async',
+    clientHostId: 1,
+    serverHostId: 2,
+    presets: { client: null, server: null },
+    targets: [{ templateId: 'node', variant: 'async' }, { templateId: 'node', variant: 'sync' }],
+    profile: { target: 'http://127.0.0.1:8080', request: { path: '/hello' }, load: { model: 'closed', connections: 4, durationS: 1 } },
+    ...overrides,
+  });
+}
+
+test('three repeats of two targets: interleaved, each run its own session, tagged per target', async () => {
+  const { runner, calls, started } = fakeRunner();
+  await runner.start(spec({ repeats: 3 }));
+  const plan = (await runner.settled()) as PlanState;
+  assert.equal(plan.status, 'completed');
+  assert.deepEqual(
+    calls.filter((call) => call.startsWith('deploy')),
+    ['deploy node/async', 'deploy node/sync', 'deploy node/async', 'deploy node/sync', 'deploy node/async', 'deploy node/sync'],
+  );
+  assert.equal(calls.filter((call) => call === 'stop').length, 6);
+  assert.deepEqual(plan.sessionIds, [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(
+    started.map((run) => run.name),
+    [1, 1, 2, 2, 3, 3].map((round, i) => `sync vs async — Node · ${i % 2 === 0 ? 'async' : 'sync'} (run ${round} of 3)`),
+  );
+  assert.deepEqual(
+    started.map((run) => [run.repeat?.index, run.repeat?.of]),
+    [[1, 3], [1, 3], [2, 3], [2, 3], [3, 3], [3, 3]],
+  );
+  const groups = started.map((run) => run.repeat!.group);
+  assert.equal(groups[0], groups[2]);
+  assert.equal(groups[0], groups[4]);
+  assert.equal(groups[1], groups[5]);
+  assert.notEqual(groups[0], groups[1]);
+  assert.ok(plan.stages.every((stage) => stage.status === 'done'));
+});
+
+test('a plan without repeats tags nothing, so its sessions still group with equal configurations', async () => {
+  const { runner, started } = fakeRunner();
+  await runner.start(spec({}));
+  await runner.settled();
+  assert.deepEqual(
+    started.map((run) => [run.name, run.repeat]),
+    [
+      ['sync vs async — Node · async', undefined],
+      ['sync vs async — Node · sync', undefined],
+    ],
+  );
+});
