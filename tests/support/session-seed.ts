@@ -102,8 +102,17 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
         started,
       );
       sessions.setStatus(session.id, 'running', { started });
-      snapshots.add(client.id, seedSystemInfo(client.name, { takenAt: started.toISOString() }), session.id);
-      snapshots.add(server.id, seedSystemInfo(server.name, { takenAt: started.toISOString(), ...options.serverInfo }), session.id);
+      const takenAt = started.toISOString();
+      const facts = (role: 'client' | 'server', info: SystemInfo) => ({ ...info, role, hostName: info.hostname, preset: { applied: [], pending: [] }, readings: null });
+      snapshots.addForSession(
+        session.id,
+        { client: client.id, server: server.id },
+        {
+          client: facts('client', seedSystemInfo(client.name, { takenAt })),
+          server: facts('server', seedSystemInfo(server.name, { takenAt, ...options.serverInfo })),
+          findings: [],
+        },
+      );
       const runIds: number[] = [];
       let clock = started.getTime();
       for (const step of expandSteps(profile)) {

@@ -17,10 +17,9 @@ export class SnapshotsRepository {
     this.#db = db;
   }
 
-  add(hostId: number, info: SystemInfo, sessionId: number | null = null): void {
-    this.#db
-      .prepare('INSERT INTO host_snapshot (host_id, session_id, taken_at, info) VALUES (?, ?, ?, ?)')
-      .run(hostId, sessionId, info.takenAt, JSON.stringify(info));
+  /** A host's facts read outside any session (the Hosts page); no session ever reads these. */
+  add(hostId: number, info: SystemInfo): void {
+    this.#db.prepare('INSERT INTO host_snapshot (host_id, session_id, taken_at, info) VALUES (?, NULL, ?, ?)').run(hostId, info.takenAt, JSON.stringify(info));
   }
 
   latest(hostId: number): SystemInfo | null {

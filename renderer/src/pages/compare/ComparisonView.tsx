@@ -183,6 +183,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
       </div>
 
       <h2>Hosts and system info</h2>
+      <p className="hint">As each session recorded its hosts when it started, never what they are now.</p>
       <table className="table compact" data-testid="compare-hosts">
         <thead>
           <tr>
@@ -200,7 +201,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
               <td>{row.label}</td>
               {row.values.map((value, i) => (
                 <td key={i} className="mono">
-                  {value ?? '—'}
+                  {value ?? <span className="muted">not recorded</span>}
                 </td>
               ))}
             </tr>
