@@ -1,11 +1,17 @@
 // The client host's side of each second: CPU of the host and of the agent, sockets to the target
 // (established and TIME_WAIT, from /proc/net/tcp{,6}) and the local port range, so a saturated
-// client is visible next to the numbers it produced.
+// client is visible next to the numbers it produced. The agent's own CPU and the busy share of the
+// cores its busy threads ran on are what the bottleneck verdict reads: the host's CPU counts every
+// other process on the machine.
 
 import { availableParallelism } from 'node:os';
 import type { ClientMetrics } from '../app/agent-protocol.ts';
+import { parsePerCoreTimes, parseTaskStat, perCoreBusy, TICKS_PER_SECOND } from '../app/proc-counters.ts';
 import { cpuShares, parseCpuTimes, parsePortRange, parseTcpTable, type CpuTimes } from '../app/proc-stats.ts';
-import { readProc } from './proc-files.ts';
+import { listProc, readProc } from './proc-files.ts';
+
+/** A thread busy for at least this share of the interval counts as one the agent runs on. */
+const BUSY_THREAD_SHARE = 0.1;
 
 export interface LoadThreadFigures {
   lagMs: number;
@@ -16,21 +22,30 @@ export interface LoadThreadFigures {
 
 export class ClientMetricsSampler {
   readonly #targetPort: number;
+  readonly #loadThreads: number;
   readonly #cores = availableParallelism();
   readonly #portRangeSize: number | null;
   #cpu: CpuTimes | null;
+  #coreTimes: Map<number, CpuTimes>;
+  #taskTicks: Map<string, number>;
   #agentCpu = process.cpuUsage();
   #at = performance.now();
 
-  constructor(targetPort: number) {
+  /** `loadThreads`: the worker threads carrying the load (0 when not known). */
+  constructor(targetPort: number, loadThreads = 0) {
     this.#targetPort = targetPort;
+    this.#loadThreads = loadThreads;
     const range = parsePortRange(readProc('/proc/sys/net/ipv4/ip_local_port_range') ?? '');
     this.#portRangeSize = range ? range[1] - range[0] + 1 : null;
-    this.#cpu = parseCpuTimes(readProc('/proc/stat') ?? '');
+    const stat = readProc('/proc/stat') ?? '';
+    this.#cpu = parseCpuTimes(stat);
+    this.#coreTimes = parsePerCoreTimes(stat);
+    this.#taskTicks = readTaskTicks().ticks;
   }
 
   sample(threads: LoadThreadFigures): ClientMetrics {
-    const cpu = parseCpuTimes(readProc('/proc/stat') ?? '');
+    const stat = readProc('/proc/stat') ?? '';
+    const cpu = parseCpuTimes(stat);
     const busy = cpu && this.#cpu ? cpuShares(this.#cpu, cpu).busy : 0;
     this.#cpu = cpu;
     const at = performance.now();
@@ -38,6 +53,13 @@ export class ClientMetricsSampler {
     this.#agentCpu = process.cpuUsage();
     const elapsedUs = Math.max(1, (at - this.#at) * 1000);
     this.#at = at;
+    const coreTimes = parsePerCoreTimes(stat);
+    const coreBusy = perCoreBusy(this.#coreTimes, coreTimes);
+    this.#coreTimes = coreTimes;
+    const tasks = readTaskTicks();
+    const agentCores = busyCores(this.#taskTicks, tasks, (elapsedUs / 1e6) * TICKS_PER_SECOND);
+    this.#taskTicks = tasks.ticks;
+    const agentBusy = [...agentCores].map((core) => coreBusy.get(core)).filter((share): share is number => share !== undefined);
     let openSockets = 0;
     let timeWait = 0;
     for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
@@ -51,6 +73,8 @@ export class ClientMetricsSampler {
       cpu: busy,
       agentCpu: (used.user + used.system) / elapsedUs,
       cores: this.#cores,
+      loadThreads: this.#loadThreads,
+      agentCoresBusy: agentBusy.length === 0 ? null : agentBusy.reduce((sum, share) => sum + share, 0) / agentBusy.length,
       eventLoopLagMs: threads.lagMs,
       openSockets,
       timeWait,
@@ -60,4 +84,33 @@ export class ClientMetricsSampler {
       portRangeSize: this.#portRangeSize,
     };
   }
+}
+
+interface TaskReading {
+  ticks: Map<string, number>;
+  processors: Map<string, number>;
+}
+
+/** CPU ticks and last core of each of this process's threads (/proc/self/task). */
+function readTaskTicks(): TaskReading {
+  const reading: TaskReading = { ticks: new Map(), processors: new Map() };
+  for (const tid of listProc('/proc/self/task') ?? []) {
+    const task = parseTaskStat(readProc(`/proc/self/task/${tid}/stat`) ?? '');
+    if (!task) continue;
+    reading.ticks.set(tid, task.ticks);
+    reading.processors.set(tid, task.processor);
+  }
+  return reading;
+}
+
+/** The cores the threads that were busy in the interval last ran on (idle helper threads say nothing). */
+export function busyCores(before: ReadonlyMap<string, number>, after: TaskReading, intervalTicks: number): Set<number> {
+  const cores = new Set<number>();
+  for (const [tid, ticks] of after.ticks) {
+    const earlier = before.get(tid);
+    if (earlier === undefined || ticks - earlier < BUSY_THREAD_SHARE * intervalTicks) continue;
+    const processor = after.processors.get(tid);
+    if (processor !== undefined) cores.add(processor);
+  }
+  return cores;
 }

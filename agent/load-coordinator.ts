@@ -130,7 +130,7 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
     return { reason: 'error', message: fatal ?? 'the load threads did not start within 15 s' };
   }
 
-  const metrics = new ClientMetricsSampler(config.target.port);
+  const metrics = new ClientMetricsSampler(config.target.port, workers.length);
   const warmupSeconds = Math.ceil(config.warmupS);
   const startAt = now() + 20;
   const durationS = config.load.durationS;

@@ -1,7 +1,10 @@
 // The server host's side of each second: CPU (user/system/iowait), memory (total, used, and the
 // RSS of the server under test with its child processes), network bytes per second, the server's
 // open fds and threads, and TCP sockets by state. The server under test is found as the process
-// listening on the template's port.
+// listening on the template's port. For the bottleneck verdict: the busiest core's busy share (a
+// single-threaded server saturates one core of many), the server process tree's CPU in cores, and
+// the accept-queue overflows of the interval (TcpExt ListenOverflows/ListenDrops, per network
+// namespace, as nstat shows them).
 
 import { availableParallelism } from 'node:os';
 import { readlinkSync } from 'node:fs';
@@ -19,6 +22,7 @@ import {
   type CpuTimes,
   type NetBytes,
 } from '../app/proc-stats.ts';
+import { listenCounters, parsePerCoreTimes, parseTaskStat, perCoreBusy, TICKS_PER_SECOND, type ListenCounters } from '../app/proc-counters.ts';
 import { listProc, readProc } from './proc-files.ts';
 
 /** While the server process is not found, look again at most this often (a /proc/*\/fd scan is not free). */
@@ -72,24 +76,40 @@ export class ServerSampler {
   readonly #port: number | null;
   readonly #cores = availableParallelism();
   #cpu: CpuTimes | null;
+  #coreTimes: Map<number, CpuTimes>;
   #net: NetBytes;
+  #listen: ListenCounters;
+  /** CPU ticks of each process of the server tree at the last sample. */
+  #processTicks = new Map<number, number>();
   #at = performance.now();
   #pid: number | null = null;
   #lastSearchAt = Number.NEGATIVE_INFINITY;
 
   constructor(port: number | null) {
     this.#port = port;
-    this.#cpu = parseCpuTimes(readProc('/proc/stat') ?? '');
+    const stat = readProc('/proc/stat') ?? '';
+    this.#cpu = parseCpuTimes(stat);
+    this.#coreTimes = parsePerCoreTimes(stat);
     this.#net = parseNetDev(readProc('/proc/net/dev') ?? '');
+    this.#listen = listenCounters(readProc('/proc/net/netstat') ?? '');
   }
 
   sample(): ServerMetrics {
     const at = performance.now();
     const seconds = Math.max(0.001, (at - this.#at) / 1000);
     this.#at = at;
-    const cpu = parseCpuTimes(readProc('/proc/stat') ?? '');
+    const stat = readProc('/proc/stat') ?? '';
+    const cpu = parseCpuTimes(stat);
     const shares = cpu && this.#cpu ? cpuShares(this.#cpu, cpu) : { user: 0, system: 0, iowait: 0, busy: 0 };
     this.#cpu = cpu;
+    const coreTimes = parsePerCoreTimes(stat);
+    const coreBusy = [...perCoreBusy(this.#coreTimes, coreTimes).values()];
+    this.#coreTimes = coreTimes;
+    const listen = listenCounters(readProc('/proc/net/netstat') ?? '');
+    // A counter that went backwards (the namespace was recreated) counts as no overflow.
+    const overflows = Math.max(0, listen.overflows - this.#listen.overflows);
+    const drops = Math.max(0, listen.drops - this.#listen.drops);
+    this.#listen = listen;
     const net = parseNetDev(readProc('/proc/net/dev') ?? '');
     const rx = Math.max(0, net.rxBytes - this.#net.rxBytes) / seconds;
     const tx = Math.max(0, net.txBytes - this.#net.txBytes) / seconds;
@@ -112,10 +132,14 @@ export class ServerSampler {
       rxBytesPerS: Math.round(rx),
       txBytesPerS: Math.round(tx),
       tcp: countTcpStates(sockets),
+      busiestCoreCpu: coreBusy.length === 0 ? null : Math.max(...coreBusy),
+      processCpu: process ? process.ticks / TICKS_PER_SECOND / seconds : null,
+      listenOverflows: overflows,
+      listenDrops: drops,
     };
   }
 
-  #process(sockets: ReturnType<typeof parseTcpTable>): { rss: number; threads: number; fds: number | null } | null {
+  #process(sockets: ReturnType<typeof parseTcpTable>): { rss: number; threads: number; fds: number | null; ticks: number } | null {
     if (this.#port === null) return null;
     if (this.#pid !== null && readProc(`/proc/${this.#pid}/stat`) === null) this.#pid = null;
     if (this.#pid === null) {
@@ -128,15 +152,25 @@ export class ServerSampler {
     let rss = 0;
     let threads = 0;
     let fds: number | null = 0;
+    // CPU since the last sample, of the processes seen both times (a new child counts from its second sample).
+    let ticks = 0;
+    const processTicks = new Map<number, number>();
     for (const pid of processTree(this.#pid)) {
       const status = parseProcStatus(readProc(`/proc/${pid}/status`) ?? '');
       if (!status) continue;
       rss += status.rssBytes;
       threads += status.threads;
+      const task = parseTaskStat(readProc(`/proc/${pid}/stat`) ?? '');
+      if (task) {
+        processTicks.set(pid, task.ticks);
+        const earlier = this.#processTicks.get(pid);
+        if (earlier !== undefined) ticks += Math.max(0, task.ticks - earlier);
+      }
       const open = listProc(`/proc/${pid}/fd`);
       // Another user's fds are not readable without root: say unknown rather than a wrong count.
       fds = open === null || fds === null ? null : fds + open.length;
     }
-    return { rss, threads, fds };
+    this.#processTicks = processTicks;
+    return { rss, threads, fds, ticks };
   }
 }

@@ -78,6 +78,10 @@ export const ClientMetrics = z.object({
   /** CPU the agent itself used, in cores (2 = two cores busy). */
   agentCpu: z.number(),
   cores: z.number().int(),
+  /** Load threads (one event loop each): `agentCpu` near this count is a saturated agent. 0: not reported. */
+  loadThreads: Count.default(0),
+  /** Busy share (0..1) of the cores the agent's busy threads last ran on; null when unknown. */
+  agentCoresBusy: z.number().nullable().default(null),
   /** Worst event-loop delay (p99) among the load threads in this second. */
   eventLoopLagMs: z.number(),
   /** Established connections to the target. */
@@ -148,6 +152,14 @@ export const ServerMetrics = z.object({
   rxBytesPerS: z.number(),
   txBytesPerS: z.number(),
   tcp: z.record(z.string(), Count),
+  /** Busy share (0..1) of the server host's busiest core: one saturated event loop hides in `cpu`. */
+  busiestCoreCpu: z.number().nullable().default(null),
+  /** CPU of the server under test and its children, in cores; null when it is not found. */
+  processCpu: z.number().nullable().default(null),
+  /** Connections that found the accept queue full in this interval (TcpExt ListenOverflows). */
+  listenOverflows: Count.default(0),
+  /** Connection requests dropped at a listener in this interval (TcpExt ListenDrops). */
+  listenDrops: Count.default(0),
 });
 export type ServerMetrics = z.infer<typeof ServerMetrics>;
 

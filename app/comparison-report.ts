@@ -5,6 +5,7 @@
 // Electron's printToPDF in the app); the UI's tables share the formats.
 
 import { MIN_RUNS_FOR_VERDICT } from './compare-stats.ts';
+import { bottleneckText } from './bottleneck.ts';
 import type { CompareColumn, Comparison } from './comparison.ts';
 import { escapeXml, SERIES_COLORS, svgLineChart } from './svg-chart.ts';
 
@@ -105,6 +106,7 @@ export function renderReportHtml(comparison: Comparison, options: { generatedAt:
       ),
     );
     for (const row of step.rows) if (row.steadiness?.steady === false) out.push(`<div class="meta">† ${escapeXml(name(row.session))}: ${escapeXml(row.steadiness.message)}</div>`);
+    for (const row of step.rows) if (row.bottleneck) out.push(`<div class="meta" data-bottleneck="${row.bottleneck.verdict}">Bottleneck, ${escapeXml(name(row.session))}: ${escapeXml(bottleneckText(row.bottleneck))}</div>`);
   }
   out.push('<div class="meta">Bold on green: the best value of the column for that step. Latencies from merged HDR histograms. Not steady: requests/s or p50 changed more than 10 % between the halves of the run.</div>');
 
@@ -131,11 +133,10 @@ export function renderReportHtml(comparison: Comparison, options: { generatedAt:
   out.push(...comparisonCharts(comparison));
 
   out.push('<h2>Hosts and system info</h2>');
-  out.push('<div class="meta">As each session recorded its hosts when it started.</div>');
   out.push(
     table(
       ['Host', 'Fact', ...comparison.sessions.map((_, i) => name(i))],
-      comparison.hosts.rows.map((row) => [row.role, row.label, ...row.values.map((v) => v ?? 'not recorded')]),
+      comparison.hosts.rows.map((row) => [row.role, row.label, ...row.values.map((v) => v ?? '—')]),
       (r, c) => (c > 1 && comparison.hosts.rows[r]!.differs ? 'differs' : ''),
     ),
   );

@@ -7,6 +7,7 @@
 // Pure: main/ reads the store and hands the rows in.
 
 import { z } from 'zod';
+import { Bottleneck } from './bottleneck.ts';
 import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom } from './compare-stats.ts';
 import type { LatencyHistogram } from './hdr.ts';
 import { describeProfile, LoadProfile } from './load-profile.ts';
@@ -54,6 +55,8 @@ export const CompareRow = z.object({
   best: z.array(z.boolean()),
   /** The run's steady-state verdict (null: too short to say, or recorded before it was judged). */
   steadiness: Steadiness.nullable(),
+  /** Which side limited the run, judged by app/bottleneck.ts from its stored seconds; absent or null: nothing to say. */
+  bottleneck: Bottleneck.nullable().optional(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -141,6 +144,8 @@ export interface ComparedRunInput {
   startedAt: string | null;
   /** Per second of this run: requests, the interval's length and its p99. */
   seconds: ReadonlyArray<{ second: number; requests: number; durationMs: number; p99Us: number | null }>;
+  /** The run's bottleneck verdict (judgeBottleneck over its stored seconds). */
+  bottleneck?: Bottleneck | null;
 }
 
 export interface ComparedSessionInput {
@@ -325,7 +330,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
     const found = sessions.flatMap((session, index) => session.runs.filter((run) => run.stepLabel === label).map((run) => ({ index, run })));
     const values = found.map(({ run }) => columns.map((column) => readColumn(column, run.summary)));
     const best = markBest(columns, values);
-    return { label, rows: found.map(({ index, run }, r) => ({ session: index, runId: run.runId, values: values[r]!, best: best[r]!, steadiness: run.summary?.steadiness ?? null })) };
+    return { label, rows: found.map(({ index, run }, r) => ({ session: index, runId: run.runId, values: values[r]!, best: best[r]!, steadiness: run.summary?.steadiness ?? null, bottleneck: run.bottleneck ?? null })) };
   });
 
   const keys: string[] = [];

@@ -1,11 +1,11 @@
 // The load engine as the UI sees it: a live session (its steps, each with status, live summary and
-// saturation findings), the chart points streamed once per second with acknowledgement
+// bottleneck verdict), the chart points streamed once per second with acknowledgement
 // backpressure, and stored runs. Points are compact numbers only: the charts read them as they are.
 
 import { z } from 'zod';
 import { LoadProfile } from './load-profile.ts';
 import { RunSummary } from './run-summary-schema.ts';
-import { SaturationFinding } from './saturation.ts';
+import { Bottleneck } from './bottleneck.ts';
 
 /** Points the back end may have published and not yet seen acknowledged before it holds the rest. */
 export const POINTS_UNACKED_LIMIT = 10;
@@ -29,7 +29,8 @@ export const LiveStep = z.object({
   endedAtS: z.number().nullable(),
   /** The step's result so far (live) or final: always from added histograms. */
   summary: RunSummary.nullable(),
-  saturation: z.array(SaturationFinding),
+  /** Which side limited the step, with the evidence (app/bottleneck.ts); null: nothing to say yet. */
+  bottleneck: Bottleneck.nullable(),
   /** Requests/s the open model aims at; null for the closed model. */
   targetRate: z.number().nullable(),
 });

@@ -2,8 +2,9 @@
 // summaries and merged histograms, per-second counters and p99 without the interval histograms
 // (decoding 36,000 of those would blow the 300 ms budget), host names and each session's own
 // snapshot of its hosts taken at its start — never a host's later facts: a session without a
-// snapshot shows none.
+// snapshot shows none. Each compared run's bottleneck verdict is judged from its stored seconds.
 
+import { judgeBottleneck, storedTargetRate } from '../../../app/bottleneck.ts';
 import type { ComparedRunInput, ComparedSessionInput } from '../../../app/comparison.ts';
 import { decodeHistogram, type LatencyHistogram } from '../../../app/hdr.ts';
 import type { StoredSecond } from '../../../app/replay.ts';
@@ -130,19 +131,21 @@ export class ComparisonReader {
       serverHost: this.hostName(session.serverHostId),
       systems: { client: facts?.client ?? null, server: facts?.server ?? null },
       noise: facts?.findings ?? [],
-      runs: this.runs(session, onlyRunIds),
+      // The same verdict as the Run page's, from the same stored seconds.
+      runs: this.runs(session, onlyRunIds).map((run) => ({ ...run, bottleneck: judgeBottleneck(this.storedSeconds(run.runId), storedTargetRate(run.step)) })),
     };
   }
 
   /** Every stored second of a run with its metrics, for replay (no histograms). */
   storedSeconds(runId: number): StoredSecond[] {
     const rows = this.#db
-      .prepare('SELECT second, sum(requests) AS requests, errors, p50_us, p90_us, p99_us, client_metrics, server_metrics FROM sample WHERE run_id = ? AND phase = \'measure\' GROUP BY second ORDER BY second')
-      .all(runId) as Array<{ second: number; requests: number; errors: string; p50_us: number | null; p90_us: number | null; p99_us: number | null; client_metrics: string | null; server_metrics: string | null }>;
+      .prepare('SELECT second, sum(requests) AS requests, errors, not_sent, p50_us, p90_us, p99_us, client_metrics, server_metrics FROM sample WHERE run_id = ? AND phase = \'measure\' GROUP BY second ORDER BY second')
+      .all(runId) as Array<{ second: number; requests: number; errors: string; not_sent: string; p50_us: number | null; p90_us: number | null; p99_us: number | null; client_metrics: string | null; server_metrics: string | null }>;
     return rows.map((row) => ({
       second: row.second,
       requests: row.requests,
       errors: parse(row.errors, {}),
+      notSent: parse(row.not_sent, {}),
       p50Us: row.p50_us,
       p90Us: row.p90_us,
       p99Us: row.p99_us,

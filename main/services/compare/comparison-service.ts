@@ -4,6 +4,7 @@
 
 import type { CompareSelection } from '../../../app/compare-contract.ts';
 import { buildComparison, type Comparison } from '../../../app/comparison.ts';
+import { judgeBottleneck, storedTargetRate } from '../../../app/bottleneck.ts';
 import { ApiError } from '../../../app/errors.ts';
 import { LoadProfile } from '../../../app/load-profile.ts';
 import { pointFromStored, type ReplayData } from '../../../app/replay.ts';
@@ -82,8 +83,8 @@ export class ComparisonService {
         startedAtS: offsetS,
         endedAtS: endS,
         summary: run.summary,
-        saturation: [],
-        targetRate: null,
+        bottleneck: judgeBottleneck(seconds, storedTargetRate(run.step)),
+        targetRate: storedTargetRate(run.step),
       });
       cursor = endS;
     }

@@ -163,7 +163,7 @@ export class RunService {
         startedAtS: null,
         endedAtS: null,
         summary: null,
-        saturation: [],
+        bottleneck: null,
         targetRate: targetRate(step.load),
       })),
       currentStep: null,
@@ -346,7 +346,7 @@ export class RunService {
     }
     const status = end.reason === 'completed' || end.reason === 'cap' ? 'completed' : end.reason === 'stopped' ? 'stopped' : 'failed';
     liveStep.summary = recorder.finish(status);
-    liveStep.saturation = recorder.saturation();
+    liveStep.bottleneck = recorder.bottleneck();
     liveStep.status = status;
     liveStep.endedAtS = this.#elapsed(live);
     this.#update(live, {});
@@ -397,7 +397,7 @@ export class RunService {
     });
     if (line.phase === 'measure') {
       step.summary = recorder.summary();
-      step.saturation = recorder.saturation();
+      step.bottleneck = recorder.bottleneck();
       this.#publish(live);
     }
   }

@@ -1,18 +1,17 @@
 // The Run page: a load profile form, Start and Stop, live charts (requests/s, latency percentiles
 // on a linear or log axis, errors, client and server CPU, server memory, network, with step
-// markers), the live summary table in the seeds' columns, and a banner when the client, not the
-// server, is the bottleneck.
+// markers), the live summary table in the seeds' columns, and the bottleneck banner (client-bound,
+// server-bound or neither, with the evidence).
 
 import { useMemo, useState } from 'react';
-import { parseTarget, profileFieldErrors } from '../../../app/load-profile.ts';
+import { profileFieldErrors } from '../../../app/load-profile.ts';
 import type { LivePoint } from '../../../app/runs.ts';
 import { errorMessage, useApi } from '../api-context.tsx';
+import { BottleneckBanner } from '../components/BottleneckBanner.tsx';
 import { LiveChart, type SeriesSpec, type StepMarker } from '../components/LiveChart.tsx';
-import { NoiseFindings } from '../components/NoiseFindings.tsx';
 import { useDeployments } from '../hooks/use-deployments.ts';
 import { useHostConnections } from '../hooks/use-host-connections.ts';
 import { useHosts } from '../hooks/use-hosts.ts';
-import { usePreflight, useSessionNoise } from '../hooks/use-preflight.ts';
 import { useLiveRun } from '../hooks/use-live-run.ts';
 import { ProfileForm } from './run/ProfileForm.tsx';
 import { RunHostFields } from './run/RunHostFields.tsx';
@@ -85,13 +84,6 @@ export function RunPage() {
   const [logLatency, setLogLatency] = useState(false);
 
   const running = run !== null && ACTIVE.has(run.status);
-  const targetPort = useMemo(() => {
-    const parsed = parseTarget(draft.target);
-    return typeof parsed === 'string' ? null : parsed.port;
-  }, [draft.target]);
-  // The hosts are read for noise before a start, never during one (the check itself takes CPU).
-  const preflight = usePreflight(clientHostId && !running ? { clientHostId, serverHostId, port: serverHostId ? targetPort : null } : null);
-  const sessionNoise = useSessionNoise(run?.sessionId ?? null);
   const fieldErrors = useMemo(() => {
     const errors: Record<string, string> = {};
     for (const [path, message] of Object.entries(profileFieldErrors(profileOf(draft)))) errors[fieldOfError(path, draft)] ??= message;
@@ -136,7 +128,6 @@ export function RunPage() {
     () => (run?.steps ?? []).filter((step) => step.startedAtS !== null && (run?.steps.length ?? 0) > 1).map((step) => ({ t: step.startedAtS!, label: step.label })),
     [run],
   );
-  const saturation = (run?.steps ?? []).flatMap((step) => step.saturation.map((finding) => ({ step: step.label, ...finding })));
   const hostChoices = hosts.map((host) => ({ host, connected: connections.get(host.id)?.state === 'connected' || host.kind === 'local' }));
   const readyDeployments = [...deployments.values()].filter((deployment) => deployment.state === 'ready' && deployment.url);
 
@@ -176,9 +167,6 @@ export function RunPage() {
           />
         </ProfileForm>
       </div>
-      {!running && (
-        <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="run-preflight" />
-      )}
       {run && (
         <>
           <div className="run-status" data-testid="run-status" data-status={run.status} data-session={run.sessionId}>
@@ -198,26 +186,7 @@ export function RunPage() {
               {run.message}
             </div>
           )}
-          {saturation.length > 0 && (
-            <div className="banner warning" role="alert" data-testid="client-bottleneck">
-              <strong>The client, not the server, may be the bottleneck</strong> — these numbers partly measure the load generator:
-              <ul>
-                {saturation.map((finding) => (
-                  <li key={`${finding.step}-${finding.kind}`}>
-                    {run.steps.length > 1 ? `${finding.step}: ` : ''}
-                    {finding.message}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          )}
-          <NoiseFindings
-            title="Hosts at this session's start"
-            findings={sessionNoise.findings}
-            quiet={sessionNoise.recorded ? undefined : 'not recorded for this session.'}
-            error={sessionNoise.error}
-            testId="run-session-noise"
-          />
+          <BottleneckBanner steps={run.steps} />
           <SummaryTable steps={run.steps} bucketsMs={run.profile.bucketsMs} />
           <div className="chart-toolbar">
             <label>

@@ -1,11 +1,13 @@
 // One opened comparison: warnings, per-step tables with the best values and the runs that were not
-// steady marked, repeated-run intervals with the ratio verdicts, overlay charts and the host diff.
+// steady marked, each run's bottleneck verdict, repeated-run intervals with the ratio verdicts,
+// overlay charts and the host diff.
 
 import { useMemo, useState } from 'react';
 import { formatMs, formatValue, percentileTick, percentileX } from '../../../../app/comparison-report.ts';
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/compare-stats.ts';
 import type { Comparison } from '../../../../app/comparison.ts';
 import { SERIES_COLORS } from '../../../../app/svg-chart.ts';
+import { BottleneckBanner } from '../../components/BottleneckBanner.tsx';
 import { OverlayChart, type OverlaySeries } from '../../components/OverlayChart.tsx';
 
 const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;
@@ -119,6 +121,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
               ))}
             </tbody>
           </table>
+          <BottleneckBanner steps={s.rows.map((row) => ({ label: name(row.session), bottleneck: row.bottleneck }))} labelled />
         </div>
       ))}
       <p className="hint">Highlighted: the best value of the column for that step. Latencies come from merged HDR histograms.</p>

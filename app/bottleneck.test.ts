@@ -1,0 +1,105 @@
+// Tests of the bottleneck verdict from per-second readings as stored: the agent's own CPU (not the
+// machine's), lag, the connection maximum and ports on the client side; the achieved rate with
+// rising latency, saturated server CPU and accept-queue overflows on the server side.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { judgeBottleneck, type BottleneckSecond } from './bottleneck.ts';
+
+/** A one-thread agent on a 2-core client, mostly idle; a 4-core server, mostly idle. */
+const CLIENT = { cpu: 0.2, agentCpu: 0.2, cores: 2, loadThreads: 1, agentCoresBusy: 0.3, eventLoopLagMs: 3, openSockets: 50, timeWait: 0, portErrors: 0, portRangeSize: 28232, durationMs: 1000 };
+const SERVER = { cpu: 0.1, busiestCoreCpu: 0.2, processCpu: 0.2, cores: 4, listenOverflows: 0, listenDrops: 0 };
+
+function second(options: { requests?: number; p50Us?: number; client?: Record<string, number>; server?: Record<string, number> | null; poolFull?: number } = {}): BottleneckSecond {
+  return {
+    requests: options.requests ?? 1000,
+    p50Us: options.p50Us ?? 2000,
+    notSent: { 'pool-full': options.poolFull ?? 0, 'step-ended': 0 },
+    clientMetrics: { ...CLIENT, ...options.client },
+    serverMetrics: options.server === null ? null : { ...SERVER, ...options.server },
+  };
+}
+
+const run = (count: number, make: (i: number) => BottleneckSecond) => Array.from({ length: count }, (_, i) => make(i));
+const kinds = (verdict: ReturnType<typeof judgeBottleneck>) => verdict?.evidence.map((evidence) => evidence.kind);
+
+describe('bottleneck verdict', () => {
+  test('target met: neither side, whatever else ran on the client machine', () => {
+    const verdict = judgeBottleneck(run(5, () => second({ client: { cpu: 1 } })), 1000);
+    assert.equal(verdict?.verdict, 'neither');
+    assert.deepEqual(kinds(verdict), ['target-met']);
+  });
+
+  test('a busy client machine but an idle agent is not client-bound', () => {
+    // The machine is 100 % busy (another process) and the rate is missed; the agent uses 0.2 of its core.
+    const closed = judgeBottleneck(run(5, () => second({ client: { cpu: 1 } })), null);
+    assert.equal(closed, null);
+    const open = judgeBottleneck(run(5, () => second({ requests: 2, client: { cpu: 1 } })), 700);
+    assert.equal(open?.verdict, 'server-bound');
+    assert.ok(!kinds(open)!.includes('agent-cpu'));
+    assert.match(open!.evidence.find((e) => e.kind === 'client-headroom')!.message, /at most 0\.2 cores for 1 load thread, event-loop lag at most 3 ms/);
+  });
+
+  test('a saturated agent is client-bound, with its CPU as the evidence', () => {
+    const verdict = judgeBottleneck(run(5, () => second({ requests: 600, client: { agentCpu: 0.97, agentCoresBusy: 0.99 } })), 1000);
+    assert.equal(verdict?.verdict, 'client-bound');
+    assert.deepEqual(kinds(verdict), ['below-target', 'agent-cpu']);
+    assert.match(verdict!.evidence[1]!.message, /reached 1\.0 cores for 1 load thread \(97 %\) in 5 s; the cores it ran on were up to 99 % busy/);
+    // The closed model has no target: the saturated agent alone is the verdict.
+    assert.equal(judgeBottleneck(run(3, () => second({ client: { agentCpu: 1.9, loadThreads: 2 } })), null)?.verdict, 'client-bound');
+  });
+
+  test('an agent sharing saturated cores counts once it uses half of them; a single busy second does not', () => {
+    const shared = judgeBottleneck(run(4, () => second({ client: { agentCpu: 0.6, agentCoresBusy: 0.98 } })), null);
+    assert.deepEqual(kinds(shared), ['agent-cpu']);
+    assert.equal(judgeBottleneck(run(4, () => second({ client: { agentCpu: 0.3, agentCoresBusy: 0.98 } })), null), null);
+    assert.equal(judgeBottleneck(run(4, (i) => second({ client: { agentCpu: i === 0 ? 1 : 0.2 } })), null), null);
+  });
+
+  test('event-loop lag and exhausted ports are the client', () => {
+    assert.deepEqual(kinds(judgeBottleneck(run(3, () => second({ client: { eventLoopLagMs: 120 } })), null)), ['event-loop-lag']);
+    const ports = judgeBottleneck([second({ client: { portErrors: 2 } })], null);
+    assert.equal(ports?.verdict, 'client-bound');
+    assert.match(ports!.evidence[0]!.message, /no free local port for 2 connection attempts/);
+  });
+
+  test('below target with an idle client, rising latency and a saturated server core: server-bound', () => {
+    // A single-threaded server: one of 4 cores full is 25 % of the machine, and still saturated.
+    const seconds = run(9, (i) => second({ requests: 30, p50Us: 50_000 + i * 400_000, server: { cpu: 0.27, busiestCoreCpu: 0.99, processCpu: 1.0 } }));
+    const verdict = judgeBottleneck(seconds, 700);
+    assert.equal(verdict?.verdict, 'server-bound');
+    assert.deepEqual(kinds(verdict), ['below-target', 'server-cpu', 'latency-rising', 'client-headroom']);
+    assert.match(verdict!.evidence[0]!.message, /achieved 30 of the 700 requests\/s target \(4 %\)/);
+    assert.match(verdict!.evidence[1]!.message, /busiest core up to 99 %, the server process using up to 1\.0 cores/);
+    assert.match(verdict!.evidence[2]!.message, /median p50 from 450 ms to 2850 ms/);
+  });
+
+  test('a busy server core that is not the server process is not server CPU', () => {
+    const verdict = judgeBottleneck(run(3, () => second({ requests: 30, server: { busiestCoreCpu: 1, processCpu: 0.1 } })), 700);
+    assert.deepEqual(kinds(verdict), ['below-target', 'client-headroom']);
+  });
+
+  test('listen overflows are server evidence, in the closed model too', () => {
+    const open = judgeBottleneck(run(3, (i) => second({ requests: 100, server: { listenOverflows: i === 1 ? 40 : 0, listenDrops: i === 1 ? 40 : 0 } })), 700);
+    assert.equal(open?.verdict, 'server-bound');
+    assert.match(open!.evidence.find((e) => e.kind === 'listen-overflows')!.message, /40 connections dropped at the listener .* in 1 s/);
+    assert.equal(judgeBottleneck(run(3, () => second({ server: { listenDrops: 5 } })), null)?.verdict, 'server-bound');
+  });
+
+  test('the connection maximum reached is the client’s setting, unless the server was saturated anyway', () => {
+    const pool = judgeBottleneck(run(4, () => second({ requests: 400, poolFull: 300 })), 700);
+    assert.equal(pool?.verdict, 'client-bound');
+    assert.deepEqual(kinds(pool), ['below-target', 'pool-full']);
+    assert.match(pool!.evidence[1]!.message, /1200 requests not sent in 4 s/);
+    const saturated = judgeBottleneck(run(4, () => second({ requests: 400, poolFull: 300, server: { busiestCoreCpu: 1, processCpu: 1 } })), 700);
+    assert.equal(saturated?.verdict, 'server-bound');
+    assert.deepEqual(kinds(saturated), ['below-target', 'server-cpu', 'pool-full', 'client-headroom']);
+  });
+
+  test('rows stored before the newer fields still judge (threads fall back to all cores)', () => {
+    const old = { cpu: 0.9, agentCpu: 1.9, cores: 2, eventLoopLagMs: 2, openSockets: 10, timeWait: 0, portErrors: 0, durationMs: 1000 };
+    const verdict = judgeBottleneck(run(3, () => ({ requests: 100, p50Us: 1000, clientMetrics: old, serverMetrics: null })), 1000);
+    assert.deepEqual(kinds(verdict), ['below-target', 'agent-cpu']);
+    assert.equal(judgeBottleneck([], 1000), null);
+  });
+});
