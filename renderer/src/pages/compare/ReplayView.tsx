@@ -5,8 +5,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { pause, play, positionAt, REPLAY_SPEEDS, seek, setSpeed, startClock, visibleCount, type ReplayClock, type ReplayData } from '../../../../app/replay.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
-import { BottleneckBanner } from '../../components/BottleneckBanner.tsx';
 import { LiveChart, type StepMarker } from '../../components/LiveChart.tsx';
+import { NoiseFindings } from '../../components/NoiseFindings.tsx';
+import { useSessionNoise } from '../../hooks/use-preflight.ts';
 import { PointBuffer } from '../../hooks/use-live-run.ts';
 import { CHARTS } from '../RunPage.tsx';
 import { SummaryTable } from '../run/SummaryTable.tsx';
@@ -18,6 +19,7 @@ function clockText(seconds: number): string {
 
 export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: number; onClose: () => void; onRunAgain: () => void }) {
   const api = useApi();
+  const noise = useSessionNoise(sessionId);
   const [data, setData] = useState<ReplayData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [clock, setClock] = useState<ReplayClock>(() => startClock(1));
@@ -64,8 +66,8 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
     () => (data && data.run.steps.length > 1 ? data.run.steps.filter((step) => step.startedAtS !== null && step.startedAtS <= position).map((step) => ({ t: step.startedAtS!, label: step.label })) : []),
     [data, position],
   );
-  // A step's summary and verdict show once the replay has passed its end.
-  const steps = useMemo(() => (data?.run.steps ?? []).filter((step) => (step.startedAtS ?? 0) <= position).map((step) => ((step.endedAtS ?? 0) <= position ? step : { ...step, status: 'running' as const, summary: null, bottleneck: null })), [data, position]);
+  // A step's summary shows once the replay has passed its end, as it did live.
+  const steps = useMemo(() => (data?.run.steps ?? []).filter((step) => (step.startedAtS ?? 0) <= position).map((step) => ((step.endedAtS ?? 0) <= position ? step : { ...step, status: 'running' as const, summary: null })), [data, position]);
 
   const runAgain = async () => {
     setBusy(true);
@@ -126,7 +128,13 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
             ))}
           </div>
           <p className="muted small">{data.run.latencyMeaning}</p>
-          <BottleneckBanner steps={steps} />
+          <NoiseFindings
+            title="Hosts at this session's start"
+            findings={noise.findings}
+            quiet={noise.recorded ? undefined : 'not recorded for this session.'}
+            error={noise.error}
+            testId="replay-noise"
+          />
           <SummaryTable steps={steps} bucketsMs={data.run.profile.bucketsMs} />
           <div className="chart-grid">
             {CHARTS.map((chart) => (
