@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { pause, play, positionAt, REPLAY_SPEEDS, seek, setSpeed, startClock, visibleCount, type ReplayClock, type ReplayData } from '../../../../app/replay.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { BottleneckBanner } from '../../components/BottleneckBanner.tsx';
 import { LiveChart, type StepMarker } from '../../components/LiveChart.tsx';
 import { NoiseFindings } from '../../components/NoiseFindings.tsx';
 import { useSessionNoise } from '../../hooks/use-preflight.ts';
@@ -66,8 +67,8 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
     () => (data && data.run.steps.length > 1 ? data.run.steps.filter((step) => step.startedAtS !== null && step.startedAtS <= position).map((step) => ({ t: step.startedAtS!, label: step.label })) : []),
     [data, position],
   );
-  // A step's summary shows once the replay has passed its end, as it did live.
-  const steps = useMemo(() => (data?.run.steps ?? []).filter((step) => (step.startedAtS ?? 0) <= position).map((step) => ((step.endedAtS ?? 0) <= position ? step : { ...step, status: 'running' as const, summary: null })), [data, position]);
+  // A step's summary and verdict show once the replay has passed its end.
+  const steps = useMemo(() => (data?.run.steps ?? []).filter((step) => (step.startedAtS ?? 0) <= position).map((step) => ((step.endedAtS ?? 0) <= position ? step : { ...step, status: 'running' as const, summary: null, bottleneck: null })), [data, position]);
 
   const runAgain = async () => {
     setBusy(true);
@@ -135,6 +136,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
             error={noise.error}
             testId="replay-noise"
           />
+          <BottleneckBanner steps={steps} />
           <SummaryTable steps={steps} bucketsMs={data.run.profile.bucketsMs} />
           <div className="chart-grid">
             {CHARTS.map((chart) => (
