@@ -107,6 +107,18 @@ describe('the plan handed to the back end', () => {
     assert.equal(checked.spec.revertPresets, true);
   });
 
+  test('repeats: 1 unless asked, checked on Review, handed over as a number', () => {
+    assert.equal(DEFAULT_WIZARD.repeats, '1');
+    assert.equal(restoreWizard({ ...ready, repeats: 5 }).repeats, '1', 'a number where text belongs is dropped');
+    assert.equal(restoreWizard({ ...ready, repeats: '5' }).repeats, '5');
+    for (const bad of ['0', '21', '2.5', 'x', '']) {
+      assert.deepEqual(stepErrors('review', { ...ready, repeats: bad }, everythingUp), { repeats: 'must be a whole number from 1 to 20' }, bad);
+    }
+    assert.equal(specOf({ ...ready, repeats: ' 5 ' }, everythingUp).repeats, 5);
+    const checked = checkedSpec({ ...ready, repeats: '5' }, everythingUp);
+    assert.ok('spec' in checked && checked.spec.repeats === 5);
+  });
+
   test('a plan the back end would refuse is said in words', () => {
     const checked = checkedSpec({ ...ready, targets: [] }, everythingUp);
     assert.deepEqual(checked, { error: 'targets: choose at least one template' });

@@ -201,7 +201,7 @@ export function WizardPage() {
           errors={shownErrors}
           stages={spec ? planStages(spec, names) : null}
           estimate={spec ? planEstimate(spec) : null}
-          problem={checked && 'error' in checked && !errors.name ? checked.error : null}
+          problem={checked && 'error' in checked && !errors.name && !errors.repeats ? checked.error : null}
           onChange={update}
         />
       )}

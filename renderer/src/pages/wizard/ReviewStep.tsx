@@ -1,6 +1,8 @@
 // Wizard step 5: everything the run will do, in order, with each stage's estimate and the total,
-// the name its sessions take, and the noise pre-flight of both hosts. Nothing has changed on any host yet.
+// the name its sessions take, how many times each template runs (interleaved repeats, so Compare
+// can give a verdict), and the noise pre-flight of both hosts. Nothing has changed on any host yet.
 
+import { MIN_RUNS_FOR_VERDICT } from '../../../../app/compare-stats.ts';
 import { formatDuration, type PlanStage } from '../../../../app/plan.ts';
 import { FormField } from '../../components/FormField.tsx';
 import { NoiseFindings } from '../../components/NoiseFindings.tsx';
@@ -27,6 +29,9 @@ export function ReviewStep(props: {
         <FormField group label="Tags (comma separated)" name="tags" error={props.errors.tags}>
           <input value={draft.tags} data-testid="wizard-tags" onChange={(event) => props.onChange({ tags: event.target.value })} />
         </FormField>
+        <FormField group label="Repeats (runs of each template, interleaved)" name="repeats" error={props.errors.repeats}>
+          <input value={draft.repeats} inputMode="numeric" data-testid="wizard-repeats" onChange={(event) => props.onChange({ repeats: event.target.value })} />
+        </FormField>
       </div>
       <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="wizard-preflight" />
       {props.problem && (
@@ -47,6 +52,11 @@ export function ReviewStep(props: {
               </li>
             ))}
           </ol>
+          {draft.targets.length > 1 && Number(draft.repeats) < MIN_RUNS_FOR_VERDICT && (
+            <p className="hint" data-testid="wizard-repeats-hint">
+              Compare gives a verdict between templates only from {MIN_RUNS_FOR_VERDICT} runs of each; with fewer it shows the figures and says there are too few runs.
+            </p>
+          )}
           <p className="hint">Deploy times are guesses (a first JVM build takes minutes); load times are the profile’s own. Cancel stops whatever runs and still stops the server{draft.revertPresets ? ' and reverts the presets' : ''}.</p>
         </>
       )}

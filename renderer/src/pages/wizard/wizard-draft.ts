@@ -3,7 +3,7 @@
 // loses the rest), checked step by step before Next, and turned into the plan the back end runs.
 
 import { LoadProfile, profileFieldErrors } from '../../../../app/load-profile.ts';
-import { PlanSpec, type PlanSpecInput } from '../../../../app/plan.ts';
+import { MAX_REPEATS, PlanSpec, type PlanSpecInput } from '../../../../app/plan.ts';
 import { parseTags } from '../../../../app/session-library.ts';
 import { SessionName, type Session } from '../../../../app/sessions.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/studies.ts';
@@ -39,6 +39,8 @@ export interface WizardDraft {
   profile: ProfileDraft;
   name: string;
   tags: string;
+  /** Runs of each template, interleaved (text as typed; checked on Review). */
+  repeats: string;
 }
 
 export const DEFAULT_WIZARD: WizardDraft = {
@@ -54,6 +56,7 @@ export const DEFAULT_WIZARD: WizardDraft = {
   profile: { ...DEFAULT_DRAFT, durationS: '30' },
   name: '',
   tags: '',
+  repeats: '1',
 };
 
 const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;
@@ -81,7 +84,14 @@ export function restoreWizard(saved: unknown): WizardDraft {
     profile,
     name: pick('name', isText),
     tags: pick('tags', isText),
+    repeats: pick('repeats', isText),
   };
+}
+
+function repeatsOf(draft: WizardDraft): number | null {
+  const text = draft.repeats.trim();
+  const repeats = Number(text);
+  return /^\d+$/.test(text) && repeats >= 1 && repeats <= MAX_REPEATS ? repeats : null;
 }
 
 function portOf(draft: WizardDraft): number | null {
@@ -129,6 +139,7 @@ export function stepErrors(step: WizardStepId, draft: WizardDraft, context: Wiza
     case 'review': {
       const name = SessionName.safeParse(draft.name);
       if (!name.success) errors.name = name.error.issues[0]?.message ?? 'is not a valid name';
+      if (repeatsOf(draft) === null) errors.repeats = `must be a whole number from 1 to ${MAX_REPEATS}`;
       break;
     }
     case 'run':
@@ -154,6 +165,7 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
     profile: profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER }),
     studyId: draft.studyId,
     tags: parseTags(draft.tags),
+    repeats: repeatsOf(draft) ?? Number(draft.repeats),
   };
 }
 
