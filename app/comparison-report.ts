@@ -133,10 +133,11 @@ export function renderReportHtml(comparison: Comparison, options: { generatedAt:
   out.push(...comparisonCharts(comparison));
 
   out.push('<h2>Hosts and system info</h2>');
+  out.push('<div class="meta">As each session recorded its hosts when it started.</div>');
   out.push(
     table(
       ['Host', 'Fact', ...comparison.sessions.map((_, i) => name(i))],
-      comparison.hosts.rows.map((row) => [row.role, row.label, ...row.values.map((v) => v ?? '—')]),
+      comparison.hosts.rows.map((row) => [row.role, row.label, ...row.values.map((v) => v ?? 'not recorded')]),
       (r, c) => (c > 1 && comparison.hosts.rows[r]!.differs ? 'differs' : ''),
     ),
   );

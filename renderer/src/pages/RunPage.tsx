@@ -4,14 +4,16 @@
 // server-bound or neither, with the evidence).
 
 import { useMemo, useState } from 'react';
-import { profileFieldErrors } from '../../../app/load-profile.ts';
+import { parseTarget, profileFieldErrors } from '../../../app/load-profile.ts';
 import type { LivePoint } from '../../../app/runs.ts';
 import { errorMessage, useApi } from '../api-context.tsx';
 import { BottleneckBanner } from '../components/BottleneckBanner.tsx';
 import { LiveChart, type SeriesSpec, type StepMarker } from '../components/LiveChart.tsx';
+import { NoiseFindings } from '../components/NoiseFindings.tsx';
 import { useDeployments } from '../hooks/use-deployments.ts';
 import { useHostConnections } from '../hooks/use-host-connections.ts';
 import { useHosts } from '../hooks/use-hosts.ts';
+import { usePreflight, useSessionNoise } from '../hooks/use-preflight.ts';
 import { useLiveRun } from '../hooks/use-live-run.ts';
 import { ProfileForm } from './run/ProfileForm.tsx';
 import { RunHostFields } from './run/RunHostFields.tsx';
@@ -84,6 +86,13 @@ export function RunPage() {
   const [logLatency, setLogLatency] = useState(false);
 
   const running = run !== null && ACTIVE.has(run.status);
+  const targetPort = useMemo(() => {
+    const parsed = parseTarget(draft.target);
+    return typeof parsed === 'string' ? null : parsed.port;
+  }, [draft.target]);
+  // The hosts are read for noise before a start, never during one (the check itself takes CPU).
+  const preflight = usePreflight(clientHostId && !running ? { clientHostId, serverHostId, port: serverHostId ? targetPort : null } : null);
+  const sessionNoise = useSessionNoise(run?.sessionId ?? null);
   const fieldErrors = useMemo(() => {
     const errors: Record<string, string> = {};
     for (const [path, message] of Object.entries(profileFieldErrors(profileOf(draft)))) errors[fieldOfError(path, draft)] ??= message;
@@ -167,6 +176,9 @@ export function RunPage() {
           />
         </ProfileForm>
       </div>
+      {!running && (
+        <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="run-preflight" />
+      )}
       {run && (
         <>
           <div className="run-status" data-testid="run-status" data-status={run.status} data-session={run.sessionId}>
@@ -187,6 +199,13 @@ export function RunPage() {
             </div>
           )}
           <BottleneckBanner steps={run.steps} />
+          <NoiseFindings
+            title="Hosts at this session's start"
+            findings={sessionNoise.findings}
+            quiet={sessionNoise.recorded ? undefined : 'not recorded for this session.'}
+            error={sessionNoise.error}
+            testId="run-session-noise"
+          />
           <SummaryTable steps={run.steps} bucketsMs={run.profile.bucketsMs} />
           <div className="chart-toolbar">
             <label>
