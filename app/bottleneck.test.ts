@@ -10,11 +10,12 @@ import { judgeBottleneck, type BottleneckSecond } from './bottleneck.ts';
 const CLIENT = { cpu: 0.2, agentCpu: 0.2, cores: 2, loadThreads: 1, agentCoresBusy: 0.3, eventLoopLagMs: 3, openSockets: 50, timeWait: 0, portErrors: 0, portRangeSize: 28232, durationMs: 1000 };
 const SERVER = { cpu: 0.1, busiestCoreCpu: 0.2, processCpu: 0.2, cores: 4, listenOverflows: 0, listenDrops: 0 };
 
-function second(options: { requests?: number; p50Us?: number; client?: Record<string, number>; server?: Record<string, number> | null; poolFull?: number } = {}): BottleneckSecond {
+function second(options: { requests?: number; p50Us?: number; client?: Record<string, number>; server?: Record<string, number> | null; poolFull?: number; timeouts?: number } = {}): BottleneckSecond {
   return {
     requests: options.requests ?? 1000,
     p50Us: options.p50Us ?? 2000,
     notSent: { 'pool-full': options.poolFull ?? 0, 'step-ended': 0 },
+    errors: { timeout: options.timeouts ?? 0, refused: 0, reset: 0, closed: 0, other: 0 },
     clientMetrics: { ...CLIENT, ...options.client },
     serverMetrics: options.server === null ? null : { ...SERVER, ...options.server },
   };
@@ -94,6 +95,14 @@ describe('bottleneck verdict', () => {
     const saturated = judgeBottleneck(run(4, () => second({ requests: 400, poolFull: 300, server: { busiestCoreCpu: 1, processCpu: 1 } })), 700);
     assert.equal(saturated?.verdict, 'server-bound');
     assert.deepEqual(kinds(saturated), ['below-target', 'server-cpu', 'pool-full', 'client-headroom']);
+  });
+
+  test('a full pool while requests time out is the server: a sleeping server holds every connection for the timeout', () => {
+    // The sync server blocks its thread (idle CPU): connections fill with requests it never answers in time.
+    const verdict = judgeBottleneck(run(4, (i) => second({ requests: 20, p50Us: 1_000_000 + i * 500_000, poolFull: i > 1 ? 80 : 0, timeouts: i > 0 ? 60 : 0 })), 100);
+    assert.equal(verdict?.verdict, 'server-bound');
+    assert.deepEqual(kinds(verdict), ['below-target', 'timeouts', 'latency-rising', 'pool-full', 'client-headroom']);
+    assert.match(verdict!.evidence[1]!.message, /180 requests got no answer within the timeout in 3 s/);
   });
 
   test('rows stored before the newer fields still judge (threads fall back to all cores)', () => {

@@ -8,8 +8,11 @@
 // sent for pool-full: a client setting), local ports exhausted. Server-bound: the achieved rate
 // below the target while the client has headroom, with what the server showed — latency rising,
 // its CPU saturated (a single core counts: one busy event loop is a saturated server), accept-queue
-// overflows. The client host's machine-wide CPU is deliberately not evidence: it counts every
-// other process on that machine.
+// overflows, requests unanswered within the timeout. A full connection pool while requests time
+// out is the server's doing (Little's law: the default maximum, rate × timeout, fills only when
+// answers take the timeout); without timeouts the maximum was simply too small for the rate. The
+// client host's machine-wide CPU is deliberately not evidence: it counts every other process on
+// that machine.
 
 import { z } from 'zod';
 import { StepLoad, targetRate } from './load-profile.ts';
@@ -54,6 +57,7 @@ export const EVIDENCE_KINDS = [
   'latency-rising',
   'server-cpu',
   'listen-overflows',
+  'timeouts',
 ] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
@@ -80,6 +84,8 @@ export interface BottleneckSecond {
   p50Us: number | null;
   /** Requests scheduled but never sent, by reason; absent in rows stored before the books. */
   notSent?: Readonly<Record<string, number>> | undefined;
+  /** Requests that ended without an answer, by kind (`timeout`: none within the request timeout). */
+  errors?: Readonly<Record<string, number>> | undefined;
   clientMetrics: Readonly<Record<string, number>> | null;
   serverMetrics: Readonly<Record<string, number>> | null;
 }
@@ -119,6 +125,8 @@ function readSeconds(seconds: readonly BottleneckSecond[]) {
   let poolFullSeconds = 0;
   let overflows = 0;
   let overflowSeconds = 0;
+  let timeouts = 0;
+  let timeoutSeconds = 0;
   let serverProcessPeak: number | null = null;
   let serverCorePeak = 0;
   for (const second of seconds) {
@@ -146,6 +154,9 @@ function readSeconds(seconds: readonly BottleneckSecond[]) {
     const notSentPoolFull = second.notSent?.['pool-full'] ?? 0;
     poolFull += notSentPoolFull;
     if (notSentPoolFull > 0) poolFullSeconds++;
+    const timedOut = second.errors?.timeout ?? 0;
+    timeouts += timedOut;
+    if (timedOut > 0) timeoutSeconds++;
 
     const server = second.serverMetrics;
     if (!server) continue;
@@ -161,7 +172,7 @@ function readSeconds(seconds: readonly BottleneckSecond[]) {
     overflows += dropped;
     if (dropped > 0) overflowSeconds++;
   }
-  return { agentCpu, lag, ports, serverCpu, busiestAgentCores, agentPeak, lagPeak, threads, portErrors, poolFull, poolFullSeconds, overflows, overflowSeconds, serverProcessPeak, serverCorePeak };
+  return { agentCpu, lag, ports, serverCpu, busiestAgentCores, agentPeak, lagPeak, threads, portErrors, poolFull, poolFullSeconds, overflows, overflowSeconds, timeouts, timeoutSeconds, serverProcessPeak, serverCorePeak };
 }
 
 /** Median p50 of the first and last thirds of the run, when latency rose between them. */
@@ -242,6 +253,14 @@ export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate
       message: `the server's accept queue overflowed: ${plural(read.overflows, 'connection')} dropped at the listener (TcpExt ListenOverflows/ListenDrops) in ${read.overflowSeconds} s`,
     });
   }
+  if (read.timeouts > 0) {
+    server.push({
+      side: 'server',
+      kind: 'timeouts',
+      seconds: read.timeoutSeconds,
+      message: `${plural(read.timeouts, 'request')} got no answer within the timeout in ${read.timeoutSeconds} s`,
+    });
+  }
   const serverHard = server.length > 0;
   const rise = latencyRise(seconds);
   if (rise) {
@@ -270,7 +289,7 @@ export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate
       return clientBound('The client, not the server, is the bottleneck: these numbers partly measure the load generator', [below, ...client, ...(poolFull ? [poolFull] : []), ...server]);
     }
     // Requests held back by the connection maximum are the client's setting, unless the server
-    // was saturated anyway (then more connections would only queue at it).
+    // was saturated or left requests unanswered (then more connections would only queue at it).
     if (poolFull && !serverHard) return clientBound('The client’s connection maximum, not the server, limited the rate', [below, poolFull, ...server]);
     return serverBound([below, ...server, ...(poolFull ? [poolFull] : [])]);
   }

@@ -96,7 +96,7 @@ export class StepRecorder {
     this.#accumulator.add(second);
     const balanced = intervalBalances(second, this.#inFlight);
     this.#inFlight = line.inFlight;
-    if (line.phase === 'measure') this.#seconds.push({ requests: line.requests, p50Us: line.p50Us, notSent: line.notSent, clientMetrics, serverMetrics });
+    if (line.phase === 'measure') this.#seconds.push({ requests: line.requests, p50Us: line.p50Us, notSent: line.notSent, errors: line.errors, clientMetrics, serverMetrics });
     if (line.phase === 'measure') this.#steadiness.push({ requests: line.requests, durationMs: line.durationMs, p50Us: line.p50Us });
     return balanced ? null : `the books of ${line.phase === 'drain' ? 'the drain' : `second ${line.second}`} do not balance (scheduled ${line.scheduled}, in flight ${line.inFlight})`;
   }
