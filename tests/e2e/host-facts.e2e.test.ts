@@ -1,0 +1,54 @@
+// The noise pre-flight end to end in web mode and real Chromium, with "This machine" as both client
+// and server: the Run page warns before a start that client and server are one machine, with the
+// evidence, and the live session shows the findings stored with it at its start.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { RunPage } from './pages/run-page.ts';
+
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+let server: TestServer;
+
+before(async () => {
+  server = await startTestServer();
+  app = await startWebApp();
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(app.url);
+  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  await page.getByTestId('nav-hosts').click();
+  await page.getByTestId('host-add-local').click();
+  await page.locator('[data-testid="host-row"]').first().waitFor();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  await server?.close();
+});
+
+test('the Run page warns before a start that client and server are one machine, and the session keeps it', async () => {
+  const run = new RunPage(page);
+  await run.open();
+  await run.fill({ client: 'This machine', server: 'This machine', target: `http://127.0.0.1:${server.port}`, connections: '2', durationS: '1', warmupS: '0' });
+
+  const preflight = page.locator('[data-testid="run-preflight"][data-state="findings"]');
+  const same = preflight.locator('[data-testid="noise-finding"][data-kind="same-machine"]');
+  await same.waitFor();
+  assert.equal(await same.getAttribute('data-host'), 'both');
+  assert.match(await same.innerText(), /same machine/);
+  assert.match(await same.innerText(), /boot id [0-9a-f-]{36}/);
+
+  await run.start();
+  assert.equal(await run.waitForState(['completed', 'failed', 'cancelled']), 'completed');
+  const stored = page.locator('[data-testid="run-session-noise"][data-state="findings"] [data-testid="noise-finding"][data-kind="same-machine"]');
+  await stored.waitFor();
+  assert.match(await stored.innerText(), /same machine/);
+});
