@@ -77,9 +77,11 @@ test('one table per sweep step, best value of each column marked', () => {
   assert.deepEqual(comparison.timelines[0]!.steps, [{ t: 0, label: 'c=10' }, { t: 5, label: 'c=100' }]);
   assert.equal(comparison.distributions.length, 4);
   assert.ok(comparison.distributions[0]!.points.every((point, i, all) => i === 0 || point.us >= all[i - 1]!.us));
-  // Different profiles: two groups of one, so no confidence interval can be computed
+  // Different profiles: two groups of one, so no verdict: too few runs, and no interval
   assert.equal(comparison.repeats.length, 2);
-  assert.equal(comparison.repeats[1]!.steps[0]!.rpsVsBaseline, null);
+  assert.equal(comparison.repeats[0]!.steps[0]!.rpsVsBaseline, null, 'the first configuration is the baseline');
+  assert.equal(comparison.repeats[1]!.steps[0]!.rpsVsBaseline?.kind, 'too-few');
+  assert.equal(comparison.repeats[1]!.steps[0]!.rpsVsBaseline?.low, null);
 });
 
 test('ties and lone rows mark nothing; a band in the middle is never best', () => {
