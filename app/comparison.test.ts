@@ -31,7 +31,7 @@ function run(runId: number, stepLabel: string, latencyUs: number, rps: number, s
     const interval = createLatencyHistogram();
     for (let i = 0; i < 100; i++) recordLatencyUs(interval, latencyUs + i);
     histogram.add(interval);
-    accumulator.add({ requests: rps, bytes: rps * 10, durationMs: 1000, errors: {}, status: { '2xx': rps }, histogram: interval });
+    accumulator.add({ scheduled: rps, inFlight: 0, requests: rps, bytes: rps * 10, durationMs: 1000, errors: {}, status: { '2xx': rps }, histogram: interval });
     perSecond.push({ second, requests: rps, durationMs: 1000, p99Us: latencyUs + 99 });
   }
   return { runId, stepLabel, templateId: 'node', variant: 'cluster', status: 'completed', summary: accumulator.summary([800, 1200]), histogram, startedAt: null, seconds: perSecond };
