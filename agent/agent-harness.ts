@@ -1,12 +1,15 @@
-// Test support for the agent: a local HTTP server that counts what it answers (and can stall),
-// and a runner that starts the agent as Benchlab would — start line, heartbeats, stop — and
-// collects its lines with their arrival times.
+// Test support for the agent: a local HTTP server that counts what it answers (and can stall), a
+// scripted raw server (slow answers, a FIN or a reset every Nth request, or no answer at all), a
+// runner that starts the agent as Benchlab would — start line, heartbeats, stop — and collects its
+// lines with their arrival times, and the check that the books of every line of a run balance.
 
 import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { resolve } from 'node:path';
-import { encodeLine, LineSplitter, parseAgentLine, type AgentConfig, type AgentLine } from '../app/agent-protocol.ts';
+import { AGENT_PROTOCOL_VERSION, encodeLine, LineSplitter, parseAgentLine, type AgentConfig, type AgentLine } from '../app/agent-protocol.ts';
+import { ERROR_KINDS, intervalBalances, NOT_SENT_REASONS, STATUS_CLASSES, sumKinds } from '../app/run-summary.ts';
 
 export const AGENT_SOURCE = resolve(import.meta.dirname, 'main.ts');
 
@@ -40,6 +43,66 @@ export async function startTestServer(body = 'hello world'): Promise<TestServer>
     close: () =>
       new Promise((done) => {
         server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+export interface ScriptedServer {
+  port: number;
+  /** Requests that arrived, answered or not. */
+  received(): number;
+  close(): Promise<void>;
+}
+
+export interface Script {
+  /** Answer each request this long after it arrived (in order); absent: never answer. */
+  answerAfterMs?: number;
+  /** Every `n`th request of a connection is not answered: the server closes (FIN) or resets (RST) the connection instead. */
+  endEvery?: { n: number; how: 'fin' | 'reset' };
+}
+
+const ANSWER = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello');
+
+/** A raw TCP server speaking just enough HTTP/1.1 (requests without bodies) to misbehave on purpose. */
+export async function startScriptedServer(script: Script): Promise<ScriptedServer> {
+  let received = 0;
+  const sockets = new Set<Socket>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let text = '';
+    let count = 0;
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+      for (let end = text.indexOf('\r\n\r\n'); end >= 0; end = text.indexOf('\r\n\r\n')) {
+        text = text.slice(end + 4);
+        received++;
+        count++;
+        if (script.endEvery && count % script.endEvery.n === 0) {
+          if (script.endEvery.how === 'fin') socket.end();
+          else socket.resetAndDestroy();
+          return;
+        }
+        if (script.answerAfterMs === undefined) continue;
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (socket.writable) socket.write(ANSWER);
+        }, script.answerAfterMs);
+        timers.add(timer);
+      }
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    port: (server.address() as AddressInfo).port,
+    received: () => received,
+    close: () =>
+      new Promise((done) => {
+        timers.forEach((timer) => clearTimeout(timer));
+        sockets.forEach((socket) => socket.destroy());
         server.close(() => done());
       }),
   };
@@ -91,7 +154,7 @@ export function runAgent(config: AgentConfig, options: RunOptions = {}): Promise
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin.on('error', () => undefined);
-  child.stdin.write(encodeLine({ type: 'start', version: 1, config }));
+  child.stdin.write(encodeLine({ type: 'start', version: AGENT_PROTOCOL_VERSION, config }));
   const timers: ReturnType<typeof setTimeout>[] = [];
   if (options.heartbeat !== false) {
     const beat = setInterval(() => child.stdin.writable && child.stdin.write(encodeLine({ type: 'hb' })), 1000);
@@ -120,4 +183,66 @@ export function samplesOf(run: AgentRun) {
 
 export function endOf(run: AgentRun) {
   return run.lines.find((line): line is Extract<AgentRun['lines'][number], { type: 'end' }> => line.type === 'end');
+}
+
+type SampleLine = ReturnType<typeof samplesOf>[number];
+
+export interface Books {
+  scheduled: number;
+  answered: number;
+  errors: Record<string, number>;
+  notSent: Record<string, number>;
+  /** Left in flight by the last measured or drain line (0 for a completed step). */
+  inFlight: number;
+  /** Sum of the measured lines' durations. */
+  windowMs: number;
+  drain: SampleLine | null;
+}
+
+/**
+ * Asserts the books of every line of a run: within each phase, what was in flight before plus what
+ * was scheduled is answered, failed, not sent or still in flight; the first measured line starts
+ * from nothing; a completed step ends with ONE drain line that schedules nothing and leaves nothing
+ * in flight. Returns the measured books (window and drain).
+ */
+export function assertBooks(run: AgentRun): Books {
+  const samples = samplesOf(run);
+  const books: Books = { scheduled: 0, answered: 0, errors: {}, notSent: {}, inFlight: 0, windowMs: 0, drain: null };
+  let phase: string | null = null;
+  let before = 0;
+  for (const line of samples) {
+    const counted = line.phase === 'warmup' ? 'warmup' : 'measured';
+    if (counted !== phase) {
+      assert.ok(phase === null || (phase === 'warmup' && counted === 'measured'), `line ${line.second}: ${line.phase} after ${phase}`);
+      phase = counted;
+      before = 0;
+    }
+    const resolved = sumKinds(line.status, STATUS_CLASSES) + sumKinds(line.errors, ERROR_KINDS) + sumKinds(line.notSent, NOT_SENT_REASONS);
+    assert.ok(
+      intervalBalances(line, before),
+      `line ${line.second} (${line.phase}) does not balance: ${before} in flight + ${line.scheduled} scheduled ≠ ${resolved} settled + ${line.inFlight} in flight`,
+    );
+    assert.equal(line.requests, sumKinds(line.status, STATUS_CLASSES), `line ${line.second}: requests are the answers`);
+    before = line.inFlight;
+    if (line.phase === 'warmup') continue;
+    books.scheduled += line.scheduled;
+    books.answered += line.requests;
+    for (const [kind, count] of Object.entries(line.errors)) books.errors[kind] = (books.errors[kind] ?? 0) + count;
+    for (const [reason, count] of Object.entries(line.notSent)) books.notSent[reason] = (books.notSent[reason] ?? 0) + count;
+    books.inFlight = line.inFlight;
+    if (line.phase === 'measure') {
+      assert.equal(books.drain, null, `line ${line.second}: a measured line after the drain`);
+      books.windowMs += line.durationMs;
+    } else {
+      assert.equal(books.drain, null, `line ${line.second}: a second drain line`);
+      assert.equal(line.scheduled, 0, 'the drain schedules nothing');
+      books.drain = line;
+    }
+  }
+  if (endOf(run)?.reason === 'completed') {
+    assert.ok(books.drain, 'a completed step ends with a drain line');
+    assert.equal(samples.at(-1), books.drain, 'the drain line is the last');
+    assert.equal(books.drain.inFlight, 0, 'the drain leaves nothing in flight');
+  }
+  return books;
 }

@@ -1,6 +1,7 @@
 // The agent end to end on this machine, as Benchlab drives it (start line, heartbeats, stop), against
 // a real local HTTP server: per-second samples that add up, fixed counts, the open model's intended-
-// time latency through a stall, stopping in time however it is asked to, and errors by kind.
+// time latency through a stall, stopping in time however it is asked to, and errors by kind. The
+// books of every line of every run balance (assertBooks).
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LoadAgentConfig } from '../app/agent-protocol.ts';
 import { mergeEncodedHistograms, latencyStats } from '../app/hdr.ts';
-import { endOf, runAgent, samplesOf, startTestServer, type TestServer } from './agent-harness.ts';
+import { assertBooks, endOf, runAgent, samplesOf, startTestServer, type TestServer } from './agent-harness.ts';
 
 const AGENT_BUNDLE = resolve(import.meta.dirname, '..', 'out', 'agent', 'benchlab-agent.mjs');
 
@@ -35,6 +36,8 @@ describe('agent: load', () => {
     const before = server.answered();
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 4, pipelining: 1, durationS: 2 }, { warmupS: 1 }));
     assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    const books = assertBooks(run);
+    assert.equal(books.windowMs, 2000);
     const samples = samplesOf(run);
     assert.deepEqual(
       samples.map((sample) => [sample.second, sample.phase]),
@@ -42,13 +45,15 @@ describe('agent: load', () => {
         [0, 'warmup'],
         [1, 'measure'],
         [2, 'measure'],
+        [3, 'drain'],
       ],
     );
     const responses = samples.reduce((sum, sample) => sum + sample.requests, 0);
     const answered = server.answered() - before;
-    // Requests in flight when the step ended were answered by the server but not counted.
+    // Only warm-up requests in flight when the warm-up ended were answered by the server and counted nowhere.
     assert.ok(answered - responses >= 0 && answered - responses <= 4, `server ${answered}, agent ${responses}`);
-    for (const sample of samples) {
+    assert.equal(books.answered, books.scheduled, 'every measured request answered');
+    for (const sample of samples.filter((line) => line.phase !== 'drain')) {
       assert.ok(sample.requests > 100, `second ${sample.second}: ${sample.requests} responses`);
       assert.equal(sample.status['2xx'], sample.requests);
       assert.ok(sample.p50Us! > 0 && sample.p50Us! <= sample.p99Us! && sample.p99Us! <= sample.maxUs!);
@@ -65,6 +70,7 @@ describe('agent: load', () => {
     const before = server.answered();
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 10, pipelining: 1, requests: 2000 }));
     assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    assert.equal(assertBooks(run).scheduled, 2000);
     assert.equal(samplesOf(run).reduce((sum, sample) => sum + sample.requests, 0), 2000);
     assert.equal(server.answered() - before, 2000);
   });
@@ -72,6 +78,7 @@ describe('agent: load', () => {
   test('pipelining sends several requests per connection', async () => {
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 8, requests: 1000 }));
     assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    assert.equal(assertBooks(run).scheduled, 1000);
     assert.equal(samplesOf(run).reduce((sum, sample) => sum + sample.requests, 0), 1000);
   });
 
@@ -79,6 +86,9 @@ describe('agent: load', () => {
     const before = server.answered();
     const run = await runAgent(loadConfig(server.port, { model: 'open', requests: 600, durationS: 2, connections: 20 }));
     assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    const books = assertBooks(run);
+    assert.equal(books.scheduled, 600);
+    assert.equal(books.windowMs, 2000);
     const samples = samplesOf(run);
     assert.equal(samples.reduce((sum, sample) => sum + sample.requests, 0), 600);
     assert.equal(server.answered() - before, 600);
@@ -95,6 +105,7 @@ describe('agent: load', () => {
     });
     clearTimeout(stall);
     assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    assertBooks(run);
     const stats = latencyStats(mergeEncodedHistograms(samplesOf(run).map((sample) => sample.histogram)));
     // ~400 requests were due during the stall: about a quarter of the run waited up to a second.
     assert.ok(stats.p99Us! > 700_000, `p99 ${stats.p99Us} µs`);
@@ -106,6 +117,7 @@ describe('agent: load', () => {
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 4, pipelining: 1, durationS: 20 }), { stopAfterMs: 1500 });
     const stopSentAt = run.stopSentAt!;
     assert.equal(endOf(run)?.reason, 'stopped');
+    assertBooks(run);
     assert.ok(server.lastRequestAt() - stopSentAt < 1000, `last request ${server.lastRequestAt() - stopSentAt} ms after stop`);
     assert.ok(run.exitedAt - stopSentAt < 1500, `exited ${run.exitedAt - stopSentAt} ms after stop`);
   });
@@ -113,6 +125,7 @@ describe('agent: load', () => {
   test('without heartbeats the agent stops its load within 5 s', async () => {
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 30 }), { heartbeat: false });
     assert.equal(endOf(run)?.reason, 'heartbeat');
+    assertBooks(run);
     // From its hello (it had just read the start line, the last thing it heard), not from the spawn.
     const heardLast = run.lines.find((line) => line.type === 'hello')!.receivedAt;
     assert.ok(server.lastRequestAt() - heardLast < 5000, `load went on ${server.lastRequestAt() - heardLast} ms`);
@@ -123,12 +136,14 @@ describe('agent: load', () => {
     const started = Date.now();
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 30 }), { closeStdinAfterMs: 1200 });
     assert.equal(endOf(run)?.reason, 'stdin-closed');
+    assertBooks(run);
     assert.ok(run.exitedAt - started < 2500);
   });
 
   test('the hard cap ends a step that would run on', async () => {
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 60 }, { capS: 1.5 }));
     assert.equal(endOf(run)?.reason, 'cap');
+    assertBooks(run);
   });
 
   test('a refused target is counted as refused errors in both models, without crashing', async () => {
@@ -139,16 +154,21 @@ describe('agent: load', () => {
     });
     const closed = await runAgent(loadConfig(closedPort, { model: 'closed', connections: 2, pipelining: 1, durationS: 1 }));
     assert.equal(endOf(closed)?.reason, 'completed', closed.stderr);
-    assert.ok(samplesOf(closed).reduce((sum, sample) => sum + (sample.errors.refused ?? 0), 0) > 0);
+    const closedBooks = assertBooks(closed);
+    assert.ok(closedBooks.errors.refused! > 0);
+    assert.equal(closedBooks.errors.refused, closedBooks.scheduled);
     const open = await runAgent(loadConfig(closedPort, { model: 'open', rate: 50, durationS: 1, connections: 5 }));
     assert.equal(endOf(open)?.reason, 'completed', open.stderr);
-    const refused = samplesOf(open).reduce((sum, sample) => sum + (sample.errors.refused ?? 0), 0);
-    assert.ok(refused >= 40 && refused <= 50, `${refused} refused`);
+    const openBooks = assertBooks(open);
+    // Every slot is tried on a connection of its own and refused: no reconnect loop, nothing lost.
+    assert.equal(openBooks.scheduled, 50);
+    assert.equal(openBooks.errors.refused, 50);
   });
 
   test('the bundle runs on the oldest Node it targets that is here (/usr/bin/node)', { skip: !existsSync(AGENT_BUNDLE) || !existsSync('/usr/bin/node') }, async () => {
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, requests: 200 }), { node: '/usr/bin/node', script: AGENT_BUNDLE });
     assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    assertBooks(run);
     assert.equal(samplesOf(run).reduce((sum, sample) => sum + sample.requests, 0), 200);
   });
 });

@@ -79,7 +79,7 @@ describe('threads of a step', () => {
 
   test('open: the rate is split, threads interleave', () => {
     const threads = planThreads({ ...base, load: { model: 'open', rate: 1000, durationS: 5, connections: 100 } }, 4);
-    assert.deepEqual(threads.map((thread) => [thread.open?.rate, thread.open?.phase, thread.open?.connections]), [
+    assert.deepEqual(threads.map((thread) => [thread.open?.rate, thread.open?.phase, thread.open?.maxConnections]), [
       [250, 0, 25],
       [250, 0.25, 25],
       [250, 0.5, 25],

@@ -1,83 +1,138 @@
-// One load thread's measurements since the last second boundary: responses, bytes, status classes,
-// errors by kind, and the µs latency histogram. `take()` hands the interval over and starts the next.
+// One load thread's books since the last interval boundary, kept apart per phase a request was
+// scheduled in (warm-up or measured): scheduled, answered by status class with bytes and the µs
+// latency histogram, errors by kind, not sent by reason, and what is still in flight. Also the
+// thread's phase-less figures (requests written, new connections and the slowest connect, local
+// port errors). `take(phase)` hands one phase's interval over and starts its next.
 
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../app/hdr.ts';
-import { emptyErrors, emptyStatus, type ErrorCounts, type ErrorKind, type StatusCounts } from '../app/run-summary.ts';
+import { emptyErrors, emptyNotSent, emptyStatus, type ErrorCounts, type ErrorKind, type NotSentCounts, type NotSentReason, type StatusCounts } from '../app/run-summary.ts';
+
+/** The phase a request was scheduled in; it keeps it until it is settled. */
+export const WARMUP = 0;
+export const MEASURE = 1;
+export type PhaseTag = typeof WARMUP | typeof MEASURE;
 
 export interface IntervalData {
+  scheduled: number;
   requests: number;
   bytes: number;
-  sent: number;
   status: StatusCounts;
   errors: ErrorCounts;
-  portErrors: number;
+  notSent: NotSentCounts;
+  /** Scheduled in this phase and not settled yet (a level, not a count of the interval). */
+  inFlight: number;
   histogram: string | null;
+  sent: number;
+  portErrors: number;
+  newConnections: number;
+  connectUsMax: number | null;
 }
 
 const STATUS_BY_HUNDRED = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
-/** The error kind of a socket error, by its code. */
-export function errorKindOf(error: unknown): ErrorKind {
-  const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'refused';
-    case 'ECONNRESET':
-    case 'EPIPE':
-    case 'ECONNABORTED':
-      return 'reset';
-    case 'ETIMEDOUT':
-      return 'timeout';
-    default:
-      return 'other';
-  }
+class PhaseBooks {
+  histogram: LatencyHistogram = createLatencyHistogram();
+  scheduled = 0;
+  requests = 0;
+  bytes = 0;
+  status = emptyStatus();
+  errors = emptyErrors();
+  notSent = emptyNotSent();
+  /** Scheduled minus settled since the phase began. */
+  inFlight = 0;
+  /** After its last line the phase's late settlements are no one's: they are not recorded. */
+  closed = false;
 }
 
 export class IntervalRecorder {
-  #histogram: LatencyHistogram = createLatencyHistogram();
+  readonly #books = [new PhaseBooks(), new PhaseBooks()] as const;
+  /** Swapped in at each take rather than allocated: a histogram of 1 µs–60 s is ~100 KB of counts. */
   #spare: LatencyHistogram = createLatencyHistogram();
-  #requests = 0;
-  #bytes = 0;
   #sent = 0;
-  #status = emptyStatus();
-  #errors = emptyErrors();
   #portErrors = 0;
+  #newConnections = 0;
+  #connectUsMax = 0;
 
-  response(statusCode: number, bytes: number, latencyUs: number): void {
-    this.#requests++;
-    this.#bytes += bytes;
+  scheduled(tag: PhaseTag, count = 1): void {
+    const books = this.#books[tag];
+    books.scheduled += count;
+    books.inFlight += count;
+  }
+
+  answered(tag: PhaseTag, statusCode: number, bytes: number, latencyUs: number): void {
+    const books = this.#books[tag];
+    books.inFlight--;
+    if (books.closed) return;
     const statusClass = STATUS_BY_HUNDRED[Math.floor(statusCode / 100) - 1];
-    if (statusClass) this.#status[statusClass]++;
-    if (statusCode < 200 || statusCode >= 300) this.#errors.non2xx++;
-    recordLatencyUs(this.#histogram, latencyUs);
+    if (!statusClass) {
+      // No status class to count it under: an answer outside HTTP's, so an error.
+      books.errors.other++;
+      return;
+    }
+    books.requests++;
+    books.bytes += bytes;
+    books.status[statusClass]++;
+    recordLatencyUs(books.histogram, latencyUs);
   }
 
-  sent(count = 1): void {
-    this.#sent += count;
+  /** A request that ended without an answer; `latencyUs` puts it in the histogram (open-model timeouts). */
+  failed(tag: PhaseTag, kind: ErrorKind, latencyUs?: number): void {
+    const books = this.#books[tag];
+    books.inFlight--;
+    if (books.closed) return;
+    books.errors[kind]++;
+    if (latencyUs !== undefined) recordLatencyUs(books.histogram, latencyUs);
   }
 
-  error(kind: ErrorKind, cause?: unknown): void {
-    this.#errors[kind]++;
-    if ((cause as { code?: unknown } | null)?.code === 'EADDRNOTAVAIL') this.#portErrors++;
+  notSent(tag: PhaseTag, reason: NotSentReason): void {
+    const books = this.#books[tag];
+    books.inFlight--;
+    if (!books.closed) books.notSent[reason]++;
   }
 
-  take(): IntervalData {
-    const histogram = this.#histogram.totalCount > 0 ? encodeHistogram(this.#histogram) : null;
+  inFlight(tag: PhaseTag): number {
+    return this.#books[tag].inFlight;
+  }
+
+  sent(): void {
+    this.#sent++;
+  }
+
+  connected(connectUs: number): void {
+    this.#newConnections++;
+    if (connectUs > this.#connectUsMax) this.#connectUsMax = connectUs;
+  }
+
+  portError(): void {
+    this.#portErrors++;
+  }
+
+  /** Hands over `tag`'s interval; `last`: the phase has no further line. */
+  take(tag: PhaseTag, last = false): IntervalData {
+    const books = this.#books[tag];
+    const histogram = books.histogram.totalCount > 0 ? encodeHistogram(books.histogram) : null;
     const data: IntervalData = {
-      requests: this.#requests,
-      bytes: this.#bytes,
-      sent: this.#sent,
-      status: this.#status,
-      errors: this.#errors,
-      portErrors: this.#portErrors,
+      scheduled: books.scheduled,
+      requests: books.requests,
+      bytes: books.bytes,
+      status: books.status,
+      errors: books.errors,
+      notSent: books.notSent,
+      inFlight: books.inFlight,
       histogram,
+      sent: this.#sent,
+      portErrors: this.#portErrors,
+      newConnections: this.#newConnections,
+      connectUsMax: this.#newConnections > 0 ? this.#connectUsMax : null,
     };
-    // Swap rather than allocate: a histogram of 1 µs–60 s is ~100 KB of counts.
-    [this.#histogram, this.#spare] = [this.#spare, this.#histogram];
-    this.#histogram.reset();
-    this.#requests = this.#bytes = this.#sent = this.#portErrors = 0;
-    this.#status = emptyStatus();
-    this.#errors = emptyErrors();
+    [books.histogram, this.#spare] = [this.#spare, books.histogram];
+    books.histogram.reset();
+    books.scheduled = books.requests = books.bytes = 0;
+    books.status = emptyStatus();
+    books.errors = emptyErrors();
+    books.notSent = emptyNotSent();
+    if (last) books.closed = true;
+    this.#sent = this.#portErrors = this.#newConnections = this.#connectUsMax = 0;
     return data;
   }
 }

@@ -1,35 +1,50 @@
 // The load role's main thread: splits the step over worker threads (all client cores), keeps the
-// second boundaries, gathers each thread's interval at every boundary, adds their histograms
-// (exactly) into one `sample` line per second with the client's metrics, and ends the step — by
-// its duration, its request count, Benchlab's stop, a lost heartbeat, or its hard time cap.
+// interval boundaries, gathers each thread's books of one phase at every boundary, adds their
+// histograms (exactly) into one `sample` line per second with the client's metrics, and ends the
+// step. A step is warm-up seconds, then the measured window of exactly its duration (or until a
+// fixed count is answered), then ONE drain line with the answers still due, at most the request
+// timeout long, after which whatever is left is settled. Benchlab's stop, a lost heartbeat or the
+// time cap end it at once, reporting what is in flight on the last line.
 
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { EndReason, LoadAgentConfig, LoadSampleLine } from '../app/agent-protocol.ts';
 import { createLatencyHistogram, decodeHistogram, encodeHistogram } from '../app/hdr.ts';
-import { emptyErrors, emptyStatus } from '../app/run-summary.ts';
+import { defaultOpenConnections, MAX_CONNECTIONS, targetRate } from '../app/load-profile.ts';
+import { emptyErrors, emptyNotSent, emptyStatus } from '../app/run-summary.ts';
 import { ClientMetricsSampler } from './client-metrics.ts';
-import { share, type FromThread, type ThreadSetup, type ToThread } from './load-thread.ts';
+import { connectionCeiling } from './fd-limit.ts';
+import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';
+import { share, type FromThread, type IntervalMessage, type ThreadSetup, type ToThread } from './load-thread.ts';
 
 const now = () => performance.timeOrigin + performance.now();
-/** Threads get this long to hand over their interval before the second is published without them. */
+/** Threads get this long to hand over their interval before the line is published without them. */
 const FLUSH_WAIT_MS = 400;
-/** Extra time after an open step's end for the last answers, on top of the request timeout. */
-const DRAIN_GRACE_MS = 500;
+/** The drain lasts at most the request timeout and this, for answers on their way when it ran out. */
+export const DRAIN_GRACE_MS = 500;
 
 /** A target on this very host: its server competes with the load threads for the same cores. */
 export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '::1' || /^127\./.test(hostname);
 }
 
-export function planThreads(config: LoadAgentConfig, cores = availableParallelism()): ThreadSetup[] {
+/** The open model's connection maximum: the profile's, else enough for the rate × timeout within the client's file limit. */
+export function openConnectionMaximum(config: LoadAgentConfig, ceiling = connectionCeiling()): number {
+  if (config.load.model !== 'open') throw new Error('not an open-model load');
+  if (config.load.connections !== undefined) return config.load.connections;
+  const wanted = defaultOpenConnections(targetRate(config.load)!, config.request.timeoutMs);
+  return Math.min(wanted, ceiling ?? MAX_CONNECTIONS);
+}
+
+export function planThreads(config: LoadAgentConfig, cores = availableParallelism(), ceiling = connectionCeiling()): ThreadSetup[] {
   const { load, request, target } = config;
   const warmupS = Math.ceil(config.warmupS);
   // All cores by default; on loopback one is left to the server (measured: on 2 cores, 1 load
   // thread beside the server does ~20 % more requests/s than 2).
   const usable = isLoopback(target.hostname) ? Math.max(1, cores - 1) : cores;
-  const count = Math.max(1, Math.min(config.workers ?? usable, load.connections));
+  const connections = load.model === 'closed' ? load.connections : openConnectionMaximum(config, ceiling);
+  const count = Math.max(1, Math.min(config.workers ?? usable, connections));
   return Array.from({ length: count }, (_, index): ThreadSetup => {
     if (load.model === 'closed') {
       return {
@@ -45,24 +60,21 @@ export function planThreads(config: LoadAgentConfig, cores = availableParallelis
         },
       };
     }
-    const rate = load.requests !== undefined ? load.requests / load.durationS : load.rate!;
     return {
       index,
       target,
       request,
       warmupS,
       open: {
-        rate: rate / count,
+        rate: targetRate(load)! / count,
         phase: index / count,
-        connections: share(load.connections, count, index),
+        maxConnections: share(connections, count, index),
         durationS: load.durationS,
         requests: load.requests === undefined ? undefined : share(load.requests, count, index),
       },
     };
   });
 }
-
-type IntervalMessage = Extract<FromThread, { type: 'interval' }>;
 
 export interface LoadOutcome {
   reason: EndReason;
@@ -76,6 +88,8 @@ export interface LoadIo {
   onStop(listener: (reason: EndReason) => void): void;
 }
 
+type LinePhase = LoadSampleLine['phase'];
+
 export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: string | URL): Promise<LoadOutcome> {
   const setups = planThreads(config);
   const workers = setups.map((setup) => new Worker(workerEntry, { workerData: { benchlabLoadThread: setup } }));
@@ -83,6 +97,7 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
   const answered = new Map<Worker, number>();
   let ready = 0;
   let done = 0;
+  let drained = 0;
   let stopReason: EndReason | null = null;
   let fatal: string | null = null;
   let wake: (() => void) | null = null;
@@ -95,6 +110,7 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
         received.push(message);
         answered.set(worker, message.round);
       } else if (message.type === 'done') done++;
+      else if (message.type === 'drained') drained++;
       else if (message.type === 'fatal') fatal ??= message.message;
       notify();
     });
@@ -133,100 +149,126 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
   const metrics = new ClientMetricsSampler(config.target.port, workers.length);
   const warmupSeconds = Math.ceil(config.warmupS);
   const startAt = now() + 20;
+  const measureAt = startAt + warmupSeconds * 1000;
   const durationS = config.load.durationS;
-  const endAt = durationS === undefined ? null : startAt + (warmupSeconds + durationS) * 1000;
+  const windowEnd = durationS === undefined ? null : measureAt + durationS * 1000;
   const capAt = startAt + config.capS * 1000;
   post({ type: 'start', startAt });
 
   let round = 0;
   let second = 0;
   let lastBoundary = startAt;
-  let drainUntil: number | null = null;
+  /** Each thread's latest in-flight level of the phase being published (a thread late for one line is counted by its previous level). */
+  let inFlightTag: PhaseTag = WARMUP;
+  const inFlight = new Map<number, number>();
 
-  /** Gathers every thread's interval and publishes one line for [lastBoundary, at). */
-  const flush = async (at: number, dropIfEmpty = false): Promise<void> => {
+  /** Gathers every thread's books of `tag` and publishes one line for [lastBoundary, at). */
+  const flush = async (tag: PhaseTag, phase: LinePhase, at: number, durationMs: number, options: { last?: boolean; dropIfEmpty?: boolean } = {}): Promise<void> => {
     const thisRound = ++round;
-    post({ type: 'flush', round: thisRound });
+    post({ type: 'flush', round: thisRound, tag, at, last: options.last ?? false });
     const deadline = now() + FLUSH_WAIT_MS;
     while (workers.some((worker) => (answered.get(worker) ?? 0) < thisRound) && now() < deadline && !fatal) await sleepUntil(deadline);
-    const intervals = received.splice(0);
-    const durationMs = Math.max(0, Math.min(2000, at - lastBoundary));
-    const line = mergeIntervals(intervals, second, at, second < warmupSeconds ? 'warmup' : 'measure', durationMs, metrics);
-    const empty = line.requests === 0 && line.client.sent === 0 && Object.values(line.errors).every((count) => count === 0);
-    if (dropIfEmpty && empty) return;
+    if (tag !== inFlightTag) {
+      inFlightTag = tag;
+      inFlight.clear();
+    }
+    // A late interval of a phase already published belongs to no line (only the warm-up's can be).
+    const intervals = received.splice(0).filter((interval) => interval.tag === tag);
+    for (const interval of intervals) inFlight.set(interval.thread, interval.inFlight);
+    const line = mergeIntervals(intervals, [...inFlight.values()].reduce((sum, level) => sum + level, 0), { second, at, phase, durationMs }, metrics);
+    const empty = line.scheduled === 0 && line.requests === 0 && Object.values(line.errors).every((count) => count === 0) && Object.values(line.notSent).every((count) => count === 0);
+    if (options.dropIfEmpty && empty) return;
     io.sample(line);
     second++;
     lastBoundary = at;
   };
 
-  const end = async (reason: EndReason, message?: string, flushed = false): Promise<LoadOutcome> => {
-    post({ type: 'finish' });
+  const phaseNow = (): [PhaseTag, LinePhase] => (second < warmupSeconds ? [WARMUP, 'warmup'] : [MEASURE, 'measure']);
+
+  /** Ends the step at once: the cut-short interval reports what is in flight; nothing is settled. */
+  const cut = async (reason: EndReason, message?: string, phase?: LinePhase): Promise<LoadOutcome> => {
     const at = now();
-    // The cut-short last second: always gathered (a fast fixed-count step may fit in a few ms),
-    // published unless it is a sliver with nothing in it.
-    if (!flushed) await flush(at, at - lastBoundary < 50);
+    const [tag, current]: [PhaseTag, LinePhase] = phase === 'drain' ? [MEASURE, 'drain'] : phaseNow();
+    // A sliver with nothing in it is not worth a line (a fixed-count step may fit in a few ms).
+    await flush(tag, current, at, Math.max(0, at - lastBoundary), { dropIfEmpty: at - lastBoundary < 50 });
+    post({ type: 'finish' });
     await terminate();
     return message === undefined ? { reason } : { reason, message };
   };
 
+  // Warm-up and the measured window, one line per second.
+  let end: number;
   for (;;) {
     const nextBoundary = startAt + (second + 1) * 1000;
-    let wakeAt = Math.min(nextBoundary, capAt);
-    if (endAt !== null && drainUntil === null) wakeAt = Math.min(wakeAt, endAt);
-    if (drainUntil !== null) wakeAt = Math.min(wakeAt, drainUntil);
-    await sleepUntil(wakeAt);
-
-    if (stopReason) return end(stopReason);
-    if (fatal) return end('error', `a load thread failed: ${fatal}`);
+    await sleepUntil(Math.min(nextBoundary, capAt, windowEnd ?? Number.POSITIVE_INFINITY));
+    if (stopReason) return cut(stopReason);
+    if (fatal) return cut('error', `a load thread failed: ${fatal}`);
     const t = now();
+    if (windowEnd !== null && t >= windowEnd - 0.5) {
+      end = windowEnd;
+      break;
+    }
     if (t >= nextBoundary - 0.5) {
-      // A closed step ending on this boundary stops its connections first, so answers arriving
-      // meanwhile still land in this last second rather than in no second at all.
-      const closedEnds = config.load.model === 'closed' && endAt !== null && nextBoundary >= endAt - 0.5;
-      if (closedEnds) post({ type: 'finish' });
-      await flush(nextBoundary);
-      if (closedEnds) return end('completed', undefined, true);
-      if (second === warmupSeconds) post({ type: 'measure' });
+      const [tag, phase] = phaseNow();
+      await flush(tag, phase, nextBoundary, 1000, { last: tag === WARMUP && second === warmupSeconds - 1 });
     }
-    if (done === workers.length) return end('completed');
-    if (t >= capAt) return end('cap', `the step reached its ${config.capS} s cap`);
-    if (endAt !== null && drainUntil === null && t >= endAt - 0.5) {
-      if (config.load.model === 'closed') return end('completed');
-      // Open model: what is due is still sent; answers get the request timeout to arrive.
-      post({ type: 'drain' });
-      drainUntil = endAt + config.request.timeoutMs + DRAIN_GRACE_MS;
+    if (done === workers.length && second >= warmupSeconds) {
+      end = now();
+      break;
     }
-    if (drainUntil !== null && t >= drainUntil) return end('completed');
+    if (t >= capAt) return cut('cap', `the step reached its ${config.capS} s cap`);
   }
+
+  // The window's last line ends exactly at its end; nothing is scheduled after it.
+  post({ type: 'drain', at: end });
+  await flush(MEASURE, 'measure', end, Math.max(0, end - lastBoundary));
+
+  const drainUntil = Math.min(end + config.request.timeoutMs + DRAIN_GRACE_MS, capAt);
+  while (drained < workers.length && !stopReason && !fatal && now() < drainUntil) await sleepUntil(drainUntil);
+  if (stopReason) return cut(stopReason, undefined, 'drain');
+  if (fatal) return cut('error', `a load thread failed: ${fatal}`, 'drain');
+  // What is still on the wire timed out; what still waits for a connection was never sent.
+  post({ type: 'settle' });
+  const drainEnd = now();
+  await flush(MEASURE, 'drain', drainEnd, Math.max(0, drainEnd - end), { last: true });
+  post({ type: 'finish' });
+  await terminate();
+  return { reason: 'completed' };
 }
 
 function mergeIntervals(
   intervals: IntervalMessage[],
-  second: number,
-  at: number,
-  phase: 'warmup' | 'measure',
-  durationMs: number,
+  inFlight: number,
+  where: { second: number; at: number; phase: LinePhase; durationMs: number },
   metrics: ClientMetricsSampler,
 ): LoadSampleLine {
   const histogram = createLatencyHistogram();
   const status: Record<string, number> = emptyStatus();
   const errors: Record<string, number> = emptyErrors();
+  const notSent: Record<string, number> = emptyNotSent();
+  let scheduled = 0;
   let requests = 0;
   let bytes = 0;
   let sent = 0;
   let portErrors = 0;
+  let newConnections = 0;
+  let connectUsMax: number | null = null;
   let lagMs = 0;
   const backlogByThread = new Map<number, number>();
   for (const interval of intervals) {
+    scheduled += interval.scheduled;
     requests += interval.requests;
     bytes += interval.bytes;
     sent += interval.sent;
     portErrors += interval.portErrors;
+    newConnections += interval.newConnections;
+    if (interval.connectUsMax !== null) connectUsMax = Math.max(connectUsMax ?? 0, interval.connectUsMax);
     lagMs = Math.max(lagMs, interval.lagMs);
     // A late answer from an earlier round may sit beside this one: the newest backlog counts.
     backlogByThread.set(interval.thread, interval.backlog);
     for (const [kind, count] of Object.entries(interval.status)) status[kind] = (status[kind] ?? 0) + count;
     for (const [kind, count] of Object.entries(interval.errors)) errors[kind] = (errors[kind] ?? 0) + count;
+    for (const [reason, count] of Object.entries(interval.notSent)) notSent[reason] = (notSent[reason] ?? 0) + count;
     if (interval.histogram) histogram.add(decodeHistogram(interval.histogram));
   }
   const backlog = [...backlogByThread.values()].reduce((sum, value) => sum + value, 0);
@@ -234,19 +276,22 @@ function mergeIntervals(
   const percentileUs = (percentile: number) => (empty ? null : histogram.getValueAtPercentile(percentile));
   return {
     type: 'sample',
-    second,
-    at: Math.round(at),
-    phase,
-    durationMs: Math.round(durationMs),
+    second: where.second,
+    at: Math.round(where.at),
+    phase: where.phase,
+    durationMs: Math.round(where.durationMs),
+    scheduled,
     requests,
     bytes,
     status,
     errors,
+    notSent,
+    inFlight,
     histogram: empty ? null : encodeHistogram(histogram),
     p50Us: percentileUs(50),
     p90Us: percentileUs(90),
     p99Us: percentileUs(99),
     maxUs: empty ? null : histogram.highestEquivalentValue(histogram.maxValue),
-    client: metrics.sample({ lagMs, backlog, sent, portErrors }),
+    client: metrics.sample({ lagMs, backlog, sent, portErrors, newConnections, connectUsMax }),
   };
 }

@@ -23,7 +23,7 @@ const sample: AgentLine = {
   p90Us: 1200,
   p99Us: 4000,
   maxUs: 9000,
-  client: { cpu: 0.4, agentCpu: 0.7, cores: 2, loadThreads: 2, agentCoresBusy: 0.5, eventLoopLagMs: 3, openSockets: 10, timeWait: 0, backlog: 0, sent: 1200, portErrors: 0, portRangeSize: 28232 },
+  client: { cpu: 0.4, agentCpu: 0.7, cores: 2, loadThreads: 2, agentCoresBusy: 0.5, eventLoopLagMs: 3, openSockets: 10, timeWait: 0, backlog: 0, sent: 1200, portErrors: 0, newConnections: 0, connectUsMax: null, portRangeSize: 28232 },
 };
 
 describe('agent line protocol', () => {

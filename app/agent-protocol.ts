@@ -94,6 +94,10 @@ export const ClientMetrics = z.object({
   sent: Count,
   /** Errors that mean no local port was free (EADDRNOTAVAIL). */
   portErrors: Count,
+  /** Connections opened in this interval (the open model opens them on demand). */
+  newConnections: Count.default(0),
+  /** Slowest connect among them, µs; null when none was opened. */
+  connectUsMax: Micros.default(null),
   portRangeSize: z.number().int().nullable(),
 });
 export type ClientMetrics = z.infer<typeof ClientMetrics>;

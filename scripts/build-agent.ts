@@ -1,4 +1,4 @@
-// `npm run build:agent`: bundles agent/ (with app/'s protocol, autocannon and hdr-histogram-js)
+// `npm run build:agent`: bundles agent/ (with app/'s protocol and hdr-histogram-js)
 // into ONE self-contained ES module, out/agent/benchlab-agent.mjs, for Node 18 or newer on any
 // host: nothing is installed there, the file is uploaded and run. Prints the file's size and hash.
 

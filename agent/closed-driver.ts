@@ -1,0 +1,175 @@
+// The closed model in one load thread: a fixed set of connections, each keeping `pipelining`
+// requests on the wire and writing the next as an answer arrives. Latency is service time, from the
+// write; the timeout runs from the write too, and a timed-out request is counted, not put in the
+// histogram. A connection the server closed or reset is opened again at once; one that could not
+// connect counts the request it set out to send as failed and is tried again after a pause.
+
+import { DeadlineQueue } from './deadline-queue.ts';
+import { errorKindOf, HttpConnection, now, type ConnectionListener, type EncodedRequest } from './http-client.ts';
+import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';
+import type { Driver, DriverContext } from './load-thread.ts';
+
+/** Pause before connecting again after a failed connect, so a refusing target is not hammered in a tight loop. */
+const RECONNECT_PAUSE_MS = 100;
+
+export class ClosedDriver implements Driver {
+  readonly #context: DriverContext;
+  readonly #request: EncodedRequest;
+  readonly #pipelining: number;
+  readonly #timeoutMs: number;
+  readonly #connections = new Set<HttpConnection>();
+  readonly #deadlines = new DeadlineQueue();
+  readonly #pauses = new Set<ReturnType<typeof setTimeout>>();
+  readonly #listener: ConnectionListener;
+  #measureAt = Number.POSITIVE_INFINITY;
+  /** Measured requests still to send (a fixed count), or null for a timed step. */
+  #budget: number | null;
+  /** Draining or finished: nothing more is written. */
+  #stopped = false;
+  #finished = false;
+  #draining = false;
+  #doneSaid = false;
+  #drainedSaid = false;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(context: DriverContext, request: EncodedRequest) {
+    this.#context = context;
+    this.#request = request;
+    const load = context.setup.closed!;
+    this.#pipelining = load.pipelining;
+    this.#timeoutMs = context.setup.request.timeoutMs;
+    this.#budget = load.requests ?? null;
+    const recorder = context.recorder;
+    this.#listener = {
+      connected: (connection, connectUs) => {
+        recorder.connected(connectUs);
+        this.#fill(connection);
+      },
+      answered: (connection, statusCode, bytes, from, tag) => {
+        recorder.answered(tag as PhaseTag, statusCode, bytes, (now() - from) * 1000);
+        this.#fill(connection);
+        this.#check();
+      },
+      failed: (_connection, kind, _from, tag) => {
+        recorder.failed(tag as PhaseTag, kind);
+        this.#check();
+      },
+      closed: (connection, wasConnected, error) => this.#closed(connection, wasConnected, error),
+    };
+  }
+
+  get backlog(): number {
+    return 0;
+  }
+
+  get connections(): number {
+    return this.#connections.size;
+  }
+
+  start(startAt: number): void {
+    this.#measureAt = startAt + this.#context.setup.warmupS * 1000;
+    const count = this.#context.setup.closed!.connections;
+    const open = () => {
+      for (let i = 0; i < count; i++) this.#open();
+    };
+    setTimeout(open, Math.max(0, startAt - now()));
+  }
+
+  catchUp(): void {}
+
+  drain(): void {
+    this.#stopped = true;
+    this.#draining = true;
+    this.#check();
+  }
+
+  settle(): void {
+    this.#stopped = true;
+    for (const connection of [...this.#connections]) connection.abort('timeout');
+  }
+
+  finish(): void {
+    this.#stopped = this.#finished = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    for (const pause of this.#pauses) clearTimeout(pause);
+    for (const connection of this.#connections) connection.drop();
+    this.#connections.clear();
+  }
+
+  #open(): void {
+    if (this.#stopped || this.#budget === 0) return;
+    this.#connections.add(new HttpConnection(this.#request, this.#listener));
+  }
+
+  /** Takes one request from the schedule: its phase, or null when nothing more may be sent. */
+  #schedule(at: number): PhaseTag | null {
+    if (this.#stopped) return null;
+    const tag = at >= this.#measureAt ? MEASURE : WARMUP;
+    if (tag === MEASURE && this.#budget !== null) {
+      if (this.#budget === 0) return null;
+      this.#budget--;
+    }
+    this.#context.recorder.scheduled(tag);
+    return tag;
+  }
+
+  #fill(connection: HttpConnection): void {
+    if (!connection.usable || connection.outstanding >= this.#pipelining) return;
+    connection.cork();
+    while (connection.usable && connection.outstanding < this.#pipelining) {
+      const at = now();
+      const tag = this.#schedule(at);
+      if (tag === null) break;
+      this.#deadlines.push(connection, connection.nextSeq, at + this.#timeoutMs);
+      connection.send(at, tag);
+      this.#context.recorder.sent();
+    }
+    connection.uncork();
+    this.#arm();
+  }
+
+  #closed(connection: HttpConnection, wasConnected: boolean, error: unknown): void {
+    if (this.#finished) return;
+    this.#connections.delete(connection);
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'EADDRNOTAVAIL') this.#context.recorder.portError();
+    if (wasConnected) this.#open();
+    else {
+      // The connection set out to send a request: it is scheduled and failed with the connect.
+      const tag = this.#schedule(now());
+      if (tag !== null) this.#context.recorder.failed(tag, errorKindOf(error));
+      const pause = setTimeout(() => {
+        this.#pauses.delete(pause);
+        this.#open();
+      }, RECONNECT_PAUSE_MS);
+      this.#pauses.add(pause);
+    }
+    this.#check();
+  }
+
+  #arm(): void {
+    if (this.#timer || this.#finished) return;
+    const deadline = this.#deadlines.nextDeadline();
+    if (deadline === null) return;
+    this.#timer = setTimeout(this.#expire, Math.max(1, deadline - now()));
+  }
+
+  #expire = (): void => {
+    this.#timer = null;
+    const at = now();
+    for (let connection = this.#deadlines.popExpired(at); connection; connection = this.#deadlines.popExpired(at)) connection.abort('timeout');
+    this.#arm();
+  };
+
+  /** Tells the coordinator once when a fixed count is done, or the drain has nothing left. */
+  #check(): void {
+    if (this.#context.recorder.inFlight(MEASURE) > 0) return;
+    if (this.#draining && !this.#drainedSaid) {
+      this.#drainedSaid = true;
+      this.#context.post({ type: 'drained' });
+    } else if (!this.#draining && this.#budget === 0 && !this.#doneSaid) {
+      this.#doneSaid = true;
+      this.#context.post({ type: 'done' });
+    }
+  }
+}
