@@ -1,0 +1,62 @@
+// The bottleneck verdict on the two-host lab: the Node template's sync variant, whose /sleep blocks
+// its only thread, asked for four times the rate it can serve, is server-bound (not client-bound:
+// the agent on bl-client idles), and replay and Compare say the same from the stored seconds.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Comparison } from '../../app/comparison.ts';
+import type { ReplayData } from '../../app/replay.ts';
+import type { LiveRun } from '../../app/runs.ts';
+import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
+
+const skip = labSkipReason();
+const INSTANCE = 'hostfacts';
+const PORT = 18471;
+
+describe('bottleneck verdict on the lab', { skip: skip ?? false }, () => {
+  let lab: LabBackend;
+  let target: string;
+
+  before(async () => {
+    lab = await openLabBackend(INSTANCE, 'benchlab-bottleneck-lab-');
+    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId: 'node', variant: 'sync', port: PORT });
+    target = deployment.url.replace(/\/$/, '');
+  });
+
+  after(async () => {
+    if (!lab) return;
+    await lab.call('templates.stop', { hostId: lab.serverId });
+    lab.close();
+  });
+
+  test('a sync server asked for 4× what it serves is server-bound, the same live, in replay and in Compare', async () => {
+    // One request at a time for 20 ms each: at most 50 requests/s, asked for 200.
+    const started = await lab.ok<LiveRun>('runs.start', {
+      clientHostId: lab.clientId,
+      serverHostId: lab.serverId,
+      profile: { target, request: { path: '/sleep?ms=20', timeoutMs: 1000 }, load: { model: 'open', rate: 200, durationS: 4 } },
+    });
+    const ended = await lab.services.runs.finished(started.sessionId);
+    assert.equal(ended.status, 'completed', ended.message ?? '');
+    const live = ended.steps[0]!.bottleneck;
+    assert.equal(live?.verdict, 'server-bound', JSON.stringify(live));
+    const kinds = live!.evidence.map((evidence) => evidence.kind);
+    assert.ok(kinds.includes('below-target'), kinds.join());
+    assert.ok(!kinds.includes('agent-cpu') && !kinds.includes('event-loop-lag'), kinds.join());
+    assert.ok(kinds.some((kind) => kind === 'latency-rising' || kind === 'timeouts'), kinds.join());
+
+    const replay = await lab.ok<ReplayData>('replay.load', { sessionId: started.sessionId });
+    assert.deepEqual(replay.run.steps[0]!.bottleneck, live);
+    // Compare needs a second session: a one-second closed run, whatever its verdict.
+    const other = await lab.ok<LiveRun>('runs.start', {
+      clientHostId: lab.clientId,
+      serverHostId: lab.serverId,
+      profile: { target, request: { path: '/hello' }, load: { model: 'closed', connections: 2, durationS: 1 } },
+    });
+    assert.equal((await lab.services.runs.finished(other.sessionId)).status, 'completed');
+    const comparison = await lab.ok<Comparison>('compare.open', { sessionIds: [started.sessionId, other.sessionId] });
+    const row = comparison.steps.flatMap((step) => step.rows).find((candidate) => candidate.session === 0);
+    assert.deepEqual(row?.bottleneck, live);
+  });
+});
