@@ -91,6 +91,7 @@ export const StoredRun = z.object({
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   summary: RunSummary.nullable(),
+  /** Stored seconds of the measured window (the drain is not one). */
   sampleCount: z.number(),
 });
 export type StoredRun = z.infer<typeof StoredRun>;

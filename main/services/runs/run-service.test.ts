@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LivePoints, LiveRun } from '../../../app/runs.ts';
+import type { RunSummary } from '../../../app/run-summary.ts';
 import { createDispatcher, type Dispatcher } from '../../api/dispatch.ts';
 import { createHandlers } from '../../api/handlers.ts';
 import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
@@ -84,7 +85,7 @@ describe('run service on this machine', () => {
       ],
     );
     assert.ok(states.some((state) => state.status === 'pausing'));
-    const stored = await ok<Array<{ id: number; status: string; sampleCount: number; summary: { requests: number; p99Us: number; requestsPerSecond: number; bands: unknown[] } }>>('runs.list', {
+    const stored = await ok<Array<{ id: number; status: string; sampleCount: number; summary: RunSummary }>>('runs.list', {
       sessionId: started.sessionId,
     });
     assert.equal(stored.length, 2);
@@ -92,11 +93,20 @@ describe('run service on this machine', () => {
       assert.equal(step.status, 'completed');
       assert.equal(step.sampleCount, 2, 'two measured seconds per step, warm-up not stored');
       assert.ok(step.summary.requests > 100 && step.summary.requestsPerSecond > 50);
-      assert.ok(step.summary.p99Us > 0);
+      assert.ok(step.summary.p99Us! > 0);
+      assert.ok(step.summary.books?.balanced && step.summary.books.inFlight === 0, JSON.stringify(step.summary.books));
+      assert.equal(step.summary.books.scheduled, step.summary.books.answered, 'a healthy server answers every request');
+      assert.equal(step.summary.seconds, 2, 'the window is the step’s duration, the drain apart');
       assert.equal(step.summary.bands.length, 3);
     }
     const samples = new SamplesRepository(services.db).forRun(stored[0]!.id);
-    assert.equal(samples.reduce((sum, sample) => sum + sample.requests, 0), stored[0]!.summary.requests);
+    assert.equal(samples.reduce((sum, sample) => sum + sample.requests, 0), stored[0]!.summary.requests, 'the drain’s answers count too');
+    assert.deepEqual(
+      samples.map((sample) => sample.phase),
+      ['measure', 'measure', 'drain'],
+      'the answers still due after the window arrive in one drain row',
+    );
+    assert.equal(samples.at(-1)!.inFlight, 0);
     assert.ok(samples[0]!.histogram && samples[0]!.histogram.length > 10);
     assert.ok(samples[0]!.serverMetrics && samples[0]!.serverMetrics.memTotalBytes! > 0, 'server metrics stored beside the client ones');
     const points = batches.flatMap((batch) => batch.points);

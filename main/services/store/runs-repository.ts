@@ -60,7 +60,7 @@ export class RunsRepository {
   forSession(sessionId: number): StoredRun[] {
     const rows = this.#db
       .prepare(
-        `SELECT r.*, (SELECT count(*) FROM sample s WHERE s.run_id = r.id) AS sample_count
+        `SELECT r.*, (SELECT count(*) FROM sample s WHERE s.run_id = r.id AND s.phase = 'measure') AS sample_count
          FROM run r WHERE r.session_id = ? ORDER BY r.ordinal`,
       )
       .all(sessionId) as RunRow[];
