@@ -21,8 +21,6 @@ export interface StoredSecond {
   second: number;
   requests: number;
   errors: Record<string, number>;
-  /** Scheduled requests never sent, by reason (the bottleneck verdict reads pool-full). */
-  notSent?: Record<string, number>;
   p50Us: number | null;
   p90Us: number | null;
   p99Us: number | null;

@@ -4,7 +4,7 @@
 // snapshot of its hosts taken at its start — never a host's later facts: a session without a
 // snapshot shows none. Each compared run's bottleneck verdict is judged from its stored seconds.
 
-import { judgeBottleneck, storedTargetRate } from '../../../app/bottleneck.ts';
+import { BOTTLENECK_CLIENT_FIELDS, BOTTLENECK_SERVER_FIELDS, judgeBottleneck, storedTargetRate, type BottleneckSecond } from '../../../app/bottleneck.ts';
 import type { ComparedRunInput, ComparedSessionInput } from '../../../app/comparison.ts';
 import { decodeHistogram, type LatencyHistogram } from '../../../app/hdr.ts';
 import type { StoredSecond } from '../../../app/replay.ts';
@@ -52,6 +52,41 @@ function histogramOf(bytes: Buffer | null): LatencyHistogram | null {
   }
 }
 
+interface SecondRow {
+  second: number;
+  requests: number;
+  duration_ms: number;
+  p99_us: number | null;
+  p50_us: number | null;
+  pool_full: number | null;
+  timeouts: number | null;
+  /** JSON arrays of BOTTLENECK_CLIENT_FIELDS / BOTTLENECK_SERVER_FIELDS values. */
+  client: string | null;
+  server: string | null;
+}
+
+function pick(fields: readonly string[], json: string | null): Record<string, number> | null {
+  const values = parse<Array<number | null> | null>(json, null);
+  if (!values) return null;
+  const record: Record<string, number> = {};
+  fields.forEach((field, i) => {
+    const value = values[i];
+    if (typeof value === 'number') record[field] = value;
+  });
+  return record;
+}
+
+function bottleneckSecond(row: SecondRow): BottleneckSecond {
+  return {
+    requests: row.requests,
+    p50Us: row.p50_us,
+    notSent: { 'pool-full': row.pool_full ?? 0 },
+    errors: { timeout: row.timeouts ?? 0 },
+    clientMetrics: pick(BOTTLENECK_CLIENT_FIELDS, row.client),
+    serverMetrics: pick(BOTTLENECK_SERVER_FIELDS, row.server),
+  };
+}
+
 export class ComparisonReader {
   readonly #db: Db;
   readonly #runs;
@@ -64,9 +99,13 @@ export class ComparisonReader {
     this.#db = db;
     this.#samples = new SamplesRepository(db);
     this.#runs = db.prepare('SELECT id, ordinal, template_id, variant, step, status, started_at, ended_at, summary, histogram FROM run WHERE session_id = ? ORDER BY ordinal');
-    // Several clients of one second add up; the slowest client's p99 stands for the second.
+    // Several clients of one second add up; the slowest client's p99 stands for the second. Only
+    // the metrics the bottleneck verdict reads are picked out of the JSON, in the same pass.
+    const paths = (fields: readonly string[]) => fields.map((field) => `'$.${field}'`).join(', ');
     this.#seconds = db.prepare(
-      `SELECT second, sum(requests) AS requests, max(coalesce(json_extract(client_metrics, '$.durationMs'), 1000)) AS duration_ms, max(p99_us) AS p99_us
+      `SELECT second, sum(requests) AS requests, max(coalesce(json_extract(client_metrics, '$.durationMs'), 1000)) AS duration_ms, max(p99_us) AS p99_us,
+         max(p50_us) AS p50_us, sum(json_extract(not_sent, '$."pool-full"')) AS pool_full, sum(json_extract(errors, '$.timeout')) AS timeouts,
+         json_extract(client_metrics, ${paths(BOTTLENECK_CLIENT_FIELDS)}) AS client, json_extract(server_metrics, ${paths(BOTTLENECK_SERVER_FIELDS)}) AS server
        FROM sample WHERE run_id = ? AND phase = 'measure' GROUP BY second ORDER BY second`,
     );
     this.#host = db.prepare('SELECT name FROM host WHERE id = ?');
@@ -88,7 +127,7 @@ export class ComparisonReader {
     const bucketsMs = ((session.config.profile as { bucketsMs?: number[] } | undefined)?.bucketsMs ?? [800, 1200]).filter((v) => typeof v === 'number');
     return rows.map((row) => {
       const step = parse<Record<string, unknown>>(row.step, {});
-      const seconds = this.#seconds.all(row.id) as Array<{ second: number; requests: number; duration_ms: number; p99_us: number | null }>;
+      const seconds = this.#seconds.all(row.id) as SecondRow[];
       let summary = parse<RunSummary | null>(row.summary, null);
       let histogram = histogramOf(row.histogram);
       // A run cut off before its summary was written: add up its stored seconds now.
@@ -106,6 +145,8 @@ export class ComparisonReader {
         endedAt: row.ended_at,
         step,
         seconds: seconds.map((s) => ({ second: s.second, requests: s.requests, durationMs: s.duration_ms, p99Us: s.p99_us })),
+        // The same verdict as the Run page's, from the same stored seconds.
+        bottleneck: judgeBottleneck(seconds.map(bottleneckSecond), storedTargetRate(step)),
       };
     });
   }
@@ -131,21 +172,19 @@ export class ComparisonReader {
       serverHost: this.hostName(session.serverHostId),
       systems: { client: facts?.client ?? null, server: facts?.server ?? null },
       noise: facts?.findings ?? [],
-      // The same verdict as the Run page's, from the same stored seconds.
-      runs: this.runs(session, onlyRunIds).map((run) => ({ ...run, bottleneck: judgeBottleneck(this.storedSeconds(run.runId), storedTargetRate(run.step)) })),
+      runs: this.runs(session, onlyRunIds),
     };
   }
 
   /** Every stored second of a run with its metrics, for replay (no histograms). */
   storedSeconds(runId: number): StoredSecond[] {
     const rows = this.#db
-      .prepare('SELECT second, sum(requests) AS requests, errors, not_sent, p50_us, p90_us, p99_us, client_metrics, server_metrics FROM sample WHERE run_id = ? AND phase = \'measure\' GROUP BY second ORDER BY second')
-      .all(runId) as Array<{ second: number; requests: number; errors: string; not_sent: string; p50_us: number | null; p90_us: number | null; p99_us: number | null; client_metrics: string | null; server_metrics: string | null }>;
+      .prepare('SELECT second, sum(requests) AS requests, errors, p50_us, p90_us, p99_us, client_metrics, server_metrics FROM sample WHERE run_id = ? AND phase = \'measure\' GROUP BY second ORDER BY second')
+      .all(runId) as Array<{ second: number; requests: number; errors: string; p50_us: number | null; p90_us: number | null; p99_us: number | null; client_metrics: string | null; server_metrics: string | null }>;
     return rows.map((row) => ({
       second: row.second,
       requests: row.requests,
       errors: parse(row.errors, {}),
-      notSent: parse(row.not_sent, {}),
       p50Us: row.p50_us,
       p90Us: row.p90_us,
       p99Us: row.p99_us,

@@ -4,7 +4,7 @@
 
 import type { CompareSelection } from '../../../app/compare-contract.ts';
 import { buildComparison, type Comparison } from '../../../app/comparison.ts';
-import { judgeBottleneck, storedTargetRate } from '../../../app/bottleneck.ts';
+import { storedTargetRate } from '../../../app/bottleneck.ts';
 import { ApiError } from '../../../app/errors.ts';
 import { LoadProfile } from '../../../app/load-profile.ts';
 import { pointFromStored, type ReplayData } from '../../../app/replay.ts';
@@ -83,7 +83,7 @@ export class ComparisonService {
         startedAtS: offsetS,
         endedAtS: endS,
         summary: run.summary,
-        bottleneck: judgeBottleneck(seconds, storedTargetRate(run.step)),
+        bottleneck: run.bottleneck ?? null,
         targetRate: storedTargetRate(run.step),
       });
       cursor = endS;
