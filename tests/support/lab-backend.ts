@@ -2,7 +2,7 @@
 // (so arguments are validated as the UI's are), and both hosts of a lab instance added with their
 // keys pinned and connected.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LabInstance } from '../lab/lab.ts';
@@ -10,6 +10,7 @@ import { createDispatcher, type Dispatcher } from '../../main/api/dispatch.ts';
 import { createHandlers } from '../../main/api/handlers.ts';
 import { createServices, type Services } from '../../main/services/services.ts';
 import { labTargets } from './lab-hosts.ts';
+import { TEST_BUILD_DIR, TEST_NODE_CACHE } from './template-lab.ts';
 
 export interface LabBackend {
   services: Services;
@@ -24,9 +25,24 @@ export interface LabBackend {
   close(): void;
 }
 
-export async function openLabBackend(instance: LabInstance, dirPrefix: string): Promise<LabBackend> {
+export interface LabBackendOptions {
+  /**
+   * Use the lab tests' shared template builds and portable Node cache instead of the fresh data
+   * dir's own, so a JVM template is built once per machine rather than once per test run.
+   */
+  sharedCaches?: boolean;
+}
+
+export async function openLabBackend(instance: LabInstance, dirPrefix: string, options: LabBackendOptions = {}): Promise<LabBackend> {
   const targets = await labTargets(instance);
   const dir = mkdtempSync(join(tmpdir(), dirPrefix));
+  if (options.sharedCaches) {
+    mkdirSync(join(dir, 'cache'));
+    for (const [shared, name] of [[TEST_BUILD_DIR, 'template-builds'], [TEST_NODE_CACHE, 'portable-node']] as const) {
+      mkdirSync(shared, { recursive: true });
+      symlinkSync(shared, join(dir, 'cache', name));
+    }
+  }
   const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
   const call = createDispatcher(createHandlers(services), (error) => console.error(error));
   const ok = async <T>(name: string, args: unknown): Promise<T> => {
