@@ -1,0 +1,167 @@
+// The agent's books against servers that misbehave on purpose (agent-harness.ts' scripted server):
+// a FIN or a reset under a request fails it by kind and timing restarts cleanly; a silent server's
+// timeouts run from the intended time and enter the histogram at the timeout (open model) or are
+// counted only (closed); a full pool leaves slots not sent; connections open on demand; fixed counts
+// schedule exactly N; the window is exactly the duration and ONE drain line settles the rest.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { LoadAgentConfig } from '../app/agent-protocol.ts';
+import { latencyStats, mergeEncodedHistograms } from '../app/hdr.ts';
+import { assertBooks, endOf, runAgent, samplesOf, startScriptedServer, type AgentRun, type ScriptedServer } from './agent-harness.ts';
+
+function loadConfig(port: number, load: LoadAgentConfig['load'], extra: { warmupS?: number; timeoutMs?: number } = {}): LoadAgentConfig {
+  return {
+    role: 'load',
+    target: { protocol: 'http', hostname: '127.0.0.1', port },
+    request: { method: 'GET', path: '/', headers: {}, timeoutMs: extra.timeoutMs ?? 5000 },
+    load,
+    warmupS: extra.warmupS ?? 0,
+    capS: 30,
+  };
+}
+
+function latency(run: AgentRun, phases: string[] = ['measure', 'drain']) {
+  const lines = samplesOf(run).filter((line) => phases.includes(line.phase));
+  return mergeEncodedHistograms(lines.map((line) => line.histogram));
+}
+
+async function completed(config: LoadAgentConfig): Promise<AgentRun> {
+  const run = await runAgent(config);
+  assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+  return run;
+}
+
+describe('agent accounting: a 20 ms server that closes (FIN) every 10th request instead of answering it', () => {
+  let server: ScriptedServer;
+  before(async () => {
+    server = await startScriptedServer({ answerAfterMs: 20, endEvery: { n: 10, how: 'fin' } });
+  });
+  after(() => server.close());
+
+  for (const load of [
+    { model: 'closed', connections: 4, pipelining: 1, durationS: 2 },
+    { model: 'open', rate: 100, durationS: 2 },
+  ] as const) {
+    test(`${load.model} model: the closes are errors of kind closed, latency stays the server's 20 ms`, async () => {
+      const run = await completed(loadConfig(server.port, load));
+      const books = assertBooks(run);
+      const stats = latencyStats(latency(run));
+      assert.ok(stats.p50Us! >= 20_000 && stats.p50Us! < 35_000, `p50 ${stats.p50Us} µs`);
+      assert.ok(stats.maxUs! < 200_000, `max ${stats.maxUs} µs: an answer was timed against an older request`);
+      // Each connection answers 9 and is closed under the 10th; those still open at the end answered at most 9.
+      const closed = books.errors.closed ?? 0;
+      const opened = samplesOf(run).reduce((sum, line) => sum + line.client.newConnections, 0);
+      assert.ok(closed > 0 && books.answered >= 9 * closed && books.answered <= 9 * opened, `${books.answered} answered, ${closed} closed, ${opened} opened`);
+      assert.equal(books.answered + closed, books.scheduled);
+    });
+  }
+});
+
+describe('agent accounting: misbehaving servers', () => {
+  const servers: ScriptedServer[] = [];
+  const start = async (script: Parameters<typeof startScriptedServer>[0]) => {
+    const server = await startScriptedServer(script);
+    servers.push(server);
+    return server;
+  };
+  after(() => Promise.all(servers.map((server) => server.close())));
+
+  test('a reset (RST) under a request fails it as reset', async () => {
+    const server = await start({ answerAfterMs: 2, endEvery: { n: 5, how: 'reset' } });
+    const run = await completed(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 1 }));
+    const books = assertBooks(run);
+    const reset = books.errors.reset ?? 0;
+    const opened = samplesOf(run).reduce((sum, line) => sum + line.client.newConnections, 0);
+    assert.ok(reset > 0 && books.answered >= 4 * reset && books.answered <= 4 * opened, `${books.answered} answered, ${reset} reset, ${opened} opened`);
+    assert.equal(books.answered + reset, books.scheduled);
+  });
+
+  test('open model, silent server: timeouts run from the intended time and enter the histogram at the timeout', async () => {
+    const server = await start({});
+    // One connection, a slot every 100 ms, 500 ms timeouts: each slot waits for the one before it to
+    // time out. Timed from the intended time, each is sent when its predecessor times out and times
+    // out 100 ms later, so none outwaits its timeout; timed from the write, the waits would pile up
+    // into slots not sent.
+    const run = await completed(loadConfig(server.port, { model: 'open', rate: 10, durationS: 1, connections: 1 }, { timeoutMs: 500 }));
+    const books = assertBooks(run);
+    assert.equal(books.scheduled, 10);
+    assert.equal(books.errors.timeout, 10);
+    assert.equal(books.notSent['pool-full'], 0);
+    const histogram = latency(run);
+    assert.equal(histogram.totalCount, 10);
+    assert.ok(histogram.minNonZeroValue >= 499_000 && histogram.maxValue <= 501_000, `${histogram.minNonZeroValue}..${histogram.maxValue} µs`);
+    assert.equal(books.windowMs, 1000);
+  });
+
+  test('closed model, silent server: timeouts are counted from the write, latency stays service time', async () => {
+    const server = await start({});
+    const run = await completed(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 1 }, { timeoutMs: 300 }));
+    const books = assertBooks(run);
+    assert.ok(books.scheduled >= 4, `${books.scheduled} scheduled`);
+    assert.equal(books.errors.timeout, books.scheduled);
+    assert.equal(latency(run).totalCount, 0);
+  });
+
+  test('the pool maximum reached: slots that outwait their timeout are not sent (pool-full)', async () => {
+    const server = await start({});
+    // 2000 slots/s for one connection that never gets an answer: slots expire while they wait.
+    const run = await completed(loadConfig(server.port, { model: 'open', rate: 2000, durationS: 0.5, connections: 1 }, { timeoutMs: 200 }));
+    const books = assertBooks(run);
+    assert.equal(books.scheduled, 1000);
+    const poolFull = books.notSent['pool-full'] ?? 0;
+    assert.ok(poolFull > 100, `${poolFull} pool-full`);
+    assert.equal((books.errors.timeout ?? 0) + poolFull, 1000);
+    // Only what was sent has a latency.
+    assert.equal(latency(run).totalCount, books.errors.timeout);
+    for (const line of samplesOf(run)) assert.ok(line.client.openSockets <= 1 && line.client.newConnections <= (books.errors.timeout ?? 0));
+  });
+
+  test('open model without a maximum: connections open on demand, counted with their connect time', async () => {
+    const server = await start({ answerAfterMs: 20 });
+    const run = await completed(loadConfig(server.port, { model: 'open', rate: 200, durationS: 1 }));
+    const books = assertBooks(run);
+    assert.equal(books.scheduled, 200);
+    assert.equal(books.answered, 200);
+    const lines = samplesOf(run);
+    const opened = lines.reduce((sum, line) => sum + line.client.newConnections, 0);
+    // About rate × answer time (4) are busy at once, far below the default maximum (rate × timeout = 1000).
+    assert.ok(opened >= 2 && opened <= 30, `${opened} connections opened`);
+    assert.ok(lines[0]!.client.connectUsMax! > 0);
+  });
+
+  test('warm-up requests answered after the warm-up count nowhere; the window is exact; ONE drain line carries the answers still due', async () => {
+    const server = await start({ answerAfterMs: 300 });
+    const run = await completed(loadConfig(server.port, { model: 'open', rate: 50, durationS: 1.5 }, { warmupS: 1 }));
+    const books = assertBooks(run);
+    const lines = samplesOf(run);
+    assert.deepEqual(
+      lines.map((line) => [line.phase, line.phase === 'drain' ? 'drain' : line.durationMs]),
+      [
+        ['warmup', 1000],
+        ['measure', 1000],
+        ['measure', 500],
+        ['drain', 'drain'],
+      ],
+    );
+    assert.equal(books.windowMs, 1500);
+    const firstMeasured = lines[1]!;
+    // ~15 warm-up requests were in flight at the switch; none is answered in a measured line.
+    assert.ok(lines[0]!.inFlight > 5, `${lines[0]!.inFlight} in flight after the warm-up`);
+    assert.ok(firstMeasured.requests <= firstMeasured.scheduled);
+    const lastMeasured = lines[2]!;
+    assert.ok(lastMeasured.inFlight > 5, `${lastMeasured.inFlight} in flight at the window's end`);
+    assert.equal(books.drain!.requests, lastMeasured.inFlight);
+    assert.ok(books.drain!.durationMs <= 5000 + 500);
+    assert.equal(books.scheduled, 75);
+    assert.equal(books.answered, 75);
+  });
+
+  test('a fixed count after a warm-up schedules exactly N measured requests', async () => {
+    const server = await start({ answerAfterMs: 1 });
+    const run = await completed(loadConfig(server.port, { model: 'closed', connections: 3, pipelining: 2, requests: 300 }, { warmupS: 1 }));
+    const books = assertBooks(run);
+    assert.equal(books.scheduled, 300);
+    assert.equal(books.answered, 300);
+  });
+});
