@@ -1,7 +1,8 @@
 // The load engine on the two-host lab: the Node template deployed on bl-server, the agent on
 // bl-client, a real session that stores samples and a summary; an agent a crashed Benchlab left
 // running is cleaned when the host connects; kill -9 of Benchlab and a pulled client link each
-// stop the load within 5 s.
+// stop the load within 5 s. An open-model session on the `engine` lab keeps its books: every stored
+// line and the summary balance, a fixed count schedules exactly N, and ONE drain row ends the run.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,9 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { AGENT_PROTOCOL_VERSION } from '../../app/agent-protocol.ts';
+import { intervalBalances, type RunSummary } from '../../app/run-summary.ts';
 import type { LiveRun } from '../../app/runs.ts';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
-import { SamplesRepository } from '../../main/services/store/samples-repository.ts';
+import { SamplesRepository, summarySecondOf } from '../../main/services/store/samples-repository.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { labExec, labSetLink, labSsh, type LabInstance } from './lab.ts';
@@ -108,7 +111,7 @@ describe('load engine on the lab', { skip: skip ?? false }, () => {
     const pidFile = `${AGENT_PIDS}/${owner}-s999-load.pid`;
     const start = JSON.stringify({
       type: 'start',
-      version: 1,
+      version: AGENT_PROTOCOL_VERSION,
       config: {
         role: 'load',
         target: { protocol: 'http', hostname: lab.targets.server.address, port: 18431 },
@@ -167,6 +170,50 @@ describe('load engine on the lab', { skip: skip ?? false }, () => {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('load engine on the lab: the books', { skip: skip ?? false }, () => {
+  let lab: Lab;
+
+  before(async () => {
+    lab = await openLab('engine', 18433);
+  });
+
+  after(async () => {
+    await lab?.close();
+  });
+
+  test('an open-model session of 600 requests over 2 s: every stored line and the summary balance', async () => {
+    const started = await lab.ok<LiveRun>('runs.start', {
+      clientHostId: lab.clientId,
+      serverHostId: lab.serverId,
+      profile: { target: lab.target, request: { path: '/hello', timeoutMs: 2000 }, load: { model: 'open', requests: 600, durationS: 2 }, warmupS: 1 },
+    });
+    const run = await waitFor(
+      'the session to end',
+      async () => {
+        const { run } = await lab.ok<{ run: LiveRun }>('runs.live', {});
+        return ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
+      },
+      30_000,
+    );
+    assert.equal(run.status, 'completed', run.message ?? '');
+    const [stored] = await lab.ok<Array<{ id: number; summary: RunSummary }>>('runs.list', { sessionId: started.sessionId });
+    const books = stored!.summary.books!;
+    assert.ok(books.balanced, JSON.stringify(books));
+    assert.deepEqual([books.scheduled, books.answered, books.inFlight], [600, 600, 0]);
+    const samples = new SamplesRepository(lab.services.db).forRun(stored!.id);
+    assert.deepEqual(
+      samples.map((sample) => sample.phase),
+      ['measure', 'measure', 'drain'],
+    );
+    let inFlight = 0;
+    for (const sample of samples) {
+      assert.ok(intervalBalances(summarySecondOf(sample), inFlight), `second ${sample.second} (${sample.phase}) does not balance`);
+      inFlight = sample.inFlight!;
+    }
+    assert.equal(inFlight, 0);
   });
 });
 
