@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ArrivalSchedule } from './arrival-schedule.ts';
+import { parseOpenFilesLimit } from './fd-limit.ts';
 import { planThreads } from './load-coordinator.ts';
 import { share } from './load-thread.ts';
 
@@ -85,5 +86,21 @@ describe('threads of a step', () => {
       [250, 0.5, 25],
       [250, 0.75, 25],
     ]);
+  });
+
+  test('open without a maximum: rate × timeout connections, bounded by the file limit, split over the threads', () => {
+    const open = { ...base, request: { ...base.request, timeoutMs: 2000 }, load: { model: 'open' as const, rate: 300, durationS: 5 } };
+    assert.deepEqual(planThreads(open, 2, 100_000).map((thread) => thread.open?.maxConnections), [300, 300]);
+    assert.deepEqual(planThreads(open, 2, 450).map((thread) => thread.open?.maxConnections), [225, 225]);
+    // A maximum smaller than the cores: never a thread without a connection.
+    assert.deepEqual(planThreads(open, 4, 2).map((thread) => thread.open?.maxConnections), [1, 1]);
+    assert.deepEqual(planThreads({ ...open, load: { ...open.load, connections: 7 } }, 2, 3).map((thread) => thread.open?.maxConnections), [4, 3]);
+  });
+
+  test('the soft open-files limit is read from /proc/self/limits', () => {
+    const limits = 'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 524288               files\n';
+    assert.equal(parseOpenFilesLimit(limits), 1024);
+    assert.equal(parseOpenFilesLimit(limits.replace('1024 ', 'unlimited ')), null);
+    assert.equal(parseOpenFilesLimit(''), null);
   });
 });
