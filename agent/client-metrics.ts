@@ -18,6 +18,8 @@ export interface LoadThreadFigures {
   backlog: number;
   sent: number;
   portErrors: number;
+  newConnections?: number;
+  connectUsMax?: number | null;
 }
 
 export class ClientMetricsSampler {
@@ -81,6 +83,8 @@ export class ClientMetricsSampler {
       backlog: threads.backlog,
       sent: threads.sent,
       portErrors: threads.portErrors,
+      newConnections: threads.newConnections ?? 0,
+      connectUsMax: threads.connectUsMax ?? null,
       portRangeSize: this.#portRangeSize,
     };
   }
