@@ -223,6 +223,8 @@ describe('the shipped studies', () => {
     assert.equal(profile.load.durationS, undefined);
     assert.deepEqual(profile.sweep, []);
     assert.ok(study('ab-fixed-count').templates.some((target) => target.templateId === 'apache-static'));
+    // ab without -k: a new connection per request.
+    assert.deepEqual(profile.request.headers, { Connection: 'close' });
   });
 
   test('loadtest seed: 700 req/s for 60 s on /sleep?ms=500, sync and async, connections opened as needed', () => {
