@@ -125,8 +125,10 @@ describe('agent accounting: misbehaving servers', () => {
     assert.equal(books.answered, 200);
     const lines = samplesOf(run);
     const opened = lines.reduce((sum, line) => sum + line.client.newConnections, 0);
-    // About rate × answer time (4) are busy at once, far below the default maximum (rate × timeout = 1000).
-    assert.ok(opened >= 2 && opened <= 30, `${opened} connections opened`);
+    // About rate × answer time (4) are busy at once, far below the default maximum (rate × timeout =
+    // 1000): opened on demand, not up front. A busy machine that stalls the loop releases slots in
+    // bunches, each needing a connection, hence the wide margin.
+    assert.ok(opened >= 2 && opened <= 100, `${opened} connections opened`);
     assert.ok(lines[0]!.client.connectUsMax! > 0);
   });
 
