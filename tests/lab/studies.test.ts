@@ -175,7 +175,7 @@ describe('the five studies reproduce their seeds on the lab', { skip: skip ?? fa
   });
 
   test('Gatling seed: the <800 / 800–1200 / ≥1200 ms bands and failures as the arrival rate rises on /file', async (t) => {
-    // Scaled: steps of 4 s instead of 30 s at 500, 3000 and 10 000 requests/s (the seed's 1750–4000
+    // Scaled: steps of 4 s instead of 30 s at 500, 3000 and 7000 requests/s (the seed's 1750–4000
     // req/s, past what the lab's 2 cores carry at the top), with a 2 s request timeout instead of
     // Gatling's 60 s so an overloaded step ends in failures within its 4 s. Node's two variants.
     const results = await runStudy(
@@ -185,7 +185,7 @@ describe('the five studies reproduce their seeds on the lab', { skip: skip ?? fa
         { templateId: 'node', variant: 'sync' },
         { templateId: 'node', variant: 'async' },
       ],
-      (profile) => ({ ...profile, load: { ...profile.load, durationS: 4 }, sweep: [2000, 12_000, 40_000], pauseS: 1, request: { ...profile.request, timeoutMs: 2000 } }),
+      (profile) => ({ ...profile, load: { ...profile.load, durationS: 4 }, sweep: [2000, 12_000, 28_000], pauseS: 1, request: { ...profile.request, timeoutMs: 2000 } }),
     );
     for (const steps of results) {
       assert.equal(steps.length, 3);
@@ -196,13 +196,16 @@ describe('the five studies reproduce their seeds on the lab', { skip: skip ?? fa
       assert.equal(low.summary.failed, 0);
       const slow = high.summary.bands[1]!.count + high.summary.bands[2]!.count;
       const lost = high.summary.failed + (high.summary.books?.notSent ?? 0);
-      assert.ok(slow + lost > 0, `${high.target}: at 10 000 req/s answers slow down or fail (slow ${slow}, failed or not sent ${lost})`);
+      // Every scheduled request of the overloaded step is accounted for: answered, failed or not sent.
+      assert.ok(high.summary.books?.balanced, `${high.target}: the books balance at 7000 req/s`);
+      assert.ok(slow + lost > 0, `${high.target}: at 7000 req/s answers slow down or fail (slow ${slow}, failed or not sent ${lost})`);
       assert.ok(fast(high) / Math.max(1, high.summary.books?.scheduled ?? high.summary.requests) < fast(low) / low.summary.requests);
     }
   });
 
   test('wrk seed: the blocking servlet falls behind the non-blocking handler as connections grow', async (t) => {
-    // Scaled: 10, 100 and 1000 connections (not 10 000) for 3 s each after a 2 s warm-up, on
+    // Scaled: 10, 100 and 500 connections (not up to 10 000: without the study's preset the lab
+    // client's soft open-files limit is 1024) for 3 s each after a 2 s warm-up, on
     // /sleep?ms=20 instead of /hello: on 2 shared cores a hello world is CPU-bound for both, while
     // a 20 ms wait shows what the seed measured — a servlet holds a worker thread per request in
     // progress (Undertow's default 16 workers: at most 800 req/s), the non-blocking handler none.
@@ -213,15 +216,16 @@ describe('the five studies reproduce their seeds on the lab', { skip: skip ?? fa
         { templateId: 'undertow', variant: 'servlet' },
         { templateId: 'undertow', variant: 'nonblocking' },
       ],
-      (profile) => ({ ...profile, request: { ...profile.request, path: '/sleep?ms=20' }, load: { ...profile.load, durationS: 3 }, sweep: [10, 100, 1000], warmupS: 2, pauseS: 1 }),
+      (profile) => ({ ...profile, request: { ...profile.request, path: '/sleep?ms=20' }, load: { ...profile.load, durationS: 3 }, sweep: [10, 100, 500], warmupS: 2, pauseS: 1 }),
     );
     const rps = (steps: StepResult[], index: number) => steps[index]!.summary.requestsPerSecond;
     const p50 = (steps: StepResult[], index: number) => steps[index]!.summary.p50Us!;
-    // At 10 connections both serve 10 / 20 ms: alike.
-    assert.ok(Math.abs(rps(servlet!, 0) - rps(nonblocking!, 0)) < 0.3 * rps(nonblocking!, 0), 'alike at 10 connections');
+    // At 10 connections both serve about 10 / 20 ms; the gap opens as connections grow.
+    const gap = (index: number) => rps(nonblocking!, index) / rps(servlet!, index);
+    assert.ok(gap(2) > 3 * gap(0), `the gap grows: ${gap(0).toFixed(2)}× at 10 connections, ${gap(2).toFixed(2)}× at 500`);
     // As connections grow the non-blocking handler serves more; the servlet stays at its pool's bound
     // and its latency grows with the queue.
-    assert.ok(rps(nonblocking!, 2) > 3 * rps(servlet!, 2), `at 1000 connections ${rps(nonblocking!, 2)} against ${rps(servlet!, 2)} req/s`);
+    assert.ok(rps(nonblocking!, 2) > 3 * rps(servlet!, 2), `at 500 connections ${rps(nonblocking!, 2)} against ${rps(servlet!, 2)} req/s`);
     assert.ok(rps(nonblocking!, 2) > 3 * rps(nonblocking!, 0));
     assert.ok(p50(servlet!, 2) > 10 * p50(servlet!, 0), 'the servlet waits for a worker');
     assert.ok(p50(nonblocking!, 2) < 5 * p50(nonblocking!, 0));
