@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ArrivalSchedule } from './arrival-schedule.ts';
 import { parseOpenFilesLimit } from './fd-limit.ts';
-import { planThreads } from './load-coordinator.ts';
+import { describeConnectionShortfall, planThreads } from './load-coordinator.ts';
 import { share } from './load-thread.ts';
 
 describe('arrival schedule', () => {
@@ -95,6 +95,14 @@ describe('threads of a step', () => {
     // A maximum smaller than the cores: never a thread without a connection.
     assert.deepEqual(planThreads(open, 4, 2).map((thread) => thread.open?.maxConnections), [1, 1]);
     assert.deepEqual(planThreads({ ...open, load: { ...open.load, connections: 7 } }, 2, 3).map((thread) => thread.open?.maxConnections), [4, 3]);
+  });
+
+  test('closed connections past the file limit are refused before the step, with the way out', () => {
+    const closed = { ...base, load: { model: 'closed' as const, connections: 1000, pipelining: 1, durationS: 5 } };
+    assert.match(describeConnectionShortfall(closed, 960) ?? '', /^1000 connections need as many open files, but the agent may hold only 960 here .*raise nofile/);
+    assert.equal(describeConnectionShortfall(closed, 1000), null);
+    assert.equal(describeConnectionShortfall(closed, null), null, 'an unknown limit is not guessed');
+    assert.equal(describeConnectionShortfall({ ...base, load: { model: 'open', rate: 5000, durationS: 5 } }, 10), null, 'the open model opens what the limit allows');
   });
 
   test('the soft open-files limit is read from /proc/self/limits', () => {

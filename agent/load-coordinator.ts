@@ -14,7 +14,7 @@ import { createLatencyHistogram, decodeHistogram, encodeHistogram } from '../app
 import { defaultOpenConnections, MAX_CONNECTIONS, targetRate } from '../app/load-profile.ts';
 import { emptyErrors, emptyNotSent, emptyStatus } from '../app/run-summary.ts';
 import { ClientMetricsSampler } from './client-metrics.ts';
-import { connectionCeiling } from './fd-limit.ts';
+import { connectionCeiling, FD_RESERVE } from './fd-limit.ts';
 import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';
 import { share, type FromThread, type IntervalMessage, type ThreadSetup, type ToThread } from './load-thread.ts';
 
@@ -90,7 +90,21 @@ export interface LoadIo {
 
 type LinePhase = LoadSampleLine['phase'];
 
+/**
+ * Why the closed model's connections cannot all be open at once on this host, or null. Without this
+ * check the connections past the file limit fail to open and the step measures the limit.
+ */
+export function describeConnectionShortfall(config: LoadAgentConfig, ceiling = connectionCeiling()): string | null {
+  if (config.load.model !== 'closed' || ceiling === null || config.load.connections <= ceiling) return null;
+  return (
+    `${config.load.connections} connections need as many open files, but the agent may hold only ${ceiling} here ` +
+    `(its open-files limit less ${FD_RESERVE} for itself): raise nofile on the client (a preset such as the wrk seed's) or use fewer connections`
+  );
+}
+
 export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: string | URL): Promise<LoadOutcome> {
+  const shortfall = describeConnectionShortfall(config);
+  if (shortfall) return { reason: 'error', message: shortfall };
   const setups = planThreads(config);
   const workers = setups.map((setup) => new Worker(workerEntry, { workerData: { benchlabLoadThread: setup } }));
   const received: IntervalMessage[] = [];

@@ -43,7 +43,11 @@ export class OpenDriver implements Driver {
     this.#listener = {
       connected: (_connection, connectUs) => recorder.connected(connectUs),
       answered: (connection, statusCode, bytes, from, tag) => {
-        recorder.answered(tag as PhaseTag, statusCode, bytes, (now() - from) * 1000);
+        const latencyMs = now() - from;
+        // An answer after its deadline (the timer ran late on a busy loop) is a timeout all the
+        // same: the same request must not count as answered on one machine and timed out on another.
+        if (latencyMs > this.#timeoutMs) recorder.failed(tag as PhaseTag, 'timeout', this.#timeoutMs * 1000);
+        else recorder.answered(tag as PhaseTag, statusCode, bytes, latencyMs * 1000);
         if (connection.usable && connection.outstanding === 0) this.#idle.push(connection);
         this.#dispatch();
         this.#checkDrained();

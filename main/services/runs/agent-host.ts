@@ -49,8 +49,11 @@ export async function prepareAgentHost(
   // setsid: the agent leads its own process group, so it can be stopped as one (with its threads'
   // sockets) and is not tied to the login session's job control. -w keeps our channel attached.
   const setsid = facts.tools.has('setsid') ? 'setsid -w ' : '';
+  // The soft open-files limit up to the hard one, as one would before a load run by hand: every
+  // connection is a file, and a login's soft limit (often 1024) is not what the host allows.
+  const raiseFiles = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; ';
   return {
-    command: `${setsid}${shellQuote(node)} ${shellQuote(`${root}/agent/${AGENT_FILE_NAME}`)}`,
+    command: `${raiseFiles}${setsid}${shellQuote(node)} ${shellQuote(`${root}/agent/${AGENT_FILE_NAME}`)}`,
     // Not under ${root}/run: the template deployer owns that folder and clears it.
     pidDir: `${root}/agent/pids/${safeName(facts.hostname)}`,
     hostname: facts.hostname,

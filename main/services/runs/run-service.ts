@@ -344,7 +344,9 @@ export class RunService {
     } catch (error) {
       end = { reason: 'error', message: error instanceof Error ? error.message : String(error) };
     }
-    const status = end.reason === 'completed' || end.reason === 'cap' ? 'completed' : end.reason === 'stopped' ? 'stopped' : 'failed';
+    // A step cut at its hard cap did not finish what it scheduled: it is stopped, not completed.
+    const status = end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
+    if (end.reason === 'cap') this.#options.log.warn('runs', `${state.name}: step ${step.index + 1} (${step.label}) reached its ${step.capS} s cap and was cut short`);
     liveStep.summary = recorder.finish(status);
     liveStep.bottleneck = recorder.bottleneck();
     liveStep.status = status;
