@@ -40,7 +40,7 @@ export async function globalSetup(): Promise<void> {
 }
 
 /** Lab instances that only tests use (pulled links, regenerated keys, plans): always taken down. */
-const TEST_ONLY_INSTANCES = ['disruptive', 'rekey', 'loadlink', 'plans', 'wizard', 'engine', 'studies', 'hostfacts'] as const;
+const TEST_ONLY_INSTANCES = ['disruptive', 'rekey', 'loadlink', 'plans', 'wizard', 'engine', 'studies', 'hostfacts', 'verdict'] as const;
 
 export async function globalTeardown(): Promise<void> {
   try {

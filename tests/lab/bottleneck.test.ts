@@ -11,7 +11,8 @@ import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const skip = labSkipReason();
-const INSTANCE = 'hostfacts';
+// Its own hosts: the host-facts tests deploy on theirs at the same time, and one host runs one template.
+const INSTANCE = 'verdict';
 const PORT = 18471;
 
 describe('bottleneck verdict on the lab', { skip: skip ?? false }, () => {

@@ -28,8 +28,10 @@ const INSTANCES = {
   engine: { prefix: 'ble-', thirdOctet: 7 },
   // The five seed studies, each against the templates its seed used.
   studies: { prefix: 'bls-', thirdOctet: 8 },
-  // Session snapshots, the noise pre-flight and the bottleneck verdict.
+  // Session snapshots and the noise pre-flight.
   hostfacts: { prefix: 'blf-', thirdOctet: 9 },
+  // The bottleneck verdict against an overloaded server (it deploys a template of its own).
+  verdict: { prefix: 'blv-', thirdOctet: 10 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
