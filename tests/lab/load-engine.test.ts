@@ -50,6 +50,18 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null | undefine
   }
 }
 
+/** The session's final state, once it is over. */
+function sessionEnd(lab: Pick<Lab, 'ok'>, sessionId: number, timeoutMs: number): Promise<LiveRun> {
+  return waitFor(
+    'the session to end',
+    async () => {
+      const { run } = await lab.ok<{ run: LiveRun }>('runs.live', {});
+      return run.sessionId === sessionId && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
+    },
+    timeoutMs,
+  );
+}
+
 /** Pids of this data dir's load agents running on the client host (from their pid files). */
 async function clientAgentPids(lab: Pick<Lab, 'services'>, instance: LabInstance): Promise<number[]> {
   const owner = agentOwner(lab.services.info().databaseFile);
@@ -79,14 +91,7 @@ describe('load engine on the lab', { skip: skip ?? false }, () => {
       serverHostId: lab.serverId,
       profile: { target: lab.target, request: { path: '/hello' }, load: { model: 'closed', connections: 8, durationS: 3 }, warmupS: 1 },
     });
-    const run = await waitFor(
-      'the session to end',
-      async () => {
-        const { run } = await lab.ok<{ run: LiveRun }>('runs.live', {});
-        return ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-      },
-      30_000,
-    );
+    const run = await sessionEnd(lab, started.sessionId, 30_000);
     assert.equal(run.status, 'completed', run.message ?? '');
     const [stored] = await lab.ok<Array<{ id: number; templateId: string; variant: string; sampleCount: number; summary: { requests: number; requestsPerSecond: number; p50Us: number; p99Us: number; failed: number } }>>(
       'runs.list',
@@ -190,14 +195,7 @@ describe('load engine on the lab: the books', { skip: skip ?? false }, () => {
       serverHostId: lab.serverId,
       profile: { target: lab.target, request: { path: '/hello', timeoutMs: 2000 }, load: { model: 'open', requests: 600, durationS: 2 }, warmupS: 1 },
     });
-    const run = await waitFor(
-      'the session to end',
-      async () => {
-        const { run } = await lab.ok<{ run: LiveRun }>('runs.live', {});
-        return ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-      },
-      30_000,
-    );
+    const run = await sessionEnd(lab, started.sessionId, 30_000);
     assert.equal(run.status, 'completed', run.message ?? '');
     const [stored] = await lab.ok<Array<{ id: number; summary: RunSummary }>>('runs.list', { sessionId: started.sessionId });
     const books = stored!.summary.books!;
@@ -244,14 +242,7 @@ describe('load engine when the client link drops', { skip: skip ?? false }, () =
     assert.ok(stoppedAfter < 5000, `the agent ran on ${stoppedAfter} ms after the link went down`);
     t.diagnostic(`the agent ended ${stoppedAfter} ms after the link went down`);
     await labSetLink('client', 'up', { instance: 'loadlink' });
-    const run = await waitFor(
-      'the session to end',
-      async () => {
-        const { run } = await lab.ok<{ run: LiveRun }>('runs.live', {});
-        return run.sessionId === started.sessionId && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-      },
-      40_000,
-    );
+    const run = await sessionEnd(lab, started.sessionId, 40_000);
     assert.equal(run.status, 'failed');
     assert.match(run.message ?? '', /^step 1 \(200 req\/s for 60 s, up to 10 connections\): (the agent on lab-client heard nothing from Benchlab for 3 s \(did the link drop\?\) and stopped its load|lost the agent on lab-client: .+)$/);
   });
