@@ -96,8 +96,11 @@ export class StepRecorder {
     this.#accumulator.add(second);
     const balanced = intervalBalances(second, this.#inFlight);
     this.#inFlight = line.inFlight;
-    if (line.phase === 'measure') this.#seconds.push({ requests: line.requests, p50Us: line.p50Us, notSent: line.notSent, errors: line.errors, clientMetrics, serverMetrics });
-    if (line.phase === 'measure') this.#steadiness.push({ requests: line.requests, durationMs: line.durationMs, p50Us: line.p50Us });
+    // The verdicts are about the window; the drain is no second of it.
+    if (line.phase === 'measure') {
+      this.#seconds.push({ requests: line.requests, p50Us: line.p50Us, notSent: line.notSent, errors: line.errors, clientMetrics, serverMetrics });
+      this.#steadiness.push({ requests: line.requests, durationMs: line.durationMs, p50Us: line.p50Us });
+    }
     return balanced ? null : `the books of ${line.phase === 'drain' ? 'the drain' : `second ${line.second}`} do not balance (scheduled ${line.scheduled}, in flight ${line.inFlight})`;
   }
 
