@@ -4,17 +4,19 @@
 
 import type { ReactNode } from 'react';
 import { FormField } from '../../components/FormField.tsx';
-import { describeOpenCapacity, expandSteps, HTTP_METHODS, LoadProfile } from '../../../../app/load-profile.ts';
+import { applySweepValue, describeOpenCapacity, HTTP_METHODS, StepLoad } from '../../../../app/load-profile.ts';
 import { profileOf, type ProfileDraft } from './profile-draft.ts';
 
 /** The first step whose connection maximum cannot carry its rate, in words; null when all can. */
 function capacityWarning(draft: ProfileDraft): string | null {
   if (draft.model !== 'open') return null;
-  const parsed = LoadProfile.safeParse({ ...profileOf(draft), target: 'http://placeholder:80' });
+  const { load, sweep = [] } = profileOf(draft);
+  const parsed = StepLoad.safeParse(load);
   if (!parsed.success) return null;
-  for (const step of expandSteps(parsed.data)) {
-    const warning = describeOpenCapacity(step.load);
-    if (warning) return expandSteps(parsed.data).length > 1 ? `Step ${step.index + 1}: ${warning}` : warning;
+  const steps = sweep.length > 0 ? sweep.map((value) => applySweepValue(parsed.data, value)) : [parsed.data];
+  for (const [index, step] of steps.entries()) {
+    const warning = describeOpenCapacity(step);
+    if (warning) return steps.length > 1 ? `Step ${index + 1}: ${warning}` : warning;
   }
   return null;
 }
