@@ -3,7 +3,19 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { expandSteps, LoadProfile, parseTarget, profileFieldErrors, sessionCapSeconds, targetRate, type LoadProfileInput } from './load-profile.ts';
+import {
+  defaultOpenConnections,
+  describeOpenCapacity,
+  describeProfile,
+  expandSteps,
+  LoadProfile,
+  parseTarget,
+  profileFieldErrors,
+  requestUrl,
+  sessionCapSeconds,
+  targetRate,
+  type LoadProfileInput,
+} from './load-profile.ts';
 
 const closed: LoadProfileInput = {
   target: 'http://10.231.0.3:8080',
@@ -90,5 +102,21 @@ describe('load profiles', () => {
 
   test('latency bands must ascend', () => {
     assert.equal(profileFieldErrors({ ...closed, bucketsMs: [1200, 800] }).bucketsMs, 'must be in ascending order');
+  });
+
+  test('a connection maximum that cannot carry the rate is said with the answer time it needs; none given is no cap', () => {
+    const capped = LoadProfile.parse(withLoad({ model: 'open', rate: 700, durationS: 60, connections: 15 })).load;
+    assert.match(describeOpenCapacity(capped) ?? '', /^15 connections carry 700 requests\/s only while each answer takes under 21 ms/);
+    assert.equal(describeOpenCapacity(LoadProfile.parse(withLoad({ model: 'open', rate: 10, durationS: 60, connections: 15 })).load), null);
+    assert.equal(describeOpenCapacity(LoadProfile.parse(withLoad({ model: 'open', rate: 700, durationS: 60 })).load), null);
+    assert.equal(defaultOpenConnections(700, 10_000), 7000);
+  });
+
+  test('a profile in words names no fields, and the target and path meet with one slash', () => {
+    const profile = LoadProfile.parse({ ...withLoad({ model: 'closed', connections: 10, durationS: 10 }), target: 'http://10.0.0.3:8080/', sweep: [10, 100], warmupS: 5, pauseS: 2 });
+    assert.equal(profile.target, 'http://10.0.0.3:8080');
+    const words = describeProfile(profile);
+    assert.equal(words, 'GET http://10.0.0.3:8080/hello · closed model, 10 → 100 connections, 10 s each · warm-up 5 s · pause 2 s');
+    assert.equal(requestUrl('http://h:80/', '/sleep?ms=5'), 'http://h:80/sleep?ms=5');
   });
 });
