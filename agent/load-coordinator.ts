@@ -21,6 +21,11 @@ import { share, type FromThread, type IntervalMessage, type ThreadSetup, type To
 const now = () => performance.timeOrigin + performance.now();
 /** Threads get this long to hand over their interval before the line is published without them. */
 const FLUSH_WAIT_MS = 400;
+/**
+ * A phase's last line waits this long for every thread: nothing comes after it to carry a late
+ * thread's interval, so publishing without it would lose requests from the books.
+ */
+const LAST_FLUSH_WAIT_MS = 5000;
 /** The drain lasts at most the request timeout and this, for answers on their way when it ran out. */
 export const DRAIN_GRACE_MS = 500;
 
@@ -180,7 +185,7 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
   const flush = async (tag: PhaseTag, phase: LinePhase, at: number, durationMs: number, options: { last?: boolean; dropIfEmpty?: boolean } = {}): Promise<void> => {
     const thisRound = ++round;
     post({ type: 'flush', round: thisRound, tag, at, last: options.last ?? false });
-    const deadline = now() + FLUSH_WAIT_MS;
+    const deadline = now() + (options.last ? LAST_FLUSH_WAIT_MS : FLUSH_WAIT_MS);
     while (workers.some((worker) => (answered.get(worker) ?? 0) < thisRound) && now() < deadline && !fatal) await sleepUntil(deadline);
     if (tag !== inFlightTag) {
       inFlightTag = tag;

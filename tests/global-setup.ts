@@ -23,6 +23,8 @@ function checkBooks(): void {
   rmSync(auditDir, { recursive: true, force: true });
   const problems = auditProblems(lines);
   console.log(`books: ${lines.length} runs made by the tests audited, ${problems.length === 0 ? 'every one balanced' : `${problems.length} did not balance`}`);
+  // The runner does not show a teardown's error: say which runs, here.
+  for (const problem of problems) console.log(`books: ${problem}`);
   if (problems.length > 0) throw new Error(`the books of runs the tests made do not balance:\n${problems.join('\n')}`);
 }
 
