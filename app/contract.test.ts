@@ -14,7 +14,7 @@ import {
   type RequestName,
   type TransportCall,
 } from './contract.ts';
-import { isApiErrorShape } from './errors.ts';
+import { isApiErrorShape } from './common/errors.ts';
 
 const goodHost = { name: 'srv', address: '10.0.0.3', port: 22, user: 'bench', auth: 'agent' };
 

@@ -2,19 +2,19 @@
 // and every event (payload schema). Electron IPC, the web-mode WebSocket and the CLI derive from it.
 
 import { z } from 'zod';
-import { NoArgs, request } from './contract-kit.ts';
-import type { ApiErrorShape } from './errors.ts';
-import { ConnectSecrets, Fingerprint, HostConnection } from './connections.ts';
-import { Host, HostId, HostInput } from './hosts.ts';
-import { Reachability, SystemInfo } from './system-info.ts';
-import { TerminalData, TerminalExit, TerminalId, TerminalSize } from './terminal.ts';
-import { SshConfigCandidate } from './ssh-config.ts';
-import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
-import { presetEvents, presetRequests } from './presets-contract.ts';
-import { templateEvents, templateRequests } from './templates-contract.ts';
-import { runEvents, runRequests } from './runs-contract.ts';
-import { compareRequests } from './compare-contract.ts';
-import { planEvents, planRequests } from './plans-contract.ts';
+import { NoArgs, request } from './common/contract-kit.ts';
+import type { ApiErrorShape } from './common/errors.ts';
+import { ConnectSecrets, Fingerprint, HostConnection } from './hosts/connections.ts';
+import { Host, HostId, HostInput } from './hosts/hosts.ts';
+import { Reachability, SystemInfo } from './hosts/system-info.ts';
+import { TerminalData, TerminalExit, TerminalId, TerminalSize } from './terminals/terminal.ts';
+import { SshConfigCandidate } from './hosts/ssh-config.ts';
+import { Session, SessionId, SessionName, SessionSummary } from './sessions/sessions.ts';
+import { presetEvents, presetRequests } from './presets/presets-contract.ts';
+import { templateEvents, templateRequests } from './templates/templates-contract.ts';
+import { runEvents, runRequests } from './runs/runs-contract.ts';
+import { compareRequests } from './sessions/compare-contract.ts';
+import { planEvents, planRequests } from './plans/plans-contract.ts';
 
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;

@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { LoadAgentConfig } from '../app/agent-protocol.ts';
+import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
 import { bundledPaths } from '../main/services/templates/catalog.ts';
 import { labSkipReason } from '../tests/support/lab-hosts.ts';
 import { templateLab } from '../tests/support/template-lab.ts';

@@ -5,8 +5,8 @@
 
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { AGENT_PROTOCOL_VERSION, LineSplitter, parseAgentLine, type LoadAgentConfig } from '../app/agent-protocol.ts';
-import { summarize, type RunSummary } from '../app/run-summary.ts';
+import { AGENT_PROTOCOL_VERSION, LineSplitter, parseAgentLine, type LoadAgentConfig } from '../app/runs/agent-protocol.ts';
+import { summarize, type RunSummary } from '../app/runs/run-summary.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const AGENT_BUNDLE = resolve(ROOT, 'out', 'agent', 'benchlab-agent.mjs');

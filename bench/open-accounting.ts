@@ -6,8 +6,8 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import type { LoadAgentConfig } from '../app/agent-protocol.ts';
-import type { RunSummary } from '../app/run-summary.ts';
+import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
+import type { RunSummary } from '../app/runs/run-summary.ts';
 import { localExec, runAgentTool } from './load-tools.ts';
 
 const PORT = 18464;

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../main/services/store/database.ts';
-import { RunsRepository } from '../main/services/store/runs-repository.ts';
-import { SamplesRepository, type SampleInput } from '../main/services/store/samples-repository.ts';
-import { SessionsRepository } from '../main/services/store/sessions-repository.ts';
+import { RunsRepository } from '../main/services/runs/runs-repository.ts';
+import { SamplesRepository, type SampleInput } from '../main/services/runs/samples-repository.ts';
+import { SessionsRepository } from '../main/services/sessions/sessions-repository.ts';
 
 /** One second of plausible load: ~20k requests with a log-normal-ish latency spread. */
 function realisticSample(second: number, random: () => number): SampleInput {

@@ -4,7 +4,7 @@ import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchJvmTemplates } from '../bench/jvm-templates.ts';
 import { benchChartLag } from '../bench/chart-lag.ts';
 import { benchLoadEngine } from '../bench/load-engine.ts';
-import { falsePositiveRate, verdictRate } from '../app/compare-calibration.ts';
+import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';

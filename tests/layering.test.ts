@@ -42,7 +42,7 @@ const allowed: Array<[string, string]> = [
   ['main/services/ok.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
   [
     'agent/ok.ts',
-    "import * as hdr from 'hdr-histogram-js';\nimport { readFileSync } from 'node:fs';\nimport { encodeLine } from '../app/agent-protocol.ts';\nexport const x = [hdr, readFileSync, encodeLine];\n",
+    "import * as hdr from 'hdr-histogram-js';\nimport { readFileSync } from 'node:fs';\nimport { encodeLine } from '../app/runs/agent-protocol.ts';\nexport const x = [hdr, readFileSync, encodeLine];\n",
   ],
 ];
 

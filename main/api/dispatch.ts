@@ -2,7 +2,7 @@
 // against the contract, runs the handler and turns any failure into `{ code, message }`.
 
 import { isRequestName, parseArgs, type RequestName } from '../../app/contract.ts';
-import { ApiError, type ApiErrorShape } from '../../app/errors.ts';
+import { ApiError, type ApiErrorShape } from '../../app/common/errors.ts';
 import type { Handlers } from './handlers.ts';
 
 export type DispatchOutcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };

@@ -2,14 +2,14 @@
 
 import type { ParsedArgs, RequestName, RequestResult } from '../../app/contract.ts';
 import type { Services } from '../services/services.ts';
-import { createCompareHandlers } from './compare-handlers.ts';
+import { createCompareHandlers } from './sessions-handlers.ts';
 import { createHostFactsHandlers } from './host-facts-handlers.ts';
-import { createHostHandlers } from './host-handlers.ts';
-import { createPlanHandlers } from './plan-handlers.ts';
-import { createPresetHandlers } from './preset-handlers.ts';
-import { createRunHandlers } from './run-handlers.ts';
-import { createTemplateHandlers } from './template-handlers.ts';
-import { createTerminalHandlers } from './terminal-handlers.ts';
+import { createHostHandlers } from './hosts-handlers.ts';
+import { createPlanHandlers } from './plans-handlers.ts';
+import { createPresetHandlers } from './presets-handlers.ts';
+import { createRunHandlers } from './runs-handlers.ts';
+import { createTemplateHandlers } from './templates-handlers.ts';
+import { createTerminalHandlers } from './terminals-handlers.ts';
 
 export type Handlers = { [N in RequestName]: (args: ParsedArgs<N>) => RequestResult<N> | Promise<RequestResult<N>> };
 

@@ -4,8 +4,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REQUEST_NAMES } from '../../app/contract.ts';
-import { ApiError } from '../../app/errors.ts';
-import { parseUntrustedJson } from '../../app/safe-json.ts';
+import { ApiError } from '../../app/common/errors.ts';
+import { parseUntrustedJson } from '../../app/common/safe-json.ts';
 import { createDispatcher } from '../api/dispatch.ts';
 import { createHandlers } from '../api/handlers.ts';
 import { defaultDataDir } from '../services/data-dir.ts';

@@ -4,7 +4,7 @@
 
 import { contextBridge, ipcRenderer } from 'electron';
 import { buildApi, type EventName, type RequestName, type TransportCall } from '../../app/contract.ts';
-import { isApiErrorShape, type ApiErrorShape } from '../../app/errors.ts';
+import { isApiErrorShape, type ApiErrorShape } from '../../app/common/errors.ts';
 import type { DispatchOutcome } from '../api/dispatch.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL } from './channels.ts';
 

@@ -3,7 +3,7 @@
 // binary cannot run in CI, so everything it prints is built and tested behind it in web mode.
 
 import { BrowserWindow } from 'electron';
-import type { PdfRenderer } from '../services/compare/pdf-export.ts';
+import type { PdfRenderer } from '../services/sessions/pdf-export.ts';
 
 export const electronPdfRenderer: PdfRenderer = async (html) => {
   const win = new BrowserWindow({ show: false, webPreferences: { javascript: false, sandbox: true, contextIsolation: true, partition: 'benchlab-print' } });

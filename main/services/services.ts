@@ -3,27 +3,27 @@
 
 import { join } from 'node:path';
 import type { AppInfo, TransportKind } from '../../app/contract.ts';
-import { ComparisonService } from './compare/comparison-service.ts';
-import { ReportExporter } from './compare/pdf-export.ts';
+import { ComparisonService } from './sessions/comparison-service.ts';
+import { ReportExporter } from './sessions/pdf-export.ts';
 import { EventBus } from './event-bus.ts';
 import { PlanRunner } from './plans/plan-runner.ts';
 import { HostConnections } from './hosts/host-connections.ts';
 import { Logger } from './logger.ts';
 import { builtInPresetsDir, loadBuiltInPresets, PresetCatalog } from './presets/preset-catalog.ts';
 import { PresetService } from './presets/preset-service.ts';
-import { ChangesRepository } from './store/changes-repository.ts';
-import { DraftsRepository } from './store/drafts-repository.ts';
+import { ChangesRepository } from './presets/changes-repository.ts';
+import { DraftsRepository } from './plans/drafts-repository.ts';
 import { openDatabase, type Db } from './store/database.ts';
 import { EventsRepository } from './store/events-repository.ts';
-import { HostsRepository } from './store/hosts-repository.ts';
-import { PresetsRepository } from './store/presets-repository.ts';
-import { RunsRepository } from './store/runs-repository.ts';
-import { SamplesRepository } from './store/samples-repository.ts';
+import { HostsRepository } from './hosts/hosts-repository.ts';
+import { PresetsRepository } from './presets/presets-repository.ts';
+import { RunsRepository } from './runs/runs-repository.ts';
+import { SamplesRepository } from './runs/samples-repository.ts';
 import { RunService } from './runs/run-service.ts';
 import { SessionSnapshots } from './runs/session-snapshot.ts';
-import { SessionsRepository } from './store/sessions-repository.ts';
-import { SnapshotsRepository } from './store/snapshots-repository.ts';
-import { TerminalManager } from './terminals.ts';
+import { SessionsRepository } from './sessions/sessions-repository.ts';
+import { SnapshotsRepository } from './sessions/snapshots-repository.ts';
+import { TerminalManager } from './terminals/terminal-service.ts';
 import { templateServiceFromEnv, TemplateService } from './templates/template-service.ts';
 
 export interface Services {

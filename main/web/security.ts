@@ -3,7 +3,7 @@
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SESSION_COOKIE } from '../../app/wire.ts';
+import { SESSION_COOKIE } from '../../app/common/wire.ts';
 
 /** The one Content-Security-Policy, shared with the Electron window. */
 export const CONTENT_SECURITY_POLICY = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";

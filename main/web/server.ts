@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { isEventName } from '../../app/contract.ts';
-import { ApiError } from '../../app/errors.ts';
-import { MAX_PAYLOAD_BYTES, parseUntrustedJson } from '../../app/safe-json.ts';
-import { HTTP_CALL_PATH, SESSION_COOKIE, WEB_SOCKET_PATH, type ServerMessage } from '../../app/wire.ts';
+import { ApiError } from '../../app/common/errors.ts';
+import { MAX_PAYLOAD_BYTES, parseUntrustedJson } from '../../app/common/safe-json.ts';
+import { HTTP_CALL_PATH, SESSION_COOKIE, WEB_SOCKET_PATH, type ServerMessage } from '../../app/common/wire.ts';
 import type { Dispatcher } from '../api/dispatch.ts';
 import type { EventBus } from '../services/event-bus.ts';
 import {

@@ -4,15 +4,15 @@ import { useEffect, useState } from 'react';
 import type { AppInfo } from '../../app/contract.ts';
 import { errorMessage, useApi, useConnection } from './api-context.tsx';
 import { PAGES, usePage, type PageId } from './navigation.ts';
-import { PendingReverts } from './components/PendingReverts.tsx';
-import { ComparePage } from './pages/ComparePage.tsx';
-import { HostsPage } from './pages/HostsPage.tsx';
-import { PresetsPage } from './pages/PresetsPage.tsx';
-import { RunPage } from './pages/RunPage.tsx';
-import { SessionsPage } from './pages/SessionsPage.tsx';
-import { TemplatesPage } from './pages/TemplatesPage.tsx';
-import { TerminalsPage } from './pages/TerminalsPage.tsx';
-import { WizardPage } from './pages/WizardPage.tsx';
+import { PendingReverts } from './features/presets/PendingReverts.tsx';
+import { ComparePage } from './features/sessions/ComparePage.tsx';
+import { HostsPage } from './features/hosts/HostsPage.tsx';
+import { PresetsPage } from './features/presets/PresetsPage.tsx';
+import { RunPage } from './features/runs/RunPage.tsx';
+import { SessionsPage } from './features/sessions/SessionsPage.tsx';
+import { TemplatesPage } from './features/templates/TemplatesPage.tsx';
+import { TerminalsPage } from './features/terminals/TerminalsPage.tsx';
+import { WizardPage } from './features/plans/WizardPage.tsx';
 
 function PageView({ page }: { page: PageId }) {
   switch (page) {

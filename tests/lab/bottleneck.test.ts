@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Comparison } from '../../app/comparison.ts';
-import type { ReplayData } from '../../app/replay.ts';
-import type { LiveRun } from '../../app/runs.ts';
+import type { Comparison } from '../../app/sessions/comparison.ts';
+import type { ReplayData } from '../../app/sessions/replay.ts';
+import type { LiveRun } from '../../app/runs/runs.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 

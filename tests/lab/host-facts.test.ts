@@ -5,10 +5,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Comparison } from '../../app/comparison.ts';
-import type { SessionHostFacts } from '../../app/host-facts.ts';
-import type { LiveRun } from '../../app/runs.ts';
-import type { SystemInfo } from '../../app/system-info.ts';
+import type { Comparison } from '../../app/sessions/comparison.ts';
+import type { SessionHostFacts } from '../../app/hosts/host-facts.ts';
+import type { LiveRun } from '../../app/runs/runs.ts';
+import type { SystemInfo } from '../../app/hosts/system-info.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { labExec, type LabRole } from './lab.ts';

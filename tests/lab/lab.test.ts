@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../main/services/store/database.ts';
-import { HostsRepository } from '../../main/services/store/hosts-repository.ts';
+import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
 import {
   labDown,
   labExec,

@@ -5,10 +5,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { PlanState } from '../../app/plan.ts';
-import type { PresetPlan } from '../../app/preset-plan.ts';
-import type { Session } from '../../app/sessions.ts';
-import type { StoredRun } from '../../app/runs.ts';
+import type { PlanState } from '../../app/plans/plan.ts';
+import type { PresetPlan } from '../../app/presets/preset-plan.ts';
+import type { Session } from '../../app/sessions/sessions.ts';
+import type { StoredRun } from '../../app/runs/runs.ts';
 import type { Services } from '../../main/services/services.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';

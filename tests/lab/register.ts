@@ -1,10 +1,10 @@
 // Registers the lab's two hosts in a Benchlab store (the same SQLite file the app uses), through
 // the app's own repository and validation, so a fresh Linux root machine has a ready two-host lab.
 
-import { HostInput } from '../../app/hosts.ts';
+import { HostInput } from '../../app/hosts/hosts.ts';
 import { defaultDataDir } from '../../main/services/data-dir.ts';
 import { openDatabase } from '../../main/services/store/database.ts';
-import { HostsRepository, type ValidHostInput } from '../../main/services/store/hosts-repository.ts';
+import { HostsRepository, type ValidHostInput } from '../../main/services/hosts/hosts-repository.ts';
 
 export interface LabHostEntry {
   name: string;

@@ -8,11 +8,11 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
-import type { LivePoint, StoredRun } from '../../app/runs.ts';
-import type { PlanState } from '../../app/plan.ts';
-import type { RunSummary } from '../../app/run-summary-schema.ts';
-import { STUDY_TARGET_PLACEHOLDER, type Study, type StudyProfile } from '../../app/studies.ts';
-import type { KnobValue } from '../../app/templates.ts';
+import type { LivePoint, StoredRun } from '../../app/runs/runs.ts';
+import type { PlanState } from '../../app/plans/plan.ts';
+import type { RunSummary } from '../../app/runs/run-summary-schema.ts';
+import { STUDY_TARGET_PLACEHOLDER, type Study, type StudyProfile } from '../../app/plans/studies.ts';
+import type { KnobValue } from '../../app/templates/templates.ts';
 import { builtInStudiesDir, loadStudies } from '../../main/services/plans/study-catalog.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';

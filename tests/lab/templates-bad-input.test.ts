@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Deployment } from '../../app/templates-contract.ts';
+import type { Deployment } from '../../app/templates/templates-contract.ts';
 import { bundledPaths } from '../../main/services/templates/catalog.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { eventually, hostIsClean, templateLab, type TemplateLab } from '../support/template-lab.ts';

@@ -1,4 +1,4 @@
-// The wizard's pure logic (renderer/src/pages/wizard/wizard-draft.ts and the profile form's
+// The wizard's pure logic (renderer/src/features/plans/wizard-draft.ts and the profile form's
 // draft): restoring a saved draft field by field, the checks before each Next, the plan it hands
 // the back end, setting it up again from a session, and every shipped study surviving the trip
 // through the form unchanged.
@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseStudy, STUDY_TARGET_PLACEHOLDER, type Study } from '../../app/studies.ts';
-import { LoadProfile } from '../../app/load-profile.ts';
-import type { Session } from '../../app/sessions.ts';
-import { draftOfProfile, profileOf } from '../../renderer/src/pages/run/profile-draft.ts';
-import { checkedSpec, DEFAULT_WIZARD, restoreWizard, specOf, stepErrors, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/pages/wizard/wizard-draft.ts';
+import { parseStudy, STUDY_TARGET_PLACEHOLDER, type Study } from '../../app/plans/studies.ts';
+import { LoadProfile } from '../../app/runs/load-profile.ts';
+import type { Session } from '../../app/sessions/sessions.ts';
+import { draftOfProfile, profileOf } from '../../renderer/src/features/runs/profile-draft.ts';
+import { checkedSpec, DEFAULT_WIZARD, restoreWizard, specOf, stepErrors, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
 import { REPO_ROOT } from '../support/web-app.ts';
 
 const everythingUp: WizardContext = { connected: () => true, presetPlan: () => ({ planId: '0123456789abcdef' }) };

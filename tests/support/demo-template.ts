@@ -2,7 +2,7 @@
 // folder and produces out/app.jar: for tests of local builds and their workspaces.
 
 import assert from 'node:assert/strict';
-import { parseManifest, type Manifest } from '../../app/templates.ts';
+import { parseManifest, type Manifest } from '../../app/templates/templates.ts';
 
 export function demoBuildManifest(script: string, inputs: string[] | undefined): Manifest {
   const parsed = parseManifest(

@@ -1,7 +1,7 @@
 // SSH targets for the lab's hosts, with their real pinned fingerprints, for tests of the host layer.
 
 import { labLayout, labStatus, labUnsupportedReason, labUp, type LabInstance, type LabRole } from '../lab/lab.ts';
-import type { SshTarget } from '../../main/services/ssh/ssh-transport.ts';
+import type { SshTarget } from '../../main/services/hosts/ssh-transport.ts';
 
 /** Why lab tests cannot run here, or null. */
 export function labSkipReason(): string | null {

@@ -3,17 +3,17 @@
 // with real encoded HDR interval histograms — for tests and benchmarks that need stored sessions
 // but not a real run.
 
-import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../../app/hdr.ts';
-import type { LoadProfileInput } from '../../app/load-profile.ts';
-import { LoadProfile, expandSteps } from '../../app/load-profile.ts';
-import { SummaryAccumulator } from '../../app/run-summary.ts';
-import { TRACKED_SYSCTLS, type SystemInfo } from '../../app/system-info.ts';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../../app/common/hdr.ts';
+import type { LoadProfileInput } from '../../app/runs/load-profile.ts';
+import { LoadProfile, expandSteps } from '../../app/runs/load-profile.ts';
+import { SummaryAccumulator } from '../../app/runs/run-summary.ts';
+import { TRACKED_SYSCTLS, type SystemInfo } from '../../app/hosts/system-info.ts';
 import type { Db } from '../../main/services/store/database.ts';
-import { HostsRepository } from '../../main/services/store/hosts-repository.ts';
-import { RunsRepository } from '../../main/services/store/runs-repository.ts';
-import { SamplesRepository, type SampleInput } from '../../main/services/store/samples-repository.ts';
-import { SessionsRepository } from '../../main/services/store/sessions-repository.ts';
-import { SnapshotsRepository } from '../../main/services/store/snapshots-repository.ts';
+import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
+import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
+import { SamplesRepository, type SampleInput } from '../../main/services/runs/samples-repository.ts';
+import { SessionsRepository } from '../../main/services/sessions/sessions-repository.ts';
+import { SnapshotsRepository } from '../../main/services/sessions/snapshots-repository.ts';
 
 export function seedSystemInfo(hostname: string, overrides: Partial<SystemInfo> = {}): SystemInfo {
   return {

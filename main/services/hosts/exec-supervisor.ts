@@ -3,7 +3,7 @@
 // command and settle the promise exactly once.
 
 import { StringDecoder } from 'node:string_decoder';
-import { ApiError } from '../../../app/errors.ts';
+import { ApiError } from '../../../app/common/errors.ts';
 import type { ExecOptions, ExecResult } from './host-transport.ts';
 
 interface Readable {

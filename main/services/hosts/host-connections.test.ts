@@ -6,14 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { HostConnection } from '../../../app/connections.ts';
+import type { HostConnection } from '../../../app/hosts/connections.ts';
 import { labSetLink } from '../../../tests/lab/lab.ts';
 import { labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
 import { EventBus } from '../event-bus.ts';
 import { Logger } from '../logger.ts';
 import { openDatabase } from '../store/database.ts';
 import { EventsRepository } from '../store/events-repository.ts';
-import { HostsRepository } from '../store/hosts-repository.ts';
+import { HostsRepository } from './hosts-repository.ts';
 import { HostConnections } from './host-connections.ts';
 
 const skip = labSkipReason();

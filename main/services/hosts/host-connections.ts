@@ -2,13 +2,13 @@
 // state change (`hosts.connection`), notice a dead link (SSH keepalive) and reconnect with backoff.
 // Host key problems and refused credentials are never retried: they need the user.
 
-import type { ConnectSecrets, ConnectionStateName, HostConnection } from '../../../app/connections.ts';
-import { ApiError } from '../../../app/errors.ts';
-import type { Host } from '../../../app/hosts.ts';
+import type { ConnectSecrets, ConnectionStateName, HostConnection } from '../../../app/hosts/connections.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import type { Host } from '../../../app/hosts/hosts.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { Logger } from '../logger.ts';
-import type { HostsRepository } from '../store/hosts-repository.ts';
-import { SshTransport, type SshOptions, type SshTarget } from '../ssh/ssh-transport.ts';
+import type { HostsRepository } from './hosts-repository.ts';
+import { SshTransport, type SshOptions, type SshTarget } from './ssh-transport.ts';
 import type { HostTransport } from './host-transport.ts';
 import { LocalTransport } from './local-transport.ts';
 

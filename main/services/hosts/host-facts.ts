@@ -3,7 +3,7 @@
 // every process's CPU and the swap counters sampled one second apart, and the limits of the
 // process listening on the target port). POSIX sh, fed on stdin like the system info script.
 
-import { FACTS_MARKER, parseFactsOutput, type HostReadings } from '../../../app/host-facts.ts';
+import { FACTS_MARKER, parseFactsOutput, type HostReadings } from '../../../app/hosts/host-facts.ts';
 import type { HostTransport } from './host-transport.ts';
 
 const FACTS_TIMEOUT_MS = 20_000;

@@ -2,8 +2,8 @@
 // `sudo -S -p '' --` with the password written to stdin — never in argv, so never in
 // /proc/*/cmdline, logs or SQLite.
 
-import { ApiError } from '../../../app/errors.ts';
-import { shellQuote } from '../../../app/shell-quote.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
 import type { ExecOptions, ExecResult, HostTransport } from './host-transport.ts';
 
 export interface PrivilegedOptions extends ExecOptions {

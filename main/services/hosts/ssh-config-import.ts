@@ -1,11 +1,11 @@
 // Reading ~/.ssh/config (or text the user pasted) into host entry candidates for the import
-// dialog. Owns the file access only; app/ssh-config.ts holds the OpenSSH parsing rules.
+// dialog. Owns the file access only; app/hosts/ssh-config.ts holds the OpenSSH parsing rules.
 
 import { readFile } from 'node:fs/promises';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { ApiError } from '../../../app/errors.ts';
-import { parseSshConfig, type SshConfigCandidate } from '../../../app/ssh-config.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { parseSshConfig, type SshConfigCandidate } from '../../../app/hosts/ssh-config.ts';
 
 export interface SshConfigImport {
   /** The file read, or 'pasted text'. */

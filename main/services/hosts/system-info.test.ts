@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { test } from 'node:test';
-import { TRACKED_SYSCTLS } from '../../../app/system-info.ts';
+import { TRACKED_SYSCTLS } from '../../../app/hosts/system-info.ts';
 import { labSsh, labUnsupportedReason, labUp } from '../../../tests/lab/lab.ts';
-import { SshTransport } from '../ssh/ssh-transport.ts';
+import { SshTransport } from './ssh-transport.ts';
 import { LocalTransport } from './local-transport.ts';
 import { collectSystemInfo, measureReachability } from './system-info.ts';
 

@@ -2,8 +2,8 @@
 // parseSystemInfoOutput in app/), and the client→server TCP connect test with its RTT (read by
 // parseReachabilityOutput). Both run over any HostTransport, so SSH hosts and "This machine" alike.
 
-import { ApiError } from '../../../app/errors.ts';
-import { shellQuote } from '../../../app/shell-quote.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
 import {
   parseReachabilityOutput,
   parseSystemInfoOutput,
@@ -11,7 +11,7 @@ import {
   TRACKED_SYSCTLS,
   type Reachability,
   type SystemInfo,
-} from '../../../app/system-info.ts';
+} from '../../../app/hosts/system-info.ts';
 import type { HostTransport } from './host-transport.ts';
 
 const COLLECT_TIMEOUT_MS = 30_000;

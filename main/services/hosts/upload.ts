@@ -6,8 +6,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
-import { ApiError } from '../../../app/errors.ts';
-import { shellQuote } from '../../../app/shell-quote.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
 import type { UploadOptions } from './host-transport.ts';
 
 export interface UploadSource {

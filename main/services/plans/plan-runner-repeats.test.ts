@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PlanSpec, type PlanSpecInput, type PlanState } from '../../../app/plan.ts';
-import type { LiveRun } from '../../../app/runs.ts';
+import { PlanSpec, type PlanSpecInput, type PlanState } from '../../../app/plans/plan.ts';
+import type { LiveRun } from '../../../app/runs/runs.ts';
 import { EventBus } from '../event-bus.ts';
 import type { Logger } from '../logger.ts';
 import { PlanRunner, type PlanRunnerOptions } from './plan-runner.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { PlanSpec, planStages, type PlanState } from '../../../app/plan.ts';
+import { PlanSpec, planStages, type PlanState } from '../../../app/plans/plan.ts';
 import { createServices } from '../services.ts';
 
 let dir: string;

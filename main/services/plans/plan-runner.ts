@@ -6,18 +6,18 @@
 // the rest of a long sweep); a failed preset stops the plan, since nothing after it would be
 // measured as planned. Cancel stops the stage running now and still stops the server and reverts.
 
-import { ApiError } from '../../../app/errors.ts';
-import { interruptedPlan, planEstimate, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plan.ts';
-import type { ApplyResult } from '../../../app/presets-contract.ts';
-import type { LiveRun } from '../../../app/runs.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { interruptedPlan, planEstimate, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
+import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
+import type { LiveRun } from '../../../app/runs/runs.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
 import type { PresetCatalog } from '../presets/preset-catalog.ts';
 import type { PresetService } from '../presets/preset-service.ts';
 import type { RunService } from '../runs/run-service.ts';
-import type { HostsRepository } from '../store/hosts-repository.ts';
-import type { SessionsRepository } from '../store/sessions-repository.ts';
+import type { HostsRepository } from '../hosts/hosts-repository.ts';
+import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { TemplateService } from '../templates/template-service.ts';
 
 export interface PlanRunnerOptions {

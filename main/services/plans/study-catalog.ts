@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseStudy, type StudyCatalog } from '../../../app/studies.ts';
+import { parseStudy, type StudyCatalog } from '../../../app/plans/studies.ts';
 
 export function builtInStudiesDir(): string | null {
   const resourcesPath = (process as { resourcesPath?: string }).resourcesPath;

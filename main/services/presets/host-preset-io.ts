@@ -2,14 +2,14 @@
 // limits, sysctls with writability, our files byte-exact as base64), write files atomically (temp
 // file in the same directory, then rename), set sysctls live with `sysctl -w`, and read a fresh
 // login's limits. Root work goes through runPrivileged only; every value reaching a command line
-// was validated by app/presets.ts and is shell-quoted here anyway.
+// was validated by app/presets/presets.ts and is shell-quoted here anyway.
 
-import { ApiError } from '../../../app/errors.ts';
-import { parseProcLimits, type ProcLimits } from '../../../app/limits-conf.ts';
-import { LIMITS_CONF, RestoreRecord, type HostFile, type HostPresetState, type HostSysctl } from '../../../app/preset-plan.ts';
-import { DROP_IN_PATHS, normaliseSysctlValue, RESTORE_FILE, SYSCTL_DROP_IN, sysctlPath, type DropInPath } from '../../../app/presets.ts';
-import type { LiveWrite } from '../../../app/preset-verify.ts';
-import { shellQuote } from '../../../app/shell-quote.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { parseProcLimits, type ProcLimits } from '../../../app/presets/limits-conf.ts';
+import { LIMITS_CONF, RestoreRecord, type HostFile, type HostPresetState, type HostSysctl } from '../../../app/presets/preset-plan.ts';
+import { DROP_IN_PATHS, normaliseSysctlValue, RESTORE_FILE, SYSCTL_DROP_IN, sysctlPath, type DropInPath } from '../../../app/presets/presets.ts';
+import type { LiveWrite } from '../../../app/presets/preset-verify.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import { runPrivileged } from '../hosts/privileged.ts';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { LIMITS_DROP_IN } from '../../../app/presets.ts';
+import { LIMITS_DROP_IN } from '../../../app/presets/presets.ts';
 import { createServices, type Services } from '../services.ts';
 import { builtInPresetsDir, loadBuiltInPresets } from './preset-catalog.ts';
 

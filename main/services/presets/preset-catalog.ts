@@ -5,9 +5,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeZodError } from '../../../app/contract.ts';
-import { ApiError } from '../../../app/errors.ts';
-import { PresetDefinition, PresetFile, userPresetRowId, type Preset } from '../../../app/presets.ts';
-import type { PresetsRepository } from '../store/presets-repository.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { PresetDefinition, PresetFile, userPresetRowId, type Preset } from '../../../app/presets/presets.ts';
+import type { PresetsRepository } from './presets-repository.ts';
 
 /**
  * resources/presets as run from source (web mode, CLI, tests: main/services/presets/), from the

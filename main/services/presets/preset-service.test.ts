@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { PresetProgress } from '../../../app/presets-contract.ts';
-import { PresetDefinition, type PresetDefinitionInput } from '../../../app/presets.ts';
+import type { PresetProgress } from '../../../app/presets/presets-contract.ts';
+import { PresetDefinition, type PresetDefinitionInput } from '../../../app/presets/presets.ts';
 import { labExec, labLayout, labSsh, labSudoPassword, SUDO_USER } from '../../../tests/lab/lab.ts';
 import type { ApplyChildJob } from '../../../tests/support/preset-apply-child.ts';
 import { labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';

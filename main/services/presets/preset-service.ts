@@ -3,9 +3,9 @@
 // one that lets it be undone), verify (read back; a fresh login for limits), and revert to the
 // exact files and values from before. One operation per host at a time; progress is published.
 
-import { ApiError } from '../../../app/errors.ts';
-import type { Host } from '../../../app/hosts.ts';
-import type { ApplyResult, PendingRevert, PresetProgress, RevertResult } from '../../../app/presets-contract.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import type { Host } from '../../../app/hosts/hosts.ts';
+import type { ApplyResult, PendingRevert, PresetProgress, RevertResult } from '../../../app/presets/presets-contract.ts';
 import {
   extendRestoreRecord,
   limitsFilesAfter,
@@ -15,14 +15,14 @@ import {
   restoreFromJournal,
   type HostPresetState,
   type PresetPlan,
-} from '../../../app/preset-plan.ts';
-import { judgeLimits, judgeSysctl, type KeyVerdict } from '../../../app/preset-verify.ts';
-import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type Preset } from '../../../app/presets.ts';
+} from '../../../app/presets/preset-plan.ts';
+import { judgeLimits, judgeSysctl, type KeyVerdict } from '../../../app/presets/preset-verify.ts';
+import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type Preset } from '../../../app/presets/presets.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
-import type { ChangesRepository } from '../store/changes-repository.ts';
-import type { HostsRepository } from '../store/hosts-repository.ts';
+import type { ChangesRepository } from './changes-repository.ts';
+import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import { readHost, readLoginLimits, readSysctls, setSysctls, writeFiles, type HostReading, type RemoteAccess } from './host-preset-io.ts';
 import type { PresetCatalog } from './preset-catalog.ts';
 

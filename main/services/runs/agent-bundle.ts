@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ApiError } from '../../../app/errors.ts';
+import { ApiError } from '../../../app/common/errors.ts';
 
 export const AGENT_FILE_NAME = 'benchlab-agent.mjs';
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');

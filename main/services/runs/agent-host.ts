@@ -3,9 +3,9 @@
 // the bundle uploaded only when its content changed, and the folder of pid files that lets a later
 // Benchlab kill an agent an earlier one left running. Facts are probed once per host and session.
 
-import { ApiError } from '../../../app/errors.ts';
-import { shellQuote } from '../../../app/shell-quote.ts';
-import { benchlabRoot, describeMissing, judgeRequirements } from '../../../app/template-hosts.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
+import { benchlabRoot, describeMissing, judgeRequirements } from '../../../app/templates/template-hosts.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import { syncFiles } from '../templates/file-sync.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, type PortableNodeCache } from '../templates/portable-node.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { summarize } from '../../../app/run-summary.ts';
+import { summarize } from '../../../app/runs/run-summary.ts';
 import { auditBooks, auditProblems, BOOKS_AUDIT_ENV, type AuditedRun } from './books-audit.ts';
 
 const books = (change: Partial<NonNullable<AuditedRun['books']>> = {}) => ({ scheduled: 10, answered: 7, errors: 1, timeouts: 1, notSent: 1, inFlight: 0, balanced: true, ...change });

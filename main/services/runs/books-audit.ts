@@ -5,7 +5,7 @@
 // variable (every user's Benchlab) this does nothing.
 
 import { appendFileSync } from 'node:fs';
-import type { RunSummary } from '../../../app/run-summary.ts';
+import type { RunSummary } from '../../../app/runs/run-summary.ts';
 
 export const BOOKS_AUDIT_ENV = 'BENCHLAB_BOOKS_AUDIT';
 

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
 import { createServices } from '../services.ts';
-import { SamplesRepository } from '../store/samples-repository.ts';
+import { SamplesRepository } from './samples-repository.ts';
 
 const CHILD = resolve(import.meta.dirname, '..', '..', '..', 'tests', 'support', 'run-child.ts');
 

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { POINTS_UNACKED_LIMIT, type LivePoint, type LivePoints } from '../../../app/runs.ts';
+import { POINTS_UNACKED_LIMIT, type LivePoint, type LivePoints } from '../../../app/runs/runs.ts';
 import { EventBus } from '../event-bus.ts';
 import { PointStream } from './point-stream.ts';
 

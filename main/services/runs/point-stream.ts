@@ -3,7 +3,7 @@
 // points wait and go out together once the UI catches up — or after POINTS_STALL_MS without any
 // ack, when acks were evidently lost. Every point is kept (bounded) for a page that opens mid-run.
 
-import { LIVE_POINTS_KEPT, POINTS_STALL_MS, POINTS_UNACKED_LIMIT, type LivePoint } from '../../../app/runs.ts';
+import { LIVE_POINTS_KEPT, POINTS_STALL_MS, POINTS_UNACKED_LIMIT, type LivePoint } from '../../../app/runs/runs.ts';
 import type { EventBus } from '../event-bus.ts';
 
 export class PointStream {

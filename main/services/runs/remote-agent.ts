@@ -12,8 +12,8 @@ import {
   type AgentConfig,
   type AgentLine,
   type EndReason,
-} from '../../../app/agent-protocol.ts';
-import { ApiError } from '../../../app/errors.ts';
+} from '../../../app/runs/agent-protocol.ts';
+import { ApiError } from '../../../app/common/errors.ts';
 import type { HostProcess, HostTransport } from '../hosts/host-transport.ts';
 
 export interface AgentEnd {

@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { LivePoints, LiveRun } from '../../../app/runs.ts';
-import type { RunSummary } from '../../../app/run-summary.ts';
+import type { LivePoints, LiveRun } from '../../../app/runs/runs.ts';
+import type { RunSummary } from '../../../app/runs/run-summary.ts';
 import { createDispatcher, type Dispatcher } from '../../api/dispatch.ts';
 import { createHandlers } from '../../api/handlers.ts';
 import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
 import { createServices, type Services } from '../services.ts';
-import { SamplesRepository } from '../store/samples-repository.ts';
+import { SamplesRepository } from './samples-repository.ts';
 
 describe('run service on this machine', () => {
   let dir: string;

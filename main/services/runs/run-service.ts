@@ -6,21 +6,21 @@
 // rows that the next start marks `interrupted` (with summaries of the seconds that were stored).
 
 import { createHash } from 'node:crypto';
-import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type ServerMetrics } from '../../../app/agent-protocol.ts';
-import { ApiError } from '../../../app/errors.ts';
-import { encodeHistogram } from '../../../app/hdr.ts';
-import { DEFAULT_BUCKETS_MS, expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/load-profile.ts';
-import { SummaryAccumulator } from '../../../app/run-summary.ts';
-import type { RepeatTag } from '../../../app/runs-contract.ts';
-import { latencyMeaning, type LivePoint, type LiveRun, type StoredRun } from '../../../app/runs.ts';
+import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type ServerMetrics } from '../../../app/runs/agent-protocol.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { encodeHistogram } from '../../../app/common/hdr.ts';
+import { DEFAULT_BUCKETS_MS, expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/runs/load-profile.ts';
+import { SummaryAccumulator } from '../../../app/runs/run-summary.ts';
+import type { RepeatTag } from '../../../app/runs/runs-contract.ts';
+import { latencyMeaning, type LivePoint, type LiveRun, type StoredRun } from '../../../app/runs/runs.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
-import type { HostsRepository } from '../store/hosts-repository.ts';
-import type { RunsRepository } from '../store/runs-repository.ts';
-import type { SamplesRepository } from '../store/samples-repository.ts';
-import type { SessionsRepository } from '../store/sessions-repository.ts';
+import type { HostsRepository } from '../hosts/hosts-repository.ts';
+import type { RunsRepository } from './runs-repository.ts';
+import type { SamplesRepository } from './samples-repository.ts';
+import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { PortableNodeCache } from '../templates/portable-node.ts';
 import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-host.ts';
 import { PointStream } from './point-stream.ts';

@@ -4,14 +4,14 @@
 // draws the noise findings, and stores all of it with the session. The same reading, unstored, is
 // the pre-flight check the Run page and the wizard show before starting.
 
-import { findNoise, HostFacts, type SessionHostFacts } from '../../../app/host-facts.ts';
+import { findNoise, HostFacts, type SessionHostFacts } from '../../../app/hosts/host-facts.ts';
 import { collectSystemInfo } from '../hosts/system-info.ts';
 import { collectReadings } from '../hosts/host-facts.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
-import type { ChangesRepository } from '../store/changes-repository.ts';
-import type { HostsRepository } from '../store/hosts-repository.ts';
-import type { SnapshotsRepository } from '../store/snapshots-repository.ts';
+import type { ChangesRepository } from '../presets/changes-repository.ts';
+import type { HostsRepository } from '../hosts/hosts-repository.ts';
+import type { SnapshotsRepository } from '../sessions/snapshots-repository.ts';
 
 export interface SessionHosts {
   clientHostId: number;

@@ -4,14 +4,14 @@
 // final summary, its books checked, and judged for its bottleneck. Warm-up seconds are charted
 // but neither stored nor counted.
 
-import type { LoadSampleLine, ServerMetrics } from '../../../app/agent-protocol.ts';
-import { encodeHistogram } from '../../../app/hdr.ts';
-import { intervalBalances, SummaryAccumulator, type RunSummary } from '../../../app/run-summary.ts';
-import { judgeBottleneck, type Bottleneck, type BottleneckSecond } from '../../../app/bottleneck.ts';
-import { judgeSteadiness, type SecondForSteadiness } from '../../../app/steady-state.ts';
-import type { RunsRepository, RunStatus } from '../store/runs-repository.ts';
+import type { LoadSampleLine, ServerMetrics } from '../../../app/runs/agent-protocol.ts';
+import { encodeHistogram } from '../../../app/common/hdr.ts';
+import { intervalBalances, SummaryAccumulator, type RunSummary } from '../../../app/runs/run-summary.ts';
+import { judgeBottleneck, type Bottleneck, type BottleneckSecond } from '../../../app/runs/bottleneck.ts';
+import { judgeSteadiness, type SecondForSteadiness } from '../../../app/runs/steady-state.ts';
+import type { RunsRepository, RunStatus } from './runs-repository.ts';
 import { auditBooks } from './books-audit.ts';
-import type { SamplesRepository } from '../store/samples-repository.ts';
+import type { SamplesRepository } from './samples-repository.ts';
 
 export function histogramBytes(encoded: string | null): Uint8Array | null {
   return encoded ? new Uint8Array(Buffer.from(encoded, 'base64')) : null;

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { ApiError } from '../../../app/errors.ts';
+import { ApiError } from '../../../app/common/errors.ts';
 import { openDatabase, type Db } from './database.ts';
-import { HostsRepository, type ValidHostInput } from './hosts-repository.ts';
-import { SessionsRepository } from './sessions-repository.ts';
+import { HostsRepository, type ValidHostInput } from '../hosts/hosts-repository.ts';
+import { SessionsRepository } from '../sessions/sessions-repository.ts';
 
 let dir: string;
 let db: Db;

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
-import type { Manifest } from '../../../app/templates.ts';
+import type { Manifest } from '../../../app/templates/templates.ts';
 import { demoBuildManifest } from '../../../tests/support/demo-template.ts';
 import { buildInWorkspace, templateSourceHash } from './build-workspace.ts';
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Manifest } from '../../../app/templates.ts';
+import type { Manifest } from '../../../app/templates/templates.ts';
 import { runBuild, type BuildOptions } from './local-build.ts';
 
 const SOURCE_STAMP = '.benchlab-source-sha256';

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parseManifest, type Manifest } from '../../../app/templates.ts';
+import { parseManifest, type Manifest } from '../../../app/templates/templates.ts';
 
 export const PAYLOAD_FILE_NAME = 'payload-43k.bin';
 

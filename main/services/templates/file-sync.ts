@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { shellQuote } from '../../../app/shell-quote.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import { untilAborted } from './until-aborted.ts';
 

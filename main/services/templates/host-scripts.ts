@@ -3,7 +3,7 @@
 // inspect and stop scripts around it. Every value reaches them shell-quoted. Linux hosts: process
 // liveness is read from /proc, so a zombie never counts as running.
 
-import { shellQuote } from '../../../app/shell-quote.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
 
 /** Where the probe looks for sbin tools a non-root login's PATH often lacks (apache2, httpd). */
 const EXTRA_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';

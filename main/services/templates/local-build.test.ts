@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { Manifest } from '../../../app/templates.ts';
+import type { Manifest } from '../../../app/templates/templates.ts';
 import { demoBuildManifest } from '../../../tests/support/demo-template.ts';
 import { runBuild } from './local-build.ts';
 

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError } from '../../../app/errors.ts';
-import type { Manifest } from '../../../app/templates.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import type { Manifest } from '../../../app/templates/templates.ts';
 
 export interface BuildOptions {
   signal?: AbortSignal;

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError } from '../../../app/errors.ts';
-import { shellQuote } from '../../../app/shell-quote.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import { untilAborted } from './until-aborted.ts';
 

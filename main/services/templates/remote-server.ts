@@ -2,8 +2,8 @@
 // start the supervisor, wait for readiness, stream logs, beat the heartbeat and stop — each one
 // script of host-scripts.ts, its output read into a typed result.
 
-import { ApiError } from '../../../app/errors.ts';
-import { parseHostFacts, type HostFacts } from '../../../app/template-hosts.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { parseHostFacts, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import { untilAborted } from './until-aborted.ts';
 import {

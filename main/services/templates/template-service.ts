@@ -5,11 +5,11 @@
 
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Host } from '../../../app/hosts.ts';
-import { ApiError } from '../../../app/errors.ts';
-import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type HostFacts } from '../../../app/template-hosts.ts';
-import { DEPLOY_STEPS, type Deployment, type TemplateCatalog } from '../../../app/templates-contract.ts';
-import { renderStartArgv, requirementsFor, resolveDeploySettings, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates.ts';
+import type { Host } from '../../../app/hosts/hosts.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type HostFacts } from '../../../app/templates/template-hosts.ts';
+import { DEPLOY_STEPS, type Deployment, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
+import { renderStartArgv, requirementsFor, resolveDeploySettings, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';

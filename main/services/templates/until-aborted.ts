@@ -1,6 +1,6 @@
 // Cancelling remote work without killing remote shells.
 
-import { ApiError } from '../../../app/errors.ts';
+import { ApiError } from '../../../app/common/errors.ts';
 
 /**
  * The work's result, or `cancelled` as soon as the signal aborts. The remote command is left to

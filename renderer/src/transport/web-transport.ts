@@ -2,9 +2,9 @@
 // that reconnects by itself. Pending calls fail with `disconnected` rather than hang.
 
 import type { EventName, RequestName, TransportCall } from '../../../app/contract.ts';
-import { ApiError, isApiErrorShape } from '../../../app/errors.ts';
-import { MAX_PAYLOAD_BYTES, utf8ByteLength } from '../../../app/safe-json.ts';
-import { WEB_SOCKET_PATH, type ClientMessage, type ServerMessage } from '../../../app/wire.ts';
+import { ApiError, isApiErrorShape } from '../../../app/common/errors.ts';
+import { MAX_PAYLOAD_BYTES, utf8ByteLength } from '../../../app/common/safe-json.ts';
+import { WEB_SOCKET_PATH, type ClientMessage, type ServerMessage } from '../../../app/common/wire.ts';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
 

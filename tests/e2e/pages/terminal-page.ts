@@ -2,7 +2,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import type { BenchlabApi } from '../../../app/contract.ts';
-import type { Host } from '../../../app/hosts.ts';
+import type { Host } from '../../../app/hosts/hosts.ts';
 
 /**
  * The little of the browser that the callbacks given to evaluate() use: they run in the page, but

@@ -1,0 +1,259 @@
+// A plan: what the wizard hands the back end to run as one piece of work. Presets applied to the
+// client and server hosts (each exactly as the plan the user reviewed), then one template and
+// variant after another deployed on the server host and loaded from the client with one profile,
+// each as its own session, then the presets reverted if asked. With Repeats, every configuration
+// runs N times interleaved (A B A B …, so slow drift of the hosts spreads over all of them), each
+// run its own session tagged as a repeat. Also the plan's stages in order (the review shows the
+// same list the runner works through) and its estimated duration.
+
+import { z } from 'zod';
+import { HostId } from '../hosts/hosts.ts';
+import { expandSteps, LoadProfile, plannedSeconds } from '../runs/load-profile.ts';
+import { PresetId } from '../presets/presets.ts';
+import { Tags } from '../sessions/session-library.ts';
+import { SessionName } from '../sessions/sessions.ts';
+import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
+import { Port } from '../templates/templates.ts';
+
+/** Templates (or variants) one plan runs one after another. */
+export const MAX_PLAN_TARGETS = 8;
+/**
+ * Runs of each configuration. A comparison gives a verdict only from 5 runs a side
+ * (compare-stats.ts MIN_RUNS_FOR_VERDICT); more than 20 rarely narrows the interval enough to pay.
+ */
+export const MAX_REPEATS = 20;
+/** Rough seconds for the parts of a plan that are not load: shown as estimates, never promised. */
+export const ESTIMATE_S = { preset: 5, deploy: 30, stop: 5, revert: 5 } as const;
+
+export const PlanTarget = z
+  .object({
+    templateId: TemplateId,
+    variant: z.string().min(1, 'is required').max(40, 'is too long'),
+    knobs: z.record(z.string().max(40, 'is too long'), KnobValue).default({}),
+    port: Port.optional(),
+  })
+  .strict();
+export type PlanTarget = z.output<typeof PlanTarget>;
+
+/** A preset for one host, with the id of the plan (the diff) the user saw: applied only if still true. */
+export const PlanPreset = z
+  .object({ presetId: PresetId, planId: z.string().regex(/^[0-9a-f]{16}$/, 'must be the planId of a preset plan') })
+  .strict()
+  .nullable();
+export type PlanPreset = z.output<typeof PlanPreset>;
+
+export const PlanSpec = z
+  .object({
+    name: SessionName,
+    clientHostId: HostId,
+    serverHostId: HostId,
+    presets: z.object({ client: PlanPreset, server: PlanPreset }).strict(),
+    /** Put both hosts back as they were once the last session ends (or the plan stops). */
+    revertPresets: z.boolean().default(false),
+    targets: z
+      .array(PlanTarget)
+      .min(1, 'choose at least one template')
+      .max(MAX_PLAN_TARGETS, `choose at most ${MAX_PLAN_TARGETS} templates or variants`)
+      .refine((targets) => new Set(targets.map(targetKey)).size === targets.length, 'lists the same template and variant twice'),
+    /** The load for every target; its target address is replaced by each deployment's own. */
+    profile: LoadProfile,
+    /** Runs of each target, interleaved: round 1 runs every target once, then round 2, … */
+    repeats: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_REPEATS, `must be at most ${MAX_REPEATS}`).default(1),
+    studyId: z.string().max(64).nullable().default(null),
+    tags: Tags.default([]),
+  })
+  .strict()
+  .superRefine((spec, ctx) => {
+    if (spec.clientHostId === spec.serverHostId && spec.presets.client && spec.presets.server) {
+      ctx.addIssue({ code: 'custom', path: ['presets', 'server'], message: 'the client and server are one host: choose one preset for it' });
+    }
+  });
+export type PlanSpec = z.output<typeof PlanSpec>;
+export type PlanSpecInput = z.input<typeof PlanSpec>;
+
+function targetKey(target: { templateId: string; variant: string; knobs?: Record<string, unknown> }): string {
+  return `${target.templateId}/${target.variant}/${JSON.stringify(Object.entries(target.knobs ?? {}).sort())}`;
+}
+
+export const STAGE_KINDS = ['preset', 'deploy', 'load', 'stop', 'revert'] as const;
+export const STAGE_STATUSES = ['pending', 'running', 'done', 'failed', 'skipped', 'cancelled'] as const;
+/** `interrupted`: Benchlab ended (killed, crashed, closed) while the plan ran. */
+export const PLAN_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+export const PlanStage = z.object({
+  id: z.string(),
+  kind: z.enum(STAGE_KINDS),
+  label: z.string(),
+  status: z.enum(STAGE_STATUSES),
+  /** What it is doing now, or why it failed or was skipped. */
+  detail: z.string().nullable(),
+  /** Which target (index into the spec's targets) a deploy, load or stop stage belongs to. */
+  target: z.number().nullable(),
+  /** Which repeat (1-based) a deploy, load or stop stage belongs to; null outside them. */
+  round: z.number().nullable().default(null),
+  /** The session a load stage created. */
+  sessionId: z.number().nullable(),
+  estimateS: z.number(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+export type PlanStage = z.infer<typeof PlanStage>;
+
+export const PlanState = z.object({
+  id: z.number(),
+  name: z.string(),
+  status: z.enum(PLAN_STATUSES),
+  stages: z.array(PlanStage),
+  sessionIds: z.array(z.number()),
+  message: z.string().nullable(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  estimateS: z.number(),
+});
+export type PlanState = z.infer<typeof PlanState>;
+
+/** Names the stage labels need, looked up by whoever builds them (the UI or the runner). */
+export interface PlanNames {
+  host(id: number): string;
+  preset(id: string): string;
+  template(id: string, variant: string): string;
+}
+
+/** Seconds of load a profile plans: warm-up, every step, and the pauses. `upTo` when a step ends by count. */
+export function loadEstimate(profile: LoadProfile): { seconds: number; upTo: boolean } {
+  const steps = expandSteps(profile);
+  let seconds = profile.warmupS + profile.pauseS * Math.max(0, steps.length - 1);
+  let upTo = false;
+  for (const step of steps) {
+    const planned = plannedSeconds(step.load);
+    if (planned === null) {
+      upTo = true;
+      seconds += profile.countStepCapS;
+    } else seconds += planned;
+  }
+  return { seconds, upTo };
+}
+
+/** The session name a target's run gets: the plan's name, what was deployed, and which repeat. */
+export function sessionNameFor(spec: Pick<PlanSpec, 'name'> & { repeats?: number }, templateLabel: string, round = 1): string {
+  const repeats = spec.repeats ?? 1;
+  const suffix = repeats > 1 ? ` (run ${round} of ${repeats})` : '';
+  return `${spec.name} — ${templateLabel}`.slice(0, 200 - suffix.length) + suffix;
+}
+
+/** The order targets run in: round by round, every target once per round (A B A B …, not A A B B). */
+export function planOrder(spec: Pick<PlanSpec, 'targets' | 'repeats'>): Array<{ target: number; round: number }> {
+  const order: Array<{ target: number; round: number }> = [];
+  for (let round = 1; round <= spec.repeats; round++) for (let target = 0; target < spec.targets.length; target++) order.push({ target, round });
+  return order;
+}
+
+/** A deploy, load or stop stage's id: `load-0`, or `load-0-3` for the third repeat when there are repeats. */
+export function targetStageId(kind: 'deploy' | 'load' | 'stop', target: number, round: number, repeats: number): string {
+  return repeats > 1 ? `${kind}-${target}-${round}` : `${kind}-${target}`;
+}
+
+/** The tag that makes a target's repeats one configuration for Compare: unique to this plan run. */
+export function repeatGroup(planId: number, startedAt: string, target: number): string {
+  return `plan ${planId} ${startedAt} target ${target}`;
+}
+
+/** Every stage of a plan in the order the runner works through them, all pending. */
+export function planStages(spec: PlanSpec, names: PlanNames): PlanStage[] {
+  const stage = (id: string, kind: PlanStage['kind'], label: string, estimateS: number, target: number | null = null, round: number | null = null): PlanStage => ({
+    id,
+    kind,
+    label,
+    status: 'pending',
+    detail: null,
+    target,
+    round,
+    sessionId: null,
+    estimateS,
+    startedAt: null,
+    endedAt: null,
+  });
+  const stages: PlanStage[] = [];
+  const presetHosts = [
+    { role: 'client', hostId: spec.clientHostId, preset: spec.presets.client },
+    { role: 'server', hostId: spec.serverHostId, preset: spec.presets.server },
+  ] as const;
+  for (const { role, hostId, preset } of presetHosts) {
+    if (preset) stages.push(stage(`preset-${role}`, 'preset', `Apply preset "${names.preset(preset.presetId)}" on ${names.host(hostId)}`, ESTIMATE_S.preset));
+  }
+  const load = loadEstimate(spec.profile);
+  for (const { target: index, round } of planOrder(spec)) {
+    const target = spec.targets[index]!;
+    const label = names.template(target.templateId, target.variant);
+    const server = names.host(spec.serverHostId);
+    const id = (kind: 'deploy' | 'load' | 'stop') => targetStageId(kind, index, round, spec.repeats);
+    const which = spec.repeats > 1 ? ` (run ${round} of ${spec.repeats})` : '';
+    stages.push(stage(id('deploy'), 'deploy', `Deploy ${label} on ${server}${which}`, ESTIMATE_S.deploy, index, round));
+    stages.push(
+      stage(
+        id('load'),
+        'load',
+        `Load ${label}${which} from ${names.host(spec.clientHostId)}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
+        load.seconds,
+        index,
+        round,
+      ),
+    );
+    stages.push(stage(id('stop'), 'stop', `Stop ${label} on ${server}${which}`, ESTIMATE_S.stop, index, round));
+  }
+  if (spec.revertPresets) {
+    for (const { role, hostId, preset } of presetHosts) {
+      if (preset) stages.push(stage(`revert-${role}`, 'revert', `Revert ${names.host(hostId)} to its settings before the preset`, ESTIMATE_S.revert));
+    }
+  }
+  return stages;
+}
+
+/** The plan's estimated length in seconds, and whether a count-ended step makes it an upper bound. */
+export function planEstimate(spec: PlanSpec): { seconds: number; upTo: boolean } {
+  const presets = [spec.presets.client, spec.presets.server].filter(Boolean).length;
+  const load = loadEstimate(spec.profile);
+  const seconds =
+    presets * ESTIMATE_S.preset +
+    spec.targets.length * spec.repeats * (ESTIMATE_S.deploy + load.seconds + ESTIMATE_S.stop) +
+    (spec.revertPresets ? presets * ESTIMATE_S.revert : 0);
+  return { seconds: Math.ceil(seconds), upTo: load.upTo };
+}
+
+export function formatDuration(seconds: number): string {
+  const total = Math.round(seconds);
+  if (total < 60) return `${total} s`;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const rest = total % 60;
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, '0')} min`;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${String(rest).padStart(2, '0')} s`;
+}
+
+/**
+ * A plan stored while it ran, read back after Benchlab ended mid-way: what was running is marked
+ * interrupted, with where it stopped and what to check. Null when the stored value is not a plan.
+ */
+export function interruptedPlan(stored: unknown, now: Date): PlanState | null {
+  const parsed = PlanState.safeParse(stored);
+  if (!parsed.success) return null;
+  const plan = parsed.data;
+  if (plan.status !== 'running') return plan;
+  const at = now.toISOString();
+  const cut = plan.stages.find((stage) => stage.status === 'running');
+  for (const stage of plan.stages) {
+    if (stage.status === 'running' || stage.status === 'pending') {
+      stage.status = 'cancelled';
+      stage.endedAt = at;
+    }
+  }
+  const presetsApplied = plan.stages.some((stage) => stage.kind === 'preset' && stage.status === 'done');
+  plan.status = 'interrupted';
+  plan.endedAt = at;
+  plan.message = [
+    `Benchlab ended while the plan ran${cut ? ` (at "${cut.label}")` : ''}; the sessions it made keep what was measured.`,
+    ...(presetsApplied ? ['Its presets may still be in effect: see the pending reverts.'] : []),
+  ].join('\n');
+  return plan;
+}

@@ -1,0 +1,258 @@
+// Tests of studies: parseStudy on good and broken text (errors name the field, profile errors
+// their path), the profile without its target, and the shipped catalog in resources/studies —
+// every file parses, names real templates, variants and presets, and holds DESIGN.md's seed values.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { describeOpenCapacity } from '../runs/load-profile.ts';
+import { parseStudy, Study, STUDY_TARGET_PLACEHOLDER, type Study as StudyType } from './studies.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const STUDIES_DIR = join(ROOT, 'resources', 'studies');
+const TEMPLATES_DIR = join(ROOT, 'server-templates');
+const PRESETS_DIR = join(ROOT, 'resources', 'presets');
+
+function studyInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 'demo-study',
+    name: 'Demo',
+    seed: 'what was done',
+    templates: [{ templateId: 'node', variant: 'async' }],
+    presets: { client: null, server: 'wrk-seed' },
+    profile: {
+      request: { path: '/hello' },
+      load: { model: 'closed', connections: 10, durationS: 5 },
+    },
+    ...overrides,
+  };
+}
+
+function parsed(overrides: Record<string, unknown> = {}): StudyType {
+  const result = parseStudy(JSON.stringify(studyInput(overrides)));
+  assert.notEqual(typeof result, 'string', `expected a study, got ${String(result)}`);
+  return result as StudyType;
+}
+
+function refused(text: string): string {
+  const result = parseStudy(text);
+  assert.equal(typeof result, 'string', 'expected the study to be refused');
+  return result as string;
+}
+
+describe('parseStudy', () => {
+  test('a good study parses, its profile checked and given its defaults', () => {
+    const study = parsed();
+    assert.equal(study.id, 'demo-study');
+    assert.deepEqual(study.presets, { client: null, server: 'wrk-seed' });
+    assert.equal(study.profile.request.method, 'GET');
+    assert.equal(study.profile.request.timeoutMs, 10_000);
+    assert.deepEqual(study.profile.sweep, []);
+    assert.deepEqual(study.profile.bucketsMs, [800, 1200]);
+    assert.equal(study.profile.warmupS, 0);
+  });
+
+  test('the profile comes back without a target', () => {
+    const study = parsed();
+    assert.equal('target' in study.profile, false);
+    assert.equal(JSON.stringify(study.profile).includes(STUDY_TARGET_PLACEHOLDER), false);
+  });
+
+  test('a target written in the file is dropped too', () => {
+    const study = parsed({ profile: { ...(studyInput().profile as object), target: 'http://10.0.0.9:9000' } });
+    assert.equal('target' in study.profile, false);
+  });
+
+  test('text that is not JSON', () => {
+    assert.match(refused('{ "id": '), /^not JSON: /);
+    assert.match(refused(''), /^not JSON: /);
+  });
+
+  test('a missing field is named', () => {
+    const { name: _name, ...withoutName } = studyInput();
+    assert.match(refused(JSON.stringify(withoutName)), /^name: /);
+    const { profile: _profile, ...withoutProfile } = studyInput();
+    assert.match(refused(JSON.stringify(withoutProfile)), /^profile: /);
+  });
+
+  test('a profile error is reported with its path', () => {
+    assert.equal(
+      refused(JSON.stringify(studyInput({ profile: { request: { path: '/hello' }, load: { model: 'closed', connections: 0, durationS: 5 } } }))),
+      'profile.load.connections: must be at least 1',
+    );
+    assert.equal(
+      refused(JSON.stringify(studyInput({ profile: { request: { path: 'hello' }, load: { model: 'closed', connections: 1, durationS: 5 } } }))),
+      'profile.request.path: must start with "/" (for example /hello)',
+    );
+    assert.equal(
+      refused(
+        JSON.stringify(studyInput({ profile: { request: { path: '/hello' }, load: { model: 'closed', connections: 10, durationS: 5 }, sweep: [10, 0.5] } })),
+      ),
+      'profile.sweep.1: must be a whole number',
+    );
+  });
+
+  test('other bad fields', () => {
+    assert.match(refused(JSON.stringify(studyInput({ id: 'Bad Id' }))), /^id: /);
+    assert.equal(refused(JSON.stringify(studyInput({ templates: [] }))), 'templates: needs at least one template');
+    assert.match(refused(JSON.stringify(studyInput({ presets: { client: 'Not A Preset', server: null } }))), /^presets\.client: /);
+    assert.match(refused(JSON.stringify(studyInput({ extra: 1 }))), /^study: /);
+    assert.match(refused('[]'), /^study: /);
+  });
+});
+
+// The shipped catalog.
+
+interface TemplateManifest {
+  id: string;
+  endpoints: string[];
+  variants: { id: string }[];
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+const studyFiles = readdirSync(STUDIES_DIR)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
+
+const studies = new Map<string, StudyType>();
+for (const file of studyFiles) {
+  const result = parseStudy(readFileSync(join(STUDIES_DIR, file), 'utf8'));
+  if (typeof result !== 'string') studies.set(file, result);
+}
+
+function study(id: string): StudyType {
+  const found = [...studies.values()].find((candidate) => candidate.id === id);
+  assert.ok(found, `no study ${id}`);
+  return found;
+}
+
+const templates = new Map<string, TemplateManifest>(
+  readdirSync(TEMPLATES_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => readJson(join(TEMPLATES_DIR, entry.name, 'template.json')) as TemplateManifest)
+    .map((manifest) => [manifest.id, manifest]),
+);
+
+const presetIds = new Set(
+  readdirSync(PRESETS_DIR)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => (readJson(join(PRESETS_DIR, file)) as { id: string }).id),
+);
+
+describe('the shipped studies', () => {
+  test('five files, each parsing, each named after its id, ids unique', () => {
+    assert.equal(studyFiles.length, 5);
+    for (const file of studyFiles) {
+      const result = parseStudy(readFileSync(join(STUDIES_DIR, file), 'utf8'));
+      assert.notEqual(typeof result, 'string', `${file}: ${String(result)}`);
+      assert.equal(`${(result as StudyType).id}.json`, file);
+    }
+    const ids = [...studies.values()].map((entry) => entry.id);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.deepEqual(ids.sort(), ['ab-fixed-count', 'gatling-file', 'loadtest-sleep', 'siege-mixed', 'wrk-connections']);
+  });
+
+  test('the files hold no target (the deployments give it)', () => {
+    for (const file of studyFiles) {
+      const raw = readJson(join(STUDIES_DIR, file)) as { profile: Record<string, unknown> };
+      assert.equal('target' in raw.profile, false, file);
+    }
+  });
+
+  test('every template and variant exists, and serves the study path', () => {
+    assert.ok(templates.size > 0);
+    for (const entry of studies.values()) {
+      const endpoint = entry.profile.request.path.slice(1).split(/[/?]/)[0]!;
+      for (const { templateId, variant } of entry.templates) {
+        const manifest = templates.get(templateId);
+        assert.ok(manifest, `${entry.id}: no template ${templateId}`);
+        assert.ok(
+          manifest.variants.some((candidate) => candidate.id === variant),
+          `${entry.id}: ${templateId} has no variant ${variant}`,
+        );
+        assert.ok(manifest.endpoints.includes(endpoint), `${entry.id}: ${templateId} does not serve /${endpoint}`);
+      }
+      const keys = entry.templates.map(({ templateId, variant }) => `${templateId}/${variant}`);
+      assert.equal(new Set(keys).size, keys.length, `${entry.id}: a template listed twice`);
+    }
+  });
+
+  test('every preset exists', () => {
+    assert.ok(presetIds.size > 0);
+    for (const entry of studies.values()) {
+      for (const presetId of [entry.presets.client, entry.presets.server]) {
+        if (presetId !== null) assert.ok(presetIds.has(presetId), `${entry.id}: no preset ${presetId}`);
+      }
+    }
+  });
+
+  test('Gatling seed: 52.5k/60k/90k/120k requests over 30 s (open model) on /file, 800/1200 ms buckets', () => {
+    const { profile } = study('gatling-file');
+    assert.equal(profile.load.model, 'open');
+    assert.equal(profile.load.durationS, 30);
+    assert.equal(profile.load.model === 'open' && profile.load.requests !== undefined, true);
+    assert.equal(profile.load.model === 'open' && profile.load.rate, undefined);
+    assert.deepEqual(profile.sweep, [52_500, 60_000, 90_000, 120_000]);
+    assert.equal(profile.request.path, '/file');
+    assert.deepEqual(profile.bucketsMs, [800, 1200]);
+    // Arrivals get connections as they need them; a cap would turn the seed's failures into not-sent.
+    assert.equal(profile.load.model === 'open' && profile.load.connections, undefined);
+    assert.equal(profile.request.timeoutMs, 60_000);
+  });
+
+  test('wrk seed: warm-up, then 10/100/1000/10000 connections for 10 s each, the wrk-seed preset on both hosts', () => {
+    const entry = study('wrk-connections');
+    const { profile } = entry;
+    assert.equal(profile.load.model, 'closed');
+    assert.equal(profile.load.durationS, 10);
+    assert.equal(profile.load.model === 'closed' && profile.load.requests, undefined);
+    assert.deepEqual(profile.sweep, [10, 100, 1000, 10_000]);
+    assert.ok(profile.warmupS > 0);
+    assert.deepEqual(entry.presets, { client: 'wrk-seed', server: 'wrk-seed' });
+  });
+
+  test('ab seed: 10000 requests over 100 connections, closed model', () => {
+    const { profile } = study('ab-fixed-count');
+    assert.equal(profile.load.model, 'closed');
+    assert.equal(profile.load.model === 'closed' && profile.load.connections, 100);
+    assert.equal(profile.load.model === 'closed' && profile.load.requests, 10_000);
+    assert.equal(profile.load.durationS, undefined);
+    assert.deepEqual(profile.sweep, []);
+    assert.ok(study('ab-fixed-count').templates.some((target) => target.templateId === 'apache-static'));
+    // ab without -k: a new connection per request.
+    assert.deepEqual(profile.request.headers, { Connection: 'close' });
+  });
+
+  test('loadtest seed: 700 req/s for 60 s on /sleep?ms=500, sync and async, connections opened as needed', () => {
+    const entry = study('loadtest-sleep');
+    const { profile } = entry;
+    assert.equal(profile.load.model, 'open');
+    assert.equal(profile.load.model === 'open' && profile.load.rate, 700);
+    assert.equal(profile.load.model === 'open' && profile.load.requests, undefined);
+    // The seed's 15 connections carry only 15 / 0.5 s = 30 req/s of a 500 ms operation: sync and
+    // async would both be capped there. No maximum: the default (rate × timeout) lets the server show.
+    assert.equal(profile.load.model === 'open' && profile.load.connections, undefined);
+    assert.equal(describeOpenCapacity(profile.load), null);
+    assert.equal(profile.load.durationS, 60);
+    assert.deepEqual(profile.sweep, []);
+    assert.equal(profile.request.path, '/sleep?ms=500');
+    // The request timeout must outlast the 500 ms operation.
+    assert.ok(profile.request.timeoutMs > 500);
+    const variants = entry.templates.map((target) => target.variant);
+    assert.ok(variants.includes('sync') && variants.includes('async'));
+  });
+
+  test('siege seed: /json', () => {
+    assert.equal(study('siege-mixed').profile.request.path, '/json');
+  });
+
+  test('a parsed study is what the Study schema gives', () => {
+    for (const file of studyFiles) {
+      assert.deepEqual(Study.parse(readJson(join(STUDIES_DIR, file))), studies.get(file));
+    }
+  });
+});

@@ -1,0 +1,64 @@
+// The `runs.*` part of the contract: start a load session (pre-flight checks refuse a bad profile
+// or an unreachable target with a clear message), stop it, read the live state and its points,
+// acknowledge streamed points, and read stored runs. Events: `runs.state` on every change and
+// `runs.points`, one acknowledged batch of chart points per second.
+
+import { z } from 'zod';
+import { NoArgs, request } from '../common/contract-kit.ts';
+import { HostId } from '../hosts/hosts.ts';
+import { LoadProfile } from './load-profile.ts';
+import { SessionHostFacts } from '../hosts/host-facts.ts';
+import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
+import { SessionId, SessionName } from '../sessions/sessions.ts';
+
+/**
+ * Marks a session as run `index` of `of` repeats of one configuration: Compare groups sessions by
+ * `group` (comparison.ts configurationKey) rather than guessing from equal profiles.
+ */
+export const RepeatTag = z
+  .object({ group: z.string().min(1).max(120), index: z.number().int().min(1), of: z.number().int().min(1) })
+  .strict()
+  .refine((tag) => tag.index <= tag.of, 'index must be at most of');
+export type RepeatTag = z.infer<typeof RepeatTag>;
+
+export const runRequests = {
+  'runs.start': request(
+    z
+      .object({
+        name: SessionName.optional(),
+        clientHostId: HostId,
+        /** The server host, sampled once per second; null when the target is elsewhere. */
+        serverHostId: HostId.nullable().optional(),
+        profile: LoadProfile,
+        /** One of several repeats of one configuration (a plan's Repeats), stored in the session's config. */
+        repeat: RepeatTag.optional(),
+      })
+      .strict(),
+    LiveRun,
+  ),
+  /** Stops the load within 1 s; the session is kept with what was measured. */
+  'runs.stop': request(z.object({ sessionId: SessionId }).strict(), LiveRun),
+  /** The session running now (or the last one of this process), with its points so far. */
+  'runs.live': request(NoArgs, z.object({ run: LiveRun.nullable(), points: z.array(LivePoint) })),
+  'runs.ack': request(z.object({ sessionId: SessionId, seq: z.number().int().min(0) }).strict(), z.object({})),
+  'runs.list': request(z.object({ sessionId: SessionId }).strict(), z.array(StoredRun)),
+  /** The noise pre-flight: both hosts read now, with what makes results unrepeatable. Nothing is stored. */
+  'runs.preflight': request(
+    z
+      .object({
+        clientHostId: HostId,
+        serverHostId: HostId.nullable().optional(),
+        /** The target's port on the server: the limits of the process listening there are read. */
+        port: z.number().int().min(1).max(65535).nullable().optional(),
+      })
+      .strict(),
+    SessionHostFacts,
+  ),
+  /** What a session's hosts were at its start, with the pre-flight findings; null when it recorded none. */
+  'runs.hostFacts': request(z.object({ sessionId: SessionId }).strict(), SessionHostFacts.nullable()),
+} as const;
+
+export const runEvents = {
+  'runs.state': LiveRun,
+  'runs.points': LivePoints,
+} as const;

@@ -1,0 +1,103 @@
+// The load engine as the UI sees it: a live session (its steps, each with status, live summary and
+// bottleneck verdict), the chart points streamed once per second with acknowledgement
+// backpressure, and stored runs. Points are compact numbers only: the charts read them as they are.
+
+import { z } from 'zod';
+import { LoadProfile } from './load-profile.ts';
+import { RunSummary } from './run-summary-schema.ts';
+import { Bottleneck } from './bottleneck.ts';
+
+/** Points the back end may have published and not yet seen acknowledged before it holds the rest. */
+export const POINTS_UNACKED_LIMIT = 10;
+/** A held stream with no acknowledgement for this long lets its points through anyway (lost acks). */
+export const POINTS_STALL_MS = 5000;
+/** Points kept in memory for a page that opens mid-run (two hours at 1 Hz). */
+export const LIVE_POINTS_KEPT = 7200;
+
+export const LIVE_STATUSES = ['starting', 'running', 'pausing', 'stopping', 'completed', 'failed', 'cancelled'] as const;
+export type LiveStatus = (typeof LIVE_STATUSES)[number];
+
+export const STEP_STATUSES = ['pending', 'warmup', 'running', 'completed', 'failed', 'stopped'] as const;
+
+export const LiveStep = z.object({
+  index: z.number().int(),
+  label: z.string(),
+  runId: z.number().nullable(),
+  status: z.enum(STEP_STATUSES),
+  /** Seconds since the session started, for step markers on the charts. */
+  startedAtS: z.number().nullable(),
+  endedAtS: z.number().nullable(),
+  /** The step's result so far (live) or final: always from added histograms. */
+  summary: RunSummary.nullable(),
+  /** Which side limited the step, with the evidence (app/runs/bottleneck.ts); null: nothing to say yet. */
+  bottleneck: Bottleneck.nullable(),
+  /** Requests/s the open model aims at; null for the closed model. */
+  targetRate: z.number().nullable(),
+});
+export type LiveStep = z.infer<typeof LiveStep>;
+
+export const LiveRun = z.object({
+  sessionId: z.number(),
+  name: z.string(),
+  status: z.enum(LIVE_STATUSES),
+  clientHostId: z.number(),
+  serverHostId: z.number().nullable(),
+  profile: LoadProfile,
+  steps: z.array(LiveStep),
+  currentStep: z.number().nullable(),
+  /** What the latency means in this model, said next to the numbers. */
+  latencyMeaning: z.string(),
+  message: z.string().nullable(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type LiveRun = z.infer<typeof LiveRun>;
+
+/** One second on the charts. Latencies in µs, rates per second, shares 0..1; null when unknown. */
+export const LivePoint = z.object({
+  sessionId: z.number(),
+  step: z.number().int(),
+  /** Seconds since the session started (the charts' x). */
+  t: z.number(),
+  /** The agent's second boundary, epoch ms (to measure the lag to the chart). */
+  at: z.number(),
+  warmup: z.boolean(),
+  rps: z.number(),
+  errorsPerS: z.number(),
+  p50Us: z.number().nullable(),
+  p90Us: z.number().nullable(),
+  p99Us: z.number().nullable(),
+  clientCpu: z.number(),
+  eventLoopLagMs: z.number(),
+  serverCpu: z.number().nullable(),
+  serverRssBytes: z.number().nullable(),
+  serverMemUsedBytes: z.number().nullable(),
+  rxBytesPerS: z.number().nullable(),
+  txBytesPerS: z.number().nullable(),
+});
+export type LivePoint = z.infer<typeof LivePoint>;
+
+export const LivePoints = z.object({ sessionId: z.number(), seq: z.number().int(), points: z.array(LivePoint) });
+export type LivePoints = z.infer<typeof LivePoints>;
+
+export const StoredRun = z.object({
+  id: z.number(),
+  sessionId: z.number(),
+  ordinal: z.number(),
+  templateId: z.string(),
+  variant: z.string(),
+  step: z.record(z.string(), z.unknown()),
+  status: z.string(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  summary: RunSummary.nullable(),
+  /** Stored seconds of the measured window (the drain is not one). */
+  sampleCount: z.number(),
+});
+export type StoredRun = z.infer<typeof StoredRun>;
+
+export function latencyMeaning(model: 'closed' | 'open'): string {
+  return model === 'open'
+    ? 'Open model: latency and the timeout run from each request’s intended send time (coordinated-omission correct); a timed-out request is in the latency at its timeout.'
+    : 'Closed model: latency is service time, from the request’s write to its answer; the timeout runs from the write and timed-out requests are counted, not timed.';
+}

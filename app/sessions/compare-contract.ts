@@ -1,0 +1,48 @@
+// The contract's requests for issue 8: the sessions library (entries with templates and host names,
+// notes and tags, duplicate as a draft), opening a comparison of 2..N sessions or chosen runs,
+// exporting it as a PDF, and loading a saved session's timeline for replay.
+
+import { z } from 'zod';
+import { NoArgs, request } from '../common/contract-kit.ts';
+import { Comparison, MAX_COMPARED } from './comparison.ts';
+import { ReplayData } from './replay.ts';
+import { LibraryEntry, Notes, Tags } from './session-library.ts';
+import { LiveRun } from '../runs/runs.ts';
+import { Session, SessionId } from './sessions.ts';
+
+export const CompareSelection = z
+  .object({
+    sessionIds: z
+      .array(SessionId)
+      .min(2, 'pick at least 2 sessions')
+      .max(MAX_COMPARED, `pick at most ${MAX_COMPARED} sessions`)
+      .refine((ids) => new Set(ids).size === ids.length, 'lists a session twice'),
+    /** Only these runs of the chosen sessions (sweep steps); all runs when absent. */
+    runIds: z.array(z.number().int().positive()).max(1000).optional(),
+    title: z.string().trim().max(300, 'must be at most 300 characters').optional(),
+  })
+  .strict();
+export type CompareSelection = z.output<typeof CompareSelection>;
+
+export const PdfExport = z.object({
+  file: z.string(),
+  bytes: z.number(),
+  /** Time Chromium took to lay out and print, in ms. */
+  renderMs: z.number(),
+});
+export type PdfExport = z.infer<typeof PdfExport>;
+
+export const compareRequests = {
+  'sessions.library': request(NoArgs, z.array(LibraryEntry)),
+  'sessions.update': request(z.object({ id: SessionId, notes: Notes.optional(), tags: Tags.optional() }).strict(), Session),
+  /** A new draft session with the same hosts and configuration, linked to the original. */
+  'sessions.duplicate': request(z.object({ id: SessionId }).strict(), Session),
+  /** Starts the same configuration on the same hosts: a new session linked to the original. */
+  'sessions.runAgain': request(z.object({ id: SessionId }).strict(), LiveRun),
+  'compare.open': request(CompareSelection, Comparison),
+  'compare.exportPdf': request(
+    CompareSelection.extend({ notes: Notes.optional() }).strict(),
+    PdfExport,
+  ),
+  'replay.load': request(z.object({ sessionId: SessionId }).strict(), ReplayData),
+} as const;

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildComparison, markBest, type ComparedRunInput, type ComparedSessionInput } from './comparison.ts';
+import { createLatencyHistogram, recordLatencyUs } from '../common/hdr.ts';
+import { diffHosts } from './host-diff.ts';
+import { SummaryAccumulator } from '../runs/run-summary.ts';
+import { TRACKED_SYSCTLS, type SystemInfo } from '../hosts/system-info.ts';
+
+function systemInfo(overrides: Partial<SystemInfo> = {}): SystemInfo {
+  return {
+    hostname: 'server',
+    distro: 'Debian GNU/Linux 13',
+    kernel: '6.12.0-amd64',
+    arch: 'x86_64',
+    cpuModel: 'Test CPU',
+    cpuCores: 2,
+    memoryBytes: 8 * 1024 ** 3,
+    limits: { nofile: { soft: '1024', hard: '20000' }, nproc: { soft: '4096', hard: '4096' } },
+    sysctls: Object.fromEntries(TRACKED_SYSCTLS.map((key) => [key, '1'])),
+    runtimes: { node: 'v24', java: null, apache: null },
+    takenAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function run(runId: number, stepLabel: string, latencyUs: number, rps: number, seconds = 5): ComparedRunInput {
+  const histogram = createLatencyHistogram();
+  const accumulator = new SummaryAccumulator();
+  const perSecond = [];
+  for (let second = 0; second < seconds; second++) {
+    const interval = createLatencyHistogram();
+    for (let i = 0; i < 100; i++) recordLatencyUs(interval, latencyUs + i);
+    histogram.add(interval);
+    accumulator.add({ scheduled: rps, inFlight: 0, requests: rps, bytes: rps * 10, durationMs: 1000, errors: {}, status: { '2xx': rps }, histogram: interval });
+    perSecond.push({ second, requests: rps, durationMs: 1000, p99Us: latencyUs + 99 });
+  }
+  return { runId, stepLabel, templateId: 'node', variant: 'cluster', status: 'completed', summary: accumulator.summary([800, 1200]), histogram, startedAt: null, seconds: perSecond };
+}
+
+function session(id: number, runs: ComparedRunInput[], overrides: Partial<ComparedSessionInput> = {}): ComparedSessionInput {
+  return {
+    id,
+    name: `session ${id}`,
+    status: 'completed',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    notes: '',
+    tags: [],
+    config: { profile: { load: { model: 'closed', connections: [10, 100] } }, target: 'http://10.0.0.2:8080' },
+    clientHost: 'client',
+    serverHost: 'server',
+    systems: { client: systemInfo({ hostname: 'client' }), server: systemInfo() },
+    runs,
+    ...overrides,
+  };
+}
+
+test('one table per sweep step, best value of each column marked', () => {
+  const a = session(1, [run(11, 'c=10', 1000, 900), run(12, 'c=100', 5000, 2000)]);
+  const b = session(2, [run(21, 'c=10', 2000, 800), run(22, 'c=100', 3000, 2500)], { config: { profile: { other: true } } });
+  const comparison = buildComparison([a, b]);
+  assert.deepEqual(comparison.steps.map((step) => step.label), ['c=10', 'c=100']);
+  const rps = comparison.columns.findIndex((column) => column.key === 'rps');
+  const p99 = comparison.columns.findIndex((column) => column.key === 'p99');
+  const [first, second] = comparison.steps[0]!.rows;
+  assert.equal(first!.values[rps], 900);
+  assert.equal(first!.best[rps], true);
+  assert.equal(second!.best[rps], false);
+  assert.equal(first!.best[p99], true);
+  assert.equal(comparison.steps[1]!.rows[1]!.best[rps], true);
+  assert.deepEqual(
+    comparison.columns.map((column) => column.label),
+    ['Requests/s', 'Mean', 'Std dev', 'p50', 'p75', 'p90', 'p99', 'Max', '< 800 ms', '800–1200 ms', '≥ 1200 ms', 'Failed', 'Timeouts', 'Not sent'],
+  );
+  assert.deepEqual(comparison.warnings, []);
+  assert.equal(comparison.timelines[0]!.t.length, 10);
+  assert.deepEqual(comparison.timelines[0]!.steps, [{ t: 0, label: 'c=10' }, { t: 5, label: 'c=100' }]);
+  assert.equal(comparison.distributions.length, 4);
+  assert.ok(comparison.distributions[0]!.points.every((point, i, all) => i === 0 || point.us >= all[i - 1]!.us));
+  // Different profiles: two groups of one, so no verdict: too few runs, and no interval
+  assert.equal(comparison.repeats.length, 2);
+  assert.equal(comparison.repeats[0]!.steps[0]!.rpsVsBaseline, null, 'the first configuration is the baseline');
+  assert.equal(comparison.repeats[1]!.steps[0]!.rpsVsBaseline?.kind, 'too-few');
+  assert.equal(comparison.repeats[1]!.steps[0]!.rpsVsBaseline?.low, null);
+});
+
+test('ties and lone rows mark nothing; a band in the middle is never best', () => {
+  const columns = [
+    { key: 'rps', label: 'r', unit: 'rps', better: 'higher' },
+    { key: 'x', label: 'x', unit: 'share', better: 'none' },
+  ] as const;
+  assert.deepEqual(markBest([...columns], [[1, 1], [1, 2]]), [[false, false], [false, false]]);
+  assert.deepEqual(markBest([...columns], [[3, 1]]), [[false, false]]);
+  assert.deepEqual(markBest([...columns], [[3, 1], [null, 2], [4, 0]]), [[false, false], [false, false], [true, false]]);
+});
+
+test('repeated runs of one configuration: median, 95 % CI, and no verdict from 3 runs a side', () => {
+  const slow = [900, 910, 905].map((rps, i) => session(i + 1, [run(100 + i, 'c=10', 1000, rps)]));
+  const fast = [1500, 1490, 1510].map((rps, i) =>
+    session(i + 10, [{ ...run(200 + i, 'c=10', 500, rps), templateId: 'vertx', variant: '' }]),
+  );
+  const comparison = buildComparison([...slow, ...fast]);
+  assert.equal(comparison.repeats.length, 2);
+  const [baseline, other] = comparison.repeats;
+  assert.deepEqual(baseline!.sessions, [0, 1, 2]);
+  assert.equal(baseline!.label, 'session 1 (3 runs)');
+  const step = other!.steps[0]!;
+  assert.equal(step.rps.median, 1500);
+  assert.ok(step.rps.low <= 1500 && step.rps.high >= 1500);
+  assert.equal(step.rpsVsBaseline?.kind, 'too-few');
+  assert.equal(step.rpsVsBaseline?.text, 'too few runs for a verdict (n = 3 and 3; 5 a side needed)');
+  assert.equal(step.p99VsBaseline?.kind, 'too-few');
+  // Same inputs, same figures: the bootstrap is seeded from the values
+  assert.deepEqual(buildComparison([...slow, ...fast]).repeats, comparison.repeats);
+});
+
+test('5 runs a side: the ratio of requests/s and of p99 against the first configuration, with its 95 % interval', () => {
+  const slow = [900, 910, 905, 895, 902].map((rps, i) => session(i + 1, [run(100 + i, 'c=10', 1000, rps)]));
+  const fast = [1500, 1490, 1510, 1505, 1495].map((rps, i) => session(i + 10, [{ ...run(200 + i, 'c=10', 500, rps), templateId: 'vertx', variant: '' }]));
+  const step = buildComparison([...slow, ...fast]).repeats[1]!.steps[0]!;
+  assert.equal(step.rpsVsBaseline?.kind, 'higher');
+  assert.match(step.rpsVsBaseline!.text, /^this is 1\.66× the first \(95 % CI 1\.6\d–1\.6\d×\)$/);
+  assert.equal(step.p99VsBaseline?.kind, 'lower');
+  const same = [903, 899, 907, 901, 897].map((rps, i) => session(i + 20, [{ ...run(300 + i, 'c=10', 1000, rps), templateId: 'vertx', variant: '' }]));
+  assert.equal(buildComparison([...slow, ...same]).repeats[1]!.steps[0]!.rpsVsBaseline?.kind, 'no-difference');
+});
+
+test('sessions a plan tagged as repeats group by their tag, not by equal profiles', () => {
+  const tagged = (id: number, group: string) => session(id, [run(id, 'c=10', 1000, 900 + id)], { config: { ...session(0, []).config, repeat: { group, index: 1, of: 2 } } });
+  const comparison = buildComparison([tagged(1, 'plan-1-t0'), tagged(2, 'plan-1-t1'), tagged(3, 'plan-1-t0'), session(4, [run(4, 'c=10', 1000, 900)])]);
+  assert.deepEqual(
+    comparison.repeats.map((group) => group.sessions),
+    [[0, 2], [1], [3]],
+  );
+  assert.deepEqual(comparison.sessions.map((s) => s.group), [0, 1, 0, 2]);
+});
+
+test('a run that was not steady is marked in its row, with the evidence', () => {
+  const drifting = run(2, 'c=10', 1000, 800);
+  drifting.summary!.steadiness = { steady: false, message: 'not steady: requests/s fell 18 % from the first half to the second' };
+  const comparison = buildComparison([session(1, [run(1, 'c=10', 1000, 900)]), session(2, [drifting])]);
+  assert.deepEqual(
+    comparison.steps[0]!.rows.map((row) => row.steadiness),
+    [null, { steady: false, message: 'not steady: requests/s fell 18 % from the first half to the second' }],
+  );
+});
+
+test('host diff: differing kernel, cores and sysctls make runs not comparable; the hostname alone does not', () => {
+  const diff = diffHosts(['a', 'b'], [
+    { client: systemInfo({ hostname: 'c1' }), server: systemInfo() },
+    { client: systemInfo({ hostname: 'c2' }), server: systemInfo({ kernel: '6.1.0', cpuCores: 8, sysctls: { ...systemInfo().sysctls, 'net.ipv4.tcp_tw_reuse': '2' } }) },
+  ]);
+  assert.deepEqual(diff.warnings, ['Not comparable: the server hosts differ in kernel, cores, net.ipv4.tcp_tw_reuse.']);
+  assert.equal(diff.rows.find((row) => row.role === 'client' && row.label === 'hostname')?.differs, true);
+  assert.deepEqual(diff.rows.find((row) => row.role === 'server' && row.label === 'cores')?.values, ['2', '8']);
+  const missing = diffHosts(['a', 'b'], [{ client: null, server: systemInfo() }, { client: systemInfo(), server: systemInfo() }]);
+  assert.deepEqual(missing.warnings, ['No client system info for “a”: cannot tell whether the client hosts match.']);
+});
+
+test('an interrupted session is flagged', () => {
+  const comparison = buildComparison([session(1, [run(1, 's', 100, 10)]), session(2, [run(2, 's', 100, 10)], { status: 'interrupted', name: 'cut' })]);
+  assert.deepEqual(comparison.warnings, ['“cut” is interrupted: its figures cover only what was measured.']);
+});

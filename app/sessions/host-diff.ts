@@ -1,0 +1,94 @@
+// The host part of a comparison: one row per system fact (kernel, cores, CPU, memory, limits,
+// tracked sysctls) with each compared session's value, flagged where they differ, and the warnings
+// that say when runs were made on machines too different to compare fairly. Each value comes from
+// the session's own snapshot; a fact that snapshot did not record is null ("not recorded").
+
+import type { HostFacts } from '../hosts/host-facts.ts';
+import { TRACKED_SYSCTLS, type SystemInfo } from '../hosts/system-info.ts';
+
+/** A session's snapshot of one host; snapshots older than the host facts carry the system info only. */
+export type HostSnapshot = SystemInfo & Partial<Pick<HostFacts, 'preset' | 'readings'>>;
+
+export type HostRole = 'client' | 'server';
+
+export interface HostDiffRow {
+  role: HostRole;
+  label: string;
+  /** One value per compared session, in order; null when that session's snapshot did not record it. */
+  values: Array<string | null>;
+  differs: boolean;
+}
+
+interface Fact {
+  label: string;
+  read: (info: HostSnapshot) => string | null;
+  /** A difference here makes results not comparable (rather than merely worth a look). */
+  critical: boolean;
+  /** Only for this role (the server process's limits); both roles when absent. */
+  role?: HostRole;
+}
+
+function presetOf(info: HostSnapshot): string | null {
+  if (!info.preset) return null;
+  const { applied, pending } = info.preset;
+  const parts = [...applied, ...pending.map((name) => `${name} (pending)`)];
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
+/** A reading of the facts script: not recorded in older snapshots, not read when the script failed. */
+function reading(read: (readings: NonNullable<HostFacts['readings']>) => string): (info: HostSnapshot) => string | null {
+  return (info) => (info.readings === undefined ? null : info.readings === null ? 'not read' : read(info.readings));
+}
+
+const listenerLimits = reading(({ listener }) =>
+  listener ? `nofile ${listener.limits.nofile.soft} / ${listener.limits.nofile.hard}, nproc ${listener.limits.nproc.soft} / ${listener.limits.nproc.hard} (${listener.command})` : 'no listener found',
+);
+
+const GIB = 1024 ** 3;
+
+const FACTS: readonly Fact[] = [
+  { label: 'hostname', read: (info) => info.hostname, critical: false },
+  { label: 'distribution', read: (info) => info.distro, critical: false },
+  { label: 'kernel', read: (info) => info.kernel, critical: true },
+  { label: 'architecture', read: (info) => info.arch, critical: true },
+  { label: 'CPU model', read: (info) => info.cpuModel, critical: true },
+  { label: 'cores', read: (info) => String(info.cpuCores), critical: true },
+  { label: 'memory', read: (info) => `${(info.memoryBytes / GIB).toFixed(1)} GiB`, critical: true },
+  { label: 'nofile limit', read: (info) => `${info.limits.nofile.soft} / ${info.limits.nofile.hard}`, critical: true },
+  { label: 'nproc limit', read: (info) => `${info.limits.nproc.soft} / ${info.limits.nproc.hard}`, critical: true },
+  { label: 'server process limits', read: listenerLimits, critical: true, role: 'server' },
+  { label: 'preset applied', read: presetOf, critical: false },
+  { label: 'CPU governor', read: reading(({ governors }) => governors?.join(', ') ?? 'not exposed'), critical: false },
+  { label: 'turbo boost', read: reading(({ boost }) => (boost ? (boost.on ? 'on' : 'off') : 'not exposed')), critical: false },
+  ...TRACKED_SYSCTLS.map((key) => ({ label: key, read: (info: SystemInfo) => info.sysctls[key] ?? '(absent)', critical: true })),
+];
+
+export interface HostDiff {
+  rows: HostDiffRow[];
+  warnings: string[];
+}
+
+/** `hosts[i]` holds session i's client and server snapshots (null when none was taken). */
+export function diffHosts(names: readonly string[], hosts: ReadonlyArray<Record<HostRole, HostSnapshot | null>>): HostDiff {
+  const rows: HostDiffRow[] = [];
+  const warnings: string[] = [];
+  for (const role of ['server', 'client'] as const) {
+    const infos = hosts.map((entry) => entry[role]);
+    const missing = infos.flatMap((info, i) => (info === null ? [names[i] ?? `#${i + 1}`] : []));
+    if (missing.length > 0 && missing.length < infos.length) {
+      warnings.push(`No ${role} system info for ${missing.map((name) => `“${name}”`).join(', ')}: cannot tell whether the ${role} hosts match.`);
+    }
+    const differing: string[] = [];
+    for (const fact of FACTS.filter((candidate) => (candidate.role ?? role) === role)) {
+      const values = infos.map((info) => (info ? fact.read(info) : null));
+      const known = values.filter((value): value is string => value !== null);
+      const differs = new Set(known).size > 1;
+      rows.push({ role, label: fact.label, values, differs });
+      if (differs && fact.critical) differing.push(fact.label);
+    }
+    if (differing.length > 0) {
+      warnings.push(`Not comparable: the ${role} hosts differ in ${differing.join(', ')}.`);
+    }
+  }
+  return { rows, warnings };
+}

@@ -1,0 +1,88 @@
+// The `templates.*` part of the contract: the catalog, deploying a template to a connected host
+// (one deployment per host), stopping and cancelling it, installing a missing runtime on the user's
+// word, and the `templates.progress` event that carries every change of a deployment's state.
+
+import { z } from 'zod';
+import { NoArgs, request } from '../common/contract-kit.ts';
+import { HostId } from '../hosts/hosts.ts';
+import { PACKAGE_MANAGERS } from './template-hosts.ts';
+import { ManifestShape, Port, RUNTIMES } from './templates.ts';
+
+/** Life of a deployment; `failed` keeps the message and log tail until the next deploy. */
+export const DEPLOYMENT_STATES = ['stopped', 'checking', 'building', 'uploading', 'starting', 'ready', 'stopping', 'failed'] as const;
+export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
+
+/** The named steps of a deploy, in order. */
+export const DEPLOY_STEPS = [
+  { id: 'check', label: 'Check the host and its runtimes' },
+  { id: 'build', label: 'Build on this machine' },
+  { id: 'upload', label: 'Upload what changed' },
+  { id: 'start', label: 'Start under the supervisor' },
+  { id: 'ready', label: 'Wait for readiness' },
+] as const;
+
+export const KnobValue = z.union([z.number(), z.boolean(), z.string().max(40, 'is too long')]);
+
+export const InstallOffer = z.object({ runtime: z.enum(RUNTIMES), packageManager: z.enum(PACKAGE_MANAGERS), command: z.string() });
+
+export const Deployment = z.object({
+  hostId: z.number(),
+  hostName: z.string(),
+  templateId: z.string(),
+  templateName: z.string(),
+  variant: z.string(),
+  knobs: z.record(z.string(), KnobValue),
+  port: z.number(),
+  state: z.enum(DEPLOYMENT_STATES),
+  /** The step running now (1-based index), or null when idle. */
+  step: z.object({ id: z.string(), label: z.string(), index: z.number(), total: z.number(), detail: z.string().nullable() }).nullable(),
+  /** Why it failed or stopped, or what it is doing, in words a person can act on. */
+  message: z.string().nullable(),
+  /** The server's last log lines, kept for a failure. */
+  logTail: z.array(z.string()),
+  /** Where the server answers, as the client host would reach it. */
+  url: z.string().nullable(),
+  /** Runtimes the host lacks that its package manager could install (only on the user's word). */
+  installOffers: z.array(InstallOffer),
+  startedAt: z.string().nullable(),
+  /** Milliseconds from the deploy request to the first good readiness answer. */
+  readyMs: z.number().nullable(),
+  updatedAt: z.string(),
+});
+export type Deployment = z.infer<typeof Deployment>;
+
+export const TemplateCatalog = z.object({
+  templates: z.array(ManifestShape),
+  /** Folders whose manifest is broken, with what is wrong: shown, never fatal. */
+  broken: z.array(z.object({ folder: z.string(), error: z.string() })),
+});
+export type TemplateCatalog = z.infer<typeof TemplateCatalog>;
+
+export const TemplateId = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be a template id');
+
+export const templateRequests = {
+  'templates.list': request(NoArgs, TemplateCatalog),
+  'templates.deployments': request(NoArgs, z.array(Deployment)),
+  /** Resolves once the server answers its readiness check; rejects with the reason and log tail. */
+  'templates.deploy': request(
+    z
+      .object({
+        hostId: HostId,
+        templateId: TemplateId,
+        variant: z.string().max(40, 'is too long').optional(),
+        knobs: z.record(z.string().max(40, 'is too long'), KnobValue).optional(),
+        port: Port.optional(),
+      })
+      .strict(),
+    Deployment,
+  ),
+  /** Stops whatever Benchlab runs on the host (graceful, then kill), even one an earlier session left. */
+  'templates.stop': request(z.object({ hostId: HostId }).strict(), Deployment),
+  'templates.cancel': request(z.object({ hostId: HostId }).strict(), z.object({ cancelled: z.boolean() })),
+  /** Runs the host package manager's install command for a runtime (as root; sudo password from connect). */
+  'templates.install': request(z.object({ hostId: HostId, runtime: z.enum(RUNTIMES) }).strict(), z.object({ command: z.string(), output: z.string() })),
+} as const;
+
+export const templateEvents = {
+  'templates.progress': Deployment,
+} as const;

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { parseManifest, renderStartArgv, requirementsFor, resolveDeploySettings, toCommandLine, type Manifest } from './templates.ts';
+
+const TEMPLATES_DIR = join(import.meta.dirname, '..', '..', 'server-templates');
+
+function manifest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    schema: 1,
+    id: 'demo',
+    name: 'Demo',
+    description: 'A demo template',
+    requires: [{ runtime: 'node', minVersion: 18 }],
+    endpoints: ['hello', 'file', 'health'],
+    variants: [
+      { id: 'async', name: 'async', description: 'timers' },
+      { id: 'sync', name: 'sync', description: 'blocking' },
+    ],
+    defaultVariant: 'async',
+    knobs: [
+      { id: 'workers', name: 'Workers', description: 'processes', type: 'integer', min: 1, max: 8, default: 1 },
+      { id: 'cacheFile', name: 'Cache', description: 'cache the file', type: 'boolean', default: false },
+      { id: 'mode', name: 'Mode', description: 'a choice', type: 'choice', values: ['a', 'b'], default: 'a' },
+    ],
+    files: ['server.mjs'],
+    payload: 'payload.bin',
+    start: ['{node}', '{dir}/server.mjs', '--port', '{port}', '--workers', '{knob.workers}', '--variant', '{variant}'],
+    readiness: { path: '/health', timeoutSeconds: 10 },
+    stop: { signal: 'TERM', graceSeconds: 5 },
+    ...overrides,
+  };
+}
+
+function parse(overrides: Record<string, unknown> = {}, folder = 'demo') {
+  return parseManifest(JSON.stringify(manifest(overrides)), folder);
+}
+
+function valid(overrides: Record<string, unknown> = {}): Manifest {
+  const result = parse(overrides);
+  assert.ok(result.ok, result.ok ? '' : result.error);
+  return result.manifest;
+}
+
+describe('template manifests', () => {
+  test('every bundled template parses', () => {
+    const folders = readdirSync(TEMPLATES_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    assert.ok(folders.length >= 2);
+    for (const folder of folders) {
+      const result = parseManifest(readFileSync(join(TEMPLATES_DIR, folder.name, 'template.json'), 'utf8'), folder.name);
+      assert.ok(result.ok, `${folder.name}: ${result.ok ? '' : result.error}`);
+    }
+  });
+
+  test('a valid manifest gets its defaults', () => {
+    const parsed = valid();
+    assert.deepEqual(parsed.build, []);
+    assert.deepEqual(parsed.logs, []);
+  });
+
+  test('broken manifests are explained, field by field', () => {
+    const cases: Array<[Record<string, unknown> | string, RegExp]> = [
+      ['{ "id": ', /not valid JSON/],
+      [{ knobs: [{ id: 'workers', name: 'W', description: 'd', type: 'integer', min: 8, max: 1, default: 2 }] }, /knobs\.0\.min: min must not be above max/],
+      [{ knobs: [{ id: 'workers', name: 'W', description: 'd', type: 'integer', min: 1, max: 8, default: 9 }] }, /knobs\.0\.default: must be between min and max/],
+      [{ defaultVariant: 'nope' }, /defaultVariant: "nope" is not one of the variants \(async, sync\)/],
+      [{ endpoints: ['hello'] }, /must include "health"/],
+      [{ endpoints: ['health', 'teapot'] }, /endpoints\.1: must be one of hello, file/],
+      [{ payload: null }, /payload: is required when the template serves "file"/],
+      [{ start: ['{node}', '{bogus}'] }, /unknown placeholder \{bogus\}/],
+      [{ start: ['{apache2}'] }, /unknown placeholder \{apache2\}/],
+      [{ files: ['../etc/passwd'] }, /files\.0: must be a relative path/],
+      [{ files: ['/etc/passwd'] }, /files\.0: must be a relative path/],
+      [{ requires: [{ runtime: 'python' }] }, /runtime must be one of node, apache2/],
+      [{ stop: { signal: 'KILL', graceSeconds: 5 } }, /stop\.signal/],
+      [{ extra: true }, /unknown field\(s\) "extra"/],
+      [{ variants: [{ id: 'a', name: 'a', description: 'a' }, { id: 'a', name: 'b', description: 'b' }], defaultVariant: 'a' }, /variant "a" is listed twice/],
+    ];
+    for (const [input, expected] of cases) {
+      const result = typeof input === 'string' ? parseManifest(input, 'demo') : parse(input);
+      assert.equal(result.ok, false, `${JSON.stringify(input)} should be refused`);
+      if (!result.ok) assert.match(result.error, expected);
+    }
+  });
+
+  test('the id must match the folder', () => {
+    const result = parse({}, 'other');
+    assert.equal(result.ok, false);
+    if (!result.ok) assert.match(result.error, /id: "demo" must match its folder name "other"/);
+  });
+});
+
+describe('deploy settings', () => {
+  test('defaults fill what the user left out', () => {
+    const result = resolveDeploySettings(valid(), {});
+    assert.deepEqual(result, { ok: true, settings: { variant: 'async', knobs: { workers: 1, cacheFile: false, mode: 'a' }, port: 8080 } });
+  });
+
+  test('a knob out of bounds, a wrong type, an unknown knob, variant or port are each named', () => {
+    const result = resolveDeploySettings(valid(), { variant: 'turbo', knobs: { workers: 100, cacheFile: 'yes', mode: 'c', colour: 1 }, port: 70000 });
+    assert.equal(result.ok, false);
+    if (result.ok) return;
+    assert.deepEqual(result.errors, [
+      `variant "turbo" is not one of Demo's variants (async, sync)`,
+      'knob "workers" (Workers): must be between 1 and 8 (got 100)',
+      'knob "cacheFile" (Cache): must be true or false (got "yes")',
+      'knob "mode" (Mode): must be one of a, b (got "c")',
+      'unknown knob "colour" (Demo has workers, cacheFile, mode)',
+      'port: must be between 1 and 65535 (got 70000)',
+    ]);
+    const fraction = resolveDeploySettings(valid(), { knobs: { workers: 1.5 } });
+    assert.equal(fraction.ok, false);
+    if (!fraction.ok) assert.match(fraction.errors[0]!, /must be a whole number \(got 1\.5\)/);
+  });
+});
+
+describe('start command', () => {
+  test('placeholders are replaced and every argument quoted', () => {
+    const parsed = valid();
+    const settings = { variant: 'sync', knobs: { workers: 4, cacheFile: true, mode: 'a' }, port: 9000 };
+    const argv = renderStartArgv(parsed, { settings, dir: "/home/o'brien/.benchlab/templates/demo", run: '/run', runtimes: { node: '/usr/bin/node' } });
+    assert.deepEqual(argv, ['/usr/bin/node', "/home/o'brien/.benchlab/templates/demo/server.mjs", '--port', '9000', '--workers', '4', '--variant', 'sync']);
+    assert.equal(
+      toCommandLine(argv),
+      `'/usr/bin/node' '/home/o'\\''brien/.benchlab/templates/demo/server.mjs' '--port' '9000' '--workers' '4' '--variant' 'sync'`,
+    );
+  });
+
+  test('a runtime placeholder without a value is an error, not an empty argument', () => {
+    const parsed = valid();
+    assert.throws(
+      () => renderStartArgv(parsed, { settings: { variant: 'async', knobs: { workers: 1 }, port: 1 }, dir: '/d', run: '/r', runtimes: {} }),
+      /placeholder \{node\} has no value/,
+    );
+  });
+});
+
+describe('variant requirements', () => {
+  const jvm = {
+    requires: [{ runtime: 'java', minVersion: 17 }],
+    variants: [
+      { id: 'sync', name: 'sync', description: 'threads' },
+      { id: 'virtual', name: 'virtual', description: 'virtual threads', requires: [{ runtime: 'java', minVersion: 21 }] },
+    ],
+    defaultVariant: 'sync',
+    start: ['{java}', '-jar', '{dir}/target/demo.jar', '--port', '{port}'],
+  };
+
+  test('a variant raises the Java it needs; the others keep the template’s', () => {
+    const parsed = valid(jvm);
+    assert.deepEqual(requirementsFor(parsed, 'sync'), [{ runtime: 'java', minVersion: 17 }]);
+    assert.deepEqual(requirementsFor(parsed, 'virtual'), [{ runtime: 'java', minVersion: 21 }]);
+    const lower = valid({ ...jvm, variants: [{ id: 'sync', name: 'sync', description: 'd', requires: [{ runtime: 'java', minVersion: 11 }] }] });
+    assert.deepEqual(requirementsFor(lower, 'sync'), [{ runtime: 'java', minVersion: 17 }], 'a lower minimum does not loosen the template');
+  });
+
+  test("a runtime's placeholder is known when only a variant requires it", () => {
+    const onlyVariant = valid({ ...jvm, requires: [] });
+    assert.deepEqual(requirementsFor(onlyVariant, 'sync'), []);
+    assert.deepEqual(requirementsFor(onlyVariant, 'virtual'), [{ runtime: 'java', minVersion: 21 }]);
+    const unknown = parse({ ...jvm, requires: [], variants: [{ id: 'sync', name: 'sync', description: 'd' }] });
+    assert.equal(unknown.ok, false);
+    if (!unknown.ok) assert.match(unknown.error, /unknown placeholder \{java\}/);
+  });
+
+  test('Java below 8 and build inputs outside the folder are refused', () => {
+    const old = parse({ ...jvm, requires: [{ runtime: 'java', minVersion: 7 }] });
+    assert.equal(old.ok, false);
+    const outside = parse({ ...jvm, build: [{ name: 'mvn', command: ['mvn', 'package'], artifacts: ['target/demo.jar'], inputs: ['../src'] }] });
+    assert.equal(outside.ok, false);
+    if (!outside.ok) assert.match(outside.error, /build\.0\.inputs\.0: must be a relative path/);
+  });
+});

@@ -1,0 +1,96 @@
+// The journal of preset changes on hosts (`change` rows): written before the host is touched, so
+// that after a crash the next start knows which hosts carry changes and how to put them back.
+// pending → applied by a finished apply; pending or applied → reverted by a revert; pending →
+// failed only when the apply stopped before it changed anything on the host.
+
+import { RestoreRecord } from '../../../app/presets/preset-plan.ts';
+import type { Db } from '../store/database.ts';
+
+export interface AppliedValues {
+  presetName: string;
+  sysctls: Record<string, string>;
+  /** New content of each file, null where the file is removed. */
+  files: Record<string, string | null>;
+}
+
+export interface ChangeEntry {
+  id: number;
+  hostId: number;
+  presetId: string;
+  keys: string[];
+  previous: RestoreRecord;
+  applied: AppliedValues;
+  status: 'pending' | 'applied' | 'reverted' | 'failed';
+  appliedAt: string | null;
+  revertedAt: string | null;
+}
+
+interface ChangeRow {
+  id: number;
+  host_id: number;
+  preset_id: string;
+  keys: string;
+  previous: string;
+  applied: string;
+  status: ChangeEntry['status'];
+  applied_at: string | null;
+  reverted_at: string | null;
+}
+
+function toEntry(row: ChangeRow): ChangeEntry {
+  return {
+    id: row.id,
+    hostId: row.host_id,
+    presetId: row.preset_id,
+    keys: JSON.parse(row.keys) as string[],
+    previous: RestoreRecord.parse(JSON.parse(row.previous)),
+    applied: JSON.parse(row.applied) as AppliedValues,
+    status: row.status,
+    appliedAt: row.applied_at,
+    revertedAt: row.reverted_at,
+  };
+}
+
+export class ChangesRepository {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Records an apply about to start; `applied_at` holds its start until it finishes. */
+  begin(entry: { hostId: number; presetId: string; keys: string[]; previous: RestoreRecord; applied: AppliedValues }, now = new Date()): number {
+    const result = this.#db
+      .prepare("INSERT INTO change (host_id, preset_id, keys, previous, applied, status, applied_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)")
+      .run(entry.hostId, entry.presetId, JSON.stringify(entry.keys), JSON.stringify(entry.previous), JSON.stringify(entry.applied), now.toISOString());
+    return Number(result.lastInsertRowid);
+  }
+
+  markApplied(id: number, now = new Date()): void {
+    this.#db.prepare("UPDATE change SET status = 'applied', applied_at = ? WHERE id = ? AND status = 'pending'").run(now.toISOString(), id);
+  }
+
+  /** The apply stopped before changing the host: nothing to revert for this row. */
+  markFailed(id: number): void {
+    this.#db.prepare("UPDATE change SET status = 'failed' WHERE id = ? AND status = 'pending'").run(id);
+  }
+
+  /** Changes on a host not reverted yet, oldest first. */
+  unreverted(hostId: number): ChangeEntry[] {
+    const rows = this.#db
+      .prepare("SELECT * FROM change WHERE host_id = ? AND status IN ('pending', 'applied') ORDER BY id")
+      .all(hostId) as ChangeRow[];
+    return rows.map(toEntry);
+  }
+
+  /** Hosts with unreverted changes. */
+  hostsWithChanges(): number[] {
+    const rows = this.#db.prepare("SELECT DISTINCT host_id FROM change WHERE status IN ('pending', 'applied') ORDER BY host_id").all() as Array<{ host_id: number }>;
+    return rows.map((row) => row.host_id);
+  }
+
+  markReverted(hostId: number, now = new Date()): number {
+    return this.#db
+      .prepare("UPDATE change SET status = 'reverted', reverted_at = ? WHERE host_id = ? AND status IN ('pending', 'applied')")
+      .run(now.toISOString(), hostId).changes;
+  }
+}

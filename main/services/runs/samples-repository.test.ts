@@ -1,0 +1,58 @@
+// Samples round-trip through a real SQLite file, and a failing batch stores nothing.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { openDatabase } from '../store/database.ts';
+import { RunsRepository } from './runs-repository.ts';
+import { SamplesRepository, type SampleInput } from './samples-repository.ts';
+import { SessionsRepository } from '../sessions/sessions-repository.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'benchlab-samples-'));
+const { db } = openDatabase(dir);
+after(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const session = new SessionsRepository(db).create({ name: 'samples' });
+const runId = new RunsRepository(db).create({ sessionId: session.id, ordinal: 1, templateId: 'node', variant: 'async' });
+const samples = new SamplesRepository(db);
+
+function sample(second: number): SampleInput {
+  return {
+    second,
+    scheduled: 1000 + second + (second % 2),
+    notSent: {},
+    inFlight: 0,
+    requests: 1000 + second,
+    bytes: 43_000 * (1000 + second),
+    errors: { timeout: second % 2 },
+    statusClasses: { '2xx': 1000 + second },
+    p50Us: 800,
+    p90Us: 1500,
+    p99Us: 4200 + second,
+    maxUs: 9000,
+    histogram: Uint8Array.from([second, 1, 2, 3]),
+    clientMetrics: { cpu: 0.5 },
+    serverMetrics: null,
+  };
+}
+
+test('samples come back in second order with every field intact', () => {
+  samples.append(runId, [sample(2), sample(0), sample(1)]);
+  const stored = samples.forRun(runId);
+  assert.deepEqual(
+    stored.map((s) => s.second),
+    [0, 1, 2],
+  );
+  assert.deepEqual(stored[2], { ...sample(2), runId, clientIndex: 0, phase: 'measure' });
+});
+
+test('a batch with one bad sample stores none of it', () => {
+  // second 0 already exists: the primary key refuses it, and the whole batch rolls back.
+  assert.throws(() => samples.append(runId, [sample(3), sample(0)]), /UNIQUE/);
+  assert.equal(samples.forRun(runId).length, 3);
+});

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { openDatabase } from '../store/database.ts';
+import { SessionsRepository } from './sessions-repository.ts';
+import { createSeeder } from '../../../tests/support/session-seed.ts';
+import { ComparisonService } from './comparison-service.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'benchlab-compare-'));
+const { db } = openDatabase(dir);
+after(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+const sessions = new SessionsRepository(db);
+const service = new ComparisonService({ db, sessions });
+const seeder = createSeeder(db);
+const slow = seeder.session({ name: 'Tomcat BIO', templateId: 'tomcat', variant: 'bio', rps: 1000, latencyUs: 2000, seconds: 30, sweep: [10, 100], tags: ['jvm'] });
+const fast = seeder.session({ name: 'Vert.x', templateId: 'vertx', rps: 3000, latencyUs: 800, seconds: 30, sweep: [10, 100], serverInfo: { kernel: '6.1.0-other' } });
+
+test('a comparison of two stored sweeps: rows per step with the best marked, timelines, host warnings', () => {
+  const comparison = service.open({ sessionIds: [slow.sessionId, fast.sessionId] });
+  assert.deepEqual(comparison.steps.map((step) => step.label), ['c=10, 30 s', 'c=100, 30 s']);
+  const rps = comparison.columns.findIndex((column) => column.key === 'rps');
+  for (const step of comparison.steps) {
+    assert.equal(step.rows.length, 2);
+    assert.equal(step.rows[1]!.best[rps], true, 'Vert.x serves more');
+    assert.ok(Math.abs(step.rows[1]!.values[rps]! - 3000) < 150);
+  }
+  assert.equal(comparison.timelines[0]!.t.length, 60);
+  assert.deepEqual(comparison.timelines[0]!.steps.map((step) => step.t), [0, 30]);
+  assert.deepEqual(comparison.sessions.map((session) => session.templates), [['tomcat (bio)'], ['vertx']]);
+  assert.equal(comparison.sessions[0]!.serverHost, 'seed-server');
+  assert.deepEqual(comparison.hosts.warnings, ['Not comparable: the server hosts differ in kernel.']);
+  assert.equal(comparison.distributions.length, 4);
+});
+
+test('chosen runs only, and a run of another session is refused', () => {
+  const comparison = service.open({ sessionIds: [slow.sessionId, fast.sessionId], runIds: [slow.runIds[1]!, fast.runIds[1]!] });
+  assert.deepEqual(comparison.steps.map((step) => step.label), ['c=100, 30 s']);
+  assert.throws(() => service.open({ sessionIds: [slow.sessionId, fast.sessionId], runIds: [999] }), /run 999 is not a run of the chosen sessions/);
+});
+
+test('library entries, notes and tags, duplicate as a linked draft', () => {
+  const entry = service.library().find((e) => e.id === slow.sessionId)!;
+  assert.deepEqual(entry.templates, ['tomcat']);
+  assert.equal(entry.clientHost, 'seed-client');
+  const updated = service.update(slow.sessionId, { notes: 'first try', tags: ['jvm', 'bio'] });
+  assert.equal(updated.notes, 'first try');
+  assert.deepEqual(updated.tags, ['jvm', 'bio']);
+  assert.equal(service.update(slow.sessionId, { notes: 'second' }).tags.length, 2, 'tags kept when only notes change');
+  const copy = service.duplicate(slow.sessionId);
+  assert.equal(copy.name, 'Tomcat BIO (copy)');
+  assert.equal(copy.status, 'draft');
+  assert.equal(copy.originSessionId, slow.sessionId);
+  assert.deepEqual(copy.config, sessions.get(slow.sessionId).config);
+  assert.throws(() => service.duplicate(12345), /does not exist/);
+});
+
+test('replay: the stored seconds as live points with step markers', () => {
+  const replay = service.replay(fast.sessionId);
+  assert.equal(replay.points.length, 60);
+  assert.equal(replay.durationS, 60);
+  assert.deepEqual(replay.run.steps.map((step) => [step.startedAtS, step.endedAtS, step.status]), [[0, 30, 'completed'], [30, 60, 'completed']]);
+  assert.equal(replay.run.status, 'completed');
+  assert.ok(replay.points.every((point, i) => point.t === i && point.rps > 2800 && point.serverCpu === 0.6));
+  assert.ok(replay.run.steps[0]!.summary!.p99Us! > 0);
+});

@@ -1,0 +1,190 @@
+// Stored sessions: listing, reading, renaming and deleting rows of `session` (runs cascade), and the
+// sessions library's reads and edits: entries with their templates and hosts' names, notes and
+// tags, duplicating a session as a linked draft, and linking a re-run to its origin.
+
+import { ApiError } from '../../../app/common/errors.ts';
+import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
+import type { Session, SessionStatus, SessionSummary } from '../../../app/sessions/sessions.ts';
+import type { Db } from '../store/database.ts';
+import { parseJsonColumn } from '../store/json-column.ts';
+
+interface SessionRow {
+  id: number;
+  name: string;
+  notes: string;
+  tags: string;
+  client_host_id: number | null;
+  server_host_id: number | null;
+  config: string;
+  status: SessionStatus;
+  origin_session_id: number | null;
+  created_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  run_count: number;
+}
+
+
+/** A library row: the session's columns but its config, with its templates and hosts' names. */
+interface LibraryRow extends Omit<SessionRow, 'config'> {
+  templates: string | null;
+  client_host: string | null;
+  server_host: string | null;
+}
+
+function tagsOf(text: string): string[] {
+  const parsed = parseJsonColumn<unknown>(text, []);
+  return Array.isArray(parsed) ? parsed.filter((tag): tag is string => typeof tag === 'string') : [];
+}
+
+function toSummary(row: Omit<SessionRow, 'config'>): SessionSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    tags: tagsOf(row.tags),
+    clientHostId: row.client_host_id,
+    serverHostId: row.server_host_id,
+    runCount: row.run_count,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+}
+
+const SELECT_WITH_RUN_COUNT = `
+  SELECT s.*, (SELECT count(*) FROM run r WHERE r.session_id = s.id) AS run_count FROM session s`;
+
+export interface NewSession {
+  name: string;
+  notes?: string;
+  tags?: string[];
+  clientHostId?: number | null;
+  serverHostId?: number | null;
+  config?: Record<string, unknown>;
+  status?: SessionStatus;
+  originSessionId?: number | null;
+}
+
+export class SessionsRepository {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  list(search?: string): SessionSummary[] {
+    const term = search?.trim();
+    const rows = term
+      ? (this.#db
+          .prepare(`${SELECT_WITH_RUN_COUNT} WHERE s.name LIKE ? ESCAPE '\\' OR s.tags LIKE ? ESCAPE '\\' ORDER BY s.created_at DESC, s.id DESC`)
+          .all(...Array(2).fill(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)) as SessionRow[])
+      : (this.#db.prepare(`${SELECT_WITH_RUN_COUNT} ORDER BY s.created_at DESC, s.id DESC`).all() as SessionRow[]);
+    return rows.map(toSummary);
+  }
+
+  get(id: number): Session {
+    const row = this.#db.prepare(`${SELECT_WITH_RUN_COUNT} WHERE s.id = ?`).get(id) as SessionRow | undefined;
+    if (!row) throw new ApiError('not_found', `session ${id} does not exist`);
+    return {
+      ...toSummary(row),
+      notes: row.notes,
+      config: parseJsonColumn<Record<string, unknown>>(row.config, {}),
+      originSessionId: row.origin_session_id,
+    };
+  }
+
+  create(session: NewSession, now = new Date()): Session {
+    const result = this.#db
+      .prepare(
+        `INSERT INTO session (name, notes, tags, client_host_id, server_host_id, config, status, origin_session_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        session.name,
+        session.notes ?? '',
+        JSON.stringify(session.tags ?? []),
+        session.clientHostId ?? null,
+        session.serverHostId ?? null,
+        JSON.stringify(session.config ?? {}),
+        session.status ?? 'draft',
+        session.originSessionId ?? null,
+        now.toISOString(),
+      );
+    return this.get(Number(result.lastInsertRowid));
+  }
+
+  /** Moves a session to a status; `started`/`ended` stamp its start and end. */
+  setStatus(id: number, status: SessionStatus, stamp: { started?: Date; ended?: Date } = {}): void {
+    this.#db
+      .prepare('UPDATE session SET status = ?, started_at = coalesce(?, started_at), ended_at = coalesce(?, ended_at) WHERE id = ?')
+      .run(status, stamp.started?.toISOString() ?? null, stamp.ended?.toISOString() ?? null, id);
+  }
+
+  /** Sessions still `running` when Benchlab starts were cut off by a crash or kill: say so. Returns their ids. */
+  interruptRunning(now = new Date()): number[] {
+    const ids = (this.#db.prepare("SELECT id FROM session WHERE status = 'running'").all() as Array<{ id: number }>).map((row) => row.id);
+    this.#db.prepare("UPDATE session SET status = 'interrupted', ended_at = coalesce(ended_at, ?) WHERE status = 'running'").run(now.toISOString());
+    return ids;
+  }
+
+  rename(id: number, name: string): Session {
+    const changes = this.#db.prepare('UPDATE session SET name = ? WHERE id = ?').run(name, id).changes;
+    if (changes === 0) throw new ApiError('not_found', `session ${id} does not exist`);
+    return this.get(id);
+  }
+
+  delete(id: number): boolean {
+    const session = this.get(id);
+    if (session.status === 'running') throw new ApiError('conflict', 'a running session cannot be deleted: stop it first');
+    return this.#db.prepare('DELETE FROM session WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** Library entries: each session with the templates it ran and its hosts' names, in one query. */
+  library(): LibraryEntry[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT s.id, s.name, s.notes, s.tags, s.status, s.client_host_id, s.server_host_id, s.origin_session_id,
+                s.created_at, s.started_at, s.ended_at,
+                (SELECT count(*) FROM run r WHERE r.session_id = s.id) AS run_count,
+                (SELECT json_group_array(DISTINCT r.template_id) FROM run r WHERE r.session_id = s.id) AS templates,
+                c.name AS client_host, v.name AS server_host
+         FROM session s
+         LEFT JOIN host c ON c.id = s.client_host_id
+         LEFT JOIN host v ON v.id = s.server_host_id
+         ORDER BY s.created_at DESC, s.id DESC`,
+      )
+      .all() as LibraryRow[];
+    return rows.map((row) => ({
+      ...toSummary(row),
+      notes: row.notes,
+      templates: tagsOf(row.templates ?? '[]'),
+      clientHost: row.client_host,
+      serverHost: row.server_host,
+      originSessionId: row.origin_session_id,
+    }));
+  }
+
+  updateNotesAndTags(id: number, edit: { notes?: string; tags?: string[] }): void {
+    const changes = this.#db
+      .prepare('UPDATE session SET notes = coalesce(?, notes), tags = coalesce(?, tags) WHERE id = ?')
+      .run(edit.notes ?? null, edit.tags ? JSON.stringify(edit.tags) : null, id).changes;
+    if (changes === 0) throw new ApiError('not_found', `session ${id} does not exist`);
+  }
+
+  /** A new draft with the same hosts, configuration, notes and tags, linked to the original. */
+  duplicateAsDraft(id: number, name: string, now = new Date()): number {
+    const result = this.#db
+      .prepare(
+        `INSERT INTO session (name, notes, tags, client_host_id, server_host_id, config, status, origin_session_id, created_at)
+         SELECT ?, notes, tags, client_host_id, server_host_id, config, 'draft', id, ? FROM session WHERE id = ?`,
+      )
+      .run(name, now.toISOString(), id);
+    if (result.changes === 0) throw new ApiError('not_found', `session ${id} does not exist`);
+    return Number(result.lastInsertRowid);
+  }
+
+  /** Links a session started by "Run again" to the one it repeats. */
+  setOrigin(id: number, originId: number): void {
+    this.#db.prepare('UPDATE session SET origin_session_id = ? WHERE id = ?').run(originId, id);
+  }
+}

@@ -1,0 +1,277 @@
+// TerminalManager against real shells on this machine (LocalTransport): echo, UTF-8 split across
+// reads, acknowledgement backpressure under a `yes` flood, close and unknown ids.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { after, afterEach, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError } from '../../../app/common/errors.ts';
+import { UNACKED_LIMIT } from '../../../app/terminals/terminal.ts';
+import { EventBus } from '../event-bus.ts';
+import { LocalTransport } from '../hosts/local-transport.ts';
+import { MAX_EVENT_BYTES, TerminalManager } from './terminal-service.ts';
+
+const SIZE = { cols: 120, rows: 40 };
+
+/** What one terminal has sent, as the UI would see it. */
+class Screen {
+  text = '';
+  bytes = 0;
+  events = 0;
+  acked = 0;
+  exit: number | null | undefined = undefined;
+  /** The largest (received − acknowledged) seen when an event arrived. */
+  maxAhead = 0;
+  readonly #waiters = new Set<() => void>();
+
+  constructor(bus: EventBus, id: () => string | undefined, autoAck: ((bytes: number) => void) | null) {
+    bus.subscribe('terminal.data', (event) => {
+      if (event.terminalId !== id()) return;
+      this.text += event.data;
+      this.bytes += event.bytes;
+      this.events += 1;
+      this.maxAhead = Math.max(this.maxAhead, this.bytes - this.acked);
+      if (autoAck) {
+        this.acked += event.bytes;
+        autoAck(event.bytes);
+      }
+      this.#waiters.forEach((wake) => wake());
+    });
+    bus.subscribe('terminal.exit', (event) => {
+      if (event.terminalId !== id()) return;
+      this.exit = event.code;
+      this.#waiters.forEach((wake) => wake());
+    });
+  }
+
+  /** Resolves once `check` holds, re-checked on every event; fails after timeoutMs. */
+  async until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      const left = deadline - Date.now();
+      if (left <= 0) assert.fail(`timed out waiting for ${what}; last output: ${JSON.stringify(this.text.slice(-300))}`);
+      await new Promise<void>((wake) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.#waiters.delete(done);
+          wake();
+        };
+        const timer = setTimeout(done, Math.min(left, 100));
+        this.#waiters.add(done);
+      });
+    }
+  }
+}
+
+let manager: TerminalManager | undefined;
+
+/** Pids of the `script` processes this test process started (each local shell is one). */
+function ownShellProcesses(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid …": comm may hold spaces, so split after the closing parenthesis.
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && comm === 'script') pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
+async function waitForNoShellProcesses(timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let left = ownShellProcesses();
+  while (left.length > 0 && Date.now() < deadline) {
+    await sleep(50);
+    left = ownShellProcesses();
+  }
+  return left;
+}
+
+afterEach(() => {
+  manager?.closeAll();
+  manager = undefined;
+});
+
+after(async () => {
+  // Whatever a failed test left running must not keep this test process alive.
+  for (const pid of await waitForNoShellProcesses(3000)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+function setup(options: { autoAck: boolean; stallMs?: number }) {
+  const bus = new EventBus();
+  const transport = new LocalTransport();
+  const terminals = new TerminalManager({
+    bus,
+    ...(options.stallMs ? { stallMs: options.stallMs } : {}),
+    transportFor: (hostId) => {
+      if (hostId !== 1) throw new ApiError('disconnected', `host ${hostId} is not connected`);
+      return transport;
+    },
+  });
+  manager = terminals;
+  let id: string | undefined;
+  const screen = new Screen(bus, () => id, options.autoAck ? (bytes) => id && terminals.ack(id, bytes) : null);
+  return {
+    terminals,
+    screen,
+    open: async () => {
+      id = await terminals.open(1, SIZE);
+      return id;
+    },
+  };
+}
+
+test('opens a shell, runs a command and shows its output', async () => {
+  const { terminals, screen, open } = setup({ autoAck: true });
+  const id = await open();
+  assert.match(id, /^t\d+$/);
+  terminals.input(id, 'echo hello-$((6*7))\r');
+  // The typed line echoes as "hello-$((6*7))"; only the shell's answer contains hello-42.
+  await screen.until(() => screen.text.includes('hello-42'), 'hello-42');
+  assert.deepEqual(terminals.list(), [id]);
+});
+
+test('terminal ids count up and a host that is not connected is refused', async () => {
+  const { terminals, open } = setup({ autoAck: true });
+  const first = await open();
+  const second = await terminals.open(1, SIZE);
+  assert.equal(Number(second.slice(1)), Number(first.slice(1)) + 1);
+  await assert.rejects(terminals.open(2, SIZE), (error: ApiError) => error.code === 'disconnected');
+});
+
+test('multibyte characters split across reads and events arrive whole', async () => {
+  const { terminals, screen, open } = setup({ autoAck: true });
+  const id = await open();
+  // 3-byte characters in reads of arbitrary size (the PTY's, and the 16/64 KiB event limits): splits are certain.
+  // Octal escapes, so the echoed command line itself holds no €.
+  terminals.input(id, "printf '\\342\\202\\254%.0s' $(seq 1 30000); echo; echo done-$((1+1))\r");
+  await screen.until(() => screen.text.includes('done-2'), 'done-2');
+  assert.equal(screen.text.match(/€/g)?.length, 30000);
+  assert.ok(!screen.text.includes('\uFFFD'), 'no replacement character: no character was cut in two');
+});
+
+test('a flood never runs more than UNACKED_LIMIT ahead of the acks, and resumes when acked', async () => {
+  const { terminals, screen, open } = setup({ autoAck: false });
+  const id = await open();
+  const ackAll = () => {
+    const bytes = screen.bytes - screen.acked;
+    screen.acked += bytes;
+    terminals.ack(id, bytes);
+  };
+  terminals.input(id, 'yes\r');
+
+  // Nobody acknowledges: output stops at the limit and the shell is paused.
+  await screen.until(() => terminals.stats(id).paused, 'the shell to be paused');
+  await sleep(300);
+  const stalled = screen.bytes;
+  await sleep(300);
+  assert.equal(screen.bytes, stalled, 'nothing more is sent while nothing is acknowledged');
+  assert.ok(stalled <= UNACKED_LIMIT, `sent ${stalled} bytes unacknowledged, limit ${UNACKED_LIMIT}`);
+  assert.ok(stalled >= UNACKED_LIMIT / 2, `the limit is used, not starved (${stalled} bytes)`);
+
+  // A slow reader: acknowledges everything it has every 20 ms, for a while.
+  const until = Date.now() + 1500;
+  while (Date.now() < until) {
+    await sleep(20);
+    ackAll();
+    const stats = terminals.stats(id);
+    assert.ok(stats.unacked <= UNACKED_LIMIT, `unacked ${stats.unacked} > ${UNACKED_LIMIT}`);
+  }
+  assert.ok(screen.bytes > stalled + 4 * UNACKED_LIMIT, `output resumed after the acks (${screen.bytes} bytes in total)`);
+  assert.ok(screen.maxAhead <= UNACKED_LIMIT + MAX_EVENT_BYTES, `ran ${screen.maxAhead} bytes ahead of the acks`);
+  assert.ok(terminals.stats(id).maxUnacked <= UNACKED_LIMIT);
+  // Small PTY reads are merged: far fewer events than 4 KiB reads would give.
+  assert.ok(screen.events < screen.bytes / 4096, `${screen.events} events for ${screen.bytes} bytes`);
+
+  // Ctrl-C stops `yes`; keep acknowledging until the prompt answers again.
+  terminals.input(id, '\x03');
+  terminals.input(id, 'echo back-$((40+2))\r');
+  const deadline = Date.now() + 10_000;
+  while (!screen.text.slice(-4096).includes('back-42')) {
+    assert.ok(Date.now() < deadline, 'the prompt came back after Ctrl-C');
+    await sleep(10);
+    ackAll();
+  }
+});
+
+test('a paused shell that hears no ack at all lets one more window through per stall period', async () => {
+  // What happens when events or acks were lost (a reconnecting WebSocket): slow, bounded, never stuck.
+  const { terminals, screen, open } = setup({ autoAck: false, stallMs: 400 });
+  const id = await open();
+  terminals.input(id, 'yes\r');
+  await screen.until(() => terminals.stats(id).paused, 'the shell to be paused');
+  const firstWindow = screen.bytes;
+  await sleep(200);
+  assert.equal(screen.bytes, firstWindow, 'held while the stall period runs');
+  await screen.until(() => screen.bytes > firstWindow, 'the next window after the stall period', 3000);
+  await screen.until(() => terminals.stats(id).paused, 'paused again');
+  assert.ok(screen.bytes <= 2 * UNACKED_LIMIT + MAX_EVENT_BYTES, `${screen.bytes} bytes after one stall period`);
+  assert.ok(terminals.stats(id).maxUnacked <= UNACKED_LIMIT);
+});
+
+test('close ends the shell with terminal.exit and forgets the id', async () => {
+  const { terminals, screen, open } = setup({ autoAck: true });
+  const id = await open();
+  terminals.input(id, 'echo ready-$((2*3))\r');
+  await screen.until(() => screen.text.includes('ready-6'), 'ready-6');
+  terminals.close(id);
+  await screen.until(() => screen.exit !== undefined, 'terminal.exit');
+  assert.deepEqual(terminals.list(), []);
+  assert.throws(() => terminals.close(id), (error: ApiError) => error.code === 'not_found');
+  assert.deepEqual(await waitForNoShellProcesses(2000), [], 'the closed shell is really gone');
+});
+
+test('a shell that exits by itself reports terminal.exit', async () => {
+  const { terminals, screen, open } = setup({ autoAck: true });
+  const id = await open();
+  terminals.input(id, 'exit 3\r');
+  await screen.until(() => screen.exit !== undefined, 'terminal.exit');
+  // The code is the transport's to tell: SSH gives 3; util-linux `script` gives it only with -e.
+  assert.ok(screen.exit === null || typeof screen.exit === 'number');
+  assert.deepEqual(terminals.list(), []);
+});
+
+test('closing a flooding, paused shell still ends it', async () => {
+  const { terminals, screen, open } = setup({ autoAck: false });
+  const id = await open();
+  terminals.input(id, 'yes\r');
+  await screen.until(() => terminals.stats(id).paused, 'the shell to be paused');
+  terminals.close(id);
+  await screen.until(() => screen.exit !== undefined, 'terminal.exit');
+  assert.deepEqual(terminals.list(), []);
+  assert.deepEqual(await waitForNoShellProcesses(2000), [], 'the closed shell is really gone');
+});
+
+test('unknown terminal ids are not_found', () => {
+  const { terminals } = setup({ autoAck: true });
+  for (const call of [
+    () => terminals.close('t999'),
+    () => terminals.input('t999', 'x'),
+    () => terminals.resize('t999', SIZE),
+    () => terminals.ack('t999', 1),
+  ]) {
+    assert.throws(call, (error: ApiError) => error instanceof ApiError && error.code === 'not_found');
+  }
+});
+
+test('closeAll ends every shell', async () => {
+  const { terminals, screen, open } = setup({ autoAck: true });
+  await open();
+  await terminals.open(1, SIZE);
+  assert.equal(terminals.list().length, 2);
+  terminals.closeAll();
+  assert.deepEqual(terminals.list(), []);
+  assert.notEqual(screen.exit, undefined);
+});

@@ -1,0 +1,83 @@
+// Wizard step 4: the load profile, started from a study (the five seed experiments of DESIGN.md,
+// each with what was done) or written by hand. Picking a study fills the form; its templates and
+// presets are taken only on the user's word, since steps 2 and 3 already chose theirs.
+
+import type { Study } from '../../../../app/plans/studies.ts';
+import { ProfileForm } from '../runs/ProfileForm.tsx';
+import { draftOfProfile, type ProfileDraft } from '../runs/profile-draft.ts';
+import type { WizardDraft } from './wizard-draft.ts';
+
+export function LoadStep(props: {
+  draft: WizardDraft;
+  errors: Record<string, string>;
+  studies: Study[];
+  brokenStudies: string[];
+  knownTemplate: (templateId: string, variant: string) => boolean;
+  onChange: (change: Partial<WizardDraft>) => void;
+}) {
+  const { draft } = props;
+  const chosen = props.studies.find((study) => study.id === draft.studyId);
+  const takeStudyProfile = (study: Study) => props.onChange({ studyId: study.id, profile: draftOfProfile(study.profile) });
+  const takeStudyChoices = (study: Study) =>
+    props.onChange({
+      targets: study.templates.filter((target) => props.knownTemplate(target.templateId, target.variant)),
+      clientPreset: study.presets.client,
+      serverPreset: draft.clientHostId === draft.serverHostId ? null : study.presets.server,
+    });
+  return (
+    <div className="wizard-step" data-testid="wizard-load">
+      <p className="hint">Start from a study — the classic experiments Benchlab redoes — or write a custom profile. Either way every field stays editable.</p>
+      <div className="study-list">
+        <button
+          type="button"
+          className={draft.studyId === null ? 'study-card active' : 'study-card'}
+          data-testid="study-custom"
+          onClick={() => props.onChange({ studyId: null })}
+        >
+          <strong>Custom</strong>
+          <span className="muted small">The profile below, as you set it.</span>
+        </button>
+        {props.studies.map((study) => (
+          <button
+            key={study.id}
+            type="button"
+            className={draft.studyId === study.id ? 'study-card active' : 'study-card'}
+            data-testid={`study-${study.id}`}
+            title={study.seed}
+            onClick={() => takeStudyProfile(study)}
+          >
+            <strong>{study.name}</strong>
+            <span className="muted small">{study.seed}</span>
+          </button>
+        ))}
+      </div>
+      {props.brokenStudies.map((problem) => (
+        <div key={problem} className="banner warning">
+          Study skipped: {problem}
+        </div>
+      ))}
+      {chosen && (
+        <div className="card" data-testid="study-chosen">
+          <p>
+            Profile from <strong>{chosen.name}</strong>. The study compared{' '}
+            {chosen.templates.map((target) => `${target.templateId} (${target.variant})`).join(', ')}
+            {chosen.presets.client || chosen.presets.server ? ` with presets ${[chosen.presets.client, chosen.presets.server].filter(Boolean).join(' / ')}` : ''}.
+          </p>
+          <button type="button" data-testid="study-use-all" onClick={() => takeStudyChoices(chosen)}>
+            Use its templates and presets too
+          </button>
+        </div>
+      )}
+      <div className="card">
+        <ProfileForm
+          draft={draft.profile}
+          errors={props.errors}
+          disabled={false}
+          withTarget={false}
+          onDraft={(change: Partial<ProfileDraft>) => props.onChange({ profile: { ...draft.profile, ...change } })}
+        />
+        <p className="hint">The target is each deployment’s own address on the server host, as the client reaches it.</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+// Wizard step 5: everything the run will do, in order, with each stage's estimate and the total,
+// the name its sessions take, how many times each template runs (interleaved repeats, so Compare
+// can give a verdict), and the noise pre-flight of both hosts. Nothing has changed on any host yet.
+
+import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
+import { formatDuration, type PlanStage } from '../../../../app/plans/plan.ts';
+import { FormField } from '../../common/FormField.tsx';
+import { NoiseFindings } from '../runs/NoiseFindings.tsx';
+import { usePreflight } from '../runs/use-preflight.ts';
+import type { WizardDraft } from './wizard-draft.ts';
+
+export function ReviewStep(props: {
+  draft: WizardDraft;
+  errors: Record<string, string>;
+  stages: PlanStage[] | null;
+  estimate: { seconds: number; upTo: boolean } | null;
+  problem: string | null;
+  onChange: (change: Partial<WizardDraft>) => void;
+}) {
+  const { draft } = props;
+  // The templates are not deployed yet, so there is no server process to read limits from.
+  const preflight = usePreflight(draft.clientHostId ? { clientHostId: draft.clientHostId, serverHostId: draft.serverHostId, port: null } : null);
+  return (
+    <div className="wizard-step" data-testid="wizard-review">
+      <div className="grid">
+        <FormField group label="Name (each session adds its template)" name="name" error={props.errors.name}>
+          <input value={draft.name} data-testid="wizard-name" placeholder="e.g. Node async vs sync, /hello" onChange={(event) => props.onChange({ name: event.target.value })} />
+        </FormField>
+        <FormField group label="Tags (comma separated)" name="tags" error={props.errors.tags}>
+          <input value={draft.tags} data-testid="wizard-tags" onChange={(event) => props.onChange({ tags: event.target.value })} />
+        </FormField>
+        <FormField group label="Repeats (runs of each template, interleaved)" name="repeats" error={props.errors.repeats}>
+          <input value={draft.repeats} inputMode="numeric" data-testid="wizard-repeats" onChange={(event) => props.onChange({ repeats: event.target.value })} />
+        </FormField>
+      </div>
+      <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="wizard-preflight" />
+      {props.problem && (
+        <div className="banner error" role="alert" data-testid="wizard-problem">
+          {props.problem}
+        </div>
+      )}
+      {props.stages && props.estimate && (
+        <>
+          <h3>
+            What will happen — about <span data-testid="wizard-estimate">{`${props.estimate.upTo ? 'up to ' : ''}${formatDuration(props.estimate.seconds)}`}</span>
+          </h3>
+          <ol className="plan-stages" data-testid="wizard-stages">
+            {props.stages.map((stage) => (
+              <li key={stage.id} data-testid="wizard-stage" data-stage={stage.id}>
+                <span>{stage.label}</span>
+                <span className="muted small"> ~{formatDuration(stage.estimateS)}</span>
+              </li>
+            ))}
+          </ol>
+          {draft.targets.length > 1 && Number(draft.repeats) < MIN_RUNS_FOR_VERDICT && (
+            <p className="hint" data-testid="wizard-repeats-hint">
+              Compare gives a verdict between templates only from {MIN_RUNS_FOR_VERDICT} runs of each; with fewer it shows the figures and says there are too few runs.
+            </p>
+          )}
+          <p className="hint">Deploy times are guesses (a first JVM build takes minutes); load times are the profile’s own. Cancel stops whatever runs and still stops the server{draft.revertPresets ? ' and reverts the presets' : ''}.</p>
+        </>
+      )}
+    </div>
+  );
+}

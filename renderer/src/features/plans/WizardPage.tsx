@@ -1,0 +1,243 @@
+// The wizard: hosts → presets per host (with their plans) → templates and variants → load profile
+// (from a study or custom) → review (every stage, with the estimated duration) → run (the plan's
+// progress, Cancel, then compare what it measured). Each step is checked before Next; the answers
+// are kept by the back end, so a reload or a restart comes back to the same step.
+
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { planEstimate, planStages, type PlanNames } from '../../../../app/plans/plan.ts';
+import type { PresetPlan } from '../../../../app/presets/preset-plan.ts';
+import { errorMessage, useApi } from '../../api-context.tsx';
+import { useHostConnections } from '../hosts/use-host-connections.ts';
+import { useHosts } from '../hosts/use-hosts.ts';
+import { useLoaded } from '../../common/use-loaded.ts';
+import { usePlan } from './use-plan.ts';
+import { useWizardDraft } from './use-wizard-draft.ts';
+import { saveSelection } from '../sessions/compare-selection.ts';
+import { HostsStep, isConnected } from './HostsStep.tsx';
+import { LoadStep } from './LoadStep.tsx';
+import { PlanProgress } from './PlanProgress.tsx';
+import { PresetsStep, type PlanLookup } from './PresetsStep.tsx';
+import { ReviewStep } from './ReviewStep.tsx';
+import { TemplatesStep } from './TemplatesStep.tsx';
+import { checkedSpec, stepErrors, WIZARD_STEPS, type WizardContext, type WizardDraft, type WizardStepId } from './wizard-draft.ts';
+
+type Role = 'client' | 'server';
+
+/** One empty list for every not-yet-loaded one, so memos that depend on them stay put. */
+const NONE: never[] = [];
+
+/** The plan of each chosen preset on its host, read again whenever the preset, the host or `round` changes. */
+function usePresetPlans(draft: WizardDraft | null, connected: (hostId: number) => boolean, round: number): Record<Role, PlanLookup> {
+  const api = useApi();
+  const [results, setResults] = useState<Map<string, PresetPlan | string>>(new Map());
+  const keyOf = (role: Role) => {
+    const hostId = role === 'client' ? draft?.clientHostId : draft?.serverHostId;
+    const presetId = role === 'client' ? draft?.clientPreset : draft?.serverPreset;
+    return hostId && presetId && connected(hostId) ? `${presetId}@${hostId}@${round}` : null;
+  };
+  const clientKey = keyOf('client');
+  const serverKey = keyOf('server');
+  useEffect(() => {
+    let current = true;
+    for (const key of [clientKey, serverKey]) {
+      if (!key) continue;
+      const [presetId, hostId] = key.split('@');
+      const keep = (value: PresetPlan | string) => current && setResults((all) => new Map(all).set(key, value));
+      api.presets.plan({ presetId: presetId!, hostId: Number(hostId) }).then(keep, (failure: unknown) => keep(errorMessage(failure)));
+    }
+    return () => {
+      current = false;
+    };
+  }, [api, clientKey, serverKey]);
+  const lookup = (role: Role, key: string | null): PlanLookup => {
+    const hostId = role === 'client' ? draft?.clientHostId : draft?.serverHostId;
+    if (hostId && !connected(hostId)) return 'connect the host first (step 1)';
+    return key ? (results.get(key) ?? null) : null;
+  };
+  return { client: lookup('client', clientKey), server: lookup('server', serverKey) };
+}
+
+export function WizardPage() {
+  const api = useApi();
+  const { hosts, reload: reloadHosts, error: hostsError } = useHosts();
+  const connections = useHostConnections();
+  const { draft, update, saveError } = useWizardDraft();
+  const [plan, setPlan] = usePlan();
+  const presetList = useLoaded((client) => client.presets.list());
+  const templateCatalog = useLoaded((client) => client.templates.list());
+  const studyCatalog = useLoaded((client) => client.plans.studies());
+  const presets = presetList.value ?? NONE;
+  const templates = templateCatalog.value?.templates ?? NONE;
+  const [shown, setShown] = useState<Set<WizardStepId>>(new Set());
+  const [planRound, setPlanRound] = useState(0);
+  const [busy, setBusy] = useState<'starting' | 'cancelling' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const connected = useCallback((hostId: number) => isConnected(hosts?.find((host) => host.id === hostId), connections), [hosts, connections]);
+  const presetPlans = usePresetPlans(draft, connected, planRound);
+  const context: WizardContext = useMemo(
+    () => ({ connected, presetPlan: (role) => { const found = presetPlans[role]; return found === null || typeof found === 'string' ? found : { planId: found.planId }; } }),
+    [connected, presetPlans],
+  );
+
+  const names: PlanNames = useMemo(
+    () => ({
+      host: (id) => hosts?.find((host) => host.id === id)?.name ?? `host ${id}`,
+      preset: (id) => presets.find((preset) => preset.id === id)?.name ?? id,
+      template: (id, variantId) => {
+        const manifest = templates.find((template) => template.id === id);
+        return `${manifest?.name ?? id} · ${manifest?.variants.find((variant) => variant.id === variantId)?.name ?? variantId}`;
+      },
+    }),
+    [hosts, presets, templates],
+  );
+
+  if (!draft || hosts === null) {
+    return (
+      <section className="page" data-testid="page-wizard">
+        <h1>New plan</h1>
+        <p className="hint">{hostsError ?? 'Loading…'}</p>
+      </section>
+    );
+  }
+
+  const stepIndex = WIZARD_STEPS.findIndex((step) => step.id === draft.step);
+  const errors = stepErrors(draft.step, draft, context);
+  const shownErrors = shown.has(draft.step) ? errors : {};
+  const checked = draft.step === 'review' ? checkedSpec(draft, context) : null;
+  const spec = checked && 'spec' in checked ? checked.spec : null;
+  const go = (step: WizardStepId) => {
+    setError(null);
+    if (step === 'review') setPlanRound((round) => round + 1); // the plans the run applies are read fresh
+    update({ step });
+  };
+  const next = () => {
+    setShown((current) => new Set(current).add(draft.step));
+    if (Object.keys(errors).length === 0) go(WIZARD_STEPS[stepIndex + 1]!.id);
+  };
+  // Steps already passed stay reachable from the step list; later ones only through Next.
+  const firstInvalid = WIZARD_STEPS.findIndex((step) => step.id !== 'run' && Object.keys(stepErrors(step.id, draft, context)).length > 0);
+
+  const start = async () => {
+    setShown((current) => new Set(current).add('review'));
+    if (!spec || Object.keys(errors).length > 0) return;
+    setBusy('starting');
+    setError(null);
+    try {
+      setPlan(await api.plans.start(spec));
+      update({ step: 'run' });
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setPlanRound((round) => round + 1);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const cancel = async () => {
+    setBusy('cancelling');
+    try {
+      setPlan(await api.plans.cancel());
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const planRunning = plan?.status === 'running';
+
+  return (
+    <section className="page page-wide" data-testid="page-wizard" data-step={draft.step}>
+      <header className="page-header">
+        <h1>New plan</h1>
+      </header>
+      <ol className="wizard-steps" aria-label="Wizard steps">
+        {WIZARD_STEPS.map((step, index) => {
+          const reachable = step.id === 'run' ? plan !== null : index <= stepIndex || firstInvalid < 0 || index <= firstInvalid;
+          return (
+            <li key={step.id} className={step.id === draft.step ? 'active' : index < stepIndex ? 'done' : ''}>
+              <button type="button" data-testid={`wizard-step-${step.id}`} aria-current={step.id === draft.step ? 'step' : undefined} disabled={!reachable} onClick={() => go(step.id)}>
+                {index + 1}. {step.label}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      {saveError && (
+        <div className="banner warning" role="alert">
+          {saveError}
+        </div>
+      )}
+      {[error, presetList.error, templateCatalog.error, studyCatalog.error].filter(Boolean).map((message) => (
+        <div key={message} className="banner error" role="alert" data-testid="wizard-error">
+          {message}
+        </div>
+      ))}
+      {planRunning && draft.step !== 'run' && (
+        <div className="banner warning" data-testid="wizard-plan-running">
+          Plan “{plan.name}” is running.{' '}
+          <button type="button" className="link" onClick={() => go('run')}>
+            Follow it
+          </button>
+        </div>
+      )}
+      {draft.step === 'hosts' && <HostsStep draft={draft} errors={shownErrors} hosts={hosts} connections={connections} onChange={update} onHostsChanged={reloadHosts} />}
+      {draft.step === 'presets' && <PresetsStep draft={draft} errors={shownErrors} hosts={hosts} presets={presets} plans={presetPlans} onChange={update} />}
+      {draft.step === 'templates' && <TemplatesStep draft={draft} errors={shownErrors} templates={templates} onChange={update} />}
+      {draft.step === 'load' && (
+        <LoadStep
+          draft={draft}
+          errors={shownErrors}
+          studies={studyCatalog.value?.studies ?? []}
+          brokenStudies={(studyCatalog.value?.broken ?? []).map((entry) => `${entry.file}: ${entry.error}`)}
+          knownTemplate={(templateId, variant) => templates.some((template) => template.id === templateId && template.variants.some((entry) => entry.id === variant))}
+          onChange={update}
+        />
+      )}
+      {draft.step === 'review' && (
+        <ReviewStep
+          draft={draft}
+          errors={shownErrors}
+          stages={spec ? planStages(spec, names) : null}
+          estimate={spec ? planEstimate(spec) : null}
+          problem={checked && 'error' in checked && !errors.name && !errors.repeats ? checked.error : null}
+          onChange={update}
+        />
+      )}
+      {draft.step === 'run' &&
+        (plan ? (
+          <PlanProgress
+            plan={plan}
+            cancelling={busy === 'cancelling'}
+            onCancel={() => void cancel()}
+            onLive={() => (window.location.hash = '/run')}
+            onSessions={() => (window.location.hash = '/sessions')}
+            onCompare={() => {
+              saveSelection(plan.sessionIds);
+              window.location.hash = '/compare';
+            }}
+            onNew={() => update({ step: 'hosts' })}
+          />
+        ) : (
+          <p className="hint">No plan has run yet. Go back to Review to start one.</p>
+        ))}
+      {draft.step !== 'run' && (
+        <div className="wizard-nav">
+          <button type="button" data-testid="wizard-back" disabled={stepIndex === 0} onClick={() => go(WIZARD_STEPS[stepIndex - 1]!.id)}>
+            Back
+          </button>
+          {draft.step === 'review' ? (
+            <button type="button" className="primary" data-testid="wizard-start" disabled={busy !== null || planRunning} onClick={() => void start()}>
+              {busy === 'starting' ? 'Starting…' : 'Run the plan'}
+            </button>
+          ) : (
+            <button type="button" className="primary" data-testid="wizard-next" onClick={next}>
+              Next
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

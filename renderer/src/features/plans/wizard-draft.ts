@@ -1,0 +1,202 @@
+// The wizard's answers as the user gives them, kept by the back end across reloads (plans.draft):
+// restored field by field from whatever was saved (a bad field falls back to its default, never
+// loses the rest), checked step by step before Next, and turned into the plan the back end runs.
+
+import { LoadProfile, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
+import { MAX_REPEATS, PlanSpec, type PlanSpecInput } from '../../../../app/plans/plan.ts';
+import { parseTags } from '../../../../app/sessions/session-library.ts';
+import { SessionName, type Session } from '../../../../app/sessions/sessions.ts';
+import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/studies.ts';
+import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, type ProfileDraft } from '../runs/profile-draft.ts';
+
+export const WIZARD_STEPS = [
+  { id: 'hosts', label: 'Hosts' },
+  { id: 'presets', label: 'Presets' },
+  { id: 'templates', label: 'Templates' },
+  { id: 'load', label: 'Load profile' },
+  { id: 'review', label: 'Review' },
+  { id: 'run', label: 'Run' },
+] as const;
+export type WizardStepId = (typeof WIZARD_STEPS)[number]['id'];
+
+export interface WizardTarget {
+  templateId: string;
+  variant: string;
+}
+
+export interface WizardDraft {
+  step: WizardStepId;
+  clientHostId: number | null;
+  serverHostId: number | null;
+  clientPreset: string | null;
+  serverPreset: string | null;
+  revertPresets: boolean;
+  targets: WizardTarget[];
+  /** The port every template listens on; empty for each template's own default. */
+  port: string;
+  /** The study the profile came from, or null for a custom profile. */
+  studyId: string | null;
+  profile: ProfileDraft;
+  name: string;
+  tags: string;
+  /** Runs of each template, interleaved (text as typed; checked on Review). */
+  repeats: string;
+}
+
+export const DEFAULT_WIZARD: WizardDraft = {
+  step: 'hosts',
+  clientHostId: null,
+  serverHostId: null,
+  clientPreset: null,
+  serverPreset: null,
+  revertPresets: true,
+  targets: [],
+  port: '',
+  studyId: null,
+  profile: { ...DEFAULT_DRAFT, durationS: '30' },
+  name: '',
+  tags: '',
+  repeats: '1',
+};
+
+const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** A saved draft back as a WizardDraft: each field kept only if it has the right shape. */
+export function restoreWizard(saved: unknown): WizardDraft {
+  if (typeof saved !== 'object' || saved === null) return DEFAULT_WIZARD;
+  const raw = saved as Record<string, unknown>;
+  const pick = <T>(key: keyof WizardDraft, ok: (value: unknown) => boolean): T => (ok(raw[key]) ? raw[key] : DEFAULT_WIZARD[key]) as T;
+  const savedProfile = typeof raw.profile === 'object' && raw.profile !== null ? (raw.profile as Record<string, unknown>) : {};
+  const profile = Object.fromEntries(
+    Object.entries(DEFAULT_WIZARD.profile).map(([key, fallback]) => [key, typeof savedProfile[key] === 'string' ? savedProfile[key] : fallback]),
+  ) as unknown as ProfileDraft;
+  return {
+    step: pick('step', (value) => WIZARD_STEPS.some((step) => step.id === value)),
+    clientHostId: pick('clientHostId', (value) => value === null || isId(value)),
+    serverHostId: pick('serverHostId', (value) => value === null || isId(value)),
+    clientPreset: pick('clientPreset', (value) => value === null || isText(value)),
+    serverPreset: pick('serverPreset', (value) => value === null || isText(value)),
+    revertPresets: pick('revertPresets', (value) => typeof value === 'boolean'),
+    targets: pick('targets', (value) => Array.isArray(value) && value.every((target) => isText(target?.templateId) && isText(target?.variant))),
+    port: pick('port', isText),
+    studyId: pick('studyId', (value) => value === null || isText(value)),
+    profile,
+    name: pick('name', isText),
+    tags: pick('tags', isText),
+    repeats: pick('repeats', isText),
+  };
+}
+
+function repeatsOf(draft: WizardDraft): number | null {
+  const text = draft.repeats.trim();
+  const repeats = Number(text);
+  return /^\d+$/.test(text) && repeats >= 1 && repeats <= MAX_REPEATS ? repeats : null;
+}
+
+function portOf(draft: WizardDraft): number | null {
+  const port = Number(draft.port.trim());
+  return draft.port.trim() !== '' && Number.isInteger(port) && port >= 1 && port <= 65535 ? port : null;
+}
+
+/** What the wizard knows of the world when it checks a step. */
+export interface WizardContext {
+  connected(hostId: number): boolean;
+  /** The planId of the preset plan shown for a host, or a string saying why there is none yet. */
+  presetPlan(role: 'client' | 'server'): { planId: string } | string | null;
+}
+
+/** Field → message for one step; empty when the step may go on. */
+export function stepErrors(step: WizardStepId, draft: WizardDraft, context: WizardContext): Record<string, string> {
+  const errors: Record<string, string> = {};
+  switch (step) {
+    case 'hosts':
+      if (draft.clientHostId === null) errors.clientHostId = 'choose the host that generates the load';
+      else if (!context.connected(draft.clientHostId)) errors.clientHostId = 'connect this host first (Test connection)';
+      if (draft.serverHostId === null) errors.serverHostId = 'choose the host that runs the server under test';
+      else if (!context.connected(draft.serverHostId)) errors.serverHostId = 'connect this host first (Test connection)';
+      break;
+    case 'presets':
+      for (const role of ['client', 'server'] as const) {
+        if (!(role === 'client' ? draft.clientPreset : draft.serverPreset)) continue;
+        const plan = context.presetPlan(role);
+        if (plan === null) errors[`${role}Preset`] = 'waiting for the plan of this preset on the host';
+        else if (typeof plan === 'string') errors[`${role}Preset`] = plan;
+      }
+      if (draft.clientHostId === draft.serverHostId && draft.clientPreset && draft.serverPreset) {
+        errors.serverPreset = 'the client and server are one host: choose one preset for it';
+      }
+      break;
+    case 'templates':
+      if (draft.targets.length === 0) errors.targets = 'choose at least one template and variant';
+      if (draft.port.trim() !== '' && portOf(draft) === null) errors.port = 'must be a whole number between 1 and 65535, or empty';
+      break;
+    case 'load':
+      for (const [path, message] of Object.entries(profileFieldErrors(profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER })))) {
+        errors[fieldOfError(path, draft.profile)] ??= message;
+      }
+      break;
+    case 'review': {
+      const name = SessionName.safeParse(draft.name);
+      if (!name.success) errors.name = name.error.issues[0]?.message ?? 'is not a valid name';
+      if (repeatsOf(draft) === null) errors.repeats = `must be a whole number from 1 to ${MAX_REPEATS}`;
+      break;
+    }
+    case 'run':
+      break;
+  }
+  return errors;
+}
+
+/** The plan for the back end; call once every step before review is clean. */
+export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInput {
+  const preset = (role: 'client' | 'server') => {
+    const presetId = role === 'client' ? draft.clientPreset : draft.serverPreset;
+    const plan = context.presetPlan(role);
+    return presetId && plan && typeof plan !== 'string' ? { presetId, planId: plan.planId } : null;
+  };
+  return {
+    name: draft.name.trim(),
+    clientHostId: draft.clientHostId ?? 0,
+    serverHostId: draft.serverHostId ?? 0,
+    presets: { client: preset('client'), server: preset('server') },
+    revertPresets: draft.revertPresets,
+    targets: draft.targets.map((target) => ({ templateId: target.templateId, variant: target.variant, ...(portOf(draft) ? { port: portOf(draft)! } : {}) })),
+    profile: profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER }),
+    studyId: draft.studyId,
+    tags: parseTags(draft.tags),
+    repeats: repeatsOf(draft) ?? Number(draft.repeats),
+  };
+}
+
+/** The plan as the back end would take it, or the first problem in words. */
+export function checkedSpec(draft: WizardDraft, context: WizardContext): { spec: PlanSpec } | { error: string } {
+  const parsed = PlanSpec.safeParse(specOf(draft, context));
+  if (parsed.success) return { spec: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { error: `${issue.path.map(String).join('.') || 'plan'}: ${issue.message}` };
+}
+
+/**
+ * The wizard set up again from a saved session (a draft from Duplicate, or any session): its hosts,
+ * its profile, the templates its runs used, and its name; back at the first step to check them.
+ */
+export function wizardFromSession(current: WizardDraft, session: Session, runs: ReadonlyArray<{ templateId: string; variant: string }>): WizardDraft {
+  const profile = LoadProfile.safeParse(session.config.profile);
+  const targets: WizardTarget[] = [];
+  for (const run of runs) {
+    if (run.templateId === 'external' || targets.some((target) => target.templateId === run.templateId && target.variant === run.variant)) continue;
+    targets.push({ templateId: run.templateId, variant: run.variant });
+  }
+  return {
+    ...current,
+    step: 'hosts',
+    clientHostId: session.clientHostId,
+    serverHostId: session.serverHostId,
+    targets: targets.length > 0 ? targets : current.targets,
+    studyId: null,
+    profile: profile.success ? { ...draftOfProfile(profile.data), target: '' } : current.profile,
+    name: session.name,
+    tags: session.tags.join(', '),
+  };
+}

@@ -1,0 +1,303 @@
+// One preset against one connected host: the plan (current → new for every key, and the files
+// with their new content), an explicit confirmation, live progress, the verification of each key,
+// and revert.
+
+import { useEffect, useState } from 'react';
+import type { Host } from '../../../../app/hosts/hosts.ts';
+import type { PresetPlan } from '../../../../app/presets/preset-plan.ts';
+import type { ApplyResult, PresetProgress, RevertResult } from '../../../../app/presets/presets-contract.ts';
+import type { Preset } from '../../../../app/presets/presets.ts';
+import { errorMessage, useApi } from '../../api-context.tsx';
+
+type Stage =
+  | { kind: 'idle' }
+  | { kind: 'planning' }
+  | { kind: 'planned'; plan: PresetPlan; confirming: boolean }
+  | { kind: 'applying'; plan: PresetPlan }
+  | { kind: 'applied'; result: ApplyResult }
+  | { kind: 'reverting' }
+  | { kind: 'reverted'; result: RevertResult };
+
+const CHANGE_LABELS: Record<string, string> = {
+  change: 'will change',
+  same: 'already set',
+  missing: 'key not in this kernel',
+  unwritable: 'cannot change here',
+};
+
+function Value({ text }: { text: string | null }) {
+  return text === null ? <span className="muted">not set</span> : <span className="mono">{text}</span>;
+}
+
+/** A preset's plan on one host: each key's current and new value, the files, and the notes. */
+export function PresetPlanView({ plan }: { plan: PresetPlan }) {
+  return (
+    <div data-testid="plan">
+      <table className="table compact" data-testid="plan-table">
+        <thead>
+          <tr>
+            <th>Key</th>
+            <th>Current</th>
+            <th>New</th>
+            <th>Change</th>
+          </tr>
+        </thead>
+        <tbody>
+          {plan.sysctls.map((row) => (
+            <tr key={`sysctl ${row.key}`} data-testid="plan-row" data-key={row.key} data-change={row.change}>
+              <td className="mono">{row.key}</td>
+              <td>
+                <Value text={row.current} />
+              </td>
+              <td>
+                <Value text={row.next} />
+              </td>
+              <td>
+                <span className={`badge change-${row.change}`}>{CHANGE_LABELS[row.change]}</span>
+                {row.reason && row.change !== 'missing' && <div className="state-message">{row.reason}</div>}
+              </td>
+            </tr>
+          ))}
+          {plan.limits.map((row) => (
+            <tr key={`limit ${row.label}`} data-testid="plan-row" data-key={row.label} data-change={row.change}>
+              <td className="mono">{row.label}</td>
+              <td>
+                <Value text={row.current} />
+                {row.currentSource && <div className="state-message">{row.currentSource}</div>}
+                {row.loginNow && <div className="state-message">{plan.login} has {row.loginNow} now</div>}
+              </td>
+              <td>
+                <Value text={row.next} />
+              </td>
+              <td>
+                <span className={`badge change-${row.change}`}>{CHANGE_LABELS[row.change]}</span>
+                {row.note && <div className="state-message">{row.note}</div>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Files</h3>
+      {plan.files.map((file) => (
+        <details key={file.path} className="file-plan" data-testid="plan-file" data-path={file.path} data-action={file.action} open={file.action !== 'unchanged'}>
+          <summary>
+            <span className="mono">{file.path}</span> — {file.action === 'unchanged' ? 'unchanged' : file.action === 'create' ? 'created' : file.action === 'remove' ? 'removed' : 'replaced'}
+          </summary>
+          {file.action === 'replace' && file.current !== null && (
+            <>
+              <div className="muted">now:</div>
+              <pre className="file-preview old">{file.current}</pre>
+              <div className="muted">after:</div>
+            </>
+          )}
+          {file.next !== null ? <pre className="file-preview">{file.next}</pre> : file.current !== null && <pre className="file-preview old">{file.current}</pre>}
+        </details>
+      ))}
+      <p className="hint">
+        Before anything changes, the previous values go to Benchlab's journal and to <span className="mono">{plan.restoreFile.path}</span> on the host.
+      </p>
+      {plan.notes.map((note) => (
+        <p key={note} className="hint" data-testid="plan-note">
+          {note}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function Verification({ result }: { result: ApplyResult }) {
+  return (
+    <div data-testid="verification">
+      <p className="strong" data-testid="apply-outcome">
+        {result.outcome === 'no changes' ? 'No changes: the host already matches this preset.' : 'Applied. Each key as verified on the host:'}
+      </p>
+      <table className="table compact">
+        <thead>
+          <tr>
+            <th>Key</th>
+            <th>Expected</th>
+            <th>On the host</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {result.verdicts.map((verdict) => (
+            <tr key={`${verdict.kind} ${verdict.key}`} data-testid="verdict-row" data-key={verdict.key} data-status={verdict.status}>
+              <td className="mono">{verdict.key}</td>
+              <td className="mono">{verdict.expected}</td>
+              <td>
+                <Value text={verdict.observed} />
+              </td>
+              <td>
+                <span className={`badge verdict-${verdict.status.replace(' ', '-')}`}>{verdict.status}</span>
+                {verdict.reason && <div className="state-message">{verdict.reason}</div>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {result.notes.map((note) => (
+        <p key={note} className="hint">
+          {note}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function RevertView({ result }: { result: RevertResult }) {
+  return (
+    <div data-testid="revert-result" data-outcome={result.outcome}>
+      <p className="strong">
+        {result.outcome === 'reverted' ? 'Reverted: the host is back to what it held before Benchlab.' : result.outcome === 'nothing to revert' ? 'Nothing to revert.' : 'The revert is incomplete.'}
+      </p>
+      {(result.sysctls.length > 0 || result.files.length > 0) && (
+        <table className="table compact">
+          <tbody>
+            {result.files.map((file) => (
+              <tr key={file.path} data-testid="revert-row">
+                <td className="mono">{file.path}</td>
+                <td>{file.action === 'remove' ? 'removed' : file.action === 'write' ? 'restored' : 'unchanged'}</td>
+                <td>{file.restored ? 'as before' : 'differs'}</td>
+              </tr>
+            ))}
+            {result.sysctls.map((row) => (
+              <tr key={row.key} data-testid="revert-row">
+                <td className="mono">{row.key}</td>
+                <td className="mono">{row.original}</td>
+                <td>
+                  {row.status}
+                  {row.reason && <div className="state-message">{row.reason}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {result.notes.map((note) => (
+        <p key={note} className="hint">
+          {note}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+export function PresetHostPanel(props: { preset: Preset; host: Host; pendingRevert: boolean; onChanged: () => void }) {
+  const { preset, host } = props;
+  const api = useApi();
+  const [stage, setStage] = useState<Stage>({ kind: 'idle' });
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<PresetProgress[]>([]);
+
+  useEffect(
+    () =>
+      api.subscribe('presets.progress', (event) => {
+        if (event.hostId === host.id) setProgress((current) => [...current, event]);
+      }),
+    [api, host.id],
+  );
+
+  const plan = async () => {
+    setStage({ kind: 'planning' });
+    setError(null);
+    try {
+      setStage({ kind: 'planned', plan: await api.presets.plan({ presetId: preset.id, hostId: host.id }), confirming: false });
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setStage({ kind: 'idle' });
+    }
+  };
+
+  const apply = async (planned: PresetPlan) => {
+    setStage({ kind: 'applying', plan: planned });
+    setProgress([]);
+    setError(null);
+    try {
+      setStage({ kind: 'applied', result: await api.presets.apply({ presetId: preset.id, hostId: host.id, planId: planned.planId }) });
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setStage({ kind: 'planned', plan: planned, confirming: false });
+    } finally {
+      props.onChanged();
+    }
+  };
+
+  const revert = async () => {
+    setStage({ kind: 'reverting' });
+    setProgress([]);
+    setError(null);
+    try {
+      setStage({ kind: 'reverted', result: await api.presets.revert({ hostId: host.id }) });
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setStage({ kind: 'idle' });
+    } finally {
+      props.onChanged();
+    }
+  };
+
+  const busy = stage.kind === 'planning' || stage.kind === 'applying' || stage.kind === 'reverting';
+  return (
+    <div className="card" data-testid="preset-host" data-host-name={host.name}>
+      <div className="page-header">
+        <h2>
+          {host.name} <span className="muted">({host.user})</span>
+        </h2>
+        <div className="actions">
+          <button type="button" data-testid="preset-plan" disabled={busy} onClick={() => void plan()}>
+            {stage.kind === 'planning' ? 'Planning…' : stage.kind === 'idle' ? 'Plan' : 'Plan again'}
+          </button>
+          {(props.pendingRevert || stage.kind === 'applied') && (
+            <button type="button" className="danger" data-testid="preset-revert" disabled={busy} onClick={() => void revert()}>
+              {stage.kind === 'reverting' ? 'Reverting…' : 'Revert'}
+            </button>
+          )}
+        </div>
+      </div>
+      {error && (
+        <div className="banner error" role="alert" data-testid="preset-error">
+          {error}
+        </div>
+      )}
+      {stage.kind === 'idle' && !error && <p className="hint">Plan first: it shows every change before anything is written.</p>}
+      {stage.kind === 'planned' && (
+        <>
+          <PresetPlanView plan={stage.plan} />
+          {stage.confirming ? (
+            <div className="banner warning confirm" data-testid="apply-confirmation">
+              <p>
+                {stage.plan.noChanges
+                  ? `${host.name} already matches "${stage.plan.presetName}": applying changes nothing and verifies what is in effect.`
+                  : `Apply "${stage.plan.presetName}" to ${host.name}? ${stage.plan.changes} change${stage.plan.changes === 1 ? '' : 's'}: the files above are written and the sysctls set live. Revert puts everything back.`}
+              </p>
+              <div className="actions">
+                <button type="button" className="primary" data-testid="preset-apply-confirm" onClick={() => void apply(stage.plan)}>
+                  Apply now
+                </button>
+                <button type="button" data-testid="preset-apply-cancel" onClick={() => setStage({ ...stage, confirming: false })}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          ) : (
+            <div className="actions">
+              <button type="button" className="primary" data-testid="preset-apply" onClick={() => setStage({ ...stage, confirming: true })}>
+                {stage.plan.noChanges ? 'Apply (no changes)…' : 'Apply…'}
+              </button>
+            </div>
+          )}
+        </>
+      )}
+      {(stage.kind === 'applying' || stage.kind === 'reverting') && (
+        <ol className="progress" data-testid="preset-progress">
+          {progress.map((event) => (
+            <li key={`${event.at} ${event.step}`}>{event.message}</li>
+          ))}
+        </ol>
+      )}
+      {stage.kind === 'applied' && <Verification result={stage.result} />}
+      {stage.kind === 'reverted' && <RevertView result={stage.result} />}
+    </div>
+  );
+}

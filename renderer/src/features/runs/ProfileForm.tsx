@@ -1,0 +1,130 @@
+// The load profile form of the Run page and the wizard: target, request, model, sweep, warm-up and bands,
+// validated as the user types with the same schema the back end applies, and warned about when its
+// connection maximum cannot carry its rate.
+
+import type { ReactNode } from 'react';
+import { FormField } from '../../common/FormField.tsx';
+import { applySweepValue, describeOpenCapacity, HTTP_METHODS, StepLoad } from '../../../../app/runs/load-profile.ts';
+import { profileOf, type ProfileDraft } from './profile-draft.ts';
+
+/** The first step whose connection maximum cannot carry its rate, in words; null when all can. */
+function capacityWarning(draft: ProfileDraft): string | null {
+  if (draft.model !== 'open') return null;
+  const { load, sweep = [] } = profileOf(draft);
+  const parsed = StepLoad.safeParse(load);
+  if (!parsed.success) return null;
+  const steps = sweep.length > 0 ? sweep.map((value) => applySweepValue(parsed.data, value)) : [parsed.data];
+  for (const [index, step] of steps.entries()) {
+    const warning = describeOpenCapacity(step);
+    if (warning) return steps.length > 1 ? `Step ${index + 1}: ${warning}` : warning;
+  }
+  return null;
+}
+
+export function ProfileForm(props: {
+  draft: ProfileDraft;
+  errors: Record<string, string>;
+  disabled: boolean;
+  /** The Run page asks for the target; the wizard's targets are its deployments. */
+  withTarget: boolean;
+  onDraft: (change: Partial<ProfileDraft>) => void;
+  /** Fields shown first (the Run page's hosts). */
+  children?: ReactNode;
+}) {
+  const { draft, errors, disabled, onDraft } = props;
+  const input = (name: keyof ProfileDraft, type: 'text' | 'number' = 'number') => (
+    <input
+      type={type}
+      value={draft[name]}
+      disabled={disabled}
+      data-testid={`run-${name}`}
+      aria-invalid={errors[name] ? true : undefined}
+      onChange={(event) => onDraft({ [name]: event.target.value } as Partial<ProfileDraft>)}
+    />
+  );
+  const inputField = (label: string, name: keyof ProfileDraft, type: 'text' | 'number' = 'number') => (
+    <FormField label={label} name={name} error={errors[name]}>
+      {input(name, type)}
+    </FormField>
+  );
+  const capacity = capacityWarning(draft);
+  const sweepLabel =
+    draft.model === 'closed' ? 'Sweep: connections per step' : draft.openKind === 'rate' ? 'Sweep: rates per step (req/s)' : 'Sweep: requests per step';
+
+  return (
+    <fieldset className="run-form" disabled={disabled}>
+      {props.children}
+      <div className="grid">
+        {props.withTarget && (
+          <FormField label="Target (as the client reaches it)" name="target" error={errors.target} wide>
+            {input('target', 'text')}
+          </FormField>
+        )}
+        <FormField label="Method" name="method" error={errors.method}>
+          <select value={draft.method} data-testid="run-method" onChange={(event) => onDraft({ method: event.target.value as ProfileDraft['method'] })}>
+            {HTTP_METHODS.map((method) => (
+              <option key={method}>{method}</option>
+            ))}
+          </select>
+        </FormField>
+        {inputField('Path', 'path', 'text')}
+        {inputField('Request timeout (ms)', 'timeoutMs')}
+      </div>
+      <div className="grid">
+        <FormField label="Model" name="model" error={undefined}>
+          <select value={draft.model} data-testid="run-model" onChange={(event) => onDraft({ model: event.target.value as ProfileDraft['model'] })}>
+            <option value="closed">Closed: fixed connections (wrk, ab)</option>
+            <option value="open">Open: target rate (Gatling, loadtest --rps)</option>
+          </select>
+        </FormField>
+        {draft.model === 'closed' ? (
+          <>
+            {inputField('Connections', 'connections')}
+            {inputField('Pipelining', 'pipelining')}
+            <FormField label="Stop after" name="closedStop" error={undefined}>
+              <select value={draft.closedStop} data-testid="run-closedStop" onChange={(event) => onDraft({ closedStop: event.target.value as ProfileDraft['closedStop'] })}>
+                <option value="duration">a duration</option>
+                <option value="requests">a number of requests (ab -n)</option>
+              </select>
+            </FormField>
+            {draft.closedStop === 'duration' ? inputField('Duration (s)', 'durationS') : inputField('Requests', 'requests')}
+          </>
+        ) : (
+          <>
+            <FormField label="Load" name="openKind" error={undefined}>
+              <select value={draft.openKind} data-testid="run-openKind" onChange={(event) => onDraft({ openKind: event.target.value as ProfileDraft['openKind'] })}>
+                <option value="rate">requests per second</option>
+                <option value="requests">N requests over the duration</option>
+              </select>
+            </FormField>
+            {draft.openKind === 'rate' ? inputField('Rate (requests/s)', 'rate') : inputField('Requests', 'openRequests')}
+            {inputField('Duration (s)', 'openDurationS')}
+            {inputField('Max connections (empty: as the rate needs)', 'openConnections')}
+          </>
+        )}
+      </div>
+      {capacity && (
+        <p className="banner warning" data-testid="run-capacity-warning">
+          {capacity}
+        </p>
+      )}
+      <div className="grid">
+        {inputField(sweepLabel, 'sweep', 'text')}
+        {inputField('Warm-up (s, not counted)', 'warmupS')}
+        {inputField('Pause between steps (s)', 'pauseS')}
+        {inputField('Latency bands (ms)', 'bucketsMs', 'text')}
+      </div>
+      <details className="run-advanced">
+        <summary>Headers and body</summary>
+        <div className="grid">
+          <FormField label="Headers (Name: value per line)" name="headers" error={errors.headers} wide>
+            <textarea value={draft.headers} rows={3} data-testid="run-headers" onChange={(event) => onDraft({ headers: event.target.value })} />
+          </FormField>
+          <FormField label="Body" name="body" error={errors.body} wide>
+            <textarea value={draft.body} rows={3} data-testid="run-body" onChange={(event) => onDraft({ body: event.target.value })} />
+          </FormField>
+        </div>
+      </details>
+    </fieldset>
+  );
+}

@@ -1,0 +1,234 @@
+// The Run page: a load profile form, Start and Stop, live charts (requests/s, latency percentiles
+// on a linear or log axis, errors, client and server CPU, server memory, network, with step
+// markers), the live summary table in the seeds' columns, and the bottleneck banner (client-bound,
+// server-bound or neither, with the evidence).
+
+import { useMemo, useState } from 'react';
+import { parseTarget, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
+import type { LivePoint } from '../../../../app/runs/runs.ts';
+import { errorMessage, useApi } from '../../api-context.tsx';
+import { BottleneckBanner } from './BottleneckBanner.tsx';
+import { LiveChart, type SeriesSpec, type StepMarker } from './LiveChart.tsx';
+import { NoiseFindings } from './NoiseFindings.tsx';
+import { useDeployments } from '../templates/use-deployments.ts';
+import { useHostConnections } from '../hosts/use-host-connections.ts';
+import { useHosts } from '../hosts/use-hosts.ts';
+import { usePreflight, useSessionNoise } from './use-preflight.ts';
+import { useLiveRun } from './use-live-run.ts';
+import { ProfileForm } from './ProfileForm.tsx';
+import { RunHostFields } from './RunHostFields.tsx';
+import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from './profile-draft.ts';
+import { SummaryTable } from './SummaryTable.tsx';
+
+const ACTIVE = new Set(['starting', 'running', 'pausing', 'stopping']);
+
+const ms = (us: number | null) => (us === null ? null : us / 1000);
+const mb = (bytes: number | null) => (bytes === null ? null : bytes / 1e6);
+const percent = (share: number | null) => (share === null ? null : share * 100);
+
+export const CHARTS: Array<{ id: string; title: string; unit: string; series: SeriesSpec[]; log?: boolean }> = [
+  { id: 'rps', title: 'Requests per second', unit: 'req/s', series: [{ label: 'req/s', color: '#2f6fed', value: (p: LivePoint) => p.rps }] },
+  {
+    id: 'latency',
+    title: 'Latency',
+    unit: 'ms',
+    log: true,
+    series: [
+      { label: 'p50', color: '#1f9d55', value: (p: LivePoint) => ms(p.p50Us) },
+      { label: 'p90', color: '#d69e2e', value: (p: LivePoint) => ms(p.p90Us) },
+      { label: 'p99', color: '#c2362b', value: (p: LivePoint) => ms(p.p99Us) },
+    ],
+  },
+  { id: 'errors', title: 'Errors per second', unit: 'errors/s', series: [{ label: 'errors/s', color: '#c2362b', value: (p: LivePoint) => p.errorsPerS }] },
+  {
+    id: 'cpu',
+    title: 'CPU',
+    unit: '%',
+    series: [
+      { label: 'client', color: '#805ad5', value: (p: LivePoint) => percent(p.clientCpu) },
+      { label: 'server', color: '#dd6b20', value: (p: LivePoint) => percent(p.serverCpu) },
+    ],
+  },
+  {
+    id: 'memory',
+    title: 'Server memory',
+    unit: 'MB',
+    series: [
+      { label: 'server process RSS', color: '#319795', value: (p: LivePoint) => mb(p.serverRssBytes) },
+      { label: 'host used', color: '#718096', value: (p: LivePoint) => mb(p.serverMemUsedBytes) },
+    ],
+  },
+  {
+    id: 'network',
+    title: 'Server network',
+    unit: 'MB/s',
+    series: [
+      { label: 'rx', color: '#3182ce', value: (p: LivePoint) => mb(p.rxBytesPerS) },
+      { label: 'tx', color: '#d53f8c', value: (p: LivePoint) => mb(p.txBytesPerS) },
+    ],
+  },
+];
+
+export function RunPage() {
+  const api = useApi();
+  const connections = useHostConnections();
+  const deployments = useDeployments();
+  const { run, buffer, version, setRun } = useLiveRun();
+  const { hosts: hostList, error: hostsError } = useHosts();
+  const hosts = hostList ?? [];
+  const [draft, setDraft] = useState<ProfileDraft>(DEFAULT_DRAFT);
+  const [clientHostId, setClientHostId] = useState<number | null>(null);
+  const [serverHostId, setServerHostId] = useState<number | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState<'starting' | 'stopping' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [logLatency, setLogLatency] = useState(false);
+
+  const running = run !== null && ACTIVE.has(run.status);
+  const targetPort = useMemo(() => {
+    const parsed = parseTarget(draft.target);
+    return typeof parsed === 'string' ? null : parsed.port;
+  }, [draft.target]);
+  // The hosts are read for noise before a start, never during one (the check itself takes CPU).
+  const preflight = usePreflight(clientHostId && !running ? { clientHostId, serverHostId, port: serverHostId ? targetPort : null } : null);
+  const sessionNoise = useSessionNoise(run?.sessionId ?? null);
+  const fieldErrors = useMemo(() => {
+    const errors: Record<string, string> = {};
+    for (const [path, message] of Object.entries(profileFieldErrors(profileOf(draft)))) errors[fieldOfError(path, draft)] ??= message;
+    if (!clientHostId) errors.clientHostId = 'choose the host that runs the load';
+    return errors;
+  }, [draft, clientHostId]);
+  const shownErrors = Object.fromEntries(Object.entries(fieldErrors).filter(([field]) => submitted || touched.has(field)));
+
+  const updateDraft = (change: Partial<ProfileDraft>) => {
+    setDraft((current) => ({ ...current, ...change }));
+    setTouched((current) => new Set([...current, ...Object.keys(change)]));
+    setError(null);
+  };
+
+  const start = async () => {
+    setSubmitted(true);
+    setError(null);
+    if (Object.keys(fieldErrors).length > 0 || !clientHostId) return;
+    setBusy('starting');
+    try {
+      setRun(await api.runs.start({ clientHostId, serverHostId, profile: profileOf(draft) }));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const stop = async () => {
+    if (!run) return;
+    setBusy('stopping');
+    try {
+      setRun(await api.runs.stop({ sessionId: run.sessionId }));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const markers: StepMarker[] = useMemo(
+    () => (run?.steps ?? []).filter((step) => step.startedAtS !== null && (run?.steps.length ?? 0) > 1).map((step) => ({ t: step.startedAtS!, label: step.label })),
+    [run],
+  );
+  const hostChoices = hosts.map((host) => ({ host, connected: connections.get(host.id)?.state === 'connected' || host.kind === 'local' }));
+  const readyDeployments = [...deployments.values()].filter((deployment) => deployment.state === 'ready' && deployment.url);
+
+  return (
+    <section className="page page-wide" data-testid="page-run">
+      <header className="page-header">
+        <h1>Run</h1>
+        <div className="actions">
+          <button type="button" className="primary" data-testid="run-start" disabled={running || busy !== null} onClick={() => void start()}>
+            {busy === 'starting' ? 'Starting…' : 'Start'}
+          </button>
+          <button type="button" className="danger" data-testid="run-stop" disabled={!running || busy === 'stopping'} onClick={() => void stop()}>
+            {busy === 'stopping' ? 'Stopping…' : 'Stop'}
+          </button>
+        </div>
+      </header>
+      <p className="hint">Drive load from the client host against a server, live. Every second is stored as it arrives; results add HDR histograms, never average percentiles.</p>
+      {(error ?? hostsError) && (
+        <div className="banner error" role="alert" data-testid="run-error">
+          {error ?? hostsError}
+        </div>
+      )}
+      <div className="card">
+        <ProfileForm draft={draft} errors={shownErrors} disabled={running || busy !== null} withTarget onDraft={updateDraft}>
+          <RunHostFields
+            errors={shownErrors}
+            hosts={hostChoices}
+            clientHostId={clientHostId}
+            serverHostId={serverHostId}
+            deployments={readyDeployments}
+            onTarget={(target) => updateDraft({ target })}
+            onHosts={(change) => {
+              if (change.clientHostId !== undefined) setClientHostId(change.clientHostId);
+              if (change.serverHostId !== undefined) setServerHostId(change.serverHostId);
+              setTouched((current) => new Set([...current, ...Object.keys(change)]));
+            }}
+          />
+        </ProfileForm>
+      </div>
+      {!running && (
+        <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="run-preflight" />
+      )}
+      {run && (
+        <>
+          <div className="run-status" data-testid="run-status" data-status={run.status} data-session={run.sessionId}>
+            <strong>{run.name}</strong>
+            <span className={`badge run-${run.status}`} data-testid="run-state">
+              {run.status}
+            </span>
+            {run.currentStep !== null && run.steps.length > 1 && (
+              <span className="muted">
+                step {run.currentStep + 1} of {run.steps.length}
+              </span>
+            )}
+            <span className="muted small">{run.latencyMeaning}</span>
+          </div>
+          {run.message && (
+            <div className={`banner ${run.status === 'failed' ? 'error' : 'warning'}`} role="alert" data-testid="run-message">
+              {run.message}
+            </div>
+          )}
+          <BottleneckBanner steps={run.steps} />
+          <NoiseFindings
+            title="Hosts at this session's start"
+            findings={sessionNoise.findings}
+            quiet={sessionNoise.recorded ? undefined : 'not recorded for this session.'}
+            error={sessionNoise.error}
+            testId="run-session-noise"
+          />
+          <SummaryTable steps={run.steps} bucketsMs={run.profile.bucketsMs} />
+          <div className="chart-toolbar">
+            <label>
+              <input type="checkbox" checked={logLatency} data-testid="latency-log" onChange={(event) => setLogLatency(event.target.checked)} /> Latency on a log axis
+            </label>
+          </div>
+          <div className="chart-grid">
+            {CHARTS.map((chart) => (
+              <LiveChart
+                key={chart.id}
+                id={chart.id}
+                title={chart.title}
+                unit={chart.unit}
+                series={chart.series}
+                buffer={buffer}
+                version={version}
+                markers={markers}
+                logScale={chart.log ? logLatency : false}
+              />
+            ))}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

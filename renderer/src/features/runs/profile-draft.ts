@@ -1,0 +1,160 @@
+// The Run page's form as typed (strings) and its translation into a load profile for the
+// contract. Numbers that do not parse stay NaN so the profile's own validation names the field.
+
+import type { HTTP_METHODS, LoadProfile, LoadProfileInput } from '../../../../app/runs/load-profile.ts';
+
+export interface ProfileDraft {
+  target: string;
+  path: string;
+  method: (typeof HTTP_METHODS)[number];
+  headers: string;
+  body: string;
+  timeoutMs: string;
+  model: 'closed' | 'open';
+  connections: string;
+  pipelining: string;
+  closedStop: 'duration' | 'requests';
+  durationS: string;
+  requests: string;
+  openKind: 'rate' | 'requests';
+  rate: string;
+  openRequests: string;
+  openDurationS: string;
+  /** Empty: as many as the rate needs (rate × timeout, within the client's file limit). */
+  openConnections: string;
+  sweep: string;
+  warmupS: string;
+  pauseS: string;
+  bucketsMs: string;
+}
+
+export const DEFAULT_DRAFT: ProfileDraft = {
+  target: '',
+  path: '/hello',
+  method: 'GET',
+  headers: '',
+  body: '',
+  timeoutMs: '10000',
+  model: 'closed',
+  connections: '10',
+  pipelining: '1',
+  closedStop: 'duration',
+  durationS: '10',
+  requests: '10000',
+  openKind: 'rate',
+  rate: '1000',
+  openRequests: '30000',
+  openDurationS: '30',
+  openConnections: '',
+  sweep: '',
+  warmupS: '0',
+  pauseS: '2',
+  bucketsMs: '800, 1200',
+};
+
+function number(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text.trim());
+}
+
+function list(text: string): number[] {
+  return text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .map(Number);
+}
+
+/** `Name: value` per line; a line without a colon is kept whole as a name so validation names it. */
+export function parseHeaders(text: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(':');
+    if (colon < 0) headers[line.trim()] = '';
+    else headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+export function profileOf(draft: ProfileDraft): LoadProfileInput {
+  const load: LoadProfileInput['load'] =
+    draft.model === 'closed'
+      ? {
+          model: 'closed',
+          connections: number(draft.connections),
+          pipelining: number(draft.pipelining),
+          ...(draft.closedStop === 'duration' ? { durationS: number(draft.durationS) } : { requests: number(draft.requests) }),
+        }
+      : {
+          model: 'open',
+          durationS: number(draft.openDurationS),
+          ...(draft.openConnections.trim() === '' ? {} : { connections: number(draft.openConnections) }),
+          ...(draft.openKind === 'rate' ? { rate: number(draft.rate) } : { requests: number(draft.openRequests) }),
+        };
+  return {
+    target: draft.target.trim(),
+    request: {
+      method: draft.method,
+      path: draft.path.trim(),
+      headers: parseHeaders(draft.headers),
+      ...(draft.body ? { body: draft.body } : {}),
+      timeoutMs: number(draft.timeoutMs),
+    },
+    load,
+    sweep: list(draft.sweep),
+    warmupS: number(draft.warmupS),
+    pauseS: number(draft.pauseS),
+    bucketsMs: list(draft.bucketsMs),
+  };
+}
+
+/** The form field that shows a profile error path (`load.connections` → `connections`). */
+export function fieldOfError(path: string, draft: ProfileDraft): string {
+  const [head, second] = path.split('.');
+  if (head === 'request') return second === 'headers' ? 'headers' : (second ?? 'path');
+  if (head === 'sweep') return 'sweep';
+  if (head === 'load') {
+    if (draft.model === 'closed') return second ?? 'connections';
+    if (second === 'requests') return 'openRequests';
+    if (second === 'durationS') return 'openDurationS';
+    if (second === 'connections') return 'openConnections';
+    return second ?? 'rate';
+  }
+  return head ?? 'target';
+}
+
+/** The form's text for a profile (a study's, or a saved session's): the inverse of profileOf. */
+export function draftOfProfile(profile: Omit<LoadProfile, 'target'> & { target?: string }): ProfileDraft {
+  const { load } = profile;
+  const text = (value: number | undefined, fallback: string) => (value === undefined ? fallback : String(value));
+  return {
+    ...DEFAULT_DRAFT,
+    target: profile.target ?? '',
+    path: profile.request.path,
+    method: profile.request.method,
+    headers: Object.entries(profile.request.headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
+    body: profile.request.body ?? '',
+    timeoutMs: String(profile.request.timeoutMs),
+    model: load.model,
+    ...(load.model === 'closed'
+      ? {
+          connections: String(load.connections),
+          pipelining: String(load.pipelining),
+          closedStop: load.requests !== undefined ? 'requests' : 'duration',
+          durationS: text(load.durationS, DEFAULT_DRAFT.durationS),
+          requests: text(load.requests, DEFAULT_DRAFT.requests),
+        }
+      : {
+          openKind: load.requests !== undefined ? 'requests' : 'rate',
+          rate: text(load.rate, DEFAULT_DRAFT.rate),
+          openRequests: text(load.requests, DEFAULT_DRAFT.openRequests),
+          openDurationS: String(load.durationS),
+          openConnections: load.connections === undefined ? '' : String(load.connections),
+        }),
+    sweep: profile.sweep.join(', '),
+    warmupS: String(profile.warmupS),
+    pauseS: String(profile.pauseS),
+    bucketsMs: profile.bucketsMs.join(', '),
+  };
+}

@@ -1,0 +1,174 @@
+// Compare: pick 2..N sessions from the library (or arrive with those ticked on the Sessions page),
+// and within a sweep the steps (runs) to keep, open the comparison, and export it as a PDF with a
+// title and notes.
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PdfExport } from '../../../../app/sessions/compare-contract.ts';
+import type { Comparison } from '../../../../app/sessions/comparison.ts';
+import type { StoredRun } from '../../../../app/runs/runs.ts';
+import { filterLibrary, type LibraryEntry } from '../../../../app/sessions/session-library.ts';
+import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
+import { ComparisonView } from './ComparisonView.tsx';
+import { loadSelection, saveSelection } from './compare-selection.ts';
+
+function stepLabel(run: StoredRun): string {
+  return typeof run.step.label === 'string' ? run.step.label : `run ${run.ordinal}`;
+}
+
+export function ComparePage() {
+  const api = useApi();
+  const link = useConnection();
+  const [library, setLibrary] = useState<LibraryEntry[]>([]);
+  const [selected, setSelected] = useState<number[]>(loadSelection);
+  const [search, setSearch] = useState('');
+  const [title, setTitle] = useState('');
+  const [notes, setNotes] = useState('');
+  const [runsBySession, setRunsBySession] = useState<Map<number, StoredRun[]>>(new Map());
+  /** Runs the user left out; every run of the chosen sessions is compared unless listed here. */
+  const [leftOut, setLeftOut] = useState<Set<number>>(new Set());
+  const [comparison, setComparison] = useState<Comparison | null>(null);
+  const [busy, setBusy] = useState<'opening' | 'exporting' | null>(null);
+  const [exported, setExported] = useState<PdfExport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (link !== 'connected') return;
+    api.sessions.library().then(setLibrary, (failure: unknown) => setError(errorMessage(failure)));
+  }, [api, link]);
+
+  useEffect(() => {
+    if (link !== 'connected') return;
+    for (const id of selected) {
+      if (runsBySession.has(id)) continue;
+      api.runs.list({ sessionId: id }).then(
+        (runs) => setRunsBySession((current) => new Map(current).set(id, runs)),
+        () => setRunsBySession((current) => new Map(current).set(id, [])),
+      );
+    }
+  }, [api, link, selected, runsBySession]);
+
+  const chosenRuns = selected.flatMap((id) => runsBySession.get(id) ?? []);
+  const runsKnown = selected.every((id) => runsBySession.has(id));
+  const runIds = leftOut.size > 0 ? chosenRuns.filter((run) => !leftOut.has(run.id)).map((run) => run.id) : undefined;
+  const leftOutCount = chosenRuns.filter((run) => leftOut.has(run.id)).length;
+  const toggleRun = (id: number) =>
+    setLeftOut((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  const open = useCallback(
+    async (ids: number[]) => {
+      setBusy('opening');
+      setError(null);
+      setExported(null);
+      try {
+        setComparison(await api.compare.open({ sessionIds: ids, ...(runIds ? { runIds } : {}), ...(title.trim() ? { title } : {}) }));
+      } catch (failure) {
+        setComparison(null);
+        setError(errorMessage(failure));
+      } finally {
+        setBusy(null);
+      }
+    },
+    [api, title, runIds],
+  );
+
+  // Arriving with a selection from the Sessions page (or a reload) opens it at once.
+  const autoOpened = useRef(false);
+  useEffect(() => {
+    if (link !== 'connected' || autoOpened.current) return;
+    autoOpened.current = true;
+    if (selected.length < 2) return;
+    api.compare.open({ sessionIds: selected }).then(setComparison, (failure: unknown) => setError(errorMessage(failure)));
+  }, [api, link, selected]);
+
+  const toggle = (id: number) => {
+    const next = selected.includes(id) ? selected.filter((other) => other !== id) : [...selected, id];
+    setSelected(next);
+    saveSelection(next);
+  };
+
+  const exportPdf = async () => {
+    setBusy('exporting');
+    setError(null);
+    try {
+      setExported(await api.compare.exportPdf({ sessionIds: selected, ...(runIds ? { runIds } : {}), ...(title.trim() ? { title } : {}), ...(notes.trim() ? { notes } : {}) }));
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const shown = filterLibrary(library, { text: search });
+  return (
+    <section className="page page-wide" data-testid="page-compare">
+      <header className="page-header">
+        <h1>Compare</h1>
+        <div className="actions">
+          <button type="button" className="primary" data-testid="compare-open" disabled={selected.length < 2 || busy !== null || (leftOut.size > 0 && !runsKnown)} onClick={() => void open(selected)}>
+            {busy === 'opening' ? 'Opening…' : `Compare ${selected.length} sessions${leftOutCount > 0 ? ` (${leftOutCount} step${leftOutCount === 1 ? '' : 's'} left out)` : ''}`}
+          </button>
+          <button type="button" data-testid="compare-export" disabled={!comparison || busy !== null} onClick={() => void exportPdf()}>
+            {busy === 'exporting' ? 'Printing…' : 'Export PDF'}
+          </button>
+        </div>
+      </header>
+      {error && (
+        <div className="banner error" role="alert" data-testid="compare-error">
+          {error}
+        </div>
+      )}
+      {exported && (
+        <div className="banner info" role="status" data-testid="compare-exported">
+          PDF written to <span className="mono" data-testid="compare-pdf-file">{exported.file}</span> ({Math.round(exported.bytes / 1024)} KiB, printed in {exported.renderMs} ms)
+        </div>
+      )}
+      <div className="card compare-picker">
+        <div className="grid">
+          <label className="field">
+            Title (PDF)
+            <input value={title} placeholder="Comparison: A vs B" data-testid="compare-title" onChange={(event) => setTitle(event.target.value)} />
+          </label>
+          <label className="field">
+            Notes (PDF)
+            <textarea value={notes} rows={2} data-testid="compare-notes" onChange={(event) => setNotes(event.target.value)} />
+          </label>
+        </div>
+        <input className="search" type="search" placeholder="Filter sessions" value={search} data-testid="compare-search" onChange={(event) => setSearch(event.target.value)} />
+        {library.length === 0 ? (
+          <p className="hint" data-testid="compare-empty">
+            No sessions yet: run load on the Run page first.
+          </p>
+        ) : (
+          <ul className="compare-list">
+            {shown.map((entry) => (
+              <li key={entry.id}>
+                <label>
+                  <input type="checkbox" checked={selected.includes(entry.id)} data-testid={`compare-pick-${entry.id}`} onChange={() => toggle(entry.id)} /> <strong>{entry.name}</strong>{' '}
+                  <span className="muted small">
+                    {entry.status} · {entry.runCount} runs · {entry.templates.join(', ') || 'no template'} · {new Date(entry.createdAt).toLocaleString()}
+                  </span>
+                </label>
+                {selected.includes(entry.id) && (runsBySession.get(entry.id)?.length ?? 0) > 1 && (
+                  <div className="run-picks" data-testid={`compare-runs-${entry.id}`}>
+                    {runsBySession.get(entry.id)!.map((run) => (
+                      <label key={run.id} className="choice">
+                        <input type="checkbox" checked={!leftOut.has(run.id)} data-testid={`compare-run-${run.id}`} data-step={stepLabel(run)} onChange={() => toggleRun(run.id)} />{' '}
+                        {stepLabel(run)}
+                        <span className="muted small"> {run.status}</span>
+                      </label>
+                    ))}
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {comparison && <ComparisonView comparison={comparison} />}
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+// One opened comparison: warnings, per-step tables with the best values and the runs that were not
+// steady marked, each run's bottleneck verdict, repeated-run intervals with the ratio verdicts,
+// overlay charts and the host diff.
+
+import { useMemo, useState } from 'react';
+import { formatMs, formatValue, percentileTick, percentileX } from '../../../../app/sessions/comparison-report.ts';
+import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
+import type { Comparison } from '../../../../app/sessions/comparison.ts';
+import { SERIES_COLORS } from '../../../../app/sessions/svg-chart.ts';
+import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
+import { OverlayChart, type OverlaySeries } from './OverlayChart.tsx';
+
+const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;
+
+type Verdict = Comparison['repeats'][number]['steps'][number]['rpsVsBaseline'];
+
+/** A ratio verdict: bold where the interval shows a difference; the baseline row has none. */
+function VerdictCell({ verdict, metric }: { verdict: Verdict; metric: 'rps' | 'p99' }) {
+  if (!verdict) return <td className="muted">baseline</td>;
+  const shown = verdict.kind === 'higher' || verdict.kind === 'lower';
+  return (
+    <td data-testid="verdict" data-metric={metric} data-kind={verdict.kind}>
+      {shown ? <strong>{verdict.text}</strong> : verdict.text}
+    </td>
+  );
+}
+
+export function ComparisonView({ comparison }: { comparison: Comparison }) {
+  const name = (i: number) => comparison.sessions[i]?.name ?? `#${i + 1}`;
+  const [step, setStep] = useState(comparison.steps[0]?.label ?? '');
+  const rps: OverlaySeries[] = useMemo(
+    () => comparison.timelines.map((t) => ({ label: name(t.session), color: color(t.session), points: t.t.map((x, i) => ({ x, y: t.rps[i]! })) })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [comparison],
+  );
+  const p99: OverlaySeries[] = useMemo(
+    () =>
+      comparison.timelines.map((t) => ({ label: name(t.session), color: color(t.session), points: t.t.map((x, i) => ({ x, y: t.p99Us[i] === null ? null : t.p99Us[i]! / 1000 })) })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [comparison],
+  );
+  const distribution: OverlaySeries[] = useMemo(
+    () =>
+      comparison.distributions
+        .filter((d) => d.step === step)
+        .map((d) => ({ label: name(d.session), color: color(d.session), points: d.points.map((p) => ({ x: percentileX(p.percentile), y: p.us / 1000 })) })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [comparison, step],
+  );
+  const repeated = comparison.repeats.some((group) => group.sessions.length > 1);
+
+  return (
+    <div data-testid="comparison">
+      {comparison.warnings.map((warning) => (
+        <div key={warning} className="banner warning" role="alert" data-testid="compare-warning">
+          {warning}
+        </div>
+      ))}
+      <h2>Sessions</h2>
+      <table className="table compact" data-testid="compare-sessions">
+        <thead>
+          <tr>
+            <th />
+            <th>Session</th>
+            <th>Started</th>
+            <th>Status</th>
+            <th>Hosts</th>
+            <th>Templates</th>
+            <th>Load</th>
+          </tr>
+        </thead>
+        <tbody>
+          {comparison.sessions.map((session, i) => (
+            <tr key={session.id}>
+              <td>
+                <span className="swatch" style={{ background: color(i) }} />
+              </td>
+              <td className="strong">{session.name}</td>
+              <td>{new Date(session.startedAt ?? session.createdAt).toLocaleString()}</td>
+              <td>{session.status}</td>
+              <td>
+                {session.clientHost ?? '—'} → {session.serverHost ?? '—'}
+              </td>
+              <td>{session.templates.join(', ') || '—'}</td>
+              <td className="small">{session.configuration}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h2>Results per step</h2>
+      {comparison.steps.map((s) => (
+        <div key={s.label} data-testid="compare-step" data-step={s.label}>
+          <h3>{s.label}</h3>
+          <table className="table compact summary-table">
+            <thead>
+              <tr>
+                <th>Session</th>
+                {comparison.columns.map((column) => (
+                  <th key={column.key}>{column.label}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {s.rows.map((row) => (
+                <tr key={row.runId} data-testid="compare-row" data-session={comparison.sessions[row.session]?.id}>
+                  <td className="strong">
+                    {name(row.session)}
+                    {row.steadiness?.steady === false && (
+                      <span className="not-steady" data-testid="not-steady" title={row.steadiness.message}>
+                        not steady
+                      </span>
+                    )}
+                  </td>
+                  {row.values.map((value, c) => (
+                    <td key={comparison.columns[c]!.key} className={row.best[c] ? 'best' : undefined} data-column={comparison.columns[c]!.key} title={row.best[c] ? 'best of this step' : undefined}>
+                      {formatValue(comparison.columns[c]!, value)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <BottleneckBanner steps={s.rows.map((row) => ({ label: name(row.session), bottleneck: row.bottleneck }))} labelled />
+        </div>
+      ))}
+      <p className="hint">Highlighted: the best value of the column for that step. Latencies come from merged HDR histograms.</p>
+
+      {repeated && (
+        <>
+          <h2>Repeated runs</h2>
+          <table className="table compact" data-testid="compare-repeats">
+            <thead>
+              <tr>
+                <th>Configuration</th>
+                <th>Step</th>
+                <th>Runs</th>
+                <th>Requests/s (median, 95 % CI)</th>
+                <th>p99 (median, 95 % CI)</th>
+                <th>Requests/s vs first</th>
+                <th>p99 vs first</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.repeats.flatMap((group) =>
+                group.steps.map((s) => (
+                  <tr key={`${group.label}-${s.label}`}>
+                    <td>{group.label}</td>
+                    <td>{s.label}</td>
+                    <td>{s.rps.n}</td>
+                    <td>
+                      {formatValue({ unit: 'rps' }, s.rps.median)} [{formatValue({ unit: 'rps' }, s.rps.low)} – {formatValue({ unit: 'rps' }, s.rps.high)}]
+                    </td>
+                    <td>{s.p99Us ? `${formatMs(s.p99Us.median)} [${formatMs(s.p99Us.low)} – ${formatMs(s.p99Us.high)}] ms` : '—'}</td>
+                    <VerdictCell verdict={s.rpsVsBaseline} metric="rps" />
+                    <VerdictCell verdict={s.p99VsBaseline} metric="p99" />
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </table>
+          <p className="hint">
+            Against the first configuration: the ratio of the runs’ geometric means with its 95 % confidence interval (Welch’s t on the logarithms). A verdict needs at least {MIN_RUNS_FOR_VERDICT}{' '}
+            runs a side; repeat each configuration (the plan’s Repeats) to get one.
+          </p>
+        </>
+      )}
+
+      <h2>Charts</h2>
+      <div className="chart-grid">
+        <OverlayChart id="rps" title="Requests/s over time" series={rps} xTitle="s since the session started" yTitle="req/s" />
+        <OverlayChart id="p99" title="p99 over time" series={p99} xTitle="s since the session started" yTitle="ms" yLog />
+        <div>
+          {comparison.steps.length > 1 && (
+            <label className="chart-toolbar">
+              Step{' '}
+              <select value={step} data-testid="compare-distribution-step" onChange={(event) => setStep(event.target.value)}>
+                {comparison.steps.map((s) => (
+                  <option key={s.label}>{s.label}</option>
+                ))}
+              </select>
+            </label>
+          )}
+          <OverlayChart id="distribution" title="Latency distribution" series={distribution} xTitle="percentile" yTitle="ms" xLog yLog xTick={percentileTick} showPoints />
+        </div>
+      </div>
+
+      <h2>Hosts and system info</h2>
+      <p className="hint">As each session recorded its hosts when it started, never what they are now.</p>
+      <table className="table compact" data-testid="compare-hosts">
+        <thead>
+          <tr>
+            <th>Host</th>
+            <th>Fact</th>
+            {comparison.sessions.map((session) => (
+              <th key={session.id}>{session.name}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {comparison.hosts.rows.map((row) => (
+            <tr key={`${row.role}-${row.label}`} className={row.differs ? 'differs' : undefined} data-differs={row.differs}>
+              <td>{row.role}</td>
+              <td>{row.label}</td>
+              {row.values.map((value, i) => (
+                <td key={i} className="mono">
+                  {value ?? <span className="muted">not recorded</span>}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+// The live state of one host's deployment: stopped, checking, building, uploading, starting,
+// ready or failed, the step it is on, its address, the log tail of a failure, the runtime install
+// the host's package manager offers (run only when the user confirms), Cancel and Stop.
+
+import { useState } from 'react';
+import type { Deployment } from '../../../../app/templates/templates-contract.ts';
+import { errorMessage, useApi } from '../../api-context.tsx';
+
+const BUSY = new Set<Deployment['state']>(['checking', 'building', 'uploading', 'starting', 'stopping']);
+
+function InstallOffer({ deployment, offer }: { deployment: Deployment; offer: Deployment['installOffers'][number] }) {
+  const api = useApi();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+  const install = () => {
+    setBusy(true);
+    api.templates.install({ hostId: deployment.hostId, runtime: offer.runtime }).then(
+      () => {
+        setResult(`Installed ${offer.runtime}. Deploy again.`);
+        setBusy(false);
+        setConfirming(false);
+      },
+      (failure: unknown) => {
+        setResult(errorMessage(failure));
+        setBusy(false);
+      },
+    );
+  };
+  return (
+    <div className="install-offer" data-testid={`install-offer-${offer.runtime}`}>
+      {confirming ? (
+        <>
+          <span>
+            Run as root on {deployment.hostName}: <code className="mono">{offer.command}</code>
+          </span>
+          <div className="actions">
+            <button type="button" className="primary" disabled={busy} onClick={install} data-testid="install-confirm">
+              {busy ? 'Installing…' : 'Run it'}
+            </button>
+            <button type="button" disabled={busy} onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </>
+      ) : (
+        <button type="button" onClick={() => setConfirming(true)} data-testid="install-start">
+          Install {offer.runtime} with {offer.packageManager}…
+        </button>
+      )}
+      {result && <div className="hint">{result}</div>}
+    </div>
+  );
+}
+
+export function DeploymentCard({ deployment }: { deployment: Deployment }) {
+  const api = useApi();
+  const [error, setError] = useState<string | null>(null);
+  const busy = BUSY.has(deployment.state);
+  const act = (action: Promise<unknown>) => {
+    setError(null);
+    action.catch((failure: unknown) => setError(errorMessage(failure)));
+  };
+  return (
+    <div className="card" data-testid="deployment" data-host-name={deployment.hostName}>
+      <div className="page-header">
+        <h2>
+          {deployment.hostName}: {deployment.templateName} <span className="muted">({deployment.variant}, port {deployment.port})</span>
+        </h2>
+        <div className="actions">
+          {deployment.state !== 'stopping' && busy && (
+            <button type="button" onClick={() => act(api.templates.cancel({ hostId: deployment.hostId }))} data-testid="deployment-cancel">
+              Cancel
+            </button>
+          )}
+          {!busy && deployment.state !== 'stopped' && (
+            <button type="button" onClick={() => act(api.templates.stop({ hostId: deployment.hostId }))} data-testid="deployment-stop">
+              Stop
+            </button>
+          )}
+        </div>
+      </div>
+      <div className="deployment-state">
+        <span className={`badge ${deployment.state}`} data-testid="deployment-state">
+          {deployment.state}
+        </span>
+        {deployment.step && (
+          <span data-testid="deployment-step">
+            Step {deployment.step.index} of {deployment.step.total}: {deployment.step.label}
+            {deployment.step.detail ? ` — ${deployment.step.detail}` : ''}
+          </span>
+        )}
+        {deployment.state === 'ready' && deployment.url && (
+          <span data-testid="deployment-url">
+            serving at <span className="mono">{deployment.url}</span>
+            {deployment.readyMs !== null && <span className="muted"> (ready {(deployment.readyMs / 1000).toFixed(1)} s after Deploy)</span>}
+          </span>
+        )}
+      </div>
+      {deployment.message && (
+        <p className={deployment.state === 'failed' ? 'field-error' : 'hint'} data-testid="deployment-message">
+          {deployment.message}
+        </p>
+      )}
+      {deployment.installOffers.map((offer) => (
+        <InstallOffer key={offer.runtime} deployment={deployment} offer={offer} />
+      ))}
+      {deployment.logTail.length > 0 && (
+        <pre className="file-preview" data-testid="deployment-log-tail">
+          {deployment.logTail.join('\n')}
+        </pre>
+      )}
+      {error && (
+        <div className="banner error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+// Templates: the catalog of servers under test (broken manifests listed with their reason), a
+// deploy target among the connected hosts, each host's live deployment, and the log terminal
+// where deploy steps and the servers' own logs stream.
+
+import { useEffect, useRef, useState } from 'react';
+import { DEFAULT_PORT, Port } from '../../../../app/templates/templates.ts';
+import type { Deployment } from '../../../../app/templates/templates-contract.ts';
+import { errorMessage, useApi } from '../../api-context.tsx';
+import { DeploymentCard } from './DeploymentCard.tsx';
+import { LogTerminal } from './LogTerminal.tsx';
+import { TemplateCard, type DeployRequest } from './TemplateCard.tsx';
+import { useDeployments } from './use-deployments.ts';
+import { useHostConnections } from '../hosts/use-host-connections.ts';
+import { useHosts } from '../hosts/use-hosts.ts';
+import { useLoaded } from '../../common/use-loaded.ts';
+
+export function TemplatesPage() {
+  const api = useApi();
+  const { hosts } = useHosts();
+  const connections = useHostConnections();
+  const deployments = useDeployments();
+  /** Each host's last progress as it arrives (not as rendered), to tell which failures a card shows. */
+  const latest = useRef(new Map<number, Deployment>());
+  useEffect(() => api.subscribe('templates.progress', (deployment) => latest.current.set(deployment.hostId, deployment)), [api]);
+  const { value: catalog, error, setError, reload } = useLoaded((client) => client.templates.list());
+  const [hostId, setHostId] = useState<number | null>(null);
+  const [portText, setPortText] = useState(String(DEFAULT_PORT));
+
+
+  const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');
+  const target = connected.find((host) => host.id === hostId) ?? connected[0] ?? null;
+  const port = Port.safeParse(Number(portText));
+  const targetBusy = target ? ['checking', 'building', 'uploading', 'starting', 'stopping'].includes(deployments.get(target.id)?.state ?? '') : false;
+  const canDeploy = !target ? 'Connect a host first' : !port.success ? 'The port must be between 1 and 65535' : targetBusy ? `${target.name} is busy` : null;
+
+  const deploy = (request: DeployRequest) => {
+    if (!target || !port.success) return;
+    setError(null);
+    const hostId = target.id;
+    const asked = new Date().toISOString();
+    // A failure during the deploy shows on the host's card (with the log tail); one refused before
+    // it began (busy host, disconnected, bad settings) has no card to show it: it goes on top.
+    api.templates.deploy({ hostId, ...request, port: port.data }).catch((failure: unknown) => {
+      const card = latest.current.get(hostId);
+      if (!card || card.updatedAt < asked || !['failed', 'stopped'].includes(card.state)) setError(errorMessage(failure));
+    });
+  };
+
+  const shown = [...deployments.values()].filter((deployment) => hosts?.some((host) => host.id === deployment.hostId));
+
+  return (
+    <section className="page" data-testid="page-templates">
+      <header className="page-header">
+        <h1>Templates</h1>
+        <button type="button" onClick={reload} data-testid="templates-reload">
+          Reload
+        </button>
+      </header>
+      <p className="hint">
+        Servers under test, deployed to a connected host: Benchlab checks its runtimes, uploads what changed, starts the server under a supervisor and waits until
+        it answers /health. The endpoints every template serves are in server-templates/CONTRACT.md.
+      </p>
+      {error && (
+        <div className="banner error" role="alert" data-testid="templates-error">
+          {error}
+        </div>
+      )}
+      {catalog?.broken.map((entry) => (
+        <div key={entry.folder} className="banner error" role="alert" data-testid="template-broken">
+          <strong>{entry.folder}</strong> cannot be used: {entry.error}
+        </div>
+      ))}
+      <div className="card">
+        <h2>Deploy to</h2>
+        {connected.length === 0 ? (
+          <p className="hint" data-testid="templates-no-host">
+            No connected host. Connect the server host on the Hosts page first.
+          </p>
+        ) : (
+          <div className="actions">
+            <label className="field">
+              <span>Host</span>
+              <select value={target?.id ?? ''} onChange={(event) => setHostId(Number(event.target.value))} data-testid="templates-host">
+                {connected.map((host) => (
+                  <option key={host.id} value={host.id}>
+                    {host.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span>Port</span>
+              <input value={portText} onChange={(event) => setPortText(event.target.value)} aria-invalid={!port.success} data-testid="templates-port" />
+            </label>
+          </div>
+        )}
+      </div>
+      {shown.map((deployment) => (
+        <DeploymentCard key={deployment.hostId} deployment={deployment} />
+      ))}
+      {catalog === null ? (
+        <p className="hint">Loading…</p>
+      ) : (
+        catalog.templates.map((manifest) => <TemplateCard key={manifest.id} manifest={manifest} port={port.success ? port.data : DEFAULT_PORT} canDeploy={canDeploy} onDeploy={deploy} />)
+      )}
+      <h2>Log</h2>
+      <LogTerminal />
+    </section>
+  );
+}
