@@ -6,8 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { LoadAgentConfig } from '../app/agent-protocol.ts';
-import { latencyStats, mergeEncodedHistograms } from '../app/hdr.ts';
+import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
+import { latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
 import { assertBooks, endOf, runAgent, samplesOf, startScriptedServer, type AgentRun, type ScriptedServer } from './agent-harness.ts';
 
 function loadConfig(port: number, load: LoadAgentConfig['load'], extra: { warmupS?: number; timeoutMs?: number } = {}): LoadAgentConfig {

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { resolve } from 'node:path';
-import { AGENT_PROTOCOL_VERSION, encodeLine, LineSplitter, parseAgentLine, type AgentConfig, type AgentLine } from '../app/agent-protocol.ts';
-import { ERROR_KINDS, intervalBalances, NOT_SENT_REASONS, STATUS_CLASSES, sumKinds } from '../app/run-summary.ts';
+import { AGENT_PROTOCOL_VERSION, encodeLine, LineSplitter, parseAgentLine, type AgentConfig, type AgentLine } from '../app/runs/agent-protocol.ts';
+import { ERROR_KINDS, intervalBalances, NOT_SENT_REASONS, STATUS_CLASSES, sumKinds } from '../app/runs/run-summary.ts';
 
 export const AGENT_SOURCE = resolve(import.meta.dirname, 'main.ts');
 

@@ -3,7 +3,7 @@
 // end of stdin (Benchlab's side closed) asks the agent to stop, so no load outlives its driver.
 
 import type { Readable, Writable } from 'node:stream';
-import { encodeLine, HEARTBEAT_TIMEOUT_MS, LineSplitter, parseAgentCommand, type AgentCommand, type AgentLine, type EndReason } from '../app/agent-protocol.ts';
+import { encodeLine, HEARTBEAT_TIMEOUT_MS, LineSplitter, parseAgentCommand, type AgentCommand, type AgentLine, type EndReason } from '../app/runs/agent-protocol.ts';
 
 export type StopReason = Extract<EndReason, 'stopped' | 'heartbeat' | 'stdin-closed'>;
 

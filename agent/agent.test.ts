@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { LoadAgentConfig } from '../app/agent-protocol.ts';
-import { mergeEncodedHistograms, latencyStats } from '../app/hdr.ts';
+import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
+import { mergeEncodedHistograms, latencyStats } from '../app/common/hdr.ts';
 import { assertBooks, endOf, runAgent, samplesOf, startTestServer, type TestServer } from './agent-harness.ts';
 
 const AGENT_BUNDLE = resolve(import.meta.dirname, '..', 'out', 'agent', 'benchlab-agent.mjs');

@@ -5,9 +5,9 @@
 // other process on the machine.
 
 import { availableParallelism } from 'node:os';
-import type { ClientMetrics } from '../app/agent-protocol.ts';
-import { parsePerCoreTimes, parseTaskStat, perCoreBusy, TICKS_PER_SECOND } from '../app/proc-counters.ts';
-import { cpuShares, parseCpuTimes, parsePortRange, parseTcpTable, type CpuTimes } from '../app/proc-stats.ts';
+import type { ClientMetrics } from '../app/runs/agent-protocol.ts';
+import { parsePerCoreTimes, parseTaskStat, perCoreBusy, TICKS_PER_SECOND } from '../app/runs/proc-counters.ts';
+import { cpuShares, parseCpuTimes, parsePortRange, parseTcpTable, type CpuTimes } from '../app/runs/proc-stats.ts';
 import { listProc, readProc } from './proc-files.ts';
 
 /** A thread busy for at least this share of the interval counts as one the agent runs on. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
-import type { ErrorKind } from '../app/run-summary.ts';
+import type { ErrorKind } from '../app/runs/run-summary.ts';
 import { encodeRequest, HttpConnection, type ConnectionListener } from './http-client.ts';
 
 interface Outcome {

@@ -8,8 +8,8 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { connect as connectTls } from 'node:tls';
-import type { RequestSpec } from '../app/load-profile.ts';
-import type { ErrorKind } from '../app/run-summary.ts';
+import type { RequestSpec } from '../app/runs/load-profile.ts';
+import type { ErrorKind } from '../app/runs/run-summary.ts';
 
 export interface Target {
   protocol: 'http' | 'https';

@@ -4,8 +4,8 @@
 // thread's phase-less figures (requests written, new connections and the slowest connect, local
 // port errors). `take(phase)` hands one phase's interval over and starts its next.
 
-import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../app/hdr.ts';
-import { emptyErrors, emptyNotSent, emptyStatus, type ErrorCounts, type ErrorKind, type NotSentCounts, type NotSentReason, type StatusCounts } from '../app/run-summary.ts';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../app/common/hdr.ts';
+import { emptyErrors, emptyNotSent, emptyStatus, type ErrorCounts, type ErrorKind, type NotSentCounts, type NotSentReason, type StatusCounts } from '../app/runs/run-summary.ts';
 
 /** The phase a request was scheduled in; it keeps it until it is settled. */
 export const WARMUP = 0;

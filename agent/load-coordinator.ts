@@ -9,10 +9,10 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import type { EndReason, LoadAgentConfig, LoadSampleLine } from '../app/agent-protocol.ts';
-import { createLatencyHistogram, decodeHistogram, encodeHistogram } from '../app/hdr.ts';
-import { defaultOpenConnections, MAX_CONNECTIONS, targetRate } from '../app/load-profile.ts';
-import { emptyErrors, emptyNotSent, emptyStatus } from '../app/run-summary.ts';
+import type { EndReason, LoadAgentConfig, LoadSampleLine } from '../app/runs/agent-protocol.ts';
+import { createLatencyHistogram, decodeHistogram, encodeHistogram } from '../app/common/hdr.ts';
+import { defaultOpenConnections, MAX_CONNECTIONS, targetRate } from '../app/runs/load-profile.ts';
+import { emptyErrors, emptyNotSent, emptyStatus } from '../app/runs/run-summary.ts';
 import { ClientMetricsSampler } from './client-metrics.ts';
 import { connectionCeiling, FD_RESERVE } from './fd-limit.ts';
 import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';

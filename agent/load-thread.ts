@@ -6,7 +6,7 @@
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MessagePort } from 'node:worker_threads';
-import type { RequestSpec } from '../app/load-profile.ts';
+import type { RequestSpec } from '../app/runs/load-profile.ts';
 import { ClosedDriver } from './closed-driver.ts';
 import { encodeRequest, type Target } from './http-client.ts';
 import { IntervalRecorder, type IntervalData, type PhaseTag } from './interval-recorder.ts';

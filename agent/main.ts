@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { AGENT_PROTOCOL_VERSION, type EndReason, type SamplerConfig } from '../app/agent-protocol.ts';
+import { AGENT_PROTOCOL_VERSION, type EndReason, type SamplerConfig } from '../app/runs/agent-protocol.ts';
 import { AgentIo } from './agent-io.ts';
 import { runLoad, type LoadOutcome } from './load-coordinator.ts';
 import { runLoadThread, type ThreadSetup } from './load-thread.ts';

@@ -2,7 +2,7 @@
 // is refused before any load starts, with the reason in words.
 
 import { connect } from 'node:net';
-import type { ProbeConfig } from '../app/agent-protocol.ts';
+import type { ProbeConfig } from '../app/runs/agent-protocol.ts';
 
 const REASONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused (nothing listens on that port)',

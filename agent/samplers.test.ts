@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, test } from 'node:test';
-import { ClientMetrics, ServerMetrics } from '../app/agent-protocol.ts';
+import { ClientMetrics, ServerMetrics } from '../app/runs/agent-protocol.ts';
 import { busyCores, ClientMetricsSampler } from './client-metrics.ts';
 import { ServerSampler } from './server-sampler.ts';
 

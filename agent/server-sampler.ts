@@ -8,7 +8,7 @@
 
 import { availableParallelism } from 'node:os';
 import { readlinkSync } from 'node:fs';
-import type { ServerMetrics } from '../app/agent-protocol.ts';
+import type { ServerMetrics } from '../app/runs/agent-protocol.ts';
 import {
   countTcpStates,
   cpuShares,
@@ -21,8 +21,8 @@ import {
   parseTcpTable,
   type CpuTimes,
   type NetBytes,
-} from '../app/proc-stats.ts';
-import { listenCounters, parsePerCoreTimes, parseTaskStat, perCoreBusy, TICKS_PER_SECOND, type ListenCounters } from '../app/proc-counters.ts';
+} from '../app/runs/proc-stats.ts';
+import { listenCounters, parsePerCoreTimes, parseTaskStat, perCoreBusy, TICKS_PER_SECOND, type ListenCounters } from '../app/runs/proc-counters.ts';
 import { listProc, readProc } from './proc-files.ts';
 
 /** While the server process is not found, look again at most this often (a /proc/*\/fd scan is not free). */
