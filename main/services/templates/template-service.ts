@@ -11,6 +11,7 @@ import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type 
 import { DEPLOY_STEPS, type Deployment, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
 import { renderStartArgv, requirementsFor, resolveDeploySettings, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
 import type { EventBus } from '../event-bus.ts';
+import { ConnectChecks } from '../hosts/connect-checks.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
 import { runPrivileged } from '../hosts/privileged.ts';
@@ -47,6 +48,8 @@ export interface TemplateServiceOptions {
   heartbeatIntervalMs?: number;
   /** A server whose heartbeat is younger than this belongs to another live Benchlab. Default 20 s. */
   liveHeartbeatAgeSeconds?: number;
+  /** The checks every connect runs (shared with the run service); a service alone makes its own. */
+  connectChecks?: ConnectChecks;
 }
 
 /** What a host runs, with what is needed to keep it, watch it and stop it. */
@@ -85,21 +88,17 @@ export class TemplateService {
   readonly #paths: BundledPaths;
   readonly #cache: PortableNodeCache;
   readonly #active = new Map<number, Active>();
-  /** The leftover check running after a connect, per host: a deploy waits for it. */
-  readonly #scans = new Map<number, Promise<void>>();
-  readonly #unsubscribe: () => void;
+  /** The check every connect runs: a deploy waits for it, so it never races a leftover's cleanup. */
+  readonly #connectChecks: ConnectChecks;
+  readonly #ownsConnectChecks: boolean;
 
   constructor(options: TemplateServiceOptions) {
     this.#options = options;
     this.#paths = options.paths ?? bundledPaths();
     this.#cache = new PortableNodeCache(options.cacheDir);
-    this.#unsubscribe = options.bus.subscribe('hosts.connection', (connection) => {
-      if (connection.state !== 'connected') return;
-      const scan = this.#onConnected(connection.hostId).finally(() => {
-        if (this.#scans.get(connection.hostId) === scan) this.#scans.delete(connection.hostId);
-      });
-      this.#scans.set(connection.hostId, scan);
-    });
+    this.#ownsConnectChecks = !options.connectChecks;
+    this.#connectChecks = options.connectChecks ?? new ConnectChecks({ ...options, isConnected: (hostId) => isConnected(options.connections, hostId) });
+    this.#connectChecks.register({ owner: 'templates', what: 'servers left by an earlier session', run: (hostId) => this.#onConnected(hostId) });
   }
 
   get #liveAge(): number {
@@ -135,7 +134,7 @@ export class TemplateService {
     const transport = this.#options.connections.transportFor(hostId);
     const { settings } = resolved;
 
-    await this.#scans.get(hostId);
+    await this.#connectChecks.settled(hostId);
     const again = this.#active.get(hostId);
     if (again !== current) throw new ApiError('conflict', `${host.name} changed while this deploy waited; try again`);
     const previous = current;
@@ -507,46 +506,33 @@ export class TemplateService {
     } catch {
       return;
     }
-    try {
-      if (active?.deployment.state === 'ready' && active.run) {
-        const inspection = await inspectRun(transport, active.run, 0);
-        if (inspection.alive && inspection.deployment?.id === active.id) {
-          this.#follow(active, host, transport, false);
-          this.#log(`${host.name}: reconnected; ${active.manifest.name} is still running`);
-          return;
-        }
-        await this.#ended(active, host, transport);
+    if (active?.deployment.state === 'ready' && active.run) {
+      const inspection = await inspectRun(transport, active.run, 0);
+      if (inspection.alive && inspection.deployment?.id === active.id) {
+        this.#follow(active, host, transport, false);
+        this.#log(`${host.name}: reconnected; ${active.manifest.name} is still running`);
         return;
       }
-      const facts = await probeHost(transport, this.#options.runtimePath);
-      const run = `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`;
-      const inspection = await inspectRun(transport, run, 0);
-      if (!inspection.present) return;
-      const recorded = inspection.deployment;
-      const name = recorded?.templateName ?? 'a server';
-      if (inspection.alive && inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < this.#liveAge) {
-        this.#options.log.warn('templates', `${host.name}: ${name} runs there for another Benchlab session (heartbeat ${inspection.heartbeatAgeSeconds} s ago); left alone`);
-        return;
-      }
-      const stopped = await stopRun(transport, run, recorded?.stopSignal ?? 'TERM', recorded?.graceSeconds ?? 5, recorded?.logs ?? []);
-      this.#options.log.warn(
-        'templates',
-        stopped.how === 'none'
-          ? `${host.name}: removed the files of ${name} an earlier session left (it was no longer running)`
-          : `${host.name}: found ${name} left running by an earlier session; stopped it (${stopped.how}) and cleaned up`,
-      );
-    } catch (error) {
-      // A host disconnected again at once is no news; anything else may leave a server running.
-      let connected = true;
-      try {
-        this.#options.connections.transportFor(hostId);
-      } catch {
-        connected = false;
-      }
-      const message = `${host.name}: could not check for servers left by an earlier session: ${(error as Error).message}`;
-      if (connected) this.#options.log.warn('templates', message);
-      else this.#options.log.write('debug', 'templates', message);
+      await this.#ended(active, host, transport);
+      return;
     }
+    const facts = await probeHost(transport, this.#options.runtimePath);
+    const run = `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`;
+    const inspection = await inspectRun(transport, run, 0);
+    if (!inspection.present) return;
+    const recorded = inspection.deployment;
+    const name = recorded?.templateName ?? 'a server';
+    if (inspection.alive && inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < this.#liveAge) {
+      this.#options.log.warn('templates', `${host.name}: ${name} runs there for another Benchlab session (heartbeat ${inspection.heartbeatAgeSeconds} s ago); left alone`);
+      return;
+    }
+    const stopped = await stopRun(transport, run, recorded?.stopSignal ?? 'TERM', recorded?.graceSeconds ?? 5, recorded?.logs ?? []);
+    this.#options.log.warn(
+      'templates',
+      stopped.how === 'none'
+        ? `${host.name}: removed the files of ${name} an earlier session left (it was no longer running)`
+        : `${host.name}: found ${name} left running by an earlier session; stopped it (${stopped.how}) and cleaned up`,
+    );
   }
 
   async #entry(templateId: string): Promise<CatalogEntry> {
@@ -569,7 +555,7 @@ export class TemplateService {
 
   /** Stops following (the supervisors stop their servers once the heartbeat is missed). */
   close(): void {
-    this.#unsubscribe();
+    if (this.#ownsConnectChecks) this.#connectChecks.close();
     for (const active of this.#active.values()) {
       active.controller?.abort();
       this.#unfollow(active);
@@ -590,4 +576,13 @@ export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bu
     buildDir: join(options.dataDir, 'cache', 'template-builds'),
     paths: own ? { templatesDir: own, payloadFile: bundled.payloadFile } : bundled,
   });
+}
+
+function isConnected(connections: TemplateServiceOptions['connections'], hostId: number): boolean {
+  try {
+    connections.transportFor(hostId);
+    return true;
+  } catch {
+    return false;
+  }
 }
