@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { ArrivalSchedule } from './arrival-schedule.ts';
 import { parseOpenFilesLimit } from './fd-limit.ts';
 import { describeConnectionShortfall, planThreads } from './load-coordinator.ts';
-import { share } from './load-thread.ts';
+import { share } from './thread-messages.ts';
 
 describe('arrival schedule', () => {
   test('slots are evenly spaced from the start, released when due', () => {

@@ -7,7 +7,7 @@
 import { DeadlineQueue } from './deadline-queue.ts';
 import { errorKindOf, HttpConnection, now, type ConnectionListener, type EncodedRequest } from './http-client.ts';
 import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';
-import type { Driver, DriverContext } from './load-thread.ts';
+import type { Driver, DriverContext } from './thread-messages.ts';
 
 /** Pause before connecting again after a failed connect, so a refusing target is not hammered in a tight loop. */
 const RECONNECT_PAUSE_MS = 100;

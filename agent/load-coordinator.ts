@@ -16,7 +16,7 @@ import { emptyErrors, emptyNotSent, emptyStatus } from '../app/runs/run-summary.
 import { ClientMetricsSampler } from './client-metrics.ts';
 import { connectionCeiling, FD_RESERVE } from './fd-limit.ts';
 import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';
-import { share, type FromThread, type IntervalMessage, type ThreadSetup, type ToThread } from './load-thread.ts';
+import { share, type FromThread, type IntervalMessage, type ThreadSetup, type ToThread } from './thread-messages.ts';
 
 const now = () => performance.timeOrigin + performance.now();
 /** Threads get this long to hand over their interval before the line is published without them. */

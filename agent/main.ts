@@ -10,7 +10,8 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { AGENT_PROTOCOL_VERSION, type EndReason, type SamplerConfig } from '../app/runs/agent-protocol.ts';
 import { AgentIo } from './agent-io.ts';
 import { runLoad, type LoadOutcome } from './load-coordinator.ts';
-import { runLoadThread, type ThreadSetup } from './load-thread.ts';
+import { runLoadThread } from './load-thread.ts';
+import type { ThreadSetup } from './thread-messages.ts';
 import { probe } from './probe.ts';
 import { ServerSampler } from './server-sampler.ts';
 

@@ -10,7 +10,7 @@ import { ArrivalSchedule } from './arrival-schedule.ts';
 import { DeadlineQueue } from './deadline-queue.ts';
 import { HttpConnection, now, type ConnectionListener, type EncodedRequest } from './http-client.ts';
 import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';
-import type { Driver, DriverContext } from './load-thread.ts';
+import type { Driver, DriverContext } from './thread-messages.ts';
 
 export class OpenDriver implements Driver {
   readonly #context: DriverContext;
