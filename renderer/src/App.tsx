@@ -1,9 +1,9 @@
 // The window: navigation on the left, the current page, notices on top and a status bar below.
 
-import { useEffect, useState } from 'react';
-import type { AppInfo } from '../../app/contract.ts';
-import { errorMessage, useApi, useConnection } from './api-context.tsx';
+import { useApi, useConnection } from './api-context.tsx';
 import { PAGES, usePage, type PageId } from './navigation.ts';
+import { Banner, ErrorBanner } from './common/Banner.tsx';
+import { useLoaded } from './common/use-loaded.ts';
 import { PendingReverts } from './features/presets/PendingReverts.tsx';
 import { ComparePage } from './features/sessions/ComparePage.tsx';
 import { HostsPage } from './features/hosts/HostsPage.tsx';
@@ -39,13 +39,7 @@ export function App() {
   const api = useApi();
   const connection = useConnection();
   const [page, setPage] = usePage();
-  const [info, setInfo] = useState<AppInfo | null>(null);
-  const [infoError, setInfoError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (connection !== 'connected') return;
-    api.app.info().then(setInfo, (error: unknown) => setInfoError(errorMessage(error)));
-  }, [api, connection]);
+  const { value: info, error: infoError } = useLoaded((client) => client.app.info());
 
   return (
     <div className="shell">
@@ -66,16 +60,12 @@ export function App() {
       </nav>
       <main className="content">
         {info?.notices.map((notice) => (
-          <div key={notice} className="banner warning" role="alert" data-testid="notice">
+          <Banner key={notice} tone="warning" role="alert" testId="notice">
             {notice}
-          </div>
+          </Banner>
         ))}
         <PendingReverts />
-        {infoError && (
-          <div className="banner error" role="alert">
-            {infoError}
-          </div>
-        )}
+        <ErrorBanner error={infoError} />
         <PageView page={page} />
       </main>
       <footer className="statusbar" data-testid="statusbar">

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import type { ConnectSecrets } from '../../../../app/hosts/connections.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 
 type Step =
   | { kind: 'secrets'; needPassword: boolean; needPassphrase: boolean; error: string | null }
@@ -63,11 +64,7 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
       {step.kind === 'working' && <p className="hint">Connecting to {host.address}…</p>}
       {step.kind === 'secrets' && (
         <form onSubmit={submitSecrets}>
-          {step.error && (
-            <div className="banner error" role="alert" data-testid="connect-error">
-              {step.error}
-            </div>
-          )}
+          <ErrorBanner error={step.error} testId="connect-error" />
           <div className="grid">
             {step.needPassword && (
               <label className="field">
@@ -123,10 +120,10 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
       )}
       {step.kind === 'changed-key' && (
         <div data-testid="changed-key">
-          <div className="banner error" role="alert">
+          <Banner tone="error">
             The host key of {host.name} has changed. Nothing was sent to it. If the machine was reinstalled this is expected;
             otherwise someone may be intercepting the connection.
-          </div>
+          </Banner>
           <table className="table compact">
             <tbody>
               <tr>
@@ -153,9 +150,7 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
       )}
       {step.kind === 'error' && (
         <>
-          <div className="banner error" role="alert" data-testid="connect-error">
-            {step.message}
-          </div>
+          <ErrorBanner error={step.message} testId="connect-error" />
           <div className="actions">
             <button type="button" onClick={() => void attempt(secrets)}>
               Try again

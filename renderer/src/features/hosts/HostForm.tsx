@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { AUTH_KINDS, hostFieldErrors, type Host, type HostInput } from '../../../../app/hosts/hosts.ts';
 import { errorMessage } from '../../api-context.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 
 interface Draft {
   name: string;
@@ -131,11 +132,7 @@ export function HostForm(props: { host: Host | null; hosts: Host[]; onSave: (inp
           </select>
         </label>
       </div>
-      {serverError && (
-        <div className="banner error" role="alert" data-testid="host-save-error">
-          {serverError}
-        </div>
-      )}
+      <ErrorBanner error={serverError} testId="host-save-error" />
       <div className="actions">
         <button type="submit" className="primary" disabled={saving} data-testid="host-save">
           {saving ? 'Saving…' : props.host ? 'Save changes' : 'Add host'}

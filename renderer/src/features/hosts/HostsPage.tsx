@@ -6,6 +6,7 @@ import type { HostConnection } from '../../../../app/hosts/connections.ts';
 import type { Host, HostInput } from '../../../../app/hosts/hosts.ts';
 import type { Reachability } from '../../../../app/hosts/system-info.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 import { useHostConnections } from './use-host-connections.ts';
 import { useHosts } from './use-hosts.ts';
 import { ConnectDialog } from './ConnectDialog.tsx';
@@ -32,7 +33,7 @@ function shortFingerprint(fingerprint: string): string {
   return `${fingerprint.slice(0, 14)}…${fingerprint.slice(-6)}`;
 }
 
-function ReachabilityCheck({ hosts, connections }: { hosts: Host[]; connections: Map<number, HostConnection> }) {
+function ReachabilityCheck({ hosts, connections }: { hosts: Host[]; connections: ReadonlyMap<number, HostConnection> }) {
   const api = useApi();
   const connected = hosts.filter((host) => connections.get(host.id)?.state === 'connected');
   const [from, setFrom] = useState<number | null>(null);
@@ -88,7 +89,7 @@ function ReachabilityCheck({ hosts, connections }: { hosts: Host[]; connections:
           </span>
         )}
       </div>
-      {error && <div className="banner error">{error}</div>}
+      <ErrorBanner error={error} />
     </div>
   );
 }
@@ -146,11 +147,7 @@ export function HostsPage() {
         The machines Benchlab drives: a load client and a server under test. Entries are stored on this computer; passwords
         never are.
       </p>
-      {error && (
-        <div className="banner error" role="alert" data-testid="hosts-error">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} testId="hosts-error" />
       {(panel.mode === 'add' || panel.mode === 'edit') && (
         <HostForm
           key={panel.mode === 'edit' ? panel.host.id : 'new'}

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { SshConfigCandidate } from '../../../../app/hosts/ssh-config.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 
 export function ImportSshConfig(props: { existing: Host[]; onDone: () => void }) {
   const api = useApi();
@@ -56,11 +57,11 @@ export function ImportSshConfig(props: { existing: Host[]; onDone: () => void })
   return (
     <div className="card" data-testid="ssh-import">
       <h2>Import from {source || '~/.ssh/config'}</h2>
-      {error && <div className="banner error">{error}</div>}
+      <ErrorBanner error={error} />
       {warnings.map((warning) => (
-        <div key={warning} className="banner warning">
+        <Banner key={warning} tone="warning">
           {warning}
-        </div>
+        </Banner>
       ))}
       {candidates?.length === 0 && <p className="hint">No concrete Host entries found.</p>}
       {candidates && candidates.length > 0 && (

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SystemInfo } from '../../../../app/hosts/system-info.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 
 function formatBytes(bytes: number): string {
   const gib = bytes / 1024 ** 3;
@@ -48,11 +49,7 @@ export function SystemInfoPanel(props: { hostId: number; connected: boolean }) {
         </button>
         {info && <span className="muted">captured {new Date(info.takenAt).toLocaleString()}</span>}
       </div>
-      {error && (
-        <div className="banner error" role="alert">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} />
       {!info && !loading && <p className="hint">{props.connected ? 'Not captured yet.' : 'Connect the host to capture its system info.'}</p>}
       {info && (
         <div className="info-grid">

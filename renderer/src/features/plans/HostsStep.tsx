@@ -18,7 +18,7 @@ const ROLES: Array<{ role: Role; label: string; hint: string }> = [
   { role: 'server', label: 'Server host', hint: 'runs the server under test' },
 ];
 
-export function isConnected(host: Host | undefined, connections: Map<number, HostConnection>): boolean {
+export function isConnected(host: Host | undefined, connections: ReadonlyMap<number, HostConnection>): boolean {
   return host !== undefined && (host.kind === 'local' || connections.get(host.id)?.state === 'connected');
 }
 
@@ -26,7 +26,7 @@ export function HostsStep(props: {
   draft: WizardDraft;
   errors: Record<string, string>;
   hosts: Host[];
-  connections: Map<number, HostConnection>;
+  connections: ReadonlyMap<number, HostConnection>;
   onChange: (change: Partial<WizardDraft>) => void;
   onHostsChanged: () => void;
 }) {

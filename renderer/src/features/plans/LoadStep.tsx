@@ -6,6 +6,7 @@ import type { Study } from '../../../../app/plans/studies.ts';
 import { ProfileForm } from '../runs/ProfileForm.tsx';
 import { draftOfProfile, type ProfileDraft } from '../runs/profile-draft.ts';
 import type { WizardDraft } from './wizard-draft.ts';
+import { Banner } from '../../common/Banner.tsx';
 
 export function LoadStep(props: {
   draft: WizardDraft;
@@ -52,9 +53,9 @@ export function LoadStep(props: {
         ))}
       </div>
       {props.brokenStudies.map((problem) => (
-        <div key={problem} className="banner warning">
+        <Banner key={problem} tone="warning">
           Study skipped: {problem}
-        </div>
+        </Banner>
       ))}
       {chosen && (
         <div className="card" data-testid="study-chosen">

@@ -3,6 +3,7 @@
 
 import { useEffect, useState } from 'react';
 import { formatDuration, type PlanState } from '../../../../app/plans/plan.ts';
+import { Banner } from '../../common/Banner.tsx';
 
 const ICONS: Record<string, string> = { pending: '○', running: '◐', done: '✓', failed: '✗', skipped: '–', cancelled: '■' };
 
@@ -28,11 +29,11 @@ export function PlanProgress(props: { plan: PlanState; cancelling: boolean; onCa
         </span>
       </div>
       {plan.message && (
-        <div className={`banner ${plan.status === 'failed' ? 'error' : 'warning'}`} role="alert" data-testid="plan-message">
+        <Banner tone={plan.status === 'failed' ? 'error' : 'warning'} role="alert" testId="plan-message">
           {plan.message.split('\n').map((line) => (
             <div key={line}>{line}</div>
           ))}
-        </div>
+        </Banner>
       )}
       <ol className="plan-stages">
         {plan.stages.map((stage) => (

@@ -7,6 +7,7 @@ import type { PresetPlan } from '../../../../app/presets/preset-plan.ts';
 import type { Preset } from '../../../../app/presets/presets.ts';
 import { PresetPlanView } from '../presets/PresetHostPanel.tsx';
 import { FormField } from '../../common/FormField.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 import type { WizardDraft } from './wizard-draft.ts';
 
 export type PlanLookup = PresetPlan | string | null;
@@ -51,9 +52,7 @@ export function PresetsStep(props: {
                 {plan === null ? (
                   <p className="hint">Reading the host’s current settings…</p>
                 ) : typeof plan === 'string' ? (
-                  <div className="banner error" role="alert">
-                    {plan}
-                  </div>
+                  <ErrorBanner error={plan} />
                 ) : (
                   <>
                     <p className="muted" data-testid={`wizard-${role}-plan-summary`}>

@@ -5,6 +5,7 @@
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
 import { formatDuration, type PlanStage } from '../../../../app/plans/plan.ts';
 import { FormField } from '../../common/FormField.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 import { NoiseFindings } from '../runs/NoiseFindings.tsx';
 import { usePreflight } from '../runs/use-preflight.ts';
 import type { WizardDraft } from './wizard-draft.ts';
@@ -34,11 +35,7 @@ export function ReviewStep(props: {
         </FormField>
       </div>
       <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="wizard-preflight" />
-      {props.problem && (
-        <div className="banner error" role="alert" data-testid="wizard-problem">
-          {props.problem}
-        </div>
-      )}
+      <ErrorBanner error={props.problem} testId="wizard-problem" />
       {props.stages && props.estimate && (
         <>
           <h3>

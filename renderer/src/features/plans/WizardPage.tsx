@@ -10,6 +10,7 @@ import { errorMessage, useApi } from '../../api-context.tsx';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
 import { useLoaded } from '../../common/use-loaded.ts';
+import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { usePlan } from './use-plan.ts';
 import { useWizardDraft } from './use-wizard-draft.ts';
 import { saveSelection } from '../sessions/compare-selection.ts';
@@ -165,22 +166,20 @@ export function WizardPage() {
         })}
       </ol>
       {saveError && (
-        <div className="banner warning" role="alert">
+        <Banner tone="warning" role="alert">
           {saveError}
-        </div>
+        </Banner>
       )}
       {[error, presetList.error, templateCatalog.error, studyCatalog.error].filter(Boolean).map((message) => (
-        <div key={message} className="banner error" role="alert" data-testid="wizard-error">
-          {message}
-        </div>
+        <ErrorBanner key={message} error={message} testId="wizard-error" />
       ))}
       {planRunning && draft.step !== 'run' && (
-        <div className="banner warning" data-testid="wizard-plan-running">
+        <Banner tone="warning" testId="wizard-plan-running">
           Plan “{plan.name}” is running.{' '}
           <button type="button" className="link" onClick={() => go('run')}>
             Follow it
           </button>
-        </div>
+        </Banner>
       )}
       {draft.step === 'hosts' && <HostsStep draft={draft} errors={shownErrors} hosts={hosts} connections={connections} onChange={update} onHostsChanged={reloadHosts} />}
       {draft.step === 'presets' && <PresetsStep draft={draft} errors={shownErrors} hosts={hosts} presets={presets} plans={presetPlans} onChange={update} />}

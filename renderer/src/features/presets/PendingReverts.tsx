@@ -1,27 +1,19 @@
 // Hosts that still carry preset changes, from Benchlab's journal — including an apply that never
 // finished because Benchlab died — each with its Revert button. Shown at the top of every page.
 
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { PendingRevert } from '../../../../app/presets/presets-contract.ts';
-import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
+import { errorMessage, useApi } from '../../api-context.tsx';
+import { Banner } from '../../common/Banner.tsx';
+import { useLoaded } from '../../common/use-loaded.ts';
 
 /** The pending reverts, reloaded whenever an apply or revert finishes anywhere. */
 export function usePendingReverts(): { pending: PendingRevert[]; reload: () => void } {
-  const api = useApi();
-  const link = useConnection();
-  const [pending, setPending] = useState<PendingRevert[]>([]);
-  const reload = useCallback(() => {
-    api.presets.pending().then(setPending, () => undefined);
-  }, [api]);
-  useEffect(() => {
-    if (link !== 'connected') return;
-    reload();
-    return api.subscribe('presets.progress', (event) => {
-      if (event.step === 'done') reload();
-    });
-  }, [api, link, reload]);
-  return { pending, reload };
+  const { value, reload } = useLoaded((api) => api.presets.pending(), { event: 'presets.progress', reloadWhen: (event) => event.step === 'done' });
+  return { pending: value ?? NONE, reload };
 }
+
+const NONE: PendingRevert[] = [];
 
 export function PendingReverts() {
   const api = useApi();
@@ -43,7 +35,7 @@ export function PendingReverts() {
   };
 
   return pending.map((entry) => (
-    <div key={entry.hostId} className="banner warning pending-revert" role="status" data-testid="pending-revert" data-host-name={entry.hostName}>
+    <Banner key={entry.hostId} tone="warning" className="pending-revert" role="status" testId="pending-revert" data-host-name={entry.hostName}>
       <span>
         <strong>{entry.hostName}: changes pending revert</strong> —{' '}
         {entry.state === 'interrupted'
@@ -54,6 +46,6 @@ export function PendingReverts() {
       <button type="button" className="danger" disabled={busy !== null} data-testid="pending-revert-button" onClick={() => void revert(entry.hostId)}>
         {busy === entry.hostId ? 'Reverting…' : 'Revert'}
       </button>
-    </div>
+    </Banner>
   ));
 }

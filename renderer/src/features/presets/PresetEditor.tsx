@@ -13,6 +13,7 @@ import {
   type SysctlSetting,
 } from '../../../../app/presets/presets.ts';
 import { errorMessage } from '../../api-context.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 
 const NEW_LIMIT: LimitSetting = { domain: '*', type: 'soft', item: 'nofile', value: '' };
 const NEW_SYSCTL: SysctlSetting = { key: '', value: '' };
@@ -185,11 +186,7 @@ export function PresetEditor(props: {
         </button>
       </div>
 
-      {serverError && (
-        <div className="banner error" role="alert" data-testid="preset-save-error">
-          {serverError}
-        </div>
-      )}
+      <ErrorBanner error={serverError} testId="preset-save-error" />
       <div className="actions">
         <button type="submit" className="primary" disabled={saving || (submitted && Object.keys(errors).length > 0)} data-testid="preset-save">
           {saving ? 'Saving…' : 'Save preset'}

@@ -8,6 +8,7 @@ import type { PresetPlan } from '../../../../app/presets/preset-plan.ts';
 import type { ApplyResult, PresetProgress, RevertResult } from '../../../../app/presets/presets-contract.ts';
 import type { Preset } from '../../../../app/presets/presets.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 
 type Stage =
   | { kind: 'idle' }
@@ -255,17 +256,13 @@ export function PresetHostPanel(props: { preset: Preset; host: Host; pendingReve
           )}
         </div>
       </div>
-      {error && (
-        <div className="banner error" role="alert" data-testid="preset-error">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} testId="preset-error" />
       {stage.kind === 'idle' && !error && <p className="hint">Plan first: it shows every change before anything is written.</p>}
       {stage.kind === 'planned' && (
         <>
           <PresetPlanView plan={stage.plan} />
           {stage.confirming ? (
-            <div className="banner warning confirm" data-testid="apply-confirmation">
+            <Banner tone="warning" className="confirm" testId="apply-confirmation">
               <p>
                 {stage.plan.noChanges
                   ? `${host.name} already matches "${stage.plan.presetName}": applying changes nothing and verifies what is in effect.`
@@ -279,7 +276,7 @@ export function PresetHostPanel(props: { preset: Preset; host: Host; pendingReve
                   Cancel
                 </button>
               </div>
-            </div>
+            </Banner>
           ) : (
             <div className="actions">
               <button type="button" className="primary" data-testid="preset-apply" onClick={() => setStage({ ...stage, confirming: true })}>

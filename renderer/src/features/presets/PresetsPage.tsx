@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { Preset, PresetDefinition } from '../../../../app/presets/presets.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { useLoaded } from '../../common/use-loaded.ts';
+import { ErrorBanner } from '../../common/Banner.tsx';
 import { usePendingReverts } from './PendingReverts.tsx';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
@@ -82,11 +83,7 @@ export function PresetsPage() {
         Limits and sysctls for load clients and servers. Benchlab shows every change before it writes anything, proves what took
         effect, and puts everything back on Revert.
       </p>
-      {error && (
-        <div className="banner error" role="alert" data-testid="presets-error">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} testId="presets-error" />
       {presets === null ? (
         <p className="hint">Loading…</p>
       ) : (

@@ -3,6 +3,7 @@
 // replay and Compare, so the verdict app/runs/bottleneck.ts computed reads the same everywhere.
 
 import type { Bottleneck } from '../../../../app/runs/bottleneck.ts';
+import { Banner } from '../../common/Banner.tsx';
 
 export interface JudgedStep {
   /** The step's label (Run page, replay) or the session's name (Compare). */
@@ -16,7 +17,7 @@ export function BottleneckBanner({ steps, labelled = steps.length > 1 }: { steps
   // A client-bound step means some numbers partly measure the load generator: that must stand out.
   const clientBound = judged.some((step) => step.bottleneck.verdict === 'client-bound');
   return (
-    <div className={`banner ${clientBound ? 'warning' : 'info'}`} role={clientBound ? 'alert' : 'status'} data-testid="bottleneck">
+    <Banner tone={clientBound ? 'warning' : 'info'} role={clientBound ? 'alert' : 'status'} testId="bottleneck">
       {judged.map((step, index) => (
         <div key={`${index}-${step.label}`} className="bottleneck-step" data-testid="bottleneck-step" data-verdict={step.bottleneck.verdict}>
           <strong>
@@ -32,6 +33,6 @@ export function BottleneckBanner({ steps, labelled = steps.length > 1 }: { steps
           </ul>
         </div>
       ))}
-    </div>
+    </Banner>
   );
 }

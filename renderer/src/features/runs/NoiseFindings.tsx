@@ -3,6 +3,7 @@
 // The Run page (before starting and on the live run), the wizard's review step and replay use it.
 
 import type { NoiseFinding } from '../../../../app/hosts/host-facts.ts';
+import { Banner } from '../../common/Banner.tsx';
 
 const HOST_LABEL: Record<NoiseFinding['host'], string> = { client: 'client', server: 'server', both: 'both hosts' };
 
@@ -26,27 +27,27 @@ export function NoiseFindings(props: {
   );
   if (props.error) {
     return (
-      <div className="banner warning" data-testid={testId} data-state="error">
+      <Banner tone="warning" testId={testId} data-state="error">
         {props.title}: {props.error} {recheck}
-      </div>
+      </Banner>
     );
   }
   if (findings === null || props.checking) {
     return props.checking ? (
-      <div className="banner info" data-testid={testId} data-state="checking">
+      <Banner tone="info" testId={testId} data-state="checking">
         {props.title}: checking both hosts…
-      </div>
+      </Banner>
     ) : null;
   }
   if (findings.length === 0) {
     return (
-      <div className="banner info" data-testid={testId} data-state="quiet">
+      <Banner tone="info" testId={testId} data-state="quiet">
         {props.title}: {props.quiet ?? 'nothing found that makes results unrepeatable.'} {recheck}
-      </div>
+      </Banner>
     );
   }
   return (
-    <div className="banner warning" role="alert" data-testid={testId} data-state="findings">
+    <Banner tone="warning" role="alert" testId={testId} data-state="findings">
       <strong>{props.title}</strong> — these make results harder to repeat: {recheck}
       <ul>
         {findings.map((finding) => (
@@ -55,6 +56,6 @@ export function NoiseFindings(props: {
           </li>
         ))}
       </ul>
-    </div>
+    </Banner>
   );
 }

@@ -4,6 +4,7 @@
 
 import type { ReactNode } from 'react';
 import { FormField } from '../../common/FormField.tsx';
+import { Banner } from '../../common/Banner.tsx';
 import { applySweepValue, describeOpenCapacity, HTTP_METHODS, StepLoad } from '../../../../app/runs/load-profile.ts';
 import { profileOf, type ProfileDraft } from './profile-draft.ts';
 
@@ -104,9 +105,9 @@ export function ProfileForm(props: {
         )}
       </div>
       {capacity && (
-        <p className="banner warning" data-testid="run-capacity-warning">
+        <Banner tone="warning" testId="run-capacity-warning">
           {capacity}
-        </p>
+        </Banner>
       )}
       <div className="grid">
         {inputField(sweepLabel, 'sweep', 'text')}

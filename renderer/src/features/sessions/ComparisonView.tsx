@@ -9,6 +9,7 @@ import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import { SERIES_COLORS } from '../../../../app/sessions/svg-chart.ts';
 import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
 import { OverlayChart, type OverlaySeries } from './OverlayChart.tsx';
+import { Banner } from '../../common/Banner.tsx';
 
 const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;
 
@@ -52,9 +53,9 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
   return (
     <div data-testid="comparison">
       {comparison.warnings.map((warning) => (
-        <div key={warning} className="banner warning" role="alert" data-testid="compare-warning">
+        <Banner key={warning} tone="warning" role="alert" testId="compare-warning">
           {warning}
-        </div>
+        </Banner>
       ))}
       <h2>Sessions</h2>
       <table className="table compact" data-testid="compare-sessions">

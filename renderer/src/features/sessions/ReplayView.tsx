@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { pause, play, positionAt, REPLAY_SPEEDS, seek, setSpeed, startClock, visibleCount, type ReplayClock, type ReplayData } from '../../../../app/sessions/replay.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
 import { LiveChart, type StepMarker } from '../runs/LiveChart.tsx';
 import { NoiseFindings } from '../runs/NoiseFindings.tsx';
@@ -98,11 +99,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
           </button>
         </div>
       </div>
-      {error && (
-        <div className="banner error" role="alert" data-testid="replay-error">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} testId="replay-error" />
       {data && (
         <>
           <div className="replay-bar">

@@ -2,9 +2,11 @@
 // rename, notes and tags, duplicate as a new draft, delete with confirmation, replay through the
 // live dashboard, and tick sessions to compare side by side.
 
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { filterChoices, filterLibrary, parseTags, type LibraryEntry, type LibraryFilter } from '../../../../app/sessions/session-library.ts';
-import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
+import { errorMessage, useApi } from '../../api-context.tsx';
+import { useLoaded } from '../../common/use-loaded.ts';
+import { ErrorBanner } from '../../common/Banner.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
 import { restoreWizard, wizardFromSession } from '../plans/wizard-draft.ts';
 import { ReplayView } from './ReplayView.tsx';
@@ -44,29 +46,13 @@ function SessionDetails({ entry, onSaved }: { entry: LibraryEntry; onSaved: () =
 
 export function SessionsPage() {
   const api = useApi();
-  const connection = useConnection();
+  const { value: sessions, error, setError, reload } = useLoaded((client) => client.sessions.library());
   const [filter, setFilter] = useState<LibraryFilter>({});
-  const [sessions, setSessions] = useState<LibraryEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<number | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const [replaying, setReplaying] = useState<number | null>(null);
   const [selected, setSelected] = useState<number[]>(loadSelection);
-
-  const reload = useCallback(() => {
-    api.sessions.library().then(
-      (list) => {
-        setSessions(list);
-        setError(null);
-      },
-      (failure: unknown) => setError(errorMessage(failure)),
-    );
-  }, [api]);
-
-  useEffect(() => {
-    if (connection === 'connected') reload();
-  }, [connection, reload]);
 
   /** The wizard set up from a session; a draft has no runs of its own, so its original's tell the templates. */
   const openInWizard = async (id: number) => {
@@ -153,11 +139,7 @@ export function SessionsPage() {
           To <input type="date" value={filter.to ?? ''} data-testid="sessions-filter-to" onChange={(event) => setField('to', event.target.value)} />
         </label>
       </div>
-      {error && (
-        <div className="banner error" role="alert">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} />
       {sessions === null ? (
         <p className="hint">Loading…</p>
       ) : shown.length === 0 ? (

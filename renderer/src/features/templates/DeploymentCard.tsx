@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { Deployment } from '../../../../app/templates/templates-contract.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 
 const BUSY = new Set<Deployment['state']>(['checking', 'building', 'uploading', 'starting', 'stopping']);
 
@@ -110,11 +111,7 @@ export function DeploymentCard({ deployment }: { deployment: Deployment }) {
           {deployment.logTail.join('\n')}
         </pre>
       )}
-      {error && (
-        <div className="banner error" role="alert">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} />
     </div>
   );
 }

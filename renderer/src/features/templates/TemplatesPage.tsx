@@ -13,6 +13,7 @@ import { useDeployments } from './use-deployments.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
 import { useLoaded } from '../../common/use-loaded.ts';
+import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 
 export function TemplatesPage() {
   const api = useApi();
@@ -25,7 +26,6 @@ export function TemplatesPage() {
   const { value: catalog, error, setError, reload } = useLoaded((client) => client.templates.list());
   const [hostId, setHostId] = useState<number | null>(null);
   const [portText, setPortText] = useState(String(DEFAULT_PORT));
-
 
   const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');
   const target = connected.find((host) => host.id === hostId) ?? connected[0] ?? null;
@@ -60,15 +60,11 @@ export function TemplatesPage() {
         Servers under test, deployed to a connected host: Benchlab checks its runtimes, uploads what changed, starts the server under a supervisor and waits until
         it answers /health. The endpoints every template serves are in server-templates/CONTRACT.md.
       </p>
-      {error && (
-        <div className="banner error" role="alert" data-testid="templates-error">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} testId="templates-error" />
       {catalog?.broken.map((entry) => (
-        <div key={entry.folder} className="banner error" role="alert" data-testid="template-broken">
+        <Banner key={entry.folder} tone="error" testId="template-broken">
           <strong>{entry.folder}</strong> cannot be used: {entry.error}
-        </div>
+        </Banner>
       ))}
       <div className="card">
         <h2>Deploy to</h2>

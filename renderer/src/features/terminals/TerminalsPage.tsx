@@ -6,6 +6,7 @@ import type { Host } from '../../../../app/hosts/hosts.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
 import { LogTerminal } from '../templates/LogTerminal.tsx';
 import { TerminalPanel } from './TerminalPanel.tsx';
+import { ErrorBanner } from '../../common/Banner.tsx';
 
 interface OpenPanel {
   /** React key: the same host may have several terminals open. */
@@ -34,11 +35,7 @@ export function TerminalsPage() {
         A shell on each host, as if you had logged in (SSH hosts must be connected first). Copy with Ctrl+Shift+C, paste
         with Ctrl+Shift+V.
       </p>
-      {error && (
-        <div className="banner error" role="alert" data-testid="terminals-error">
-          {error}
-        </div>
-      )}
+      <ErrorBanner error={error} testId="terminals-error" />
       {hosts === null ? (
         <p className="hint">Loading…</p>
       ) : hosts.length === 0 ? (
