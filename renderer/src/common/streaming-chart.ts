@@ -1,10 +1,9 @@
-// A chart.js line chart fed one second at a time, for the Run page: data as {x, y} numbers (no
-// parsing), no animation, LTTB decimation past a few hundred points, only new points appended per
-// update, step starts as labelled vertical lines and the warm-up as a shaded band. A log axis
-// shows zeros as gaps (a log axis has no zero).
+// A chart.js line chart fed one second at a time, for the Run page and replay, in the look of
+// chart-setup.ts: only new points appended per update, step starts as labelled vertical lines and
+// the warm-up as a shaded band.
 
-import type { ChartDataset, Plugin } from 'chart.js';
-import { Chart } from './chart-setup.ts';
+import type { Plugin } from 'chart.js';
+import { Chart, lineDataset, lineOptions, onAxis, yScale, type XY } from './chart-setup.ts';
 import type { LivePoint } from '../../../app/runs/runs.ts';
 
 export interface SeriesSpec {
@@ -23,8 +22,6 @@ interface Overlay {
   markers: StepMarker[];
   warmup: { from: number; to: number } | null;
 }
-
-type XY = { x: number; y: number | null };
 
 const overlays = new WeakMap<Chart, Overlay>();
 
@@ -63,6 +60,7 @@ Chart.register(overlayPlugin);
 export class StreamingChart {
   readonly #chart: Chart<'line', XY[]>;
   readonly #series: SeriesSpec[];
+  readonly #unit: string;
   #source: readonly LivePoint[] | null = null;
   #generation = -1;
   #count = 0;
@@ -70,37 +68,11 @@ export class StreamingChart {
 
   constructor(canvas: HTMLCanvasElement, series: SeriesSpec[], unit: string) {
     this.#series = series;
-    const datasets: ChartDataset<'line', XY[]>[] = series.map((spec) => ({
-      label: spec.label,
-      data: [],
-      borderColor: spec.color,
-      backgroundColor: spec.color,
-      borderWidth: 1.5,
-      pointRadius: 0,
-      pointHitRadius: 4,
-      spanGaps: false,
-      normalized: true,
-    }));
+    this.#unit = unit;
     this.#chart = new Chart<'line', XY[]>(canvas, {
       type: 'line',
-      data: { datasets },
-      options: {
-        animation: false,
-        parsing: false,
-        normalized: true,
-        responsive: true,
-        maintainAspectRatio: false,
-        interaction: { mode: 'nearest', axis: 'x', intersect: false },
-        scales: {
-          x: { type: 'linear', title: { display: true, text: 's' }, ticks: { maxTicksLimit: 8 } },
-          y: { type: 'linear', beginAtZero: true, title: { display: true, text: unit }, ticks: { maxTicksLimit: 6 } },
-        },
-        plugins: {
-          legend: { display: series.length > 1, labels: { boxWidth: 10, boxHeight: 2 } },
-          decimation: { enabled: true, algorithm: 'lttb', samples: 600, threshold: 800 },
-          tooltip: { animation: false },
-        },
-      },
+      data: { datasets: series.map((spec) => lineDataset(spec, [])) },
+      options: lineOptions({ x: { title: 's' }, y: { title: unit }, legend: series.length > 1 }),
     });
     overlays.set(this.#chart as unknown as Chart, { markers: [], warmup: null });
   }
@@ -121,8 +93,7 @@ export class StreamingChart {
     for (let i = this.#count; i < points.length; i++) {
       const point = points[i]!;
       this.#series.forEach((spec, index) => {
-        const value = spec.value(point);
-        chart.data.datasets[index]!.data.push({ x: point.t, y: value === null || (log && value <= 0) ? null : value });
+        chart.data.datasets[index]!.data.push({ x: point.t, y: onAxis(spec.value(point), log) });
       });
     }
     this.#count = points.length;
@@ -143,8 +114,6 @@ export class StreamingChart {
 
   #setLog(log: boolean): void {
     this.#log = log;
-    const scales = this.#chart.options.scales!;
-    const y = scales.y!;
-    scales.y = { ...y, type: log ? 'logarithmic' : 'linear', beginAtZero: !log } as typeof y;
+    this.#chart.options.scales!.y = yScale({ title: this.#unit, log });
   }
 }

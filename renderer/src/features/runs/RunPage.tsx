@@ -5,69 +5,21 @@
 
 import { useMemo, useState } from 'react';
 import { parseTarget, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
-import type { LivePoint } from '../../../../app/runs/runs.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
-import { BottleneckBanner } from './BottleneckBanner.tsx';
-import { LiveChart, type SeriesSpec, type StepMarker } from './LiveChart.tsx';
+import { Banner, ErrorBanner } from '../../common/Banner.tsx';
+import type { StepMarker } from './LiveChart.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
+import { SessionDashboard } from './SessionDashboard.tsx';
 import { useDeployments } from '../templates/use-deployments.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
-import { usePreflight, useSessionNoise } from './use-preflight.ts';
+import { usePreflight } from './use-preflight.ts';
 import { useLiveRun } from './use-live-run.ts';
 import { ProfileForm } from './ProfileForm.tsx';
 import { RunHostFields } from './RunHostFields.tsx';
 import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from './profile-draft.ts';
-import { SummaryTable } from './SummaryTable.tsx';
 
 const ACTIVE = new Set(['starting', 'running', 'pausing', 'stopping']);
-
-const ms = (us: number | null) => (us === null ? null : us / 1000);
-const mb = (bytes: number | null) => (bytes === null ? null : bytes / 1e6);
-const percent = (share: number | null) => (share === null ? null : share * 100);
-
-export const CHARTS: Array<{ id: string; title: string; unit: string; series: SeriesSpec[]; log?: boolean }> = [
-  { id: 'rps', title: 'Requests per second', unit: 'req/s', series: [{ label: 'req/s', color: '#2f6fed', value: (p: LivePoint) => p.rps }] },
-  {
-    id: 'latency',
-    title: 'Latency',
-    unit: 'ms',
-    log: true,
-    series: [
-      { label: 'p50', color: '#1f9d55', value: (p: LivePoint) => ms(p.p50Us) },
-      { label: 'p90', color: '#d69e2e', value: (p: LivePoint) => ms(p.p90Us) },
-      { label: 'p99', color: '#c2362b', value: (p: LivePoint) => ms(p.p99Us) },
-    ],
-  },
-  { id: 'errors', title: 'Errors per second', unit: 'errors/s', series: [{ label: 'errors/s', color: '#c2362b', value: (p: LivePoint) => p.errorsPerS }] },
-  {
-    id: 'cpu',
-    title: 'CPU',
-    unit: '%',
-    series: [
-      { label: 'client', color: '#805ad5', value: (p: LivePoint) => percent(p.clientCpu) },
-      { label: 'server', color: '#dd6b20', value: (p: LivePoint) => percent(p.serverCpu) },
-    ],
-  },
-  {
-    id: 'memory',
-    title: 'Server memory',
-    unit: 'MB',
-    series: [
-      { label: 'server process RSS', color: '#319795', value: (p: LivePoint) => mb(p.serverRssBytes) },
-      { label: 'host used', color: '#718096', value: (p: LivePoint) => mb(p.serverMemUsedBytes) },
-    ],
-  },
-  {
-    id: 'network',
-    title: 'Server network',
-    unit: 'MB/s',
-    series: [
-      { label: 'rx', color: '#3182ce', value: (p: LivePoint) => mb(p.rxBytesPerS) },
-      { label: 'tx', color: '#d53f8c', value: (p: LivePoint) => mb(p.txBytesPerS) },
-    ],
-  },
-];
 
 export function RunPage() {
   const api = useApi();
@@ -92,7 +44,6 @@ export function RunPage() {
   }, [draft.target]);
   // The hosts are read for noise before a start, never during one (the check itself takes CPU).
   const preflight = usePreflight(clientHostId && !running ? { clientHostId, serverHostId, port: serverHostId ? targetPort : null } : null);
-  const sessionNoise = useSessionNoise(run?.sessionId ?? null);
   const fieldErrors = useMemo(() => {
     const errors: Record<string, string> = {};
     for (const [path, message] of Object.entries(profileFieldErrors(profileOf(draft)))) errors[fieldOfError(path, draft)] ??= message;
@@ -154,11 +105,7 @@ export function RunPage() {
         </div>
       </header>
       <p className="hint">Drive load from the client host against a server, live. Every second is stored as it arrives; results add HDR histograms, never average percentiles.</p>
-      {(error ?? hostsError) && (
-        <div className="banner error" role="alert" data-testid="run-error">
-          {error ?? hostsError}
-        </div>
-      )}
+      <ErrorBanner error={error ?? hostsError} testId="run-error" />
       <div className="card">
         <ProfileForm draft={draft} errors={shownErrors} disabled={running || busy !== null} withTarget onDraft={updateDraft}>
           <RunHostFields
@@ -194,39 +141,20 @@ export function RunPage() {
             <span className="muted small">{run.latencyMeaning}</span>
           </div>
           {run.message && (
-            <div className={`banner ${run.status === 'failed' ? 'error' : 'warning'}`} role="alert" data-testid="run-message">
+            <Banner tone={run.status === 'failed' ? 'error' : 'warning'} role="alert" testId="run-message">
               {run.message}
-            </div>
+            </Banner>
           )}
-          <BottleneckBanner steps={run.steps} />
-          <NoiseFindings
-            title="Hosts at this session's start"
-            findings={sessionNoise.findings}
-            quiet={sessionNoise.recorded ? undefined : 'not recorded for this session.'}
-            error={sessionNoise.error}
-            testId="run-session-noise"
+          <SessionDashboard
+            sessionId={run.sessionId}
+            steps={run.steps}
+            bucketsMs={run.profile.bucketsMs}
+            buffer={buffer}
+            version={version}
+            markers={markers}
+            noiseTestId="run-session-noise"
+            logLatency={{ on: logLatency, set: setLogLatency }}
           />
-          <SummaryTable steps={run.steps} bucketsMs={run.profile.bucketsMs} />
-          <div className="chart-toolbar">
-            <label>
-              <input type="checkbox" checked={logLatency} data-testid="latency-log" onChange={(event) => setLogLatency(event.target.checked)} /> Latency on a log axis
-            </label>
-          </div>
-          <div className="chart-grid">
-            {CHARTS.map((chart) => (
-              <LiveChart
-                key={chart.id}
-                id={chart.id}
-                title={chart.title}
-                unit={chart.unit}
-                series={chart.series}
-                buffer={buffer}
-                version={version}
-                markers={markers}
-                logScale={chart.log ? logLatency : false}
-              />
-            ))}
-          </div>
         </>
       )}
     </section>

@@ -6,12 +6,10 @@ import { useMemo, useState } from 'react';
 import { formatMs, formatValue, percentileTick, percentileX } from '../../../../app/sessions/comparison-report.ts';
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
-import { SERIES_COLORS } from '../../../../app/sessions/svg-chart.ts';
 import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
 import { OverlayChart, type OverlaySeries } from './OverlayChart.tsx';
 import { Banner } from '../../common/Banner.tsx';
-
-const color = (i: number) => SERIES_COLORS[i % SERIES_COLORS.length]!;
+import { seriesColor } from '../../common/chart-setup.ts';
 
 type Verdict = Comparison['repeats'][number]['steps'][number]['rpsVsBaseline'];
 
@@ -30,13 +28,13 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
   const name = (i: number) => comparison.sessions[i]?.name ?? `#${i + 1}`;
   const [step, setStep] = useState(comparison.steps[0]?.label ?? '');
   const rps: OverlaySeries[] = useMemo(
-    () => comparison.timelines.map((t) => ({ label: name(t.session), color: color(t.session), points: t.t.map((x, i) => ({ x, y: t.rps[i]! })) })),
+    () => comparison.timelines.map((t) => ({ label: name(t.session), color: seriesColor(t.session), points: t.t.map((x, i) => ({ x, y: t.rps[i]! })) })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [comparison],
   );
   const p99: OverlaySeries[] = useMemo(
     () =>
-      comparison.timelines.map((t) => ({ label: name(t.session), color: color(t.session), points: t.t.map((x, i) => ({ x, y: t.p99Us[i] === null ? null : t.p99Us[i]! / 1000 })) })),
+      comparison.timelines.map((t) => ({ label: name(t.session), color: seriesColor(t.session), points: t.t.map((x, i) => ({ x, y: t.p99Us[i] === null ? null : t.p99Us[i]! / 1000 })) })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [comparison],
   );
@@ -44,7 +42,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
     () =>
       comparison.distributions
         .filter((d) => d.step === step)
-        .map((d) => ({ label: name(d.session), color: color(d.session), points: d.points.map((p) => ({ x: percentileX(p.percentile), y: p.us / 1000 })) })),
+        .map((d) => ({ label: name(d.session), color: seriesColor(d.session), points: d.points.map((p) => ({ x: percentileX(p.percentile), y: p.us / 1000 })) })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [comparison, step],
   );
@@ -74,7 +72,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
           {comparison.sessions.map((session, i) => (
             <tr key={session.id}>
               <td>
-                <span className="swatch" style={{ background: color(i) }} />
+                <span className="swatch" style={{ background: seriesColor(i) }} />
               </td>
               <td className="strong">{session.name}</td>
               <td>{new Date(session.startedAt ?? session.createdAt).toLocaleString()}</td>

@@ -1,7 +1,7 @@
-// A static chart.js line chart overlaying one series per compared session: numbers as {x, y} (no
-// parsing), no animation, LTTB decimation for hour-long timelines, linear or log axes.
+// A static chart.js line chart overlaying one series per compared session, in the look of
+// chart-setup.ts, on linear or log axes.
 
-import { Chart } from '../../common/chart-setup.ts';
+import { Chart, lineDataset, lineOptions, onAxis } from '../../common/chart-setup.ts';
 import { useEffect, useRef } from 'react';
 
 export interface OverlaySeries {
@@ -28,35 +28,8 @@ export function OverlayChart(props: {
     if (!canvasRef.current) return;
     const chart = new Chart(canvasRef.current, {
       type: 'line',
-      data: {
-        datasets: series.map((s) => ({
-          label: s.label,
-          // A log axis has no zero: such values become gaps.
-          data: s.points.map((p) => ({ x: p.x, y: p.y !== null && (!yLog || p.y > 0) ? p.y : null })),
-          borderColor: s.color,
-          backgroundColor: s.color,
-          borderWidth: 1.5,
-          pointRadius: showPoints ? 2 : 0,
-          spanGaps: false,
-        })),
-      },
-      options: {
-        animation: false,
-        parsing: false,
-        normalized: true,
-        responsive: true,
-        maintainAspectRatio: false,
-        interaction: { mode: 'nearest', axis: 'x', intersect: false },
-        scales: {
-          x: { type: xLog ? 'logarithmic' : 'linear', title: { display: true, text: xTitle }, ticks: { maxTicksLimit: 8, ...(xTick ? { callback: (value) => xTick(Number(value)) } : {}) } },
-          y: { type: yLog ? 'logarithmic' : 'linear', beginAtZero: !yLog, title: { display: true, text: yTitle }, ticks: { maxTicksLimit: 6 } },
-        },
-        plugins: {
-          legend: { display: true, labels: { boxWidth: 10, boxHeight: 2 } },
-          decimation: { enabled: true, algorithm: 'lttb', samples: 500, threshold: 800 },
-          tooltip: { animation: false },
-        },
-      },
+      data: { datasets: series.map((s) => lineDataset(s, s.points.map((p) => ({ x: p.x, y: onAxis(p.y, yLog) })), { points: showPoints })) },
+      options: lineOptions({ x: { title: xTitle, log: xLog, ...(xTick ? { tick: xTick } : {}) }, y: { title: yTitle, log: yLog }, legend: true }),
     });
     return () => chart.destroy();
   }, [series, xTitle, yTitle, xLog, yLog, xTick, showPoints]);

@@ -6,13 +6,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { pause, play, positionAt, REPLAY_SPEEDS, seek, setSpeed, startClock, visibleCount, type ReplayClock, type ReplayData } from '../../../../app/sessions/replay.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
-import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
-import { LiveChart, type StepMarker } from '../runs/LiveChart.tsx';
-import { NoiseFindings } from '../runs/NoiseFindings.tsx';
-import { useSessionNoise } from '../runs/use-preflight.ts';
+import type { StepMarker } from '../runs/LiveChart.tsx';
+import { SessionDashboard } from '../runs/SessionDashboard.tsx';
 import { PointBuffer } from '../runs/use-live-run.ts';
-import { CHARTS } from '../runs/RunPage.tsx';
-import { SummaryTable } from '../runs/SummaryTable.tsx';
 
 function clockText(seconds: number): string {
   const s = Math.floor(seconds);
@@ -21,7 +17,6 @@ function clockText(seconds: number): string {
 
 export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: number; onClose: () => void; onRunAgain: () => void }) {
   const api = useApi();
-  const noise = useSessionNoise(sessionId);
   const [data, setData] = useState<ReplayData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [clock, setClock] = useState<ReplayClock>(() => startClock(1));
@@ -126,20 +121,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
             ))}
           </div>
           <p className="muted small">{data.run.latencyMeaning}</p>
-          <NoiseFindings
-            title="Hosts at this session's start"
-            findings={noise.findings}
-            quiet={noise.recorded ? undefined : 'not recorded for this session.'}
-            error={noise.error}
-            testId="replay-noise"
-          />
-          <BottleneckBanner steps={steps} />
-          <SummaryTable steps={steps} bucketsMs={data.run.profile.bucketsMs} />
-          <div className="chart-grid">
-            {CHARTS.map((chart) => (
-              <LiveChart key={chart.id} id={chart.id} title={chart.title} unit={chart.unit} series={chart.series} buffer={buffer} version={version} markers={markers} logScale={false} />
-            ))}
-          </div>
+          <SessionDashboard sessionId={sessionId} steps={steps} bucketsMs={data.run.profile.bucketsMs} buffer={buffer} version={version} markers={markers} noiseTestId="replay-noise" />
         </>
       )}
     </div>
