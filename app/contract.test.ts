@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  appRequests,
   buildApi,
+  events,
   EVENT_NAMES,
   isEventName,
   isRequestName,
@@ -15,6 +17,13 @@ import {
   type TransportCall,
 } from './contract.ts';
 import { isApiErrorShape } from './common/errors.ts';
+import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
+import { planEvents, planRequests } from './plans/plans-contract.ts';
+import { presetEvents, presetRequests } from './presets/presets-contract.ts';
+import { runEvents, runRequests } from './runs/runs-contract.ts';
+import { sessionRequests } from './sessions/sessions-contract.ts';
+import { templateEvents, templateRequests } from './templates/templates-contract.ts';
+import { terminalEvents, terminalRequests } from './terminals/terminals-contract.ts';
 
 const goodHost = { name: 'srv', address: '10.0.0.3', port: 22, user: 'bench', auth: 'agent' };
 
@@ -85,13 +94,12 @@ describe('parseArgs', () => {
       assert.ok(result.ok);
       assert.deepEqual(result.args, {});
     }
-    const search = parseArgs('sessions.list', undefined);
-    assert.ok(search.ok);
+    const sessions = parseArgs('sessions.list', undefined);
+    assert.ok(sessions.ok);
   });
 
-  test('sessions.list search is bounded', () => {
-    assert.ok(parseArgs('sessions.list', { search: 'x'.repeat(200) }).ok);
-    assert.match(refusal('sessions.list', { search: 'x'.repeat(201) }).message, /^search: .*200/);
+  test('sessions.list takes no search: the Sessions page filters the library itself', () => {
+    assert.match(refusal('sessions.list', { search: 'vert' }).message, /unknown field "search"/);
   });
 
   test('ids must be positive whole numbers', () => {
@@ -159,6 +167,49 @@ describe('request and event names', () => {
     assert.ok(EVENT_NAMES.includes('log'));
     assert.equal(isEventName('log'), true);
     for (const name of ['__proto__', 'constructor', 'toString', 'logs', '', null]) assert.equal(isEventName(name), false);
+  });
+});
+
+describe('capability maps', () => {
+  // Each capability's map, with the namespaces its names may use.
+  const requestMaps: Array<[string, object, string[]]> = [
+    ['app', appRequests, ['app']],
+    ['hosts', hostRequests, ['hosts']],
+    ['terminals', terminalRequests, ['terminal']],
+    ['sessions', sessionRequests, ['sessions', 'compare', 'replay']],
+    ['presets', presetRequests, ['presets']],
+    ['templates', templateRequests, ['templates']],
+    ['runs', runRequests, ['runs']],
+    ['plans', planRequests, ['plans']],
+  ];
+  const eventMaps: Array<[string, object, string[]]> = [
+    ['hosts', hostEvents, ['hosts']],
+    ['terminals', terminalEvents, ['terminal']],
+    ['presets', presetEvents, ['presets']],
+    ['templates', templateEvents, ['templates']],
+    ['runs', runEvents, ['runs']],
+    ['plans', planEvents, ['plans']],
+  ];
+
+  function assertComposed(maps: Array<[string, object, string[]]>, composed: object, appWide: string[]): void {
+    const owner = new Map<string, string>();
+    for (const [capability, map, namespaces] of maps) {
+      for (const name of Object.keys(map)) {
+        assert.equal(owner.get(name), undefined, `${name} is in both ${owner.get(name)} and ${capability}`);
+        owner.set(name, capability);
+        assert.ok(namespaces.includes(name.split('.')[0]!), `${name} does not belong to ${capability}`);
+        assert.equal((composed as Record<string, unknown>)[name], (map as Record<string, unknown>)[name], `${name} is composed as ${capability} defines it`);
+      }
+    }
+    assert.deepEqual(Object.keys(composed).filter((name) => !owner.has(name)), appWide, 'every name comes from one capability map');
+  }
+
+  test('the contract is exactly the capability request maps, no name in two of them', () => {
+    assertComposed(requestMaps, requests, []);
+  });
+
+  test('the events are the capability event maps plus the app-wide log line', () => {
+    assertComposed(eventMaps, events, ['log']);
   });
 });
 

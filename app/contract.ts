@@ -1,21 +1,18 @@
 // The one contract between the UI and the back end: every request (args schema → result schema)
 // and every event (payload schema). Electron IPC, the web-mode WebSocket and the CLI derive from it.
+// Each capability owns its part (app/<capability>/<capability>-contract.ts); this module composes
+// them and adds the app-wide pieces: `app.info`, log lines, and the helpers every transport uses.
 
 import { z } from 'zod';
 import { NoArgs, request } from './common/contract-kit.ts';
 import type { ApiErrorShape } from './common/errors.ts';
-import { ConnectSecrets, Fingerprint, HostConnection } from './hosts/connections.ts';
-import { Host, HostId, HostInput } from './hosts/hosts.ts';
-import { Reachability, SystemInfo } from './hosts/system-info.ts';
-import { TerminalData, TerminalExit, TerminalId, TerminalSize } from './terminals/terminal.ts';
-import { SshConfigCandidate } from './hosts/ssh-config.ts';
-import { Session, SessionId, SessionName, SessionSummary } from './sessions/sessions.ts';
-import { presetEvents, presetRequests } from './presets/presets-contract.ts';
-import { templateEvents, templateRequests } from './templates/templates-contract.ts';
-import { runEvents, runRequests } from './runs/runs-contract.ts';
-import { compareRequests } from './sessions/compare-contract.ts';
+import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
 import { planEvents, planRequests } from './plans/plans-contract.ts';
-
+import { presetEvents, presetRequests } from './presets/presets-contract.ts';
+import { runEvents, runRequests } from './runs/runs-contract.ts';
+import { sessionRequests } from './sessions/sessions-contract.ts';
+import { templateEvents, templateRequests } from './templates/templates-contract.ts';
+import { terminalEvents, terminalRequests } from './terminals/terminals-contract.ts';
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
 export type TransportKind = (typeof TRANSPORTS)[number];
@@ -31,42 +28,19 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
-export const requests = {
+/** The app-wide requests; every other request belongs to a capability's own map. */
+export const appRequests = {
   'app.info': request(NoArgs, AppInfo),
-  'hosts.list': request(NoArgs, z.array(Host)),
-  'hosts.add': request(HostInput, Host),
-  'hosts.update': request(z.object({ id: HostId, host: HostInput }).strict(), Host),
-  'hosts.remove': request(z.object({ id: HostId }).strict(), z.object({ removed: z.boolean() })),
-  'hosts.addLocal': request(NoArgs, Host),
-  'hosts.importSshConfig': request(
-    z.object({ text: z.string().max(512 * 1024, 'is too long').optional() }).strict(),
-    z.object({ source: z.string(), candidates: z.array(SshConfigCandidate), warnings: z.array(z.string()) }),
-  ),
-  'hosts.connect': request(z.object({ id: HostId, secrets: ConnectSecrets.optional() }).strict(), HostConnection),
-  'hosts.disconnect': request(z.object({ id: HostId }).strict(), HostConnection),
-  'hosts.connections': request(NoArgs, z.array(HostConnection)),
-  /** Pins the key of a host that has none pinned yet (first use). */
-  'hosts.trustKey': request(z.object({ id: HostId, fingerprint: Fingerprint }).strict(), Host),
-  /** The explicit action for a host whose key changed (reinstalled machine). */
-  'hosts.replaceKey': request(z.object({ id: HostId, fingerprint: Fingerprint }).strict(), Host),
-  'hosts.systemInfo': request(z.object({ id: HostId, refresh: z.boolean().optional() }).strict(), SystemInfo.nullable()),
-  'hosts.reachability': request(z.object({ from: HostId, to: HostId }).strict(), Reachability),
-  'terminal.open': request(z.object({ hostId: HostId, size: TerminalSize }).strict(), z.object({ terminalId: z.string() })),
-  'terminal.input': request(z.object({ terminalId: TerminalId, data: z.string().max(64 * 1024, 'is too long') }).strict(), z.object({})),
-  'terminal.resize': request(z.object({ terminalId: TerminalId, size: TerminalSize }).strict(), z.object({})),
-  'terminal.ack': request(z.object({ terminalId: TerminalId, bytes: z.number().int().min(0) }).strict(), z.object({})),
-  'terminal.close': request(z.object({ terminalId: TerminalId }).strict(), z.object({})),
-  'sessions.list': request(
-    z.object({ search: z.string().max(200, 'must be at most 200 characters').optional() }).strict(),
-    z.array(SessionSummary),
-  ),
-  'sessions.get': request(z.object({ id: SessionId }).strict(), Session),
-  'sessions.rename': request(z.object({ id: SessionId, name: SessionName }).strict(), Session),
-  'sessions.delete': request(z.object({ id: SessionId }).strict(), z.object({ deleted: z.boolean() })),
+} as const;
+
+export const requests = {
+  ...appRequests,
+  ...hostRequests,
+  ...terminalRequests,
+  ...sessionRequests,
   ...presetRequests,
   ...templateRequests,
   ...runRequests,
-  ...compareRequests,
   ...planRequests,
 } as const;
 
@@ -82,9 +56,8 @@ export type LogLine = z.infer<typeof LogLine>;
 
 export const events = {
   log: LogLine,
-  'hosts.connection': HostConnection,
-  'terminal.data': TerminalData,
-  'terminal.exit': TerminalExit,
+  ...hostEvents,
+  ...terminalEvents,
   ...presetEvents,
   ...templateEvents,
   ...runEvents,

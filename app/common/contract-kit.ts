@@ -1,11 +1,20 @@
-// Building blocks for the contract's request maps, shared by app/contract.ts and the
-// per-capability maps it merges (e.g. app/presets/presets-contract.ts).
+// Building blocks for the contract's request maps: each capability exports its own map
+// (app/<capability>/<capability>-contract.ts) built with these, and app/contract.ts composes them.
 
 import { z } from 'zod';
 
 /** Arguments of a request that takes none. */
 export const NoArgs = z.object({}).strict();
 
-export function request<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
+/** One request: the schema its arguments are validated with, and the schema of its result. */
+export interface RequestSpec<A extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly args: A;
+  readonly result: R;
+}
+
+/** A capability's requests by name (e.g. `hostRequests`), or the whole contract's. */
+export type RequestMap = Readonly<Record<string, RequestSpec>>;
+
+export function request<A extends z.ZodType, R extends z.ZodType>(args: A, result: R): RequestSpec<A, R> {
   return { args, result };
 }

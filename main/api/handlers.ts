@@ -1,32 +1,29 @@
-// The implementation of every contract request, over the services. Arguments arrive validated.
+// The implementation of every contract request: each capability's handlers (typed from its own
+// part of the contract) merged into one map. Arguments arrive validated.
 
-import type { ParsedArgs, RequestName, RequestResult } from '../../app/contract.ts';
+import type { appRequests, requests } from '../../app/contract.ts';
 import type { Services } from '../services/services.ts';
-import { createCompareHandlers } from './sessions-handlers.ts';
-import { createHostFactsHandlers } from './host-facts-handlers.ts';
+import type { HandlersFor } from './handler-kit.ts';
 import { createHostHandlers } from './hosts-handlers.ts';
 import { createPlanHandlers } from './plans-handlers.ts';
 import { createPresetHandlers } from './presets-handlers.ts';
 import { createRunHandlers } from './runs-handlers.ts';
+import { createSessionHandlers } from './sessions-handlers.ts';
 import { createTemplateHandlers } from './templates-handlers.ts';
 import { createTerminalHandlers } from './terminals-handlers.ts';
 
-export type Handlers = { [N in RequestName]: (args: ParsedArgs<N>) => RequestResult<N> | Promise<RequestResult<N>> };
+export type Handlers = HandlersFor<typeof requests>;
 
 export function createHandlers(services: Services): Handlers {
+  const app: HandlersFor<typeof appRequests> = { 'app.info': () => services.info() };
   return {
-    'app.info': () => services.info(),
-    ...createHostHandlers(services),
-    ...createPresetHandlers(services),
+    ...app,
+    ...createHostHandlers(services.hostService),
     ...createTerminalHandlers(services.terminals),
+    ...createSessionHandlers(services),
+    ...createPresetHandlers(services),
     ...createTemplateHandlers(services.templates),
-    ...createRunHandlers(services.runs),
-    ...createHostFactsHandlers(services),
-    ...createCompareHandlers(services),
+    ...createRunHandlers(services),
     ...createPlanHandlers(services),
-    'sessions.list': ({ search }) => services.sessions.list(search),
-    'sessions.get': ({ id }) => services.sessions.get(id),
-    'sessions.rename': ({ id, name }) => services.sessions.rename(id, name),
-    'sessions.delete': ({ id }) => ({ deleted: services.sessions.delete(id) }),
   };
 }

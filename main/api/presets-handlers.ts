@@ -1,26 +1,15 @@
 // The `presets.*` requests: the catalog (built-in and user presets), plan, apply, revert, and the
-// journal's hosts with changes pending revert.
+// journal's hosts with changes pending revert, over the preset catalog and the PresetService.
 
+import type { presetRequests } from '../../app/presets/presets-contract.ts';
 import type { Services } from '../services/services.ts';
-import type { Handlers } from './handlers.ts';
+import type { HandlersFor } from './handler-kit.ts';
 
-type PresetHandlers = Pick<Handlers, Extract<keyof Handlers, `presets.${string}`>>;
-
-export function createPresetHandlers(services: Services): PresetHandlers {
-  const { presetCatalog, presets, log } = services;
+export function createPresetHandlers({ presetCatalog, presets }: Pick<Services, 'presetCatalog' | 'presets'>): HandlersFor<typeof presetRequests> {
   return {
     'presets.list': () => presetCatalog.list(),
-    'presets.save': ({ id, basedOn, definition }) => {
-      const saved = presetCatalog.save(definition, { id, basedOn });
-      log.info('presets', `${id ? 'updated' : 'created'} preset "${saved.name}"`);
-      return saved;
-    },
-    'presets.remove': ({ id }) => {
-      const name = presetCatalog.get(id).name;
-      const removed = presetCatalog.remove(id);
-      if (removed) log.info('presets', `removed preset "${name}"`);
-      return { removed };
-    },
+    'presets.save': ({ id, basedOn, definition }) => presets.save(definition, { id, basedOn }),
+    'presets.remove': ({ id }) => ({ removed: presets.remove(id) }),
     'presets.plan': ({ presetId, hostId }) => presets.plan(presetId, hostId),
     'presets.apply': ({ presetId, hostId, planId }) => presets.apply(presetId, hostId, planId),
     'presets.revert': ({ hostId }) => presets.revert(hostId),

@@ -1,20 +1,19 @@
-// The `runs.*` requests of the contract, over the RunService. Arguments arrive validated (the
-// profile by its schema, so a bad profile never reaches the service).
+// The `runs.*` requests of the contract: load sessions over the RunService (the profile arrives
+// validated by its schema, so a bad profile never reaches the service), and the host facts — the
+// noise pre-flight before a start, and a session's own snapshot of its hosts (live run, replay).
 
-import type { RunService } from '../services/runs/run-service.ts';
-import type { Handlers } from './handlers.ts';
+import type { runRequests } from '../../app/runs/runs-contract.ts';
+import type { Services } from '../services/services.ts';
+import { noAnswer, type HandlersFor } from './handler-kit.ts';
 
-export type RunHandlers = Pick<Handlers, 'runs.start' | 'runs.stop' | 'runs.live' | 'runs.ack' | 'runs.list'>;
-
-export function createRunHandlers(runs: RunService): RunHandlers {
+export function createRunHandlers({ runs, hostFacts }: Pick<Services, 'runs' | 'hostFacts'>): HandlersFor<typeof runRequests> {
   return {
     'runs.start': (args) => runs.start(args),
     'runs.stop': ({ sessionId }) => runs.stop(sessionId),
     'runs.live': () => runs.live(),
-    'runs.ack': ({ sessionId, seq }) => {
-      runs.ack(sessionId, seq);
-      return {};
-    },
+    'runs.ack': ({ sessionId, seq }) => noAnswer(runs.ack(sessionId, seq)),
     'runs.list': ({ sessionId }) => runs.list(sessionId),
+    'runs.preflight': ({ clientHostId, serverHostId, port }) => hostFacts.check({ clientHostId, serverHostId: serverHostId ?? null, port: port ?? null }),
+    'runs.hostFacts': ({ sessionId }) => hostFacts.ofSession(sessionId),
   };
 }

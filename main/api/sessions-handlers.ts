@@ -1,37 +1,21 @@
-// The contract's requests of the sessions library, comparison, PDF export and replay, over the
-// comparison service and the report exporter. "Run again" starts the original's configuration
-// through the run service and links the new session to it.
+// The sessions capability's requests: stored sessions (`sessions.*`), the library (notes and tags,
+// duplicate, Run again), comparisons and their PDF export (`compare.*`) and replay (`replay.*`),
+// over the sessions repository, the comparison service, Run again and the report exporter.
 
-import { ApiError } from '../../app/common/errors.ts';
-import { LoadProfile } from '../../app/runs/load-profile.ts';
+import type { sessionRequests } from '../../app/sessions/sessions-contract.ts';
 import type { Services } from '../services/services.ts';
-import type { Handlers } from './handlers.ts';
+import type { HandlersFor } from './handler-kit.ts';
 
-export type CompareHandlers = Pick<
-  Handlers,
-  'sessions.library' | 'sessions.update' | 'sessions.duplicate' | 'sessions.runAgain' | 'compare.open' | 'compare.exportPdf' | 'replay.load'
->;
-
-export function createCompareHandlers(services: Services): CompareHandlers {
-  const { compare, reports } = services;
+export function createSessionHandlers({ sessions, compare, rerun, reports }: Pick<Services, 'sessions' | 'compare' | 'rerun' | 'reports'>): HandlersFor<typeof sessionRequests> {
   return {
+    'sessions.list': () => sessions.list(),
+    'sessions.get': ({ id }) => sessions.get(id),
+    'sessions.rename': ({ id, name }) => sessions.rename(id, name),
+    'sessions.delete': ({ id }) => ({ deleted: sessions.delete(id) }),
     'sessions.library': () => compare.library(),
     'sessions.update': ({ id, notes, tags }) => compare.update(id, { notes, tags }),
     'sessions.duplicate': ({ id }) => compare.duplicate(id),
-    'sessions.runAgain': async ({ id }) => {
-      const original = services.sessions.get(id);
-      const profile = LoadProfile.safeParse(original.config.profile);
-      if (!profile.success) throw new ApiError('invalid_args', `“${original.name}” has no load profile to run again`);
-      if (original.clientHostId === null) throw new ApiError('invalid_args', `“${original.name}” has no client host any more`);
-      const live = await services.runs.start({
-        name: `${original.name} (again)`.slice(0, 200),
-        clientHostId: original.clientHostId,
-        serverHostId: original.serverHostId,
-        profile: profile.data,
-      });
-      compare.linkRerun(live.sessionId, id);
-      return live;
-    },
+    'sessions.runAgain': ({ id }) => rerun.runAgain(id),
     'compare.open': (selection) => compare.open(selection),
     'compare.exportPdf': ({ notes, ...selection }) => reports.export(compare.open(selection), { notes }),
     'replay.load': ({ sessionId }) => compare.replay(sessionId),

@@ -1,11 +1,10 @@
 // The `templates.*` requests of the contract, over the TemplateService. Arguments arrive validated.
 
+import type { templateRequests } from '../../app/templates/templates-contract.ts';
 import type { TemplateService } from '../services/templates/template-service.ts';
-import type { Handlers } from './handlers.ts';
+import type { HandlersFor } from './handler-kit.ts';
 
-type TemplateHandlers = Pick<Handlers, Extract<keyof Handlers, `templates.${string}`>>;
-
-export function createTemplateHandlers(templates: TemplateService): TemplateHandlers {
+export function createTemplateHandlers(templates: TemplateService): HandlersFor<typeof templateRequests> {
   return {
     'templates.list': () => templates.list(),
     'templates.deployments': () => templates.deployments(),

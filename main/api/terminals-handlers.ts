@@ -1,29 +1,16 @@
-// The `terminal.*` requests of the contract, over the TerminalManager. Arguments arrive validated;
-// unknown terminal ids and hosts that are not connected surface as the manager's ApiErrors.
+// The `terminal.*` requests, over the TerminalManager. Arguments arrive validated; unknown terminal
+// ids and hosts that are not connected surface as the manager's ApiErrors.
 
+import type { terminalRequests } from '../../app/terminals/terminals-contract.ts';
 import type { TerminalManager } from '../services/terminals/terminal-service.ts';
-import type { Handlers } from './handlers.ts';
+import { noAnswer, type HandlersFor } from './handler-kit.ts';
 
-export type TerminalHandlers = Pick<Handlers, 'terminal.open' | 'terminal.input' | 'terminal.resize' | 'terminal.ack' | 'terminal.close'>;
-
-export function createTerminalHandlers(terminals: TerminalManager): TerminalHandlers {
+export function createTerminalHandlers(terminals: TerminalManager): HandlersFor<typeof terminalRequests> {
   return {
     'terminal.open': async ({ hostId, size }) => ({ terminalId: await terminals.open(hostId, size) }),
-    'terminal.input': ({ terminalId, data }) => {
-      terminals.input(terminalId, data);
-      return {};
-    },
-    'terminal.resize': ({ terminalId, size }) => {
-      terminals.resize(terminalId, size);
-      return {};
-    },
-    'terminal.ack': ({ terminalId, bytes }) => {
-      terminals.ack(terminalId, bytes);
-      return {};
-    },
-    'terminal.close': ({ terminalId }) => {
-      terminals.close(terminalId);
-      return {};
-    },
+    'terminal.input': ({ terminalId, data }) => noAnswer(terminals.input(terminalId, data)),
+    'terminal.resize': ({ terminalId, size }) => noAnswer(terminals.resize(terminalId, size)),
+    'terminal.ack': ({ terminalId, bytes }) => noAnswer(terminals.ack(terminalId, bytes)),
+    'terminal.close': ({ terminalId }) => noAnswer(terminals.close(terminalId)),
   };
 }

@@ -8,11 +8,13 @@ import { ReportExporter } from './sessions/pdf-export.ts';
 import { EventBus } from './event-bus.ts';
 import { PlanRunner } from './plans/plan-runner.ts';
 import { HostConnections } from './hosts/host-connections.ts';
+import { HostService } from './hosts/host-service.ts';
 import { Logger } from './logger.ts';
 import { builtInPresetsDir, loadBuiltInPresets, PresetCatalog } from './presets/preset-catalog.ts';
 import { PresetService } from './presets/preset-service.ts';
 import { ChangesRepository } from './presets/changes-repository.ts';
 import { DraftsRepository } from './plans/drafts-repository.ts';
+import { WizardDraft } from './plans/wizard-draft.ts';
 import { openDatabase, type Db } from './store/database.ts';
 import { EventsRepository } from './store/events-repository.ts';
 import { HostsRepository } from './hosts/hosts-repository.ts';
@@ -21,6 +23,7 @@ import { RunsRepository } from './runs/runs-repository.ts';
 import { SamplesRepository } from './runs/samples-repository.ts';
 import { RunService } from './runs/run-service.ts';
 import { SessionSnapshots } from './runs/session-snapshot.ts';
+import { SessionRerun } from './sessions/session-rerun.ts';
 import { SessionsRepository } from './sessions/sessions-repository.ts';
 import { SnapshotsRepository } from './sessions/snapshots-repository.ts';
 import { TerminalManager } from './terminals/terminal-service.ts';
@@ -31,6 +34,8 @@ export interface Services {
   readonly bus: EventBus;
   readonly log: Logger;
   readonly hosts: HostsRepository;
+  /** The hosts capability's rules: entries, "This machine", key pinning, connecting, system info. */
+  readonly hostService: HostService;
   readonly sessions: SessionsRepository;
   readonly events: EventsRepository;
   readonly snapshots: SnapshotsRepository;
@@ -44,9 +49,11 @@ export interface Services {
   /** Both hosts' facts and noise findings: the pre-flight, and each session's snapshot at start. */
   readonly hostFacts: SessionSnapshots;
   readonly compare: ComparisonService;
+  readonly rerun: SessionRerun;
   readonly reports: ReportExporter;
   readonly plans: PlanRunner;
   readonly drafts: DraftsRepository;
+  readonly wizardDraft: WizardDraft;
   info(): AppInfo;
   close(): void;
 }
@@ -77,7 +84,8 @@ export function createServices(options: ServiceOptions): Services {
   const presets = new PresetService({ catalog: presetCatalog, changes, hosts, connections, bus, log });
   const sessions = new SessionsRepository(db);
   const snapshots = new SnapshotsRepository(db);
-  const hostFacts = new SessionSnapshots({ hosts, connections, changes, snapshots, log });
+  const hostService = new HostService({ hosts, connections, snapshots, log });
+  const hostFacts = new SessionSnapshots({ hosts, connections, changes, snapshots, sessions, log });
   const runs = new RunService({
     bus,
     log,
@@ -91,6 +99,7 @@ export function createServices(options: ServiceOptions): Services {
     databaseFile: file,
     hostFacts,
   });
+  const compare = new ComparisonService({ db, sessions });
   const drafts = new DraftsRepository(db);
   const plans = new PlanRunner({
     bus,
@@ -117,12 +126,15 @@ export function createServices(options: ServiceOptions): Services {
     changes,
     presets,
     runs,
-    compare: new ComparisonService({ db, sessions }),
+    hostService,
+    compare,
+    rerun: new SessionRerun({ sessions, runs, library: compare }),
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
     snapshots,
     hostFacts,
     plans,
     drafts,
+    wizardDraft: new WizardDraft(drafts),
     sessions,
     info: () => ({
       version: options.version,

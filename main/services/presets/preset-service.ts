@@ -17,7 +17,7 @@ import {
   type PresetPlan,
 } from '../../../app/presets/preset-plan.ts';
 import { judgeLimits, judgeSysctl, type KeyVerdict } from '../../../app/presets/preset-verify.ts';
-import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type Preset } from '../../../app/presets/presets.ts';
+import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type Preset, type PresetDefinition } from '../../../app/presets/presets.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
@@ -272,6 +272,20 @@ export class PresetService {
   }
 
   /** Hosts whose journal holds changes not reverted yet (shown at start, with a revert button). */
+  /** Creates a user preset (no `id`) or updates one in the catalog, and says which in the log. */
+  save(definition: PresetDefinition, ids: { id?: string | undefined; basedOn?: string | null | undefined } = {}): Preset {
+    const saved = this.#options.catalog.save(definition, ids);
+    this.#options.log.info('presets', `${ids.id ? 'updated' : 'created'} preset "${saved.name}"`);
+    return saved;
+  }
+
+  remove(id: string): boolean {
+    const name = this.#options.catalog.get(id).name;
+    const removed = this.#options.catalog.remove(id);
+    if (removed) this.#options.log.info('presets', `removed preset "${name}"`);
+    return removed;
+  }
+
   pending(): PendingRevert[] {
     return this.#options.changes
       .hostsWithChanges()

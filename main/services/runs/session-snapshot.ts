@@ -11,6 +11,7 @@ import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
 import type { ChangesRepository } from '../presets/changes-repository.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
+import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { SnapshotsRepository } from '../sessions/snapshots-repository.ts';
 
 export interface SessionHosts {
@@ -25,6 +26,7 @@ export interface SessionSnapshotOptions {
   connections: HostConnections;
   changes: ChangesRepository;
   snapshots: SnapshotsRepository;
+  sessions: Pick<SessionsRepository, 'get'>;
   log: Logger;
 }
 
@@ -50,6 +52,12 @@ export class SessionSnapshots {
     };
     const [client, server] = await Promise.all([read('client', args.clientHostId), read('server', args.serverHostId)]);
     return { client, server, findings: findNoise(client, server, problems) };
+  }
+
+  /** What a session's hosts were at its start: null when it recorded none, not_found for no such session. */
+  ofSession(sessionId: number): SessionHostFacts | null {
+    this.#options.sessions.get(sessionId);
+    return this.#options.snapshots.forSession(sessionId);
   }
 
   /** Reads both hosts and stores what they were with the session. Never throws: a snapshot must not stop a run. */

@@ -2,7 +2,7 @@
 // around them: chosen runs must belong to the chosen sessions, a replay needs stored seconds, a
 // duplicate is a draft named after its original.
 
-import type { CompareSelection } from '../../../app/sessions/compare-contract.ts';
+import type { CompareSelection } from '../../../app/sessions/sessions-contract.ts';
 import { buildComparison, type Comparison } from '../../../app/sessions/comparison.ts';
 import { storedTargetRate } from '../../../app/runs/bottleneck.ts';
 import { ApiError } from '../../../app/common/errors.ts';

@@ -6,7 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { PdfExport } from '../../../app/sessions/compare-contract.ts';
+import type { PdfExport } from '../../../app/sessions/sessions-contract.ts';
 import { renderReportHtml } from '../../../app/sessions/comparison-report.ts';
 import type { Comparison } from '../../../app/sessions/comparison.ts';
 import { ApiError } from '../../../app/common/errors.ts';

@@ -72,13 +72,8 @@ export class SessionsRepository {
     this.#db = db;
   }
 
-  list(search?: string): SessionSummary[] {
-    const term = search?.trim();
-    const rows = term
-      ? (this.#db
-          .prepare(`${SELECT_WITH_RUN_COUNT} WHERE s.name LIKE ? ESCAPE '\\' OR s.tags LIKE ? ESCAPE '\\' ORDER BY s.created_at DESC, s.id DESC`)
-          .all(...Array(2).fill(`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)) as SessionRow[])
-      : (this.#db.prepare(`${SELECT_WITH_RUN_COUNT} ORDER BY s.created_at DESC, s.id DESC`).all() as SessionRow[]);
+  list(): SessionSummary[] {
+    const rows = this.#db.prepare(`${SELECT_WITH_RUN_COUNT} ORDER BY s.created_at DESC, s.id DESC`).all() as SessionRow[];
     return rows.map(toSummary);
   }
 

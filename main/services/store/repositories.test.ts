@@ -278,56 +278,6 @@ describe('sessions repository', () => {
     );
     assert.equal(listed[0]?.id, newer.id);
     assert.equal(sessions.get(older.id).runCount, 2);
-    assert.deepEqual(sessions.list(''), listed);
-    assert.deepEqual(sessions.list('   '), listed);
-  });
-
-  test('search matches names and tags, case-insensitively', () => {
-    sessions.create({ name: 'Vert.x vs Undertow', tags: ['wrk'] });
-    sessions.create({ name: 'Node hello', tags: ['ab', 'apache'] });
-    sessions.create({ name: 'Spring async' });
-    assert.deepEqual(
-      sessions.list('vert').map((s) => s.name),
-      ['Vert.x vs Undertow'],
-    );
-    assert.deepEqual(
-      sessions.list('APACHE').map((s) => s.name),
-      ['Node hello'],
-    );
-    assert.deepEqual(
-      sessions.list('  spring ').map((s) => s.name),
-      ['Spring async'],
-    );
-    assert.deepEqual(sessions.list('nothing like it'), []);
-  });
-
-  test('% and _ and \\ in the search term are literal', () => {
-    sessions.create({ name: '100% CPU' });
-    sessions.create({ name: '1000 CPU' });
-    sessions.create({ name: 'rate_limit' });
-    sessions.create({ name: 'rateXlimit' });
-    sessions.create({ name: 'path\\to' });
-    sessions.create({ name: 'pathXto' });
-    assert.deepEqual(
-      sessions.list('%').map((s) => s.name),
-      ['100% CPU'],
-    );
-    assert.deepEqual(
-      sessions.list('0% C').map((s) => s.name),
-      ['100% CPU'],
-    );
-    assert.deepEqual(
-      sessions.list('_').map((s) => s.name),
-      ['rate_limit'],
-    );
-    assert.deepEqual(
-      sessions.list('e_l').map((s) => s.name),
-      ['rate_limit'],
-    );
-    assert.deepEqual(
-      sessions.list('h\\t').map((s) => s.name),
-      ['path\\to'],
-    );
   });
 
   test('get and rename of a missing session are not_found', () => {

@@ -3,7 +3,7 @@
 // title and notes.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PdfExport } from '../../../../app/sessions/compare-contract.ts';
+import type { PdfExport } from '../../../../app/sessions/sessions-contract.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import type { StoredRun } from '../../../../app/runs/runs.ts';
 import { filterLibrary, type LibraryEntry } from '../../../../app/sessions/session-library.ts';

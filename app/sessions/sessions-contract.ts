@@ -1,6 +1,7 @@
-// The contract's requests for issue 8: the sessions library (entries with templates and host names,
-// notes and tags, duplicate as a draft), opening a comparison of 2..N sessions or chosen runs,
-// exporting it as a PDF, and loading a saved session's timeline for replay.
+// The sessions part of the contract: stored sessions (`sessions.*`: read, rename, delete), the
+// library (entries with templates and host names, notes and tags, duplicate as a draft, Run
+// again), opening a comparison of 2..N sessions or chosen runs and exporting it as a PDF
+// (`compare.*`), and loading a saved session's timeline for replay (`replay.*`).
 
 import { z } from 'zod';
 import { NoArgs, request } from '../common/contract-kit.ts';
@@ -8,7 +9,7 @@ import { Comparison, MAX_COMPARED } from './comparison.ts';
 import { ReplayData } from './replay.ts';
 import { LibraryEntry, Notes, Tags } from './session-library.ts';
 import { LiveRun } from '../runs/runs.ts';
-import { Session, SessionId } from './sessions.ts';
+import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
 
 export const CompareSelection = z
   .object({
@@ -32,7 +33,12 @@ export const PdfExport = z.object({
 });
 export type PdfExport = z.infer<typeof PdfExport>;
 
-export const compareRequests = {
+export const sessionRequests = {
+  /** Every stored session, newest first (the Sessions page filters the library entries itself). */
+  'sessions.list': request(NoArgs, z.array(SessionSummary)),
+  'sessions.get': request(z.object({ id: SessionId }).strict(), Session),
+  'sessions.rename': request(z.object({ id: SessionId, name: SessionName }).strict(), Session),
+  'sessions.delete': request(z.object({ id: SessionId }).strict(), z.object({ deleted: z.boolean() })),
   'sessions.library': request(NoArgs, z.array(LibraryEntry)),
   'sessions.update': request(z.object({ id: SessionId, notes: Notes.optional(), tags: Tags.optional() }).strict(), Session),
   /** A new draft session with the same hosts and configuration, linked to the original. */

@@ -1,0 +1,39 @@
+// "Run again" from the sessions library: the original session's load profile started anew on the
+// same hosts, as a new session linked to the original (the library shows the pair). Refused,
+// saying why, when the original has no load profile to repeat or has lost its client host.
+
+import { ApiError } from '../../../app/common/errors.ts';
+import { LoadProfile } from '../../../app/runs/load-profile.ts';
+import type { LiveRun } from '../../../app/runs/runs.ts';
+import type { RunService } from '../runs/run-service.ts';
+import type { ComparisonService } from './comparison-service.ts';
+import type { SessionsRepository } from './sessions-repository.ts';
+
+export interface SessionRerunOptions {
+  sessions: Pick<SessionsRepository, 'get'>;
+  runs: Pick<RunService, 'start'>;
+  library: Pick<ComparisonService, 'linkRerun'>;
+}
+
+export class SessionRerun {
+  readonly #options: SessionRerunOptions;
+
+  constructor(options: SessionRerunOptions) {
+    this.#options = options;
+  }
+
+  async runAgain(id: number): Promise<LiveRun> {
+    const original = this.#options.sessions.get(id);
+    const profile = LoadProfile.safeParse(original.config.profile);
+    if (!profile.success) throw new ApiError('invalid_args', `“${original.name}” has no load profile to run again`);
+    if (original.clientHostId === null) throw new ApiError('invalid_args', `“${original.name}” has no client host any more`);
+    const live = await this.#options.runs.start({
+      name: `${original.name} (again)`.slice(0, 200),
+      clientHostId: original.clientHostId,
+      serverHostId: original.serverHostId,
+      profile: profile.data,
+    });
+    this.#options.library.linkRerun(live.sessionId, id);
+    return live;
+  }
+}
