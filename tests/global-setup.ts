@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auditProblems, BOOKS_AUDIT_ENV, type AuditedRun } from '../main/services/runs/books-audit.ts';
 import { labDown, labUnsupportedReason, labUp } from './lab/lab.ts';
+import { skipOrFail } from './support/lab-required.ts';
 
 let broughtUp = false;
 const auditDir = mkdtempSync(join(tmpdir(), 'benchlab-books-'));
@@ -31,7 +32,8 @@ function checkBooks(): void {
 export async function globalSetup(): Promise<void> {
   // Test files run in child processes of this one and inherit the variable.
   process.env[BOOKS_AUDIT_ENV] = auditFile;
-  const unsupported = labUnsupportedReason();
+  // Where the lab is required (BENCHLAB_REQUIRE_LAB=1, CI), its absence fails the run here, at once.
+  const unsupported = skipOrFail(labUnsupportedReason());
   if (unsupported) {
     console.log(`lab: not available (${unsupported}); tests that need real hosts will skip`);
     return;

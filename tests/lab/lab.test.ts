@@ -21,12 +21,12 @@ import {
   labSsh,
   labStatus,
   labSudoPassword,
-  labUnsupportedReason,
   labUp,
   registerHosts,
   type LabRole,
 } from './lab.ts';
 import { isAlive, listPids, readCmdline, tryRun, type RunResult } from './system.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
 
 const instance = 'selftest';
 const layout = labLayout(instance);
@@ -87,7 +87,7 @@ function mountsText(): string {
 }
 
 test('the two-host lab', { timeout: 180_000 }, async (t) => {
-  const unsupported = labUnsupportedReason();
+  const unsupported = labSkipReason();
   if (unsupported) {
     t.skip(`skipped: ${unsupported}`);
     return;

@@ -1,11 +1,17 @@
-// SSH targets for the lab's hosts, with their real pinned fingerprints, for tests of the host layer.
+// SSH targets for the lab's hosts, with their real pinned fingerprints, for tests of the host layer,
+// and whether a lab test runs, skips or (where the lab is required) fails.
 
-import { labLayout, labStatus, labUnsupportedReason, labUp, type LabInstance, type LabRole } from '../lab/lab.ts';
+import { labLayout, labStatus, labSudoPassword, labUnsupportedReason, labUp, type LabInstance, type LabRole } from '../lab/lab.ts';
 import type { SshTarget } from '../../main/services/hosts/ssh-transport.ts';
+import { skipOrFail } from './lab-required.ts';
 
-/** Why lab tests cannot run here, or null. */
-export function labSkipReason(): string | null {
-  return labUnsupportedReason();
+/**
+ * Why lab tests cannot run here, or null. Throws instead when BENCHLAB_REQUIRE_LAB=1 (CI): a lab
+ * test there fails rather than skips. `sudoUser`: the test also needs the lab's sudo user.
+ */
+export function labSkipReason(options: { sudoUser?: boolean } = {}): string | null {
+  const sudoMissing = options.sudoUser && labSudoPassword() === null ? 'the lab did not create its sudo user here' : null;
+  return skipOrFail(labUnsupportedReason() ?? sudoMissing);
 }
 
 /** Ensures the lab instance is up and returns a target per role, keys pinned as a trusting user would have. */

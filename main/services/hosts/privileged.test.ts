@@ -11,7 +11,7 @@ import { labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
 import { createServices } from '../services.ts';
 import { runPrivileged } from './privileged.ts';
 
-const skip = labSkipReason() ?? (labSudoPassword() === null ? 'the lab did not create its sudo user here' : null);
+const skip = labSkipReason({ sudoUser: true });
 
 /** Every process's command line on this machine (the lab's namespaces share our PID namespace). */
 function allCommandLines(): string[] {

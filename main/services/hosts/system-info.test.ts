@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { test } from 'node:test';
 import { TRACKED_SYSCTLS } from '../../../app/hosts/system-info.ts';
-import { labSsh, labUnsupportedReason, labUp } from '../../../tests/lab/lab.ts';
+import { labSsh, labUp } from '../../../tests/lab/lab.ts';
+import { labSkipReason } from '../../../tests/support/lab-hosts.ts';
 import { SshTransport } from './ssh-transport.ts';
 import { LocalTransport } from './local-transport.ts';
 import { collectSystemInfo, measureReachability } from './system-info.ts';
@@ -15,7 +16,7 @@ import { collectSystemInfo, measureReachability } from './system-info.ts';
 const LIMIT = /^(\d+|unlimited)$/;
 
 test('system info and reachability of the lab hosts over SSH', { timeout: 120_000 }, async (t) => {
-  const unsupported = labUnsupportedReason();
+  const unsupported = labSkipReason();
   if (unsupported) {
     t.skip(`skipped: ${unsupported}`);
     return;
@@ -73,9 +74,9 @@ test('system info and reachability of the lab hosts over SSH', { timeout: 120_00
       assert.equal(result.from, 1);
       assert.equal(result.to, 2);
       assert.ok(result.rttMs !== null && result.rttMs >= 0, String(result.rttMs));
-      assert.ok(result.rttMs < 1000, `a bridge in one machine should not take ${result.rttMs} ms`);
     });
 
+    // "Quickly": refused, not timed out (how long it takes is not asserted: speed is for npm run bench).
     await t.test('a closed port is unreachable, quickly and with a clear message', async () => {
       const started = performance.now();
       const result = await measureReachability(client, { address: status.hosts.server.address, port: 1 }, { from: 1, to: 2 });
@@ -84,7 +85,6 @@ test('system info and reachability of the lab hosts over SSH', { timeout: 120_00
       assert.equal(result.reachable, false);
       assert.equal(result.rttMs, null);
       assert.match(result.message ?? '', /refused/);
-      assert.ok(seconds < 5, `took ${seconds} s`);
     });
 
     await t.test('an address nobody holds is unreachable within the connect bound', async () => {
@@ -95,8 +95,8 @@ test('system info and reachability of the lab hosts over SSH', { timeout: 120_00
       const seconds = (performance.now() - started) / 1000;
       t.diagnostic(`${JSON.stringify(result)} in ${seconds.toFixed(2)} s`);
       assert.equal(result.reachable, false);
+      // The message says which bound ended the wait: ours (3 s) or the kernel's.
       assert.match(result.message ?? '', /no answer from 10\.231\.0\.250:22 within 3 s|no route to 10\.231\.0\.250/);
-      assert.ok(seconds < 8, `took ${seconds} s`);
     });
   } finally {
     server.close();

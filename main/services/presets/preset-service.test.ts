@@ -18,7 +18,7 @@ import { REPO_ROOT } from '../../../tests/support/web-app.ts';
 import { createServices, type Services } from '../services.ts';
 import type { ScriptStep } from './host-preset-io.ts';
 
-const skip = labSkipReason() ?? (labSudoPassword() === null ? 'the lab did not create its sudo user here' : null);
+const skip = labSkipReason({ sudoUser: true });
 
 const server = labLayout('default').hosts.server;
 const files = {
