@@ -54,6 +54,20 @@ export default tseslint.config(
     },
   },
   {
+    // Services are the back end's own work, hosted by the front doors: they never reach back into
+    // the request handlers or a front door (main/api, main/web, main/electron, main/cli). Tests that
+    // drive a service through the dispatcher, as a front door does, are exempt.
+    files: ['main/services/**/*.ts'],
+    ignores: ['main/services/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        noElectron,
+        // Relative imports name no "main/" ('../../api/handlers.ts'): match the folder wherever it sits.
+        { group: ['**/api/**', '**/web/**', '**/electron/**', '**/cli/**'], message: 'Services never import main/api, main/web, main/electron or main/cli: those call the services.' },
+      ]),
+    },
+  },
+  {
     // The agent is bundled and run on remote hosts: app/ (its protocol), hdr-histogram-js and Node
     // built-ins only (its HTTP client is its own).
     files: ['agent/**/*.ts'],

@@ -22,6 +22,13 @@ const forbidden: Array<[string, string]> = [
   ['renderer/src/bad.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
   ['renderer/src/bad.ts', "import { spawn } from 'node:child_process';\nexport const x = spawn;\n"],
   ['main/services/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+  // Services are called by the handlers and the front doors, never the other way round.
+  ['main/services/hosts/bad.ts', "import { createHandlers } from '../../api/handlers.ts';\nexport const x = createHandlers;\n"],
+  ['main/services/bad.ts', "import type { Dispatcher } from '../api/dispatch.ts';\nexport type X = Dispatcher;\n"],
+  ['main/services/runs/bad.ts', "import { startWebServer } from '../../web/server.ts';\nexport const x = startWebServer;\n"],
+  ['main/services/bad.ts', "import { preload } from '../electron/preload.ts';\nexport const x = preload;\n"],
+  ['main/services/templates/bad.ts', "import { main } from '../../cli/benchlab.ts';\nexport const x = main;\n"],
+  ['main/services/bad.ts', "import { createHandlers } from '../../main/api/handlers.ts';\nexport const x = createHandlers;\n"],
   ['agent/bad.ts', "import { createServices } from '../main/services/services.ts';\nexport const x = createServices;\n"],
   ['agent/bad.ts', "import { Client } from 'ssh2';\nexport const x = Client;\n"],
   // The agent speaks HTTP with its own client: no load library may creep back into the bundle.
@@ -40,6 +47,15 @@ const allowed: Array<[string, string]> = [
   ['renderer/src/ok.ts', "import { requests } from '../../app/contract.ts';\nexport const x = requests;\n"],
   ['main/electron/ok.ts', "import { app } from 'electron';\nexport const x = app;\n"],
   ['main/services/ok.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+  [
+    'main/services/hosts/ok.ts',
+    "import { ApiError } from '../../../app/common/errors.ts';\nimport { Logger } from '../logger.ts';\nimport { HostsRepository } from './hosts-repository.ts';\nexport const x = [ApiError, Logger, HostsRepository];\n",
+  ],
+  ['main/services/ok.ts', "import { ReadableStream } from 'node:stream/web';\nexport const x = ReadableStream;\n"],
+  // A service's test may drive it through the dispatcher, as a front door does.
+  ['main/services/runs/ok.test.ts', "import { createDispatcher } from '../../api/dispatch.ts';\nexport const x = createDispatcher;\n"],
+  ['main/api/ok.ts', "import type { Services } from '../services/services.ts';\nexport type X = Services;\n"],
+  ['main/web/ok.ts', "import { createServices } from '../services/services.ts';\nexport const x = createServices;\n"],
   [
     'agent/ok.ts',
     "import * as hdr from 'hdr-histogram-js';\nimport { readFileSync } from 'node:fs';\nimport { encodeLine } from '../app/runs/agent-protocol.ts';\nexport const x = [hdr, readFileSync, encodeLine];\n",
