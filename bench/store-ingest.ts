@@ -30,7 +30,7 @@ function realisticSample(second: number, random: () => number): SampleInput {
     p90Us: histogram.getValueAtPercentile(90),
     p99Us: histogram.getValueAtPercentile(99),
     maxUs: histogram.maxValue,
-    histogram: Buffer.from(encoded, 'base64'),
+    histogram: encoded,
     clientMetrics: { cpuUser: 0.42, cpuSystem: 0.21, eventLoopLagMs: 3.1, openSockets: 100, timeWait: 2048 },
     serverMetrics: { cpuUser: 0.6, cpuSystem: 0.3, iowait: 0, rssBytes: 81_000_000, rxBytes: 1.2e6, txBytes: 8.6e8 },
   };

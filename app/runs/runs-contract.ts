@@ -10,6 +10,7 @@ import { LoadProfile } from './load-profile.ts';
 import { SessionHostFacts } from '../hosts/host-facts.ts';
 import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
 import { SessionId, SessionName } from '../sessions/sessions.ts';
+import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
 
 /**
  * Marks a session as run `index` of `of` repeats of one configuration: Compare groups sessions by
@@ -20,6 +21,15 @@ export const RepeatTag = z
   .strict()
   .refine((tag) => tag.index <= tag.of, 'index must be at most of');
 export type RepeatTag = z.infer<typeof RepeatTag>;
+
+/**
+ * What the target serves, as the caller knows it (the plan runner deployed it, the Run page shows it
+ * ready on the server): the run is labelled with it. Without one the run is labelled `external`.
+ */
+export const RunDeployment = z
+  .object({ templateId: TemplateId, variant: z.string().max(40, 'is too long'), knobs: z.record(z.string().max(40, 'is too long'), KnobValue) })
+  .strict();
+export type RunDeployment = z.infer<typeof RunDeployment>;
 
 export const runRequests = {
   'runs.start': request(
@@ -32,6 +42,7 @@ export const runRequests = {
         profile: LoadProfile,
         /** One of several repeats of one configuration (a plan's Repeats), stored in the session's config. */
         repeat: RepeatTag.optional(),
+        deployment: RunDeployment.optional(),
       })
       .strict(),
     LiveRun,

@@ -1,6 +1,7 @@
-// Replay of a saved session: its stored seconds turned back into the live dashboard's points and
-// state (so the very same dashboard plays them), and the replay clock — pause, seek, 1×/5×/20× —
-// as pure functions of wall time, so the page only keeps a position and asks what to show.
+// Replay of a saved session: its stored seconds turned back into the live dashboard's points (by
+// app/runs/chart-point.ts, as they were drawn live) and state, so the very same dashboard plays
+// them; and the replay clock — pause, seek, 1×/5×/20× — as pure functions of wall time, so the
+// page only keeps a position and asks what to show.
 
 import { z } from 'zod';
 import { LivePoint, LiveRun } from '../runs/runs.ts';
@@ -8,53 +9,13 @@ import { LivePoint, LiveRun } from '../runs/runs.ts';
 export const ReplayData = z.object({
   run: LiveRun,
   points: z.array(LivePoint),
-  /** Seconds of session time the replay spans (the last point's t + 1). */
+  /** Seconds of session time the replay spans (the last point's t: the end of its second). */
   durationS: z.number(),
 });
 export type ReplayData = z.infer<typeof ReplayData>;
 
 export const REPLAY_SPEEDS = [1, 5, 20] as const;
 export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number];
-
-/** A stored second as main/ reads it back: counters, quick percentiles and flat metric maps. */
-export interface StoredSecond {
-  second: number;
-  requests: number;
-  errors: Record<string, number>;
-  p50Us: number | null;
-  p90Us: number | null;
-  p99Us: number | null;
-  clientMetrics: Record<string, number> | null;
-  serverMetrics: Record<string, number> | null;
-}
-
-/** One stored second as the point the live stream would have sent for it. */
-export function pointFromStored(sample: StoredSecond, context: { sessionId: number; step: number; offsetS: number; startedAtMs: number }): LivePoint {
-  const client = sample.clientMetrics ?? {};
-  const server = sample.serverMetrics;
-  const durationMs = client.durationMs && client.durationMs > 0 ? client.durationMs : 1000;
-  const errors = Object.values(sample.errors).reduce((sum, count) => sum + count, 0);
-  const t = context.offsetS + sample.second;
-  return {
-    sessionId: context.sessionId,
-    step: context.step,
-    t,
-    at: client.at ?? context.startedAtMs + (t + 1) * 1000,
-    warmup: false,
-    rps: (sample.requests * 1000) / durationMs,
-    errorsPerS: (errors * 1000) / durationMs,
-    p50Us: sample.p50Us,
-    p90Us: sample.p90Us,
-    p99Us: sample.p99Us,
-    clientCpu: client.cpu ?? 0,
-    eventLoopLagMs: client.eventLoopLagMs ?? 0,
-    serverCpu: server?.cpu ?? null,
-    serverRssBytes: server?.processRssBytes ?? null,
-    serverMemUsedBytes: server?.memUsedBytes ?? null,
-    rxBytesPerS: server?.rxBytesPerS ?? null,
-    txBytesPerS: server?.txBytesPerS ?? null,
-  };
-}
 
 /** The replay clock: where it stands (session seconds) and since when it moves at what speed. */
 export interface ReplayClock {
@@ -95,13 +56,16 @@ export function setSpeed(clock: ReplayClock, speed: ReplaySpeed, nowMs: number, 
   return { positionS, speed, playingSinceMs: clock.playingSinceMs === null ? null : nowMs };
 }
 
-/** How many points (sorted by t) a dashboard at `positionS` shows: those whose second has passed. */
+/**
+ * How many points (sorted by t) a dashboard at `positionS` shows: those whose second has passed.
+ * A point's t is the end of its second, when the live dashboard received it.
+ */
 export function visibleCount(points: readonly LivePoint[], positionS: number): number {
   let low = 0;
   let high = points.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (points[mid]!.t + 1 <= positionS) low = mid + 1;
+    if (points[mid]!.t <= positionS) low = mid + 1;
     else high = mid;
   }
   return low;

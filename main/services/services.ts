@@ -95,7 +95,6 @@ export function createServices(options: ServiceOptions): Services {
     runs: new RunsRepository(db),
     samples: new SamplesRepository(db),
     portableNode: templates.portableNodeCache,
-    deployments: () => templates.deployments(),
     databaseFile: file,
     hostFacts,
   });
@@ -128,7 +127,7 @@ export function createServices(options: ServiceOptions): Services {
     runs,
     hostService,
     compare,
-    rerun: new SessionRerun({ sessions, runs, library: compare }),
+    rerun: new SessionRerun({ sessions, runs, library: compare, templates }),
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
     snapshots,
     hostFacts,

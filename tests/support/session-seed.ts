@@ -125,7 +125,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
         });
         runs.markStarted(runId, new Date(clock));
         const pool = Array.from({ length: options.histogramPool ?? 20 }, () => intervalHistogram(options.latencyUs * (1 + step.index * 0.5), random));
-        const encoded = pool.map((histogram) => Buffer.from(encodeHistogram(histogram), 'base64'));
+        const encoded = pool.map((histogram) => encodeHistogram(histogram));
         const accumulator = new SummaryAccumulator();
         const batch: SampleInput[] = [];
         for (let second = 0; second < options.seconds; second++) {
@@ -153,7 +153,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
         }
         if (batch.length > 0) samples.append(runId, batch);
         clock += options.seconds * 1000;
-        runs.finish(runId, 'completed', { summary: accumulator.summary(profile.bucketsMs), histogram: Buffer.from(encodeHistogram(accumulator.histogram), 'base64') }, new Date(clock));
+        runs.finish(runId, 'completed', { summary: accumulator.summary(profile.bucketsMs), histogram: accumulator.histogram }, new Date(clock));
         runIds.push(runId);
       }
       sessions.setStatus(session.id, 'completed', { ended: new Date(clock) });

@@ -64,6 +64,12 @@ export class HostsRepository {
     return toHost(row);
   }
 
+  /** A host's name, or null when it was removed since (a stored session may outlive its hosts). */
+  nameOf(id: number): string | null {
+    const row = this.#db.prepare('SELECT name FROM host WHERE id = ?').get(id) as { name: string } | undefined;
+    return row?.name ?? null;
+  }
+
   #checkJumpHost(jumpHostId: number | null | undefined, selfId?: number): void {
     if (jumpHostId === null || jumpHostId === undefined) return;
     if (jumpHostId === selfId) throw new ApiError('invalid_args', 'jumpHostId: a host cannot be its own jump host');

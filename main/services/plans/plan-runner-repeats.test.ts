@@ -13,6 +13,7 @@ import { PlanRunner, type PlanRunnerOptions } from './plan-runner.ts';
 interface Started {
   name: string;
   repeat: { group: string; index: number; of: number } | undefined;
+  deployment: { templateId: string; variant: string; knobs: Record<string, unknown> } | undefined;
 }
 
 function fakeRunner(): { runner: PlanRunner; calls: string[]; started: Started[] } {
@@ -36,7 +37,7 @@ function fakeRunner(): { runner: PlanRunner; calls: string[]; started: Started[]
       }),
       deploy: async (_host: number, templateId: string, options: { variant: string }) => {
         calls.push(`deploy ${templateId}/${options.variant}`);
-        return { url: 'http://127.0.0.1:8080' };
+        return { url: 'http://127.0.0.1:8080', templateId, variant: options.variant, knobs: { round: calls.length } };
       },
       cancel: () => undefined,
       stop: async () => {
@@ -44,9 +45,9 @@ function fakeRunner(): { runner: PlanRunner; calls: string[]; started: Started[]
       },
     } as unknown as PlanRunnerOptions['templates'],
     runs: {
-      start: async (args: { name: string; repeat?: Started['repeat'] }) => {
+      start: async (args: { name: string; repeat?: Started['repeat']; deployment?: Started['deployment'] }) => {
         calls.push('load');
-        started.push({ name: args.name, repeat: args.repeat });
+        started.push({ name: args.name, repeat: args.repeat, deployment: args.deployment });
         return { sessionId: nextSession++ } as LiveRun;
       },
       stop: async () => undefined,
@@ -93,6 +94,11 @@ test('three repeats of two targets: interleaved, each run its own session, tagge
   assert.equal(groups[0], groups[4]);
   assert.equal(groups[1], groups[5]);
   assert.notEqual(groups[0], groups[1]);
+  assert.deepEqual(
+    started.map((run) => run.deployment),
+    [1, 4, 7, 10, 13, 16].map((round, i) => ({ templateId: 'node', variant: i % 2 === 0 ? 'async' : 'sync', knobs: { round } })),
+    'each run is labelled with the deployment made just before it, not guessed',
+  );
   assert.ok(plan.stages.every((stage) => stage.status === 'done'));
 });
 

@@ -9,7 +9,9 @@
 import { ApiError } from '../../../app/common/errors.ts';
 import { interruptedPlan, planEstimate, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
 import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
+import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
+import type { Deployment } from '../../../app/templates/templates-contract.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
@@ -220,7 +222,7 @@ export class PlanRunner {
         this.#finishStage(active, loadStage, active.controller.signal.aborted ? 'cancelled' : 'skipped', 'the server did not start');
       } else {
         deployStage.detail = deployment.url;
-        failure = await this.#load(active, loadStage, deployment.url ?? spec.profile.target, names.template(target.templateId, target.variant), { index, round });
+        failure = await this.#load(active, loadStage, deployment, names.template(target.templateId, target.variant), { index, round });
       }
     } finally {
       unwatch();
@@ -231,7 +233,8 @@ export class PlanRunner {
     return failure;
   }
 
-  async #load(active: Active, stage: PlanStage, url: string, templateLabel: string, which: { index: number; round: number }): Promise<string | null> {
+  /** Loads the deployment just made: its address is the target, and its template labels the runs. */
+  async #load(active: Active, stage: PlanStage, deployment: Deployment, templateLabel: string, which: { index: number; round: number }): Promise<string | null> {
     const { spec } = active;
     // Tagged only when repeated: a lone run keeps grouping with equal configurations of other days.
     const repeat = spec.repeats > 1 ? { group: repeatGroup(active.state.id, active.state.startedAt, which.index), index: which.round, of: spec.repeats } : undefined;
@@ -246,8 +249,9 @@ export class PlanRunner {
           name: sessionNameFor(spec, templateLabel, which.round),
           clientHostId: spec.clientHostId,
           serverHostId: spec.serverHostId,
-          profile: { ...spec.profile, target: url },
+          profile: { ...spec.profile, target: deployment.url ?? spec.profile.target },
           ...(repeat ? { repeat } : {}),
+          deployment: runDeploymentOf(deployment),
         });
         stage.sessionId = started.sessionId;
         active.state.sessionIds.push(started.sessionId);

@@ -5,6 +5,7 @@
 
 import { RestoreRecord } from '../../../app/presets/preset-plan.ts';
 import type { Db } from '../store/database.ts';
+import { readJsonColumn } from '../store/json-column.ts';
 
 export interface AppliedValues {
   presetName: string;
@@ -42,9 +43,9 @@ function toEntry(row: ChangeRow): ChangeEntry {
     id: row.id,
     hostId: row.host_id,
     presetId: row.preset_id,
-    keys: JSON.parse(row.keys) as string[],
-    previous: RestoreRecord.parse(JSON.parse(row.previous)),
-    applied: JSON.parse(row.applied) as AppliedValues,
+    keys: readJsonColumn(row.keys, 'change keys') as string[],
+    previous: RestoreRecord.parse(readJsonColumn(row.previous, 'restore record')),
+    applied: readJsonColumn(row.applied, 'applied values') as AppliedValues,
     status: row.status,
     appliedAt: row.applied_at,
     revertedAt: row.reverted_at,

@@ -4,6 +4,7 @@
 import { ApiError } from '../../../app/common/errors.ts';
 import { normaliseDefinition, PresetDefinition, userPresetId, type Preset } from '../../../app/presets/presets.ts';
 import type { Db } from '../store/database.ts';
+import { parseJsonColumn } from '../store/json-column.ts';
 
 interface PresetRow {
   id: number;
@@ -14,7 +15,7 @@ interface PresetRow {
 
 function toPreset(row: PresetRow): Preset {
   // Stored definitions were valid when written; one that no longer parses is shown empty rather than lost.
-  const parsed = PresetDefinition.safeParse(JSON.parse(row.definition));
+  const parsed = PresetDefinition.safeParse(parseJsonColumn<unknown>(row.definition, null));
   const definition = parsed.success ? parsed.data : { name: row.name, description: 'this stored preset no longer validates', limits: [], sysctls: [] };
   return { id: userPresetId(row.id), builtIn: false, basedOn: row.based_on, ...definition, name: row.name };
 }

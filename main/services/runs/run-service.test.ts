@@ -14,6 +14,7 @@ import { createDispatcher, type Dispatcher } from '../../api/dispatch.ts';
 import { createHandlers } from '../../api/handlers.ts';
 import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
 import { createServices, type Services } from '../services.ts';
+import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import { SamplesRepository } from './samples-repository.ts';
 
 describe('run service on this machine', () => {
@@ -115,6 +116,16 @@ describe('run service on this machine', () => {
     assert.ok(points.every((point, i) => i === 0 || point.t >= points[i - 1]!.t));
     const session = await ok<{ status: string; runCount: number }>('sessions.get', { id: started.sessionId });
     assert.deepEqual([session.status, session.runCount], ['completed', 2]);
+
+    // One summary and one chart point: what was shown live is what the store gives back later.
+    const replay = services.compare.replay(started.sessionId);
+    assert.deepEqual(replay.points, points.filter((point) => !point.warmup), 'replay draws exactly the points drawn live (warm-up seconds are not stored)');
+    for (const [i, step] of run.steps.entries()) {
+      const readBack = summarizeRun(new SamplesRepository(services.db).forRun(stored[i]!.id), summaryRulesOf(run.profile, services.runs.list(started.sessionId)[i]!.step));
+      assert.deepEqual(readBack.summary, step.summary, `step ${i + 1}: the live summary is the one read back from the stored seconds`);
+      assert.deepEqual(stored[i]!.summary, step.summary, `step ${i + 1}: and the one stored at its end`);
+      assert.deepEqual(replay.run.steps[i]!.bottleneck, step.bottleneck, `step ${i + 1}: the same bottleneck verdict`);
+    }
   });
 
   test('Stop halts the load within 1 s and keeps what was measured', async () => {

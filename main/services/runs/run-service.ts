@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type ServerMetrics } from '../../../app/runs/agent-protocol.ts';
 import { ApiError } from '../../../app/common/errors.ts';
-import { encodeHistogram } from '../../../app/common/hdr.ts';
-import { DEFAULT_BUCKETS_MS, expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/runs/load-profile.ts';
-import { SummaryAccumulator } from '../../../app/runs/run-summary.ts';
-import type { RepeatTag } from '../../../app/runs/runs-contract.ts';
+import { chartPoint } from '../../../app/runs/chart-point.ts';
+import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/runs/load-profile.ts';
+import type { RepeatTag, RunDeployment } from '../../../app/runs/runs-contract.ts';
+import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import { latencyMeaning, type LivePoint, type LiveRun, type StoredRun } from '../../../app/runs/runs.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
@@ -26,22 +26,13 @@ import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-h
 import { PointStream } from './point-stream.ts';
 import type { SessionSnapshots } from './session-snapshot.ts';
 import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
-import { histogramBytes, StepRecorder } from './step-recorder.ts';
+import { StepRecorder } from './step-recorder.ts';
 
 /** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
 const SESSION_CAP_MARGIN_S = 30;
 /** An agent that outlives its step cap by this much is killed from here. */
 const STEP_CAP_MARGIN_MS = 10_000;
 const PROBE_TIMEOUT_MS = 3000;
-
-export interface DeploymentInfo {
-  hostId: number;
-  port: number;
-  state: string;
-  templateId: string;
-  variant: string;
-  knobs: Record<string, unknown>;
-}
 
 export interface RunServiceOptions {
   bus: EventBus;
@@ -52,8 +43,6 @@ export interface RunServiceOptions {
   runs: RunsRepository;
   samples: SamplesRepository;
   portableNode: PortableNodeCache;
-  /** The server templates deployed now (to label runs with their template and variant). */
-  deployments: () => DeploymentInfo[];
   /** Identifies this data dir's agents on shared hosts (pid file prefix). */
   databaseFile: string;
   /** Takes and stores what both hosts are at a session's start (system info, limits, noise findings). */
@@ -67,6 +56,8 @@ export interface StartArgs {
   profile: LoadProfile;
   /** One of several repeats of one configuration; kept in the session's config for Compare. */
   repeat?: RepeatTag | undefined;
+  /** What the target serves, as the caller deployed or chose it; none: an external server. */
+  deployment?: RunDeployment | undefined;
 }
 
 interface Live {
@@ -193,7 +184,17 @@ export class RunService {
     live.capTimer.unref?.();
     this.#options.log.info('runs', `${name}: starting on ${client.name}${server ? `, sampling ${server.name}` : ''}`);
     this.#publish(live);
-    live.done = this.#drive(live, { steps, target, clientTransport, clientAgent, clientHostId: client.id, serverTransport, serverAgent, serverHostId: server?.id ?? null });
+    live.done = this.#drive(live, {
+      steps,
+      target,
+      clientTransport,
+      clientAgent,
+      clientHostId: client.id,
+      serverTransport,
+      serverAgent,
+      serverHostId: server?.id ?? null,
+      deployment: args.deployment ?? null,
+    });
     return state;
   }
 
@@ -237,6 +238,7 @@ export class RunService {
       serverTransport: HostTransport | null;
       serverAgent: AgentHost | null;
       serverHostId: number | null;
+      deployment: RunDeployment | null;
     },
   ): Promise<void> {
     const { state } = live;
@@ -250,9 +252,6 @@ export class RunService {
           return null;
         });
       }
-      const deployment = this.#options
-        .deployments()
-        .find((entry) => entry.hostId === context.serverHostId && entry.port === context.target.port && entry.state === 'ready');
       for (const step of context.steps) {
         if (live.controller.signal.aborted) break;
         if (step.index > 0 && profile.pauseS > 0) {
@@ -260,7 +259,7 @@ export class RunService {
           await sleep(profile.pauseS * 1000, live.controller.signal);
           if (live.controller.signal.aborted) break;
         }
-        const outcome = await this.#runStep(live, step, context, deployment);
+        const outcome = await this.#runStep(live, step, context);
         const why = describeFailure(outcome, this.#options.hosts.get(context.clientHostId).name);
         if (why) {
           failure = `step ${step.index + 1} (${step.label}): ${why}`;
@@ -286,30 +285,24 @@ export class RunService {
   async #runStep(
     live: Live,
     step: LoadStep,
-    context: { target: ParsedTarget; clientTransport: HostTransport; clientAgent: AgentHost; clientHostId: number },
-    deployment: DeploymentInfo | undefined,
+    context: { target: ParsedTarget; clientTransport: HostTransport; clientAgent: AgentHost; clientHostId: number; deployment: RunDeployment | null },
   ): Promise<AgentEnd> {
     const { state } = live;
     const profile = state.profile;
     const warmupS = step.index === 0 ? profile.warmupS : 0;
+    const stored = { label: step.label, load: step.load, warmupS, request: profile.request, target: profile.target };
     const runId = this.#options.runs.create({
       sessionId: state.sessionId,
       ordinal: step.index + 1,
-      templateId: deployment?.templateId ?? 'external',
-      variant: deployment?.variant ?? '',
-      knobs: deployment?.knobs ?? {},
-      step: { label: step.label, load: step.load, warmupS, request: profile.request, target: profile.target },
+      templateId: context.deployment?.templateId ?? 'external',
+      variant: context.deployment?.variant ?? '',
+      knobs: context.deployment?.knobs ?? {},
+      step: stored,
     });
     const liveStep = state.steps[step.index]!;
     liveStep.runId = runId;
-    const recorder = new StepRecorder({
-      runId,
-      samples: this.#options.samples,
-      runs: this.#options.runs,
-      bucketsMs: profile.bucketsMs,
-      targetRate: liveStep.targetRate,
-      timeoutsInLatency: step.load.model === 'open',
-    });
+    // The rules a stored run is summarized by later, from the same profile and step.
+    const recorder = new StepRecorder({ runId, samples: this.#options.samples, runs: this.#options.runs, rules: summaryRulesOf(profile, stored) });
     this.#options.runs.markStarted(runId);
     liveStep.startedAtS = this.#elapsed(live);
     liveStep.status = warmupS > 0 ? 'warmup' : 'running';
@@ -347,8 +340,7 @@ export class RunService {
     // A step cut at its hard cap did not finish what it scheduled: it is stopped, not completed.
     const status = end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
     if (end.reason === 'cap') this.#options.log.warn('runs', `${state.name}: step ${step.index + 1} (${step.label}) reached its ${step.capS} s cap and was cut short`);
-    liveStep.summary = recorder.finish(status);
-    liveStep.bottleneck = recorder.bottleneck();
+    ({ summary: liveStep.summary, bottleneck: liveStep.bottleneck } = recorder.finish(status));
     liveStep.status = status;
     liveStep.endedAtS = this.#elapsed(live);
     this.#update(live, {});
@@ -363,40 +355,21 @@ export class RunService {
     if (line.type !== 'sample') return;
     const step = live.state.steps[stepIndex]!;
     if (line.phase === 'measure' && step.status === 'warmup') step.status = 'running';
+    const second = recorder.secondOf(line, live.server);
     try {
-      const problem = recorder.record(line, live.server);
+      const problem = recorder.record(second);
       if (problem) this.#options.log.warn('runs', `${live.state.name}: ${problem}`);
     } catch (error) {
       this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}: ${(error as Error).message}`);
     }
-    if (line.phase === 'drain') {
+    if (second.phase === 'drain') {
       // Not a second of the window: it finishes the step's books, it is no point on the charts.
       step.summary = recorder.summary();
       this.#publish(live);
       return;
     }
-    const seconds = Math.max(0.001, line.durationMs / 1000);
-    const errors = Object.values(line.errors).reduce((sum, count) => sum + count, 0);
-    const server = live.server;
-    live.points.push({
-      sessionId: live.state.sessionId,
-      step: stepIndex,
-      t: Math.round((line.at - live.startedAtMs) / 10) / 100,
-      at: line.at,
-      warmup: line.phase === 'warmup',
-      rps: line.requests / seconds,
-      errorsPerS: errors / seconds,
-      p50Us: line.p50Us,
-      p90Us: line.p90Us,
-      p99Us: line.p99Us,
-      clientCpu: line.client.cpu,
-      eventLoopLagMs: line.client.eventLoopLagMs,
-      serverCpu: server?.cpu ?? null,
-      serverRssBytes: server?.processRssBytes ?? null,
-      serverMemUsedBytes: server?.memUsedBytes ?? null,
-      rxBytesPerS: server?.rxBytesPerS ?? null,
-      txBytesPerS: server?.txBytesPerS ?? null,
-    });
+    // Drawn from the second as stored, by the function replay draws it with.
+    live.points.push(chartPoint(second, { sessionId: live.state.sessionId, step: stepIndex, startedAtMs: live.startedAtMs, stepOffsetS: step.startedAtS ?? 0 }));
     if (line.phase === 'measure') {
       step.summary = recorder.summary();
       step.bottleneck = recorder.bottleneck();
@@ -473,21 +446,14 @@ export class RunService {
   #recoverInterrupted(): void {
     const { runs, samples, sessions, log } = this.#options;
     for (const run of runs.running()) {
-      let bucketsMs: readonly number[] = DEFAULT_BUCKETS_MS;
+      let profile: unknown = null;
       try {
-        const profile = sessions.get(run.sessionId).config.profile as { bucketsMs?: number[] } | undefined;
-        if (Array.isArray(profile?.bucketsMs)) bucketsMs = profile.bucketsMs;
+        profile = sessions.get(run.sessionId).config.profile;
       } catch {
         // the session is gone; the run goes with it
       }
-      const accumulator = new SummaryAccumulator();
-      const stored = samples.summarySeconds(run.id);
-      for (const second of stored) accumulator.add(second);
-      const model = (run.step as { load?: { model?: string } }).load?.model;
-      runs.finish(run.id, 'interrupted', {
-        summary: stored.length > 0 ? accumulator.summary(bucketsMs, { timeoutsInLatency: model === 'open' }) : null,
-        histogram: stored.length > 0 ? histogramBytes(encodeHistogram(accumulator.histogram)) : null,
-      });
+      const { summary, histogram } = summarizeRun(samples.forRun(run.id), summaryRulesOf(profile, run.step));
+      runs.finish(run.id, 'interrupted', { summary, histogram });
     }
     const interrupted = sessions.interruptRunning();
     if (interrupted.length > 0) log.warn('runs', `session${interrupted.length === 1 ? '' : 's'} ${interrupted.join(', ')} ended without Benchlab (killed or crashed): marked interrupted, with what was stored`);

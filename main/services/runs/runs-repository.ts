@@ -1,6 +1,8 @@
 // Runs of a session: one load step each (template, variant, knobs, profile step), with its status,
-// start and end, and once it ends its summary and merged HDR histogram.
+// start and end, and once it ends its summary and merged HDR histogram (stored as bytes, read back
+// encoded for Compare's read model).
 
+import { encodeHistogram, type LatencyHistogram } from '../../../app/common/hdr.ts';
 import type { RunSummary } from '../../../app/runs/run-summary.ts';
 import type { StoredRun } from '../../../app/runs/runs.ts';
 import type { Db } from '../store/database.ts';
@@ -29,9 +31,28 @@ interface RunRow {
   started_at: string | null;
   ended_at: string | null;
   summary: string | null;
+  histogram?: Buffer | null;
   sample_count: number;
 }
 
+/** A stored run with its merged histogram (encoded; null when it has none). */
+export type StoredRunWithHistogram = StoredRun & { histogram: string | null };
+
+function toStoredRun(row: RunRow): StoredRun {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    ordinal: row.ordinal,
+    templateId: row.template_id,
+    variant: row.variant,
+    step: parseJsonColumn<Record<string, unknown>>(row.step, {}),
+    status: row.status,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    summary: parseJsonColumn<RunSummary | null>(row.summary, null),
+    sampleCount: row.sample_count,
+  };
+}
 
 export class RunsRepository {
   readonly #db: Db;
@@ -50,33 +71,21 @@ export class RunsRepository {
     this.#db.prepare("UPDATE run SET status = 'running', started_at = ? WHERE id = ?").run(at.toISOString(), runId);
   }
 
-  /** Ends a run with its result: the summary and the merged histogram (compressed HDR bytes). */
-  finish(runId: number, status: RunStatus, result: { summary: RunSummary | null; histogram: Uint8Array | null }, at = new Date()): void {
+  /** Ends a run with its result: the summary and the merged histogram (stored as compressed HDR bytes). */
+  finish(runId: number, status: RunStatus, result: { summary: RunSummary | null; histogram: LatencyHistogram | null }, at = new Date()): void {
+    const histogram = result.histogram ? Buffer.from(encodeHistogram(result.histogram), 'base64') : null;
     this.#db
       .prepare('UPDATE run SET status = ?, ended_at = ?, summary = ?, histogram = ? WHERE id = ?')
-      .run(status, at.toISOString(), result.summary ? JSON.stringify(result.summary) : null, result.histogram, runId);
+      .run(status, at.toISOString(), result.summary ? JSON.stringify(result.summary) : null, histogram, runId);
   }
 
   forSession(sessionId: number): StoredRun[] {
-    const rows = this.#db
-      .prepare(
-        `SELECT r.*, (SELECT count(*) FROM sample s WHERE s.run_id = r.id AND s.phase = 'measure') AS sample_count
-         FROM run r WHERE r.session_id = ? ORDER BY r.ordinal`,
-      )
-      .all(sessionId) as RunRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      sessionId: row.session_id,
-      ordinal: row.ordinal,
-      templateId: row.template_id,
-      variant: row.variant,
-      step: parseJsonColumn<Record<string, unknown>>(row.step, {}),
-      status: row.status,
-      startedAt: row.started_at,
-      endedAt: row.ended_at,
-      summary: parseJsonColumn<RunSummary | null>(row.summary, null),
-      sampleCount: row.sample_count,
-    }));
+    return this.#rows(sessionId, false).map(toStoredRun);
+  }
+
+  /** A session's runs with their merged histograms: what a comparison reads. */
+  withHistograms(sessionId: number): StoredRunWithHistogram[] {
+    return this.#rows(sessionId, true).map((row) => ({ ...toStoredRun(row), histogram: row.histogram ? row.histogram.toString('base64') : null }));
   }
 
   /** Runs left `running` by a Benchlab that died: their ids, to be summarized from their samples. */
@@ -85,8 +94,13 @@ export class RunsRepository {
     return rows.map((row) => ({ id: row.id, sessionId: row.session_id, step: parseJsonColumn<Record<string, unknown>>(row.step, {}) }));
   }
 
-  histogram(runId: number): Uint8Array | null {
-    const row = this.#db.prepare('SELECT histogram FROM run WHERE id = ?').get(runId) as { histogram: Buffer | null } | undefined;
-    return row?.histogram ? new Uint8Array(row.histogram) : null;
+  #rows(sessionId: number, withHistograms: boolean): RunRow[] {
+    const columns = 'r.id, r.session_id, r.ordinal, r.template_id, r.variant, r.step, r.status, r.started_at, r.ended_at, r.summary';
+    return this.#db
+      .prepare(
+        `SELECT ${columns}${withHistograms ? ', r.histogram' : ''}, (SELECT count(*) FROM sample s WHERE s.run_id = r.id AND s.phase = 'measure') AS sample_count
+         FROM run r WHERE r.session_id = ? ORDER BY r.ordinal`,
+      )
+      .all(sessionId) as RunRow[];
   }
 }

@@ -1,4 +1,5 @@
-// Samples round-trip through a real SQLite file, and a failing batch stores nothing.
+// Samples round-trip through a real SQLite file (with or without their histograms), and a failing
+// batch stores nothing; the drain is left out of the measured window.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,7 +36,7 @@ function sample(second: number): SampleInput {
     p90Us: 1500,
     p99Us: 4200 + second,
     maxUs: 9000,
-    histogram: Uint8Array.from([second, 1, 2, 3]),
+    histogram: Buffer.from([second, 1, 2, 3]).toString('base64'),
     clientMetrics: { cpu: 0.5 },
     serverMetrics: null,
   };
@@ -48,11 +49,28 @@ test('samples come back in second order with every field intact', () => {
     stored.map((s) => s.second),
     [0, 1, 2],
   );
-  assert.deepEqual(stored[2], { ...sample(2), runId, clientIndex: 0, phase: 'measure' });
+  assert.deepEqual(stored[2], { ...sample(2), clientIndex: 0, phase: 'measure' });
+  assert.deepEqual(samples.withoutHistograms(runId)[2], { ...sample(2), histogram: null, clientIndex: 0, phase: 'measure' }, 'the read model without histograms');
 });
 
 test('a batch with one bad sample stores none of it', () => {
   // second 0 already exists: the primary key refuses it, and the whole batch rolls back.
   assert.throws(() => samples.append(runId, [sample(3), sample(0)]), /UNIQUE/);
   assert.equal(samples.forRun(runId).length, 3);
+});
+
+test('the measured window leaves the drain out', () => {
+  const other = new RunsRepository(db).create({ sessionId: session.id, ordinal: 2, templateId: 'node', variant: 'async' });
+  samples.append(other, [sample(0), sample(1), { ...sample(2), phase: 'drain' }]);
+  assert.deepEqual(
+    samples.forRun(other).map((s) => s.phase),
+    ['measure', 'measure', 'drain'],
+  );
+  assert.deepEqual(
+    samples.withoutHistograms(other, { measured: true }).map((s) => [s.second, s.phase]),
+    [
+      [0, 'measure'],
+      [1, 'measure'],
+    ],
+  );
 });

@@ -1,40 +1,17 @@
 // Per-second samples of a run, written in batched transactions by the single writer of a run,
-// and read back in second order for charts, replay and comparison. Also the one way a run's
-// stored seconds become a summary's input (recovery after a crash, runs cut off before their
-// summary was written).
+// and read back in second order as the run's seconds (app/runs/run-second.ts): the one way a stored
+// second is read, for summaries, verdicts, charts, replay and comparison. Histograms are stored as
+// bytes and travel encoded; a reader that does not need them (Compare, replay) leaves them out.
 
-import type { SummarySecond } from '../../../app/runs/run-summary.ts';
+import type { RunSecond } from '../../../app/runs/run-second.ts';
 import type { Db } from '../store/database.ts';
+import { parseJsonColumn } from '../store/json-column.ts';
 
-export interface SampleInput {
-  second: number;
+/** A second to store: a run's second (never a warm-up one: those are not kept), client 0 and measured unless said. */
+export type SampleInput = Omit<RunSecond, 'clientIndex' | 'phase'> & {
   clientIndex?: number;
-  /** `drain`: the answers still due after the measured window (not a second of the window). */
   phase?: 'measure' | 'drain';
-  /** Requests scheduled in the interval; null for rows stored before the books were kept. */
-  scheduled: number | null;
-  notSent: Record<string, number>;
-  /** Unresolved at the end of the interval. */
-  inFlight: number | null;
-  requests: number;
-  bytes: number;
-  errors: Record<string, number>;
-  statusClasses: Record<string, number>;
-  p50Us: number | null;
-  p90Us: number | null;
-  p99Us: number | null;
-  maxUs: number | null;
-  /** The encoded HDR interval histogram of this second. */
-  histogram: Uint8Array | null;
-  clientMetrics: Record<string, number> | null;
-  serverMetrics: Record<string, number> | null;
-}
-
-export interface StoredSample extends SampleInput {
-  runId: number;
-  clientIndex: number;
-  phase: 'measure' | 'drain';
-}
+};
 
 interface SampleRow {
   run_id: number;
@@ -58,14 +35,41 @@ interface SampleRow {
 }
 
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+const bytesOf = (encoded: string | null) => (encoded === null ? null : Buffer.from(encoded, 'base64'));
+
+/** Every column but the histogram (the read model of Compare and replay skips decoding those). */
+const COLUMNS_BUT_HISTOGRAM = 'run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes, p50_us, p90_us, p99_us, max_us, client_metrics, server_metrics';
+
+function toSecond(row: SampleRow): RunSecond {
+  return {
+    second: row.second,
+    clientIndex: row.client_index,
+    phase: row.phase,
+    scheduled: row.scheduled,
+    notSent: parseJsonColumn<Record<string, number>>(row.not_sent, {}),
+    inFlight: row.in_flight,
+    requests: row.requests,
+    bytes: row.bytes,
+    errors: parseJsonColumn<Record<string, number>>(row.errors, {}),
+    statusClasses: parseJsonColumn<Record<string, number>>(row.status_classes, {}),
+    p50Us: row.p50_us,
+    p90Us: row.p90_us,
+    p99Us: row.p99_us,
+    maxUs: row.max_us,
+    histogram: row.histogram ? row.histogram.toString('base64') : null,
+    clientMetrics: parseJsonColumn<Record<string, number> | null>(row.client_metrics, null),
+    serverMetrics: parseJsonColumn<Record<string, number> | null>(row.server_metrics, null),
+  };
+}
 
 export class SamplesRepository {
-  readonly #db: Db;
   readonly #insert;
   readonly #appendBatch;
+  readonly #all;
+  readonly #allButHistograms;
+  readonly #measuredButHistograms;
 
   constructor(db: Db) {
-    this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO sample (run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes,
          p50_us, p90_us, p99_us, max_us, histogram, client_metrics, server_metrics)
@@ -89,12 +93,17 @@ export class SamplesRepository {
           sample.p90Us,
           sample.p99Us,
           sample.maxUs,
-          sample.histogram,
+          bytesOf(sample.histogram),
           json(sample.clientMetrics),
           json(sample.serverMetrics),
         );
       }
     });
+    this.#all = db.prepare('SELECT * FROM sample WHERE run_id = ? ORDER BY second, client_index');
+    this.#allButHistograms = db.prepare(`SELECT ${COLUMNS_BUT_HISTOGRAM}, NULL AS histogram FROM sample WHERE run_id = ? ORDER BY second, client_index`);
+    this.#measuredButHistograms = db.prepare(
+      `SELECT ${COLUMNS_BUT_HISTOGRAM}, NULL AS histogram FROM sample WHERE run_id = ? AND phase = 'measure' ORDER BY second, client_index`,
+    );
   }
 
   /** Appends samples of one run in one transaction: all are stored, or none. */
@@ -102,50 +111,17 @@ export class SamplesRepository {
     this.#appendBatch(runId, samples);
   }
 
-  forRun(runId: number): StoredSample[] {
-    const rows = this.#db
-      .prepare('SELECT * FROM sample WHERE run_id = ? ORDER BY second, client_index')
-      .all(runId) as SampleRow[];
-    return rows.map((row) => ({
-      runId: row.run_id,
-      second: row.second,
-      clientIndex: row.client_index,
-      phase: row.phase,
-      scheduled: row.scheduled,
-      notSent: JSON.parse(row.not_sent) as Record<string, number>,
-      inFlight: row.in_flight,
-      requests: row.requests,
-      bytes: row.bytes,
-      errors: JSON.parse(row.errors) as Record<string, number>,
-      statusClasses: JSON.parse(row.status_classes) as Record<string, number>,
-      p50Us: row.p50_us,
-      p90Us: row.p90_us,
-      p99Us: row.p99_us,
-      maxUs: row.max_us,
-      histogram: row.histogram ? new Uint8Array(row.histogram) : null,
-      clientMetrics: row.client_metrics ? (JSON.parse(row.client_metrics) as Record<string, number>) : null,
-      serverMetrics: row.server_metrics ? (JSON.parse(row.server_metrics) as Record<string, number>) : null,
-    }));
+  /** A run's stored seconds in order (the drain last), with their histograms. */
+  forRun(runId: number): RunSecond[] {
+    return (this.#all.all(runId) as SampleRow[]).map(toSecond);
   }
 
-  /** A run's stored intervals as a summary adds them (histograms decoded on the way). */
-  summarySeconds(runId: number): SummarySecond[] {
-    return this.forRun(runId).map(summarySecondOf);
+  /**
+   * A run's stored seconds without their histograms (null): what charts, replay and the verdicts
+   * read. `measured` keeps the seconds of the window only (no drain).
+   */
+  withoutHistograms(runId: number, options: { measured?: boolean } = {}): RunSecond[] {
+    const statement = options.measured ? this.#measuredButHistograms : this.#allButHistograms;
+    return (statement.all(runId) as SampleRow[]).map(toSecond);
   }
-}
-
-/** A stored interval as the summary reads it. */
-export function summarySecondOf(sample: StoredSample): SummarySecond {
-  return {
-    phase: sample.phase,
-    scheduled: sample.scheduled,
-    requests: sample.requests,
-    bytes: sample.bytes,
-    durationMs: sample.clientMetrics?.durationMs ?? 1000,
-    errors: sample.errors,
-    notSent: sample.notSent,
-    inFlight: sample.inFlight,
-    status: sample.statusClasses,
-    histogram: sample.histogram ? Buffer.from(sample.histogram).toString('base64') : null,
-  };
 }

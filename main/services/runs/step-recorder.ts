@@ -1,125 +1,89 @@
-// One step's measurements as they arrive: each measured second (and the drain after the window)
-// is written to SQLite at once (one short transaction, so a killed Benchlab loses at most the
-// second in flight), added into the step's accumulator (exact histogram addition) for the live and
-// final summary, its books checked, and judged for its bottleneck. Warm-up seconds are charted
-// but neither stored nor counted.
+// One step's measurements as they arrive: each agent line becomes a run second (app/runs/
+// run-second.ts); a measured second (and the drain after the window) is written to SQLite at once
+// (one short transaction, so a killed Benchlab loses at most the second in flight), then added into
+// the step's tally (app/runs/summarize-run.ts, the one summary) and its books checked. Warm-up
+// seconds are built the same way, to be charted, but neither stored nor counted.
 
 import type { LoadSampleLine, ServerMetrics } from '../../../app/runs/agent-protocol.ts';
-import { encodeHistogram } from '../../../app/common/hdr.ts';
-import { intervalBalances, SummaryAccumulator, type RunSummary } from '../../../app/runs/run-summary.ts';
-import { judgeBottleneck, type Bottleneck, type BottleneckSecond } from '../../../app/runs/bottleneck.ts';
-import { judgeSteadiness, type SecondForSteadiness } from '../../../app/runs/steady-state.ts';
+import type { Bottleneck } from '../../../app/runs/bottleneck.ts';
+import { summarySecondOf, type RunSecond } from '../../../app/runs/run-second.ts';
+import { intervalBalances, type RunSummary } from '../../../app/runs/run-summary.ts';
+import { RunTally, type SummaryRules } from '../../../app/runs/summarize-run.ts';
 import type { RunsRepository, RunStatus } from './runs-repository.ts';
 import { auditBooks } from './books-audit.ts';
 import type { SamplesRepository } from './samples-repository.ts';
-
-export function histogramBytes(encoded: string | null): Uint8Array | null {
-  return encoded ? new Uint8Array(Buffer.from(encoded, 'base64')) : null;
-}
 
 export class StepRecorder {
   readonly runId: number;
   readonly #samples: SamplesRepository;
   readonly #runs: RunsRepository;
-  readonly #bucketsMs: readonly number[];
-  readonly #targetRate: number | null;
-  readonly #timeoutsInLatency: boolean;
-  readonly #accumulator = new SummaryAccumulator();
-  /** The measured seconds as stored: the verdict reads what replay and Compare will read. */
-  readonly #seconds: BottleneckSecond[] = [];
-  readonly #steadiness: SecondForSteadiness[] = [];
+  readonly #tally: RunTally;
   #stored = 0;
   #inFlight = 0;
 
-  constructor(options: {
-    runId: number;
-    samples: SamplesRepository;
-    runs: RunsRepository;
-    bucketsMs: readonly number[];
-    targetRate: number | null;
-    /** The open model records a timed-out request at its timeout in the latency histogram. */
-    timeoutsInLatency: boolean;
-  }) {
+  constructor(options: { runId: number; samples: SamplesRepository; runs: RunsRepository; rules: SummaryRules }) {
     this.runId = options.runId;
     this.#samples = options.samples;
     this.#runs = options.runs;
-    this.#bucketsMs = options.bucketsMs;
-    this.#targetRate = options.targetRate;
-    this.#timeoutsInLatency = options.timeoutsInLatency;
+    this.#tally = new RunTally(options.rules);
   }
 
   get storedSeconds(): number {
     return this.#stored;
   }
 
-  /**
-   * Stores and counts a measured second or the drain; `server` is the server's latest reading (≤ 1 s
-   * old). Returns what is wrong with the line's books, if anything (the line is stored all the same).
-   */
-  record(line: LoadSampleLine, server: ServerMetrics | null): string | null {
-    if (line.phase === 'warmup') return null;
-    const clientMetrics = numbersOnly({ ...line.client, at: line.at, durationMs: line.durationMs });
-    const serverMetrics = server ? flattenServer(server) : null;
-    this.#samples.append(this.runId, [
-      {
-        second: this.#stored,
-        phase: line.phase,
-        scheduled: line.scheduled,
-        notSent: line.notSent,
-        inFlight: line.inFlight,
-        requests: line.requests,
-        bytes: line.bytes,
-        errors: line.errors,
-        statusClasses: line.status,
-        p50Us: line.p50Us,
-        p90Us: line.p90Us,
-        p99Us: line.p99Us,
-        maxUs: line.maxUs,
-        histogram: histogramBytes(line.histogram),
-        clientMetrics,
-        serverMetrics,
-      },
-    ]);
-    this.#stored++;
-    const second = {
+  /** The line as the run second it is stored as; `server` is the server's latest reading (≤ 1 s old). */
+  secondOf(line: LoadSampleLine, server: ServerMetrics | null): RunSecond {
+    return {
+      // Stored seconds count from 0 after the warm-up; a warm-up second keeps the agent's index.
+      second: line.phase === 'warmup' ? line.second : this.#stored,
+      clientIndex: 0,
       phase: line.phase,
       scheduled: line.scheduled,
-      requests: line.requests,
-      bytes: line.bytes,
-      durationMs: line.durationMs,
-      errors: line.errors,
       notSent: line.notSent,
       inFlight: line.inFlight,
-      status: line.status,
+      requests: line.requests,
+      bytes: line.bytes,
+      errors: line.errors,
+      statusClasses: line.status,
+      p50Us: line.p50Us,
+      p90Us: line.p90Us,
+      p99Us: line.p99Us,
+      maxUs: line.maxUs,
       histogram: line.histogram,
+      clientMetrics: numbersOnly({ ...line.client, at: line.at, durationMs: line.durationMs }),
+      serverMetrics: server ? flattenServer(server) : null,
     };
-    this.#accumulator.add(second);
-    const balanced = intervalBalances(second, this.#inFlight);
-    this.#inFlight = line.inFlight;
-    // The verdicts are about the window; the drain is no second of it.
-    if (line.phase === 'measure') {
-      this.#seconds.push({ requests: line.requests, p50Us: line.p50Us, notSent: line.notSent, errors: line.errors, clientMetrics, serverMetrics });
-      this.#steadiness.push({ requests: line.requests, durationMs: line.durationMs, p50Us: line.p50Us });
-    }
-    return balanced ? null : `the books of ${line.phase === 'drain' ? 'the drain' : `second ${line.second}`} do not balance (scheduled ${line.scheduled}, in flight ${line.inFlight})`;
+  }
+
+  /**
+   * Stores and counts a measured second or the drain (a warm-up second is neither). Returns what is
+   * wrong with its books, if anything (it is stored all the same).
+   */
+  record(second: RunSecond): string | null {
+    if (second.phase === 'warmup') return null;
+    this.#samples.append(this.runId, [{ ...second, phase: second.phase }]);
+    this.#stored++;
+    this.#tally.add(second);
+    const balanced = intervalBalances(summarySecondOf(second), this.#inFlight);
+    this.#inFlight = second.inFlight ?? 0;
+    return balanced ? null : `the books of ${second.phase === 'drain' ? 'the drain' : `second ${second.second}`} do not balance (scheduled ${second.scheduled}, in flight ${second.inFlight})`;
   }
 
   summary(): RunSummary | null {
-    return this.#stored === 0 ? null : this.#accumulator.summary(this.#bucketsMs, { timeoutsInLatency: this.#timeoutsInLatency });
+    return this.#tally.summary();
   }
 
   bottleneck(): Bottleneck | null {
-    return judgeBottleneck(this.#seconds, this.#targetRate);
+    return this.#tally.bottleneck();
   }
 
-  finish(status: RunStatus): RunSummary | null {
-    const summary = this.summary();
-    // Judged once over the whole window: a verdict mid-run would change with every second.
-    if (summary) summary.steadiness = judgeSteadiness(this.#steadiness);
-    const histogram = this.#stored === 0 ? null : histogramBytes(encodeHistogram(this.#accumulator.histogram));
-    this.#runs.finish(this.runId, status, { summary, histogram });
-    auditBooks(this.runId, status, summary);
-    return summary;
+  /** Writes the step's result (summary with its steadiness, merged histogram) and returns it. */
+  finish(status: RunStatus): { summary: RunSummary | null; bottleneck: Bottleneck | null } {
+    const result = this.#tally.result();
+    this.#runs.finish(this.runId, status, { summary: result.summary, histogram: result.histogram });
+    auditBooks(this.runId, status, result.summary);
+    return { summary: result.summary, bottleneck: result.bottleneck };
   }
 }
 

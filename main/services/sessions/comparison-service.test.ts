@@ -65,6 +65,7 @@ test('replay: the stored seconds as live points with step markers', () => {
   assert.equal(replay.durationS, 60);
   assert.deepEqual(replay.run.steps.map((step) => [step.startedAtS, step.endedAtS, step.status]), [[0, 30, 'completed'], [30, 60, 'completed']]);
   assert.equal(replay.run.status, 'completed');
-  assert.ok(replay.points.every((point, i) => point.t === i && point.rps > 2800 && point.serverCpu === 0.6));
+  // Each point sits where the live chart drew it: at the end of its second, as the agent measured it.
+  assert.ok(replay.points.every((point, i) => point.t === i + 1 && point.rps > 2800 && point.serverCpu === 0.6));
   assert.ok(replay.run.steps[0]!.summary!.p99Us! > 0);
 });

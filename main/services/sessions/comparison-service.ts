@@ -7,7 +7,8 @@ import { buildComparison, type Comparison } from '../../../app/sessions/comparis
 import { storedTargetRate } from '../../../app/runs/bottleneck.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { LoadProfile } from '../../../app/runs/load-profile.ts';
-import { pointFromStored, type ReplayData } from '../../../app/sessions/replay.ts';
+import { chartPoint } from '../../../app/runs/chart-point.ts';
+import type { ReplayData } from '../../../app/sessions/replay.ts';
 import { latencyMeaning, type LivePoint, type LiveRun, type LiveStep } from '../../../app/runs/runs.ts';
 import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
 import type { Session } from '../../../app/sessions/sessions.ts';
@@ -70,11 +71,12 @@ export class ComparisonService {
     let cursor = 0;
     for (const run of runs) {
       const started = Date.parse(run.startedAt ?? '');
-      const offsetS = Number.isFinite(started) ? Math.max(cursor, Math.round((started - startedAtMs) / 1000)) : cursor;
-      const seconds = this.#reader.storedSeconds(run.runId);
+      // Where the step started, to the tenth of a second as the live dashboard marks it.
+      const offsetS = Number.isFinite(started) ? Math.max(cursor, Math.round((started - startedAtMs) / 100) / 10) : cursor;
       const step = run.ordinal - 1;
-      for (const second of seconds) points.push(pointFromStored(second, { sessionId, step, offsetS, startedAtMs }));
-      const endS = offsetS + (seconds.at(-1)?.second ?? -1) + 1;
+      // The points drawn live, from the same stored seconds by the same function.
+      for (const second of run.measured) points.push(chartPoint(second, { sessionId, step, startedAtMs, stepOffsetS: offsetS }));
+      const endS = offsetS + (run.measured.at(-1)?.second ?? -1) + 1;
       steps.push({
         index: step,
         label: run.stepLabel,
@@ -103,6 +105,6 @@ export class ComparisonService {
       startedAt: session.startedAt ?? session.createdAt,
       endedAt: session.endedAt,
     };
-    return { run, points, durationS: points.at(-1)!.t + 1 };
+    return { run, points, durationS: points.at(-1)!.t };
   }
 }

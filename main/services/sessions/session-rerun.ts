@@ -1,11 +1,14 @@
 // "Run again" from the sessions library: the original session's load profile started anew on the
-// same hosts, as a new session linked to the original (the library shows the pair). Refused,
+// same hosts, as a new session linked to the original (the library shows the pair), its runs
+// labelled with the deployment ready on the server at the target's port now (if any). Refused,
 // saying why, when the original has no load profile to repeat or has lost its client host.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { LoadProfile } from '../../../app/runs/load-profile.ts';
+import { deploymentServing } from '../../../app/runs/run-deployment.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
 import type { RunService } from '../runs/run-service.ts';
+import type { TemplateService } from '../templates/template-service.ts';
 import type { ComparisonService } from './comparison-service.ts';
 import type { SessionsRepository } from './sessions-repository.ts';
 
@@ -13,6 +16,7 @@ export interface SessionRerunOptions {
   sessions: Pick<SessionsRepository, 'get'>;
   runs: Pick<RunService, 'start'>;
   library: Pick<ComparisonService, 'linkRerun'>;
+  templates: Pick<TemplateService, 'deployments'>;
 }
 
 export class SessionRerun {
@@ -32,6 +36,7 @@ export class SessionRerun {
       clientHostId: original.clientHostId,
       serverHostId: original.serverHostId,
       profile: profile.data,
+      deployment: deploymentServing(this.#options.templates.deployments(), original.serverHostId, profile.data.target),
     });
     this.#options.library.linkRerun(live.sessionId, id);
     return live;

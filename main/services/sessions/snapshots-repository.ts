@@ -28,7 +28,7 @@ export class SnapshotsRepository {
       .get(hostId) as { info: string } | undefined;
     if (!row) return null;
     // A snapshot from an older Benchlab may lack newer fields: better none than a wrong one.
-    const parsed = SystemInfo.safeParse(JSON.parse(row.info));
+    const parsed = SystemInfo.safeParse(parseJsonColumn<unknown>(row.info, null));
     return parsed.success ? parsed.data : null;
   }
 

@@ -5,6 +5,7 @@
 
 import { useMemo, useState } from 'react';
 import { parseTarget, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
+import { deploymentServing } from '../../../../app/runs/run-deployment.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import type { StepMarker } from './LiveChart.tsx';
@@ -64,7 +65,9 @@ export function RunPage() {
     if (Object.keys(fieldErrors).length > 0 || !clientHostId) return;
     setBusy('starting');
     try {
-      setRun(await api.runs.start({ clientHostId, serverHostId, profile: profileOf(draft) }));
+      // The deployment picked above, or ready on the chosen server at the target's port, labels the runs.
+      const deployment = deploymentServing([...deployments.values()], serverHostId, draft.target);
+      setRun(await api.runs.start({ clientHostId, serverHostId, profile: profileOf(draft), ...(deployment ? { deployment } : {}) }));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {

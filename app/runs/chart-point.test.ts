@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { chartPoint } from './chart-point.ts';
+import type { RunSecond } from './run-second.ts';
+
+const second = (change: Partial<RunSecond>): RunSecond => ({
+  second: 0,
+  clientIndex: 0,
+  phase: 'measure',
+  scheduled: null,
+  notSent: {},
+  inFlight: null,
+  requests: 0,
+  bytes: 0,
+  errors: {},
+  statusClasses: {},
+  p50Us: null,
+  p90Us: null,
+  p99Us: null,
+  maxUs: null,
+  histogram: null,
+  clientMetrics: null,
+  serverMetrics: null,
+  ...change,
+});
+
+test('a second becomes the point the dashboard draws, placed at the time the agent measured it', () => {
+  const point = chartPoint(
+    second({
+      second: 3,
+      requests: 500,
+      errors: { timeout: 2, reset: 1 },
+      p50Us: 100,
+      p90Us: 200,
+      p99Us: 900,
+      clientMetrics: { cpu: 0.5, eventLoopLagMs: 4, durationMs: 500, at: 14_237 },
+      serverMetrics: { cpu: 0.25, processRssBytes: 10, memUsedBytes: 20, rxBytesPerS: 30, txBytesPerS: 40 },
+    }),
+    { sessionId: 7, step: 1, stepOffsetS: 10, startedAtMs: 1000 },
+  );
+  assert.deepEqual(point, {
+    sessionId: 7, step: 1, t: 13.24, at: 14_237, warmup: false, rps: 1000, errorsPerS: 6, p50Us: 100, p90Us: 200, p99Us: 900,
+    clientCpu: 0.5, eventLoopLagMs: 4, serverCpu: 0.25, serverRssBytes: 10, serverMemUsedBytes: 20, rxBytesPerS: 30, txBytesPerS: 40,
+  });
+});
+
+test('a second stored without its time is placed by its index in the step, at its end', () => {
+  const bare = chartPoint(second({ second: 2, requests: 5 }), { sessionId: 1, step: 0, stepOffsetS: 4, startedAtMs: 5000 });
+  assert.equal(bare.t, 7);
+  assert.equal(bare.rps, 5);
+  assert.equal(bare.at, 12_000);
+  assert.equal(bare.serverCpu, null);
+  assert.equal(bare.clientCpu, 0);
+});
+
+test('a warm-up second is drawn as warm-up; a zero-length second counts as a full one', () => {
+  const warm = chartPoint(second({ phase: 'warmup', requests: 40, clientMetrics: { durationMs: 0, at: 2000 } }), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 1000 });
+  assert.equal(warm.warmup, true);
+  assert.equal(warm.rps, 40);
+  assert.equal(warm.t, 1);
+});

@@ -1,0 +1,44 @@
+// The one way a second becomes a point on the run dashboard's charts: the run service draws the
+// second it has just stored, replay draws the same stored second later, so a replay shows exactly
+// what was seen live.
+
+import type { RunSecond } from './run-second.ts';
+import type { LivePoint } from './runs.ts';
+
+export interface PointContext {
+  sessionId: number;
+  /** The step's index in the session (0-based). */
+  step: number;
+  /** When the session started, epoch ms: the charts' x counts from there. */
+  startedAtMs: number;
+  /** Where the step started, in session seconds: places rows stored without their time (older Benchlab). */
+  stepOffsetS: number;
+}
+
+export function chartPoint(second: RunSecond, context: PointContext): LivePoint {
+  const client = second.clientMetrics ?? {};
+  const server = second.serverMetrics;
+  const durationMs = client.durationMs !== undefined && client.durationMs > 0 ? client.durationMs : 1000;
+  const errors = Object.values(second.errors).reduce((sum, count) => sum + count, 0);
+  // t is the end of the second (`at`, as the agent measured it) in session seconds, to the hundredth.
+  const t = client.at !== undefined ? Math.round((client.at - context.startedAtMs) / 10) / 100 : context.stepOffsetS + second.second + 1;
+  return {
+    sessionId: context.sessionId,
+    step: context.step,
+    t,
+    at: client.at ?? context.startedAtMs + t * 1000,
+    warmup: second.phase === 'warmup',
+    rps: (second.requests * 1000) / durationMs,
+    errorsPerS: (errors * 1000) / durationMs,
+    p50Us: second.p50Us,
+    p90Us: second.p90Us,
+    p99Us: second.p99Us,
+    clientCpu: client.cpu ?? 0,
+    eventLoopLagMs: client.eventLoopLagMs ?? 0,
+    serverCpu: server?.cpu ?? null,
+    serverRssBytes: server?.processRssBytes ?? null,
+    serverMemUsedBytes: server?.memUsedBytes ?? null,
+    rxBytesPerS: server?.rxBytesPerS ?? null,
+    txBytesPerS: server?.txBytesPerS ?? null,
+  };
+}

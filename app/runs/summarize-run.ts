@@ -1,0 +1,111 @@
+// The one way a run is summarized, from its seconds as stored (run-second.ts): the live summary
+// while it runs, the result written at its end, the summary of a run cut off before that (after a
+// crash, or read by Compare and the PDF) and the bottleneck verdict are all this tally's. Live it
+// is fed second by second; read back, `summarizeRun` feeds it the stored seconds.
+
+import { DEFAULT_BUCKETS_MS } from './load-profile.ts';
+import { judgeBottleneck, storedTargetRate, type Bottleneck } from './bottleneck.ts';
+import type { LatencyHistogram } from '../common/hdr.ts';
+import { mergeWindowSecond, summarySecondOf, windowSecondOf, type RunSecond, type WindowSecond } from './run-second.ts';
+import { SummaryAccumulator, type RunSummary } from './run-summary.ts';
+import { judgeSteadiness } from './steady-state.ts';
+
+/** What a run's summary depends on besides its seconds. */
+export interface SummaryRules {
+  /** The latency bands' boundaries (the session profile's). */
+  bucketsMs: readonly number[];
+  /** The open model records a timed-out request at its timeout in the latency histogram. */
+  timeoutsInLatency: boolean;
+  /** Requests per second the step asked for (open model), for the bottleneck verdict. */
+  targetRate: number | null;
+}
+
+/** The rules of a run, from its session's profile and the step stored with the run. */
+export function summaryRulesOf(profile: unknown, step: Readonly<Record<string, unknown>>): SummaryRules {
+  const bucketsMs = (profile as { bucketsMs?: unknown } | null | undefined)?.bucketsMs;
+  return {
+    bucketsMs: Array.isArray(bucketsMs) ? bucketsMs.filter((value): value is number => typeof value === 'number') : DEFAULT_BUCKETS_MS,
+    timeoutsInLatency: (step.load as { model?: unknown } | undefined)?.model === 'open',
+    targetRate: storedTargetRate(step),
+  };
+}
+
+export interface RunResult {
+  /** Null when no second was stored. */
+  summary: RunSummary | null;
+  /** The run's merged latency histogram; null when no second was stored. */
+  histogram: LatencyHistogram | null;
+  bottleneck: Bottleneck | null;
+}
+
+/** The measured window second by second, several clients of one second taken together. */
+class RunWindow {
+  readonly #seconds = new Map<number, WindowSecond>();
+
+  add(second: RunSecond): void {
+    // The verdicts are about the window; the drain is no second of it, warm-up is before it.
+    if (second.phase !== 'measure') return;
+    const entry = windowSecondOf(second);
+    const earlier = this.#seconds.get(second.second);
+    this.#seconds.set(second.second, earlier ? mergeWindowSecond(earlier, entry) : entry);
+  }
+
+  seconds(): WindowSecond[] {
+    return [...this.#seconds.values()];
+  }
+}
+
+/** A run's seconds added up as they come (exact histogram addition); warm-up seconds are not counted. */
+export class RunTally {
+  readonly #rules: SummaryRules;
+  readonly #accumulator = new SummaryAccumulator();
+  readonly #window = new RunWindow();
+  #counted = 0;
+
+  constructor(rules: SummaryRules) {
+    this.#rules = rules;
+  }
+
+  /** Seconds counted so far (the drain included). */
+  get counted(): number {
+    return this.#counted;
+  }
+
+  add(second: RunSecond): void {
+    if (second.phase === 'warmup') return;
+    this.#accumulator.add(summarySecondOf(second), second.second);
+    this.#counted++;
+    this.#window.add(second);
+  }
+
+  /** The summary so far (steadiness is judged only over the whole run: see `result`). */
+  summary(): RunSummary | null {
+    return this.#counted === 0 ? null : this.#accumulator.summary(this.#rules.bucketsMs, { timeoutsInLatency: this.#rules.timeoutsInLatency });
+  }
+
+  bottleneck(): Bottleneck | null {
+    return judgeBottleneck(this.#window.seconds(), this.#rules.targetRate);
+  }
+
+  /** The run's result once it has ended: the summary with its steadiness, the merged histogram, the verdict. */
+  result(): RunResult {
+    const summary = this.summary();
+    // Judged once over the whole window: a verdict mid-run would change with every second.
+    if (summary) summary.steadiness = judgeSteadiness(this.#window.seconds());
+    return { summary, histogram: summary ? this.#accumulator.histogram : null, bottleneck: this.bottleneck() };
+  }
+}
+
+/** A run's result from its stored seconds, in second order. */
+export function summarizeRun(seconds: Iterable<RunSecond>, rules: SummaryRules): RunResult {
+  const tally = new RunTally(rules);
+  for (const second of seconds) tally.add(second);
+  return tally.result();
+}
+
+/** A run's bottleneck verdict from its stored seconds; reads no histogram (Compare reads them without). */
+export function judgeRunBottleneck(seconds: Iterable<RunSecond>, rules: Pick<SummaryRules, 'targetRate'>): Bottleneck | null {
+  const window = new RunWindow();
+  for (const second of seconds) window.add(second);
+  return judgeBottleneck(window.seconds(), rules.targetRate);
+}
