@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseManifest, renderStartArgv, requirementsFor, resolveDeploySettings, toCommandLine, type Manifest } from './templates.ts';
+import { parseManifest, renderStartArgv, requirementsFor, resolveDeploySettings, sharedFolders, toCommandLine, type Manifest } from './templates.ts';
 
 const TEMPLATES_DIR = join(import.meta.dirname, '..', '..', 'server-templates');
 
@@ -44,13 +44,20 @@ function valid(overrides: Record<string, unknown> = {}): Manifest {
 }
 
 describe('template manifests', () => {
-  test('every bundled template parses', () => {
+  test('every bundled template parses; the other folders are shared by templates', () => {
     const folders = readdirSync(TEMPLATES_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-    assert.ok(folders.length >= 2);
-    for (const folder of folders) {
+    const templates = folders.filter((folder) => existsSync(join(TEMPLATES_DIR, folder.name, 'template.json')));
+    assert.ok(templates.length >= 2);
+    const shared = new Set<string>();
+    for (const folder of templates) {
       const result = parseManifest(readFileSync(join(TEMPLATES_DIR, folder.name, 'template.json'), 'utf8'), folder.name);
       assert.ok(result.ok, `${folder.name}: ${result.ok ? '' : result.error}`);
+      for (const name of sharedFolders(result.manifest)) shared.add(name);
     }
+    assert.deepEqual(
+      folders.filter((folder) => !templates.includes(folder)).map((folder) => folder.name),
+      [...shared].sort(),
+    );
   });
 
   test('a valid manifest gets its defaults', () => {
@@ -167,8 +174,20 @@ describe('variant requirements', () => {
   test('Java below 8 and build inputs outside the folder are refused', () => {
     const old = parse({ ...jvm, requires: [{ runtime: 'java', minVersion: 7 }] });
     assert.equal(old.ok, false);
-    const outside = parse({ ...jvm, build: [{ name: 'mvn', command: ['mvn', 'package'], artifacts: ['target/demo.jar'], inputs: ['../src'] }] });
-    assert.equal(outside.ok, false);
-    if (!outside.ok) assert.match(outside.error, /build\.0\.inputs\.0: must be a relative path/);
+    for (const input of ['../../src', '../shared/src', '/etc', 'src/../..']) {
+      const outside = parse({ ...jvm, build: [{ name: 'mvn', command: ['mvn', 'package'], artifacts: ['target/demo.jar'], inputs: [input] }] });
+      assert.equal(outside.ok, false, input);
+      if (!outside.ok) assert.match(outside.error, /build\.0\.inputs\.0: must be a relative path/);
+    }
+  });
+
+  test('a build may read a whole folder beside the template\'s own, shared by templates', () => {
+    const step = { name: 'mvn', command: ['mvn', 'package'], artifacts: ['target/demo.jar'] };
+    const sharing = valid({ ...jvm, build: [{ ...step, inputs: ['pom.xml', '../jvm-common'] }, { ...step, inputs: ['src', '../jvm-common', '../more'] }] });
+    assert.deepEqual(sharedFolders(sharing), ['jvm-common', 'more']);
+    assert.deepEqual(sharedFolders(valid(jvm)), []);
+    const own = parse({ ...jvm, build: [{ ...step, inputs: ['../demo'] }] });
+    assert.equal(own.ok, false);
+    if (!own.ok) assert.match(own.error, /build: an input "\.\.\/demo" names the template's own folder/);
   });
 });

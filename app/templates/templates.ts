@@ -43,11 +43,20 @@ const Id = z
 const KnobId = z.string().regex(/^[a-z][A-Za-z0-9_-]{0,39}$/, 'must start with a lowercase letter and hold only letters, digits, "_" and "-" (at most 40)');
 const Text = (max: number) => z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 
+const RELATIVE_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._/-]+$/;
+const RELATIVE_PATH_RULE = 'must be a relative path of letters, digits, ".", "_", "-" and "/" without ".." or "."';
+
 /** A path inside a template's folder (or run dir): relative, no "..", no odd characters. */
-const RelativePath = z
+const RelativePath = z.string().max(200, 'is too long').regex(RELATIVE_PATH, RELATIVE_PATH_RULE);
+
+/** `../<folder>`: a whole folder beside the template's, shared by several templates (server-templates/jvm-common). */
+const SHARED_FOLDER = /^\.\.\/([a-z][a-z0-9_-]{0,39})$/;
+
+/** A build input: a path inside the template's folder, or a shared folder beside it. */
+const BuildInput = z
   .string()
   .max(200, 'is too long')
-  .regex(/^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._/-]+$/, 'must be a relative path of letters, digits, ".", "_", "-" and "/" without ".." or "."');
+  .refine((path) => RELATIVE_PATH.test(path) || SHARED_FOLDER.test(path), `${RELATIVE_PATH_RULE}, or "../<folder>" for a folder beside it that templates share`);
 
 const Requirement = z.discriminatedUnion(
   'runtime',
@@ -98,10 +107,11 @@ const BuildStep = z
     /** Files the step produces (relative to the template's folder); they are uploaded too. */
     artifacts: z.array(RelativePath).default([]),
     /**
-     * Files and folders the step reads (relative to the template's folder). When given, the step is
-     * skipped while their content hash, the command and the artifacts are unchanged since its last run.
+     * Files and folders the step reads (relative to the template's folder; "../<folder>" names a
+     * folder beside it that templates share, which the build gets beside its copy). When given, the
+     * step is skipped while their content hash, the command and the artifacts are unchanged since its last run.
      */
-    inputs: z.array(RelativePath).optional(),
+    inputs: z.array(BuildInput).optional(),
   })
   .strict();
 
@@ -165,6 +175,7 @@ function manifestProblems(manifest: Manifest): string[] {
   }
   if (!manifest.endpoints.includes('health')) problems.push('endpoints: must include "health" (readiness and the contract need it)');
   if (manifest.endpoints.includes('file') && manifest.payload === null) problems.push('payload: is required when the template serves "file"');
+  if (sharedFolders(manifest).includes(manifest.id)) problems.push(`build: an input "../${manifest.id}" names the template's own folder`);
   const allowed = new Set<string>([
     ...FIXED_PLACEHOLDERS,
     ...manifest.knobs.map((knob) => `knob.${knob.id}`),
@@ -177,6 +188,12 @@ function manifestProblems(manifest: Manifest): string[] {
     }
   }
   return problems;
+}
+
+/** The shared folders beside the template's own that its build reads (inputs "../<folder>"), each once. */
+export function sharedFolders(manifest: Pick<Manifest, 'build'>): string[] {
+  const folders = manifest.build.flatMap((step) => (step.inputs ?? []).map((input) => SHARED_FOLDER.exec(input)?.[1]).filter((folder) => folder !== undefined));
+  return [...new Set(folders)];
 }
 
 /**

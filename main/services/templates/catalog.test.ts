@@ -40,4 +40,28 @@ describe('template catalog', () => {
     assert.match(catalog.broken[1]!.error, /files: server\.mjs does not exist in the folder/);
     assert.equal(catalog.broken[2]!.error, 'template.json is missing');
   });
+
+  test('a folder the templates share is no template; a template whose shared folder is missing is broken', async () => {
+    const dir = join(scratch, 'sharing');
+    const node = JSON.parse(readFileSync(join(bundledPaths().templatesDir, 'node', 'template.json'), 'utf8')) as Record<string, unknown>;
+    const sharing = (id: string, shared: string) => ({
+      ...node,
+      id,
+      files: ['server.mjs'],
+      build: [{ name: 'compile', command: ['true'], artifacts: ['out/app.jar'], inputs: ['src', `../${shared}`] }],
+    });
+    for (const [id, shared] of [['uses-common', 'common'], ['uses-absent', 'absent']] as const) {
+      mkdirSync(join(dir, id), { recursive: true });
+      writeFileSync(join(dir, id, 'server.mjs'), '');
+      writeFileSync(join(dir, id, 'template.json'), JSON.stringify(sharing(id, shared)));
+    }
+    mkdirSync(join(dir, 'common', 'src'), { recursive: true });
+    mkdirSync(join(dir, 'stray'));
+    const catalog = await loadCatalog(dir);
+    assert.deepEqual(catalog.entries.map((entry) => entry.manifest.id), ['uses-common']);
+    assert.deepEqual(catalog.broken, [
+      { folder: 'stray', error: 'template.json is missing' },
+      { folder: 'uses-absent', error: 'template.json: build inputs: ../absent is not a folder beside the template' },
+    ]);
+  });
 });

@@ -1,11 +1,13 @@
 // The template catalog: every folder of server-templates/ with its manifest validated by app/, and
 // where the bundled files live (the repository in development, Electron's resources when packaged).
-// A broken manifest becomes an entry in `broken` with its reason; it never stops the others.
+// A broken manifest becomes an entry in `broken` with its reason; it never stops the others. A
+// folder without a manifest that templates' builds read (an input "../jvm-common") is shared code,
+// not a template, and is left out.
 
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parseManifest, type Manifest } from '../../../app/templates/templates.ts';
+import { parseManifest, sharedFolders, type Manifest } from '../../../app/templates/templates.ts';
 
 export const PAYLOAD_FILE_NAME = 'payload-43k.bin';
 
@@ -41,19 +43,36 @@ export interface Catalog {
   broken: Array<{ folder: string; error: string }>;
 }
 
-async function missingFiles(dir: string, manifest: Manifest): Promise<string[]> {
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isFile() ?? false;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}
+
+/** Why a valid manifest cannot be used in its folder (a listed file or a shared folder is missing), or null. */
+async function folderProblem(templatesDir: string, folder: string, manifest: Manifest): Promise<string | null> {
+  const dir = join(templatesDir, folder);
   const missing: string[] = [];
   for (const file of manifest.files) {
-    const info = await stat(join(dir, file)).catch(() => null);
-    if (!info?.isFile()) missing.push(file);
+    if (!(await isFile(join(dir, file)))) missing.push(file);
   }
-  return missing;
+  if (missing.length > 0) return `template.json: files: ${missing.join(', ')} ${missing.length === 1 ? 'does' : 'do'} not exist in the folder`;
+  const absent: string[] = [];
+  for (const shared of sharedFolders(manifest)) {
+    if (!(await isFolder(join(templatesDir, shared)))) absent.push(`../${shared}`);
+  }
+  if (absent.length > 0) return `template.json: build inputs: ${absent.join(', ')} ${absent.length === 1 ? 'is' : 'are'} not a folder beside the template`;
+  return null;
 }
 
 /** Reads every template folder afresh (manifests are small; an edited one shows up at once). */
 export async function loadCatalog(templatesDir: string): Promise<Catalog> {
   const catalog: Catalog = { entries: [], broken: [] };
   const folders = (await readdir(templatesDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const withoutManifest: string[] = [];
+  const shared = new Set<string>();
   for (const folder of folders) {
     const dir = join(templatesDir, folder);
     let text: string;
@@ -61,7 +80,8 @@ export async function loadCatalog(templatesDir: string): Promise<Catalog> {
       text = await readFile(join(dir, 'template.json'), 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      catalog.broken.push({ folder, error: code === 'ENOENT' ? 'template.json is missing' : `cannot read template.json (${code ?? String(error)})` });
+      if (code === 'ENOENT') withoutManifest.push(folder);
+      else catalog.broken.push({ folder, error: `cannot read template.json (${code ?? String(error)})` });
       continue;
     }
     const parsed = parseManifest(text, folder);
@@ -69,12 +89,14 @@ export async function loadCatalog(templatesDir: string): Promise<Catalog> {
       catalog.broken.push({ folder, error: parsed.error });
       continue;
     }
-    const missing = await missingFiles(dir, parsed.manifest);
-    if (missing.length > 0) {
-      catalog.broken.push({ folder, error: `template.json: files: ${missing.join(', ')} ${missing.length === 1 ? 'does' : 'do'} not exist in the folder` });
-      continue;
-    }
-    catalog.entries.push({ folder, dir, manifest: parsed.manifest });
+    for (const name of sharedFolders(parsed.manifest)) shared.add(name);
+    const problem = await folderProblem(templatesDir, folder, parsed.manifest);
+    if (problem) catalog.broken.push({ folder, error: problem });
+    else catalog.entries.push({ folder, dir, manifest: parsed.manifest });
   }
+  for (const folder of withoutManifest.filter((candidate) => !shared.has(candidate))) {
+    catalog.broken.push({ folder, error: 'template.json is missing' });
+  }
+  catalog.broken.sort((a, b) => folders.indexOf(a.folder) - folders.indexOf(b.folder));
   return catalog;
 }
