@@ -8,6 +8,11 @@
 
 package benchlab.vertx;
 
+import benchlab.common.Endpoints;
+import benchlab.common.Endpoints.Reply;
+import benchlab.common.Endpoints.Route;
+import benchlab.common.Endpoints.Sleep;
+import benchlab.common.Payload;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
@@ -15,28 +20,19 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 final class BenchVerticle extends VerticleBase {
-    private static final Buffer HELLO = Buffer.buffer("hello world\n");
-    private static final Buffer OK = Buffer.buffer("ok\n");
-    private static final Buffer JSON = Buffer.buffer("{\"message\":\"Hello, World!\"}");
-    private static final Buffer NOT_FOUND = Buffer.buffer("not found\n");
-
     private final int port;
     private final boolean blocking;
-    private final Path payload;
-    private final Buffer cached;
-    private final boolean cacheFile;
+    private final Payload payload;
+    /** The payload read at start, as a Buffer once: served when it is kept in memory. */
+    private final Buffer inMemory;
 
-    BenchVerticle(int port, boolean blocking, Path payload, byte[] cached, boolean cacheFile) {
+    BenchVerticle(int port, boolean blocking, Payload payload) {
         this.port = port;
         this.blocking = blocking;
         this.payload = payload;
-        this.cached = Buffer.buffer(cached);
-        this.cacheFile = cacheFile;
+        this.inMemory = Buffer.buffer(payload.atStart());
     }
 
     @Override
@@ -47,35 +43,17 @@ final class BenchVerticle extends VerticleBase {
     }
 
     private void handle(HttpServerRequest request) {
-        HttpServerResponse response = request.response();
         // Vert.x leaves the body out of a HEAD response itself.
-        if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
-            response.putHeader("Allow", "GET, HEAD");
-            send(response, 405, "text/plain", Buffer.buffer("method not allowed\n"));
-            return;
-        }
-        switch (request.path()) {
-            case "/hello" -> send(response, 200, "text/plain", HELLO);
-            case "/health" -> send(response, 200, "text/plain", OK);
-            case "/json" -> send(response, 200, "application/json", JSON);
-            case "/file" -> file(request.method() == HttpMethod.HEAD, response);
-            case "/fib" -> {
-                int n = Endpoints.intParam(request.getParam("n"), Endpoints.FIB_DEFAULT, Endpoints.FIB_MAX);
-                if (n < 0) sendText(response, 400, Endpoints.badParam("n", Endpoints.FIB_MAX));
-                else sendText(response, 200, Endpoints.fib(n) + "\n");
-            }
-            case "/concat" -> {
-                int n = Endpoints.intParam(request.getParam("n"), Endpoints.CONCAT_DEFAULT, Endpoints.CONCAT_MAX);
-                if (n < 0) sendText(response, 400, Endpoints.badParam("n", Endpoints.CONCAT_MAX));
-                else sendText(response, 200, Endpoints.concat(n));
-            }
-            case "/sleep" -> sleep(request, response);
-            default -> send(response, 404, "text/plain", NOT_FOUND);
-        }
+        HttpServerResponse response = request.response();
+        Route route = Endpoints.route(request.method().name(), request.path(), request::getParam);
+        if (route instanceof Reply reply) send(response, reply);
+        else if (route instanceof Sleep sleep) sleep(response, sleep);
+        else file(request.method() == HttpMethod.HEAD, response);
     }
 
-    private static void sendText(HttpServerResponse response, int status, String body) {
-        send(response, status, "text/plain", Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)));
+    private static void send(HttpServerResponse response, Reply reply) {
+        if (reply.allow() != null) response.putHeader("Allow", reply.allow());
+        send(response, reply.status(), reply.type(), Buffer.buffer(reply.body()));
     }
 
     /** Content-Length set here: Vert.x leaves it out of a HEAD response when end(Buffer) would add it. */
@@ -83,37 +61,32 @@ final class BenchVerticle extends VerticleBase {
         response.setStatusCode(status).putHeader("Content-Type", type).putHeader("Content-Length", String.valueOf(body.length())).end(body);
     }
 
-    private void sleep(HttpServerRequest request, HttpServerResponse response) {
-        int ms = Endpoints.intParam(request.getParam("ms"), Endpoints.SLEEP_DEFAULT, Endpoints.SLEEP_MAX);
-        if (ms < 0) {
-            sendText(response, 400, Endpoints.badParam("ms", Endpoints.SLEEP_MAX));
-            return;
-        }
-        String body = "slept " + ms + " ms\n";
+    private void sleep(HttpServerResponse response, Sleep sleep) {
         if (!blocking) {
             // setTimer rejects 0: answer at once.
-            if (ms == 0) sendText(response, 200, body);
-            else vertx.setTimer(ms, id -> sendText(response, 200, body));
+            if (sleep.ms() == 0) send(response, sleep.reply());
+            else vertx.setTimer(sleep.ms(), id -> send(response, sleep.reply()));
             return;
         }
         // ordered=false: sleeps of one event loop must not queue behind each other.
         vertx.executeBlocking(() -> {
-            Thread.sleep(ms);
-            return body;
+            Thread.sleep(sleep.ms());
+            return sleep.reply();
         }, false).onComplete(done -> {
-            if (done.succeeded()) sendText(response, 200, done.result());
+            if (done.succeeded()) send(response, done.result());
             else fail(response, done.cause());
         });
     }
 
     private void file(boolean head, HttpServerResponse response) {
-        if (cacheFile) {
-            send(response, 200, "application/octet-stream", cached);
+        if (payload.inMemory()) {
+            send(response, 200, "application/octet-stream", inMemory);
             return;
         }
+        String file = payload.file().toString();
         if (!blocking && head) {
             // sendFile leaves Content-Length out of a HEAD answer: state the file's size instead.
-            vertx.fileSystem().props(payload.toString()).onComplete(done -> {
+            vertx.fileSystem().props(file).onComplete(done -> {
                 if (done.succeeded()) {
                     response.setStatusCode(200).putHeader("Content-Type", "application/octet-stream")
                             .putHeader("Content-Length", String.valueOf(done.result().size())).end();
@@ -125,18 +98,18 @@ final class BenchVerticle extends VerticleBase {
         }
         if (!blocking) {
             response.setStatusCode(200).putHeader("Content-Type", "application/octet-stream");
-            response.sendFile(payload.toString()).onFailure(error -> fail(response, error));
+            response.sendFile(file).onFailure(error -> fail(response, error));
             return;
         }
-        vertx.executeBlocking(() -> Files.readAllBytes(payload), false).onComplete(done -> {
-            if (done.succeeded()) send(response, 200, "application/octet-stream", Buffer.buffer(done.result()));
+        vertx.executeBlocking(payload::read, false).onComplete(done -> {
+            if (done.succeeded()) send(response, Endpoints.file(done.result()));
             else fail(response, done.cause());
         });
     }
 
     private static void fail(HttpServerResponse response, Throwable error) {
         System.err.println("benchlab-vertx: request failed: " + error);
-        if (!response.headWritten()) sendText(response, 500, "internal error\n");
+        if (!response.headWritten()) send(response, Endpoints.INTERNAL_ERROR);
         else response.reset();
     }
 }
