@@ -2,11 +2,12 @@
 // needed, shows an unknown host key's fingerprint for acceptance, and refuses a changed key unless
 // the user explicitly replaces the pinned one.
 
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ConnectSecrets } from '../../../../app/hosts/connections.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
+import { FormField } from '../../common/FormField.tsx';
 
 type Step =
   | { kind: 'secrets'; needPassword: boolean; needPassphrase: boolean; error: string | null }
@@ -58,6 +59,23 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
     void attempt(secrets);
   };
 
+  /** A password-like field; what is typed stays in this dialog's memory only. */
+  const secretField = (label: string, testId: string, onValue: (value: string) => ConnectSecrets, autoFocus = false) => (
+    <FormField label={label} name={testId} error={undefined}>
+      <input type="password" autoFocus={autoFocus} data-testid={testId} onChange={(event) => setSecrets(onValue(event.target.value))} />
+    </FormField>
+  );
+
+  /** The way on, then the way out ("Cancel" unless told). */
+  const choices = (next: ReactNode, leave: ReactNode = 'Cancel', leaveTestId?: string) => (
+    <div className="actions">
+      {next}
+      <button type="button" onClick={props.onDone} data-testid={leaveTestId}>
+        {leave}
+      </button>
+    </div>
+  );
+
   return (
     <div className="card connect-dialog" role="dialog" aria-label={`Connect ${host.name}`} data-testid="connect-dialog">
       <h2>Connect {host.name}</h2>
@@ -66,34 +84,16 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
         <form onSubmit={submitSecrets}>
           <ErrorBanner error={step.error} testId="connect-error" />
           <div className="grid">
-            {step.needPassword && (
-              <label className="field">
-                <span>Password of {host.user}</span>
-                <input type="password" autoFocus data-testid="connect-password" onChange={(e) => setSecrets({ ...secrets, password: e.target.value })} />
-              </label>
-            )}
-            {step.needPassphrase && (
-              <label className="field">
-                <span>Passphrase of {host.keyPath}</span>
-                <input type="password" autoFocus data-testid="connect-passphrase" onChange={(e) => setSecrets({ ...secrets, passphrase: e.target.value })} />
-              </label>
-            )}
-            {askSudo && (
-              <label className="field">
-                <span>sudo password (optional, for presets)</span>
-                <input type="password" data-testid="connect-sudo" onChange={(e) => setSecrets({ ...secrets, sudoPassword: e.target.value || undefined })} />
-              </label>
-            )}
+            {step.needPassword && secretField(`Password of ${host.user}`, 'connect-password', (password) => ({ ...secrets, password }), true)}
+            {step.needPassphrase && secretField(`Passphrase of ${host.keyPath}`, 'connect-passphrase', (passphrase) => ({ ...secrets, passphrase }), true)}
+            {askSudo && secretField('sudo password (optional, for presets)', 'connect-sudo', (sudoPassword) => ({ ...secrets, sudoPassword: sudoPassword || undefined }))}
           </div>
           <p className="hint">Passwords stay in memory for this session only; they are never stored or logged.</p>
-          <div className="actions">
+          {choices(
             <button type="submit" className="primary" data-testid="connect-submit">
               Connect
-            </button>
-            <button type="button" onClick={props.onDone}>
-              Cancel
-            </button>
-          </div>
+            </button>,
+          )}
         </form>
       )}
       {step.kind === 'unknown-key' && (
@@ -108,14 +108,11 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
             Check it on the host (<span className="mono">ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub</span>). Once trusted, it
             is pinned: a different key later is refused.
           </p>
-          <div className="actions">
+          {choices(
             <button type="button" className="primary" data-testid="trust-key" onClick={() => void pinAndRetry(false, step.fingerprint)}>
               Trust and connect
-            </button>
-            <button type="button" onClick={props.onDone}>
-              Cancel
-            </button>
-          </div>
+            </button>,
+          )}
         </div>
       )}
       {step.kind === 'changed-key' && (
@@ -138,27 +135,23 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
               </tr>
             </tbody>
           </table>
-          <div className="actions">
+          {choices(
             <button type="button" className="danger" data-testid="replace-key" onClick={() => void pinAndRetry(true, step.fingerprint)}>
               Replace pinned key and connect
-            </button>
-            <button type="button" onClick={props.onDone}>
-              Cancel
-            </button>
-          </div>
+            </button>,
+          )}
         </div>
       )}
       {step.kind === 'error' && (
         <>
           <ErrorBanner error={step.message} testId="connect-error" />
-          <div className="actions">
+          {choices(
             <button type="button" onClick={() => void attempt(secrets)}>
               Try again
-            </button>
-            <button type="button" onClick={props.onDone} data-testid="connect-close">
-              Close
-            </button>
-          </div>
+            </button>,
+            'Close',
+            'connect-close',
+          )}
         </>
       )}
     </div>

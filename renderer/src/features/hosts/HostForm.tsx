@@ -1,9 +1,9 @@
 // Add/edit form for one host entry, validated as the user types with the same rules as the back end.
 
-import { useState, type FormEvent } from 'react';
 import { AUTH_KINDS, hostFieldErrors, type Host, type HostInput } from '../../../../app/hosts/hosts.ts';
-import { errorMessage } from '../../api-context.tsx';
-import { ErrorBanner } from '../../common/Banner.tsx';
+import { FormActions } from '../../common/FormActions.tsx';
+import { FormField } from '../../common/FormField.tsx';
+import { useEditForm } from '../../common/use-edit-form.ts';
 
 interface Draft {
   name: string;
@@ -46,46 +46,22 @@ function inputOf(draft: Draft): HostInput {
 const FIELD_LABELS: Record<string, string> = { name: 'Name', address: 'Address', port: 'Port', user: 'User', keyPath: 'Key file' };
 
 export function HostForm(props: { host: Host | null; hosts: Host[]; onSave: (input: HostInput) => Promise<void>; onCancel: () => void }) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(props.host));
-  const [touched, setTouched] = useState<Set<string>>(new Set());
-  const [submitted, setSubmitted] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-
-  const errors = hostFieldErrors(inputOf(draft));
-  const visibleError = (field: string) => (submitted || touched.has(field) ? errors[field] : undefined);
-
-  const update = (field: keyof Draft, value: string) => {
-    setDraft((current) => ({ ...current, [field]: value }));
-    setTouched((current) => new Set(current).add(field));
-    setServerError(null);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (Object.keys(errors).length > 0) return;
-    setSaving(true);
-    try {
-      await props.onSave(inputOf(draft));
-    } catch (error) {
-      setServerError(errorMessage(error));
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const field = (name: keyof Draft, input: React.ReactNode) => (
-    <label className="field">
-      <span>{FIELD_LABELS[name]}</span>
-      {input}
-      {visibleError(name) && (
-        <span className="field-error" role="alert" data-testid={`host-error-${name}`}>
-          {FIELD_LABELS[name]} {visibleError(name)}
-        </span>
-      )}
-    </label>
+  const form = useEditForm(
+    () => draftOf(props.host),
+    (draft) => hostFieldErrors(inputOf(draft)),
+    (draft) => props.onSave(inputOf(draft)),
   );
+  const { draft, shown: visibleError } = form;
+  const update = (field: keyof Draft, value: string) => form.change((current) => ({ ...current, [field]: value }), field);
+
+  const field = (name: keyof Draft, input: React.ReactNode) => {
+    const error = visibleError(name);
+    return (
+      <FormField label={FIELD_LABELS[name]!} name={name} error={error && `${FIELD_LABELS[name]} ${error}`} errorTestId={`host-error-${name}`}>
+        {input}
+      </FormField>
+    );
+  };
 
   const text = (name: keyof Draft, placeholder: string, extra: Partial<React.InputHTMLAttributes<HTMLInputElement>> = {}) => (
     <input
@@ -94,21 +70,20 @@ export function HostForm(props: { host: Host | null; hosts: Host[]; onSave: (inp
       placeholder={placeholder}
       aria-invalid={visibleError(name) ? true : undefined}
       onChange={(event) => update(name, event.target.value)}
-      onBlur={() => setTouched((current) => new Set(current).add(name))}
+      onBlur={() => form.touch(name)}
       {...extra}
     />
   );
 
   return (
-    <form className="card host-form" onSubmit={submit} noValidate data-testid="host-form">
+    <form className="card host-form" onSubmit={(event) => void form.submit(event)} noValidate data-testid="host-form">
       <h2>{props.host ? `Edit ${props.host.name}` : 'Add a host'}</h2>
       <div className="grid">
         {field('name', text('name', 'load-client-1', { autoFocus: true }))}
         {field('address', text('address', '10.0.0.2 or bench.example.org'))}
         {field('port', text('port', '22', { inputMode: 'numeric' }))}
         {field('user', text('user', 'ubuntu'))}
-        <label className="field">
-          <span>Authentication</span>
+        <FormField label="Authentication" name="auth" error={undefined}>
           <select data-testid="host-auth" value={draft.auth} onChange={(event) => update('auth', event.target.value)}>
             {AUTH_KINDS.map((kind) => (
               <option key={kind} value={kind}>
@@ -116,10 +91,9 @@ export function HostForm(props: { host: Host | null; hosts: Host[]; onSave: (inp
               </option>
             ))}
           </select>
-        </label>
+        </FormField>
         {draft.auth === 'key' && field('keyPath', text('keyPath', '~/.ssh/id_ed25519'))}
-        <label className="field">
-          <span>Jump host (ProxyJump)</span>
+        <FormField label="Jump host (ProxyJump)" name="jumpHostId" error={undefined}>
           <select data-testid="host-jump" value={draft.jumpHostId} onChange={(event) => update('jumpHostId', event.target.value)}>
             <option value="">none — connect directly</option>
             {props.hosts
@@ -130,17 +104,9 @@ export function HostForm(props: { host: Host | null; hosts: Host[]; onSave: (inp
                 </option>
               ))}
           </select>
-        </label>
+        </FormField>
       </div>
-      <ErrorBanner error={serverError} testId="host-save-error" />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={saving} data-testid="host-save">
-          {saving ? 'Saving…' : props.host ? 'Save changes' : 'Add host'}
-        </button>
-        <button type="button" onClick={props.onCancel} data-testid="host-cancel">
-          Cancel
-        </button>
-      </div>
+      <FormActions testIdPrefix="host" saveLabel={props.host ? 'Save changes' : 'Add host'} saving={form.saving} error={form.serverError} onCancel={props.onCancel} />
     </form>
   );
 }

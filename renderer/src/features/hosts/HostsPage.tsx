@@ -7,6 +7,8 @@ import type { Host, HostInput } from '../../../../app/hosts/hosts.ts';
 import type { Reachability } from '../../../../app/hosts/system-info.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
+import { Page } from '../../common/Page.tsx';
+import { TableHead } from '../../common/TableHead.tsx';
 import { useHostConnections } from './use-host-connections.ts';
 import { useHosts } from './use-hosts.ts';
 import { ConnectDialog } from './ConnectDialog.tsx';
@@ -124,10 +126,11 @@ export function HostsPage() {
   };
 
   return (
-    <section className="page" data-testid="page-hosts">
-      <header className="page-header">
-        <h1>Hosts</h1>
-        {panel.mode === 'closed' && (
+    <Page
+      id="hosts"
+      title="Hosts"
+      actions={
+        panel.mode === 'closed' && (
           <div className="actions">
             <button type="button" data-testid="host-import" onClick={() => setPanel({ mode: 'import' })}>
               Import ~/.ssh/config
@@ -141,12 +144,10 @@ export function HostsPage() {
               Add host
             </button>
           </div>
-        )}
-      </header>
-      <p className="hint">
-        The machines Benchlab drives: a load client and a server under test. Entries are stored on this computer; passwords
-        never are.
-      </p>
+        )
+      }
+      hint="The machines Benchlab drives: a load client and a server under test. Entries are stored on this computer; passwords never are."
+    >
       <ErrorBanner error={error} testId="hosts-error" />
       {(panel.mode === 'add' || panel.mode === 'edit') && (
         <HostForm
@@ -168,17 +169,7 @@ export function HostsPage() {
         </div>
       ) : (
         <table className="table" data-testid="hosts-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Address</th>
-              <th>User</th>
-              <th>Auth</th>
-              <th>Host key</th>
-              <th>Connection</th>
-              <th />
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Address', 'User', 'Auth', 'Host key', 'Connection', '']} />
           <tbody>
             {hosts.map((host) => {
               const state = connections.get(host.id);
@@ -253,6 +244,6 @@ export function HostsPage() {
         </table>
       )}
       {hosts && <ReachabilityCheck hosts={hosts} connections={connections} />}
-    </section>
+    </Page>
   );
 }

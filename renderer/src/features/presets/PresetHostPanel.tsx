@@ -9,6 +9,7 @@ import type { ApplyResult, PresetProgress, RevertResult } from '../../../../app/
 import type { Preset } from '../../../../app/presets/presets.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
+import { TableHead } from '../../common/TableHead.tsx';
 
 type Stage =
   | { kind: 'idle' }
@@ -30,19 +31,21 @@ function Value({ text }: { text: string | null }) {
   return text === null ? <span className="muted">not set</span> : <span className="mono">{text}</span>;
 }
 
+/** The notes under a plan, a verification or a revert, one paragraph each. */
+function Notes({ notes, testId }: { notes: readonly string[]; testId?: string }) {
+  return notes.map((note) => (
+    <p key={note} className="hint" data-testid={testId}>
+      {note}
+    </p>
+  ));
+}
+
 /** A preset's plan on one host: each key's current and new value, the files, and the notes. */
 export function PresetPlanView({ plan }: { plan: PresetPlan }) {
   return (
     <div data-testid="plan">
       <table className="table compact" data-testid="plan-table">
-        <thead>
-          <tr>
-            <th>Key</th>
-            <th>Current</th>
-            <th>New</th>
-            <th>Change</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Key', 'Current', 'New', 'Change']} />
         <tbody>
           {plan.sysctls.map((row) => (
             <tr key={`sysctl ${row.key}`} data-testid="plan-row" data-key={row.key} data-change={row.change}>
@@ -97,11 +100,7 @@ export function PresetPlanView({ plan }: { plan: PresetPlan }) {
       <p className="hint">
         Before anything changes, the previous values go to Benchlab's journal and to <span className="mono">{plan.restoreFile.path}</span> on the host.
       </p>
-      {plan.notes.map((note) => (
-        <p key={note} className="hint" data-testid="plan-note">
-          {note}
-        </p>
-      ))}
+      <Notes notes={plan.notes} testId="plan-note" />
     </div>
   );
 }
@@ -113,14 +112,7 @@ function Verification({ result }: { result: ApplyResult }) {
         {result.outcome === 'no changes' ? 'No changes: the host already matches this preset.' : 'Applied. Each key as verified on the host:'}
       </p>
       <table className="table compact">
-        <thead>
-          <tr>
-            <th>Key</th>
-            <th>Expected</th>
-            <th>On the host</th>
-            <th>Status</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Key', 'Expected', 'On the host', 'Status']} />
         <tbody>
           {result.verdicts.map((verdict) => (
             <tr key={`${verdict.kind} ${verdict.key}`} data-testid="verdict-row" data-key={verdict.key} data-status={verdict.status}>
@@ -137,11 +129,7 @@ function Verification({ result }: { result: ApplyResult }) {
           ))}
         </tbody>
       </table>
-      {result.notes.map((note) => (
-        <p key={note} className="hint">
-          {note}
-        </p>
-      ))}
+      <Notes notes={result.notes} />
     </div>
   );
 }
@@ -175,11 +163,7 @@ function RevertView({ result }: { result: RevertResult }) {
           </tbody>
         </table>
       )}
-      {result.notes.map((note) => (
-        <p key={note} className="hint">
-          {note}
-        </p>
-      ))}
+      <Notes notes={result.notes} />
     </div>
   );
 }

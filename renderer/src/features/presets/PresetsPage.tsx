@@ -6,6 +6,7 @@ import type { Preset, PresetDefinition } from '../../../../app/presets/presets.t
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { useLoaded } from '../../common/use-loaded.ts';
 import { ErrorBanner } from '../../common/Banner.tsx';
+import { Page } from '../../common/Page.tsx';
 import { usePendingReverts } from './PendingReverts.tsx';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
@@ -75,14 +76,11 @@ export function PresetsPage() {
   };
 
   return (
-    <section className="page" data-testid="page-presets">
-      <header className="page-header">
-        <h1>Presets</h1>
-      </header>
-      <p className="hint">
-        Limits and sysctls for load clients and servers. Benchlab shows every change before it writes anything, proves what took
-        effect, and puts everything back on Revert.
-      </p>
+    <Page
+      id="presets"
+      title="Presets"
+      hint="Limits and sysctls for load clients and servers. Benchlab shows every change before it writes anything, proves what took effect, and puts everything back on Revert."
+    >
       <ErrorBanner error={error} testId="presets-error" />
       {presets === null ? (
         <p className="hint">Loading…</p>
@@ -172,6 +170,6 @@ export function PresetsPage() {
           )}
         </div>
       )}
-    </section>
+    </Page>
   );
 }

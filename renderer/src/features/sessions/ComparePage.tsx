@@ -8,8 +8,14 @@ import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import type { StoredRun } from '../../../../app/runs/runs.ts';
 import { filterLibrary, type LibraryEntry } from '../../../../app/sessions/session-library.ts';
 import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
+import { useLoaded } from '../../common/use-loaded.ts';
+import { Banner, ErrorBanner } from '../../common/Banner.tsx';
+import { Page } from '../../common/Page.tsx';
 import { ComparisonView } from './ComparisonView.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
+
+/** The library before it loaded: one empty list, so what is filtered from it stays put. */
+const NONE: LibraryEntry[] = [];
 
 function stepLabel(run: StoredRun): string {
   return typeof run.step.label === 'string' ? run.step.label : `run ${run.ordinal}`;
@@ -18,7 +24,8 @@ function stepLabel(run: StoredRun): string {
 export function ComparePage() {
   const api = useApi();
   const link = useConnection();
-  const [library, setLibrary] = useState<LibraryEntry[]>([]);
+  const { value: libraryList, error: libraryError } = useLoaded((client) => client.sessions.library());
+  const library = libraryList ?? NONE;
   const [selected, setSelected] = useState<number[]>(loadSelection);
   const [search, setSearch] = useState('');
   const [title, setTitle] = useState('');
@@ -30,11 +37,6 @@ export function ComparePage() {
   const [busy, setBusy] = useState<'opening' | 'exporting' | null>(null);
   const [exported, setExported] = useState<PdfExport | null>(null);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (link !== 'connected') return;
-    api.sessions.library().then(setLibrary, (failure: unknown) => setError(errorMessage(failure)));
-  }, [api, link]);
 
   useEffect(() => {
     if (link !== 'connected') return;
@@ -104,9 +106,11 @@ export function ComparePage() {
 
   const shown = filterLibrary(library, { text: search });
   return (
-    <section className="page page-wide" data-testid="page-compare">
-      <header className="page-header">
-        <h1>Compare</h1>
+    <Page
+      id="compare"
+      title="Compare"
+      wide
+      actions={
         <div className="actions">
           <button type="button" className="primary" data-testid="compare-open" disabled={selected.length < 2 || busy !== null || (leftOut.size > 0 && !runsKnown)} onClick={() => void open(selected)}>
             {busy === 'opening' ? 'Opening…' : `Compare ${selected.length} sessions${leftOutCount > 0 ? ` (${leftOutCount} step${leftOutCount === 1 ? '' : 's'} left out)` : ''}`}
@@ -115,16 +119,13 @@ export function ComparePage() {
             {busy === 'exporting' ? 'Printing…' : 'Export PDF'}
           </button>
         </div>
-      </header>
-      {error && (
-        <div className="banner error" role="alert" data-testid="compare-error">
-          {error}
-        </div>
-      )}
+      }
+    >
+      <ErrorBanner error={error ?? libraryError} testId="compare-error" />
       {exported && (
-        <div className="banner info" role="status" data-testid="compare-exported">
+        <Banner tone="info" role="status" testId="compare-exported">
           PDF written to <span className="mono" data-testid="compare-pdf-file">{exported.file}</span> ({Math.round(exported.bytes / 1024)} KiB, printed in {exported.renderMs} ms)
-        </div>
+        </Banner>
       )}
       <div className="card compare-picker">
         <div className="grid">
@@ -169,6 +170,6 @@ export function ComparePage() {
         )}
       </div>
       {comparison && <ComparisonView comparison={comparison} />}
-    </section>
+    </Page>
   );
 }

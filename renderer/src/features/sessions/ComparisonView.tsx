@@ -10,6 +10,7 @@ import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
 import { OverlayChart, type OverlaySeries } from './OverlayChart.tsx';
 import { Banner } from '../../common/Banner.tsx';
 import { seriesColor } from '../../common/chart-setup.ts';
+import { TableHead } from '../../common/TableHead.tsx';
 
 type Verdict = Comparison['repeats'][number]['steps'][number]['rpsVsBaseline'];
 
@@ -57,17 +58,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
       ))}
       <h2>Sessions</h2>
       <table className="table compact" data-testid="compare-sessions">
-        <thead>
-          <tr>
-            <th />
-            <th>Session</th>
-            <th>Started</th>
-            <th>Status</th>
-            <th>Hosts</th>
-            <th>Templates</th>
-            <th>Load</th>
-          </tr>
-        </thead>
+        <TableHead columns={['', 'Session', 'Started', 'Status', 'Hosts', 'Templates', 'Load']} />
         <tbody>
           {comparison.sessions.map((session, i) => (
             <tr key={session.id}>
@@ -92,14 +83,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
         <div key={s.label} data-testid="compare-step" data-step={s.label}>
           <h3>{s.label}</h3>
           <table className="table compact summary-table">
-            <thead>
-              <tr>
-                <th>Session</th>
-                {comparison.columns.map((column) => (
-                  <th key={column.key}>{column.label}</th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead columns={['Session', ...comparison.columns.map((column) => column.label)]} />
             <tbody>
               {s.rows.map((row) => (
                 <tr key={row.runId} data-testid="compare-row" data-session={comparison.sessions[row.session]?.id}>
@@ -129,17 +113,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
         <>
           <h2>Repeated runs</h2>
           <table className="table compact" data-testid="compare-repeats">
-            <thead>
-              <tr>
-                <th>Configuration</th>
-                <th>Step</th>
-                <th>Runs</th>
-                <th>Requests/s (median, 95 % CI)</th>
-                <th>p99 (median, 95 % CI)</th>
-                <th>Requests/s vs first</th>
-                <th>p99 vs first</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Configuration', 'Step', 'Runs', 'Requests/s (median, 95 % CI)', 'p99 (median, 95 % CI)', 'Requests/s vs first', 'p99 vs first']} />
             <tbody>
               {comparison.repeats.flatMap((group) =>
                 group.steps.map((s) => (
@@ -187,15 +161,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
       <h2>Hosts and system info</h2>
       <p className="hint">As each session recorded its hosts when it started, never what they are now.</p>
       <table className="table compact" data-testid="compare-hosts">
-        <thead>
-          <tr>
-            <th>Host</th>
-            <th>Fact</th>
-            {comparison.sessions.map((session) => (
-              <th key={session.id}>{session.name}</th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={['Host', 'Fact', ...comparison.sessions.map((session) => session.name)]} />
         <tbody>
           {comparison.hosts.rows.map((row) => (
             <tr key={`${row.role}-${row.label}`} className={row.differs ? 'differs' : undefined} data-differs={row.differs}>

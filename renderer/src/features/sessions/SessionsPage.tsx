@@ -7,6 +7,8 @@ import { filterChoices, filterLibrary, parseTags, type LibraryEntry, type Librar
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { useLoaded } from '../../common/use-loaded.ts';
 import { ErrorBanner } from '../../common/Banner.tsx';
+import { Page } from '../../common/Page.tsx';
+import { TableHead } from '../../common/TableHead.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
 import { restoreWizard, wizardFromSession } from '../plans/wizard-draft.ts';
 import { ReplayView } from './ReplayView.tsx';
@@ -94,9 +96,10 @@ export function SessionsPage() {
   }
 
   return (
-    <section className="page" data-testid="page-sessions">
-      <header className="page-header">
-        <h1>Sessions</h1>
+    <Page
+      id="sessions"
+      title="Sessions"
+      actions={
         <div className="actions">
           <button
             type="button"
@@ -111,7 +114,8 @@ export function SessionsPage() {
             Compare {liveSelection.length} selected
           </button>
         </div>
-      </header>
+      }
+    >
       <div className="library-filters">
         <input className="search" type="search" placeholder="Search name, notes or tag" value={filter.text ?? ''} data-testid="sessions-search" onChange={(event) => setField('text', event.target.value)} />
         <select value={filter.template ?? ''} data-testid="sessions-filter-template" onChange={(event) => setField('template', event.target.value)}>
@@ -148,19 +152,7 @@ export function SessionsPage() {
         </div>
       ) : (
         <table className="table" data-testid="sessions-table">
-          <thead>
-            <tr>
-              <th />
-              <th>Name</th>
-              <th>Status</th>
-              <th>Templates</th>
-              <th>Hosts</th>
-              <th>Tags</th>
-              <th>Runs</th>
-              <th>Created</th>
-              <th />
-            </tr>
-          </thead>
+          <TableHead columns={['', 'Name', 'Status', 'Templates', 'Hosts', 'Tags', 'Runs', 'Created', '']} />
           <tbody>
             {shown.flatMap((session) => [
               <tr key={session.id} data-testid="session-row" data-session={session.id}>
@@ -235,6 +227,6 @@ export function SessionsPage() {
           </tbody>
         </table>
       )}
-    </section>
+    </Page>
   );
 }

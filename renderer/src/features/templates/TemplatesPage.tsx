@@ -14,6 +14,7 @@ import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
 import { useLoaded } from '../../common/use-loaded.ts';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
+import { Page } from '../../common/Page.tsx';
 
 export function TemplatesPage() {
   const api = useApi();
@@ -49,17 +50,16 @@ export function TemplatesPage() {
   const shown = [...deployments.values()].filter((deployment) => hosts?.some((host) => host.id === deployment.hostId));
 
   return (
-    <section className="page" data-testid="page-templates">
-      <header className="page-header">
-        <h1>Templates</h1>
+    <Page
+      id="templates"
+      title="Templates"
+      actions={
         <button type="button" onClick={reload} data-testid="templates-reload">
           Reload
         </button>
-      </header>
-      <p className="hint">
-        Servers under test, deployed to a connected host: Benchlab checks its runtimes, uploads what changed, starts the server under a supervisor and waits until
-        it answers /health. The endpoints every template serves are in server-templates/CONTRACT.md.
-      </p>
+      }
+      hint="Servers under test, deployed to a connected host: Benchlab checks its runtimes, uploads what changed, starts the server under a supervisor and waits until it answers /health. The endpoints every template serves are in server-templates/CONTRACT.md."
+    >
       <ErrorBanner error={error} testId="templates-error" />
       {catalog?.broken.map((entry) => (
         <Banner key={entry.folder} tone="error" testId="template-broken">
@@ -101,6 +101,6 @@ export function TemplatesPage() {
       )}
       <h2>Log</h2>
       <LogTerminal />
-    </section>
+    </Page>
   );
 }

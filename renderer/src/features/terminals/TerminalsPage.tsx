@@ -7,6 +7,7 @@ import { useHosts } from '../hosts/use-hosts.ts';
 import { LogTerminal } from '../templates/LogTerminal.tsx';
 import { TerminalPanel } from './TerminalPanel.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
+import { Page } from '../../common/Page.tsx';
 
 interface OpenPanel {
   /** React key: the same host may have several terminals open. */
@@ -27,14 +28,11 @@ export function TerminalsPage() {
   const close = (key: number) => setPanels((current) => current.filter((panel) => panel.key !== key));
 
   return (
-    <section className="page" data-testid="page-terminals">
-      <header className="page-header">
-        <h1>Terminals</h1>
-      </header>
-      <p className="hint">
-        A shell on each host, as if you had logged in (SSH hosts must be connected first). Copy with Ctrl+Shift+C, paste
-        with Ctrl+Shift+V.
-      </p>
+    <Page
+      id="terminals"
+      title="Terminals"
+      hint="A shell on each host, as if you had logged in (SSH hosts must be connected first). Copy with Ctrl+Shift+C, paste with Ctrl+Shift+V."
+    >
       <ErrorBanner error={error} testId="terminals-error" />
       {hosts === null ? (
         <p className="hint">Loading…</p>
@@ -66,6 +64,6 @@ export function TerminalsPage() {
       </div>
       <h2>Log</h2>
       <LogTerminal />
-    </section>
+    </Page>
   );
 }
