@@ -47,6 +47,27 @@ export default tseslint.config(
     },
   },
   {
+    // A renderer feature never imports another feature's page (renderer/src/features/<x>/*Page.tsx):
+    // a page is imported from its own folder ('./HostsPage.tsx') and by App.tsx, which routes to it;
+    // what two features share goes into a component. This block repeats the renderer's rules above,
+    // since a later block's no-restricted-imports replaces an earlier one's.
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/src/App.tsx'],
+    rules: {
+      'no-restricted-imports': restrict([
+        noNode,
+        noElectron,
+        noMain,
+        {
+          // Any path to a module named <Name>Page other than './<Name>Page' (common/Page.tsx, the frame, is no page).
+          regex: '^(?!\\./[^/]+$).*/[A-Z][A-Za-z0-9]*Page(\\.[jt]sx?)?$',
+          caseSensitive: true,
+          message: "Another feature's page is not a component: import pages only from their own feature folder (and App.tsx); move what is shared into a component.",
+        },
+      ]),
+    },
+  },
+  {
     files: ['main/**/*.ts', 'agent/**/*.ts', 'scripts/**/*.ts', 'tests/**/*.ts'],
     ignores: ['main/electron/**'],
     rules: {

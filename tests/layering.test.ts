@@ -33,6 +33,11 @@ const forbidden: Array<[string, string]> = [
   ['agent/bad.ts', "import { Client } from 'ssh2';\nexport const x = Client;\n"],
   // The agent speaks HTTP with its own client: no load library may creep back into the bundle.
   ['agent/bad.ts', "import Client from 'autocannon/lib/httpClient.js';\nexport const x = Client;\n"],
+  // One renderer feature never imports another feature's page: pages are routed to by App.tsx only.
+  ['renderer/src/features/sessions/bad.tsx', "import { RunPage } from '../runs/RunPage.tsx';\nexport const x = RunPage;\n"],
+  ['renderer/src/features/plans/bad.ts', "import { CHARTS } from '../runs/RunPage';\nexport const x = CHARTS;\n"],
+  ['renderer/src/common/bad.tsx', "import { HostsPage } from '../features/hosts/HostsPage.tsx';\nexport const x = HostsPage;\n"],
+  ['renderer/src/main.tsx', "import { WizardPage } from './features/plans/WizardPage.tsx';\nexport const x = WizardPage;\n"],
 ];
 
 for (const [file, code] of forbidden) {
@@ -60,6 +65,10 @@ const allowed: Array<[string, string]> = [
     'agent/ok.ts',
     "import * as hdr from 'hdr-histogram-js';\nimport { readFileSync } from 'node:fs';\nimport { encodeLine } from '../app/runs/agent-protocol.ts';\nexport const x = [hdr, readFileSync, encodeLine];\n",
   ],
+  // A page from its own feature folder, every page from App.tsx, and components across features.
+  ['renderer/src/features/runs/ok.tsx', "import { RunPage } from './RunPage.tsx';\nexport const x = RunPage;\n"],
+  ['renderer/src/App.tsx', "import { RunPage } from './features/runs/RunPage.tsx';\nimport { HostsPage } from './features/hosts/HostsPage.tsx';\nexport const x = [RunPage, HostsPage];\n"],
+  ['renderer/src/features/sessions/ok.tsx', "import { SessionDashboard } from '../runs/SessionDashboard.tsx';\nimport { Page } from '../../common/Page.tsx';\nexport const x = [SessionDashboard, Page];\n"],
 ];
 
 for (const [file, code] of allowed) {
