@@ -15,6 +15,8 @@ import { intervalBalances, type RunSummary } from '../../app/runs/run-summary.ts
 import type { LiveRun } from '../../app/runs/runs.ts';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { summarySecondOf } from '../../app/runs/run-second.ts';
+import { deploymentServing } from '../../app/runs/run-deployment.ts';
+import type { Deployment } from '../../app/templates/templates-contract.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
@@ -87,10 +89,14 @@ describe('load engine on the lab', { skip: skip ?? false }, () => {
   });
 
   test('a real session: Node template on bl-server, the agent on bl-client, samples and a summary stored', async () => {
+    // The run is labelled with the deployment it loads, found as the Run page finds it.
+    const deployment = deploymentServing(await lab.ok<Deployment[]>('templates.deployments', {}), lab.serverId, lab.target);
+    assert.ok(deployment, 'the Node template is ready on bl-server at the target');
     const started = await lab.ok<LiveRun>('runs.start', {
       clientHostId: lab.clientId,
       serverHostId: lab.serverId,
       profile: { target: lab.target, request: { path: '/hello' }, load: { model: 'closed', connections: 8, durationS: 3 }, warmupS: 1 },
+      deployment,
     });
     const run = await sessionEnd(lab, started.sessionId, 30_000);
     assert.equal(run.status, 'completed', run.message ?? '');
