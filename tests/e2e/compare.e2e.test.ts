@@ -156,7 +156,8 @@ test('replay plays the stored timeline through the live dashboard: seek, speed, 
   assert.equal(Number(await replay.getAttribute('data-position')), paused, 'paused');
   await page.getByTestId('replay-seek').fill('45');
   await waitForAttribute(page.getByTestId('chart-rps'), 'data-points', (value) => value === '45');
-  assert.equal(await page.getByTestId('chart-rps').getAttribute('data-last-t'), '44');
+  // A point's t is the end of its second, where the live chart drew it: the 45th second ends at 45.
+  assert.equal(await page.getByTestId('chart-rps').getAttribute('data-last-t'), '45');
   await page.getByTestId('replay-seek').fill('5');
   await waitForAttribute(page.getByTestId('chart-rps'), 'data-points', (value) => value === '5');
   await page.getByTestId('replay-toggle').click();
