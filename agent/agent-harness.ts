@@ -18,6 +18,8 @@ export interface TestServer {
   /** Requests answered so far, and when the last one arrived. */
   answered(): number;
   lastRequestAt(): number;
+  /** Connections open now: a load that has stopped holds none. */
+  openConnections(): Promise<number>;
   /** Blocks the server's event loop for `ms` (a GC pause, a synchronous call). */
   stall(ms: number): void;
   close(): Promise<void>;
@@ -36,6 +38,7 @@ export async function startTestServer(body = 'hello world'): Promise<TestServer>
     port: (server.address() as AddressInfo).port,
     answered: () => answered,
     lastRequestAt: () => lastRequestAt,
+    openConnections: () => new Promise((done, fail) => server.getConnections((error, count) => (error ? fail(error) : done(count)))),
     stall(ms) {
       const until = Date.now() + ms;
       while (Date.now() < until);

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
+import { expectCount, expectText, launchChromium } from '../support/browser.ts';
+import { until } from '../support/until.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { TerminalPage } from './pages/terminal-page.ts';
 
@@ -61,7 +62,7 @@ test('typing a command shows its output in the terminal', async () => {
   await terminals.type(panel, 'echo bench-$((20+22))');
   await terminals.press(panel, 'Enter');
   // The typed line reads "bench-$((20+22))": only the shell's answer is bench-42 on a line of its own.
-  const rows = await terminals.waitForRows(panel, /^bench-42\s*$/m);
+  const rows = await terminals.waitForRows(panel, /^bench-42\s*$/);
   assert.match(rows, /bench-\$\(\(20\+22\)\)/, 'the typed command is echoed too');
 });
 
@@ -76,35 +77,32 @@ test('xterm is styled although the CSP refuses inline <style> elements', async (
 test('a flood keeps the page responsive and the prompt comes back', async () => {
   await terminals.type(panel, 'yes | head -n 200000');
   await terminals.press(panel, 'Enter');
-  // While 400 KB stream through, the page keeps answering: script round trips and a click.
-  const slowest = { evaluate: 0, click: 0 };
-  for (let i = 0; i < 10; i += 1) {
-    slowest.evaluate = Math.max(slowest.evaluate, await terminals.roundTripMs());
-    const started = Date.now();
-    await terminals.status(panel).click();
-    slowest.click = Math.max(slowest.click, Date.now() - started);
-    await page.waitForTimeout(30);
-  }
-  assert.ok(slowest.evaluate < 1000, `the page answered a script call within ${slowest.evaluate} ms`);
-  assert.ok(slowest.click < 2000, `the page answered a click within ${slowest.click} ms`);
-
-  // Typed after the flood started, run once it is over: the shell is back at its prompt.
+  // Typed while the flood runs (each key a press the page must take), run once it is over.
   await terminals.type(panel, 'echo after-$((50+8))');
   await terminals.press(panel, 'Enter');
-  await terminals.waitForRows(panel, /^after-58\s*$/m, 30_000);
+  // Until the shell is back, while 400 KB stream through, the page keeps answering script calls
+  // and clicks; each is bounded (a page that stopped answering fails here), none is timed.
+  const back = panel.locator('.xterm-rows > div').filter({ hasText: /^after-58\s*$/ });
+  let answered = 0;
+  while ((await back.count()) === 0 && answered < 1000) {
+    await terminals.answersScript(5000);
+    await terminals.status(panel).click({ timeout: 5000 });
+    answered += 1;
+  }
+  await terminals.waitForRows(panel, /^after-58\s*$/, 30_000);
   assert.equal(await terminals.status(panel).getAttribute('data-state'), 'open');
 });
 
 test('pasted text (the browser paste event) goes to the shell', async () => {
   await terminals.paste(panel, 'echo pasted-$((3*3))');
   await terminals.press(panel, 'Enter');
-  await terminals.waitForRows(panel, /^pasted-9\s*$/m);
+  await terminals.waitForRows(panel, /^pasted-9\s*$/);
 });
 
 test('Ctrl+Shift+C copies the selection and Ctrl+Shift+V pastes into the shell', async () => {
   await terminals.type(panel, 'echo copyme-$((7*6))');
   await terminals.press(panel, 'Enter');
-  await terminals.waitForRows(panel, /^copyme-42\s*$/m);
+  await terminals.waitForRows(panel, /^copyme-42\s*$/);
   await terminals.selectWordOnRow(panel, /^copyme-42\s*$/);
   await page.keyboard.press('Control+Shift+C');
   assert.equal(await terminals.clipboardText(), 'copyme-42');
@@ -112,28 +110,20 @@ test('Ctrl+Shift+C copies the selection and Ctrl+Shift+V pastes into the shell',
   await terminals.setClipboardText('echo from-clipboard-$((2+2))');
   await terminals.press(panel, 'Control+Shift+V');
   await terminals.press(panel, 'Enter');
-  await terminals.waitForRows(panel, /^from-clipboard-4\s*$/m);
+  await terminals.waitForRows(panel, /^from-clipboard-4\s*$/);
 });
 
 test('the log terminal shows the app log as it happens', async () => {
   await terminals.addHost('log-probe');
-  const deadline = Date.now() + 10_000;
-  let text = '';
-  while (!text.includes('log-probe') && Date.now() < deadline) {
-    text = await terminals.logTerminal().locator('.xterm-rows').innerText();
-    await page.waitForTimeout(50);
-  }
-  assert.match(text, /info\s+hosts: .*log-probe/);
+  await expectText(terminals.logTerminal().locator('.xterm-rows > div'), /info\s+hosts: .*log-probe/);
 });
 
 test('closing the panel ends the shell', async () => {
   // Each local shell is a util-linux `script` process under the web app.
   assert.equal(childProcesses(app.process.pid!, 'script').length, 1);
   await panel.getByTestId('terminal-close').click();
-  assert.equal(await terminals.panels().count(), 0);
-  const deadline = Date.now() + 2000;
-  while (childProcesses(app.process.pid!, 'script').length > 0 && Date.now() < deadline) await page.waitForTimeout(50);
-  assert.deepEqual(childProcesses(app.process.pid!, 'script'), [], 'the shell is gone, not just its panel');
+  await expectCount(terminals.panels(), 0);
+  await until(() => childProcesses(app.process.pid!, 'script').length === 0, 'the shell to end, not just its panel', 5000);
   // Whatever inline-style refusals the CSP reported came from xterm's own <style> elements, which are mirrored.
   for (const violation of cspViolations) assert.match(violation, /style/i, violation);
 });

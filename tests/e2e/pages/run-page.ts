@@ -2,6 +2,7 @@
 // what the page shows (field errors, status, summary rows, chart progress); selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
+import { expectAttribute } from '../../support/browser.ts';
 
 export interface ProfileValues {
   client?: string;
@@ -57,17 +58,9 @@ export class RunPage {
     return this.page.getByTestId('run-error');
   }
 
-  /** Waits until the run's status badge says one of `states`. */
-  async waitForState(states: string[], timeout = 30_000): Promise<string> {
-    const status = this.page.getByTestId('run-status');
-    await status.waitFor({ timeout });
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const state = (await status.getAttribute('data-status')) ?? '';
-      if (states.includes(state)) return state;
-      if (Date.now() > deadline) throw new Error(`run state stayed ${state}, expected ${states.join(' or ')}`);
-      await this.page.waitForTimeout(100);
-    }
+  /** Waits until the run's status badge says one of `states`; returns the one it says. */
+  waitForState(states: string[], timeout = 30_000): Promise<string> {
+    return expectAttribute(this.page.getByTestId('run-status'), 'data-status', states, { timeout });
   }
 
   /** The session the page shows. */
@@ -78,14 +71,8 @@ export class RunPage {
   /** Waits until a chart has drawn at least `count` points of the session the page shows. */
   async waitForChartPoints(id: string, count: number, timeout = 15_000): Promise<void> {
     const chart = this.page.getByTestId(`chart-${id}`);
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const session = await this.sessionId();
-      const [drawnFor, points] = await Promise.all([chart.getAttribute('data-session'), chart.getAttribute('data-points')]);
-      if (Number(drawnFor) === session && Number(points) >= count) return;
-      if (Date.now() > deadline) throw new Error(`chart ${id} drew ${points} points of session ${drawnFor}, expected ${count} of ${session}`);
-      await this.page.waitForTimeout(50);
-    }
+    await expectAttribute(chart, 'data-session', String(await this.sessionId()), { timeout });
+    await expectAttribute(chart, 'data-points', { atLeast: count }, { timeout });
   }
 
   summaryRows(): Locator {

@@ -3,6 +3,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { BenchlabApi } from '../../../app/contract.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
+import { expectText } from '../../support/browser.ts';
 
 /**
  * The little of the browser that the callbacks given to evaluate() use: they run in the page, but
@@ -72,16 +73,10 @@ export class TerminalPage {
     return panel.locator('.xterm-rows').innerText();
   }
 
-  /** Waits until the visible rows match `pattern`; returns the rows' text. */
-  async waitForRows(panel: Locator, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    let text = '';
-    while (Date.now() < deadline) {
-      text = await this.rowsText(panel);
-      if (pattern.test(text)) return text;
-      await this.page.waitForTimeout(50);
-    }
-    throw new Error(`the terminal did not show ${pattern} within ${timeoutMs} ms; it shows:\n${text}`);
+  /** Waits until a visible row matches `row` (one row's text, anchors included); returns all the rows' text. */
+  async waitForRows(panel: Locator, row: RegExp, timeoutMs = 10_000): Promise<string> {
+    await expectText(panel.locator('.xterm-rows > div'), row, { timeout: timeoutMs });
+    return this.rowsText(panel);
   }
 
   /** Styles the browser applied to the rows, from the rules xterm generates at run time. */
@@ -127,11 +122,9 @@ export class TerminalPage {
     );
   }
 
-  /** Milliseconds the page takes to answer a trivial script call. */
-  async roundTripMs(): Promise<number> {
-    const started = Date.now();
-    await this.page.evaluate(() => 1);
-    return Date.now() - started;
+  /** A trivial script call: it comes back only if the page's main thread is free to run it. */
+  async answersScript(timeoutMs: number): Promise<void> {
+    await this.page.waitForFunction(() => true, undefined, { timeout: timeoutMs });
   }
 
   logTerminal(): Locator {
