@@ -57,7 +57,7 @@ export type LiveRun = z.infer<typeof LiveRun>;
 export const LivePoint = z.object({
   sessionId: z.number(),
   step: z.number().int(),
-  /** Seconds since the session started (the charts' x). */
+  /** Seconds since the session started to the end of the point's second (the charts' x). */
   t: z.number(),
   /** The agent's second boundary, epoch ms (to measure the lag to the chart). */
   at: z.number(),

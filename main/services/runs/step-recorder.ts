@@ -28,10 +28,6 @@ export class StepRecorder {
     this.#tally = new RunTally(options.rules);
   }
 
-  get storedSeconds(): number {
-    return this.#stored;
-  }
-
   /** The line as the run second it is stored as; `server` is the server's latest reading (≤ 1 s old). */
   secondOf(line: LoadSampleLine, server: ServerMetrics | null): RunSecond {
     return {

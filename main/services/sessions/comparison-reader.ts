@@ -17,7 +17,6 @@ import { SnapshotsRepository } from './snapshots-repository.ts';
 
 export interface ReadRun extends ComparedRunInput {
   ordinal: number;
-  endedAt: string | null;
   step: Record<string, unknown>;
   /** The measured window's stored seconds, histograms left out (replay draws these). */
   measured: RunSecond[];
@@ -80,7 +79,6 @@ export class ComparisonReader {
         summary,
         histogram,
         startedAt: run.startedAt,
-        endedAt: run.endedAt,
         step: run.step,
         seconds: timelineOf(measured),
         // The same verdict as the Run page's, from the same stored seconds.

@@ -1,0 +1,82 @@
+// The one run summary: fed second by second (live) or from the stored seconds (recovery, Compare),
+// several clients of one second taken together for the window's verdicts, warm-up never counted.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../common/hdr.ts';
+import type { RunSecond } from './run-second.ts';
+import { judgeRunBottleneck, RunTally, summarizeRun, summaryRulesOf } from './summarize-run.ts';
+
+function second(index: number, change: Partial<RunSecond> = {}): RunSecond {
+  const histogram = createLatencyHistogram();
+  for (let i = 0; i < 200; i++) recordLatencyUs(histogram, 2000 + index * 10);
+  return {
+    second: index,
+    clientIndex: 0,
+    phase: 'measure',
+    scheduled: 200,
+    notSent: {},
+    inFlight: 0,
+    requests: 200,
+    bytes: 200 * 100,
+    errors: {},
+    statusClasses: { '2xx': 200 },
+    p50Us: 2000 + index * 10,
+    p90Us: 2100,
+    p99Us: 2500,
+    maxUs: 3000,
+    histogram: encodeHistogram(histogram),
+    clientMetrics: { durationMs: 1000, at: 1000 * (index + 1), agentCpu: 0.2, cores: 2 },
+    serverMetrics: { cpu: 0.5 },
+    ...change,
+  };
+}
+
+const rules = summaryRulesOf({ bucketsMs: [1, 5] }, { load: { model: 'closed', connections: 4, durationS: 12 } });
+
+describe('summarizing a run', () => {
+  test('the rules come from the profile and the stored step; defaults where they are missing', () => {
+    assert.deepEqual(rules, { bucketsMs: [1, 5], timeoutsInLatency: false, targetRate: null });
+    assert.deepEqual(summaryRulesOf(undefined, { load: { model: 'open', rate: 50, durationS: 10 } }), { bucketsMs: [800, 1200], timeoutsInLatency: true, targetRate: 50 });
+  });
+
+  test('fed second by second it ends where the stored seconds read back end, steadiness judged only at the end', () => {
+    const seconds = Array.from({ length: 12 }, (_, i) => second(i));
+    const tally = new RunTally(rules);
+    tally.add(second(0, { phase: 'warmup', requests: 99_999 }));
+    for (const entry of seconds) tally.add(entry);
+    assert.equal(tally.summary()!.steadiness, null, 'no verdict mid-run');
+    assert.equal(tally.counted, 12, 'warm-up not counted');
+    const live = tally.result();
+    const readBack = summarizeRun(seconds, rules);
+    assert.deepEqual(readBack.summary, live.summary);
+    assert.equal(readBack.summary!.requests, 2400);
+    assert.equal(readBack.summary!.seconds, 12);
+    assert.ok(readBack.summary!.steadiness, 'twelve seconds are enough to judge steadiness');
+    assert.ok(readBack.summary!.books?.balanced);
+    assert.equal(readBack.histogram!.totalCount, 2400);
+  });
+
+  test('no stored second, no summary', () => {
+    assert.deepEqual(summarizeRun([], rules), { summary: null, histogram: null, bottleneck: null });
+  });
+
+  test('two clients of one second are one second of the window: time counted once, counters added, the worse readings kept', () => {
+    const client = (i: number, index: number, lagMs: number) => second(i, { clientIndex: index, clientMetrics: { durationMs: 1000, at: 1000 * (i + 1), agentCpu: 0.1, eventLoopLagMs: lagMs } });
+    const seconds = [0, 1, 2].flatMap((i) => [client(i, 0, 2), client(i, 1, 80)]);
+    const { summary } = summarizeRun(seconds, rules);
+    assert.equal(summary!.seconds, 3);
+    assert.equal(summary!.requestsPerSecond, 400);
+    const bottleneck = judgeRunBottleneck(seconds, { targetRate: 500 });
+    assert.equal(bottleneck?.verdict, 'client-bound');
+    assert.deepEqual(
+      bottleneck.evidence.map((evidence) => [evidence.kind, evidence.seconds]),
+      [
+        ['below-target', 3],
+        ['event-loop-lag', 3],
+      ],
+    );
+    assert.match(bottleneck.evidence[0]!.message, /^achieved 400 of the 500 requests\/s/, 'both clients’ requests count');
+    assert.match(bottleneck.evidence[1]!.message, /up to 80 ms/, 'the lagging client stands for the second');
+  });
+});
