@@ -81,8 +81,11 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
   const now = () => performance.now();
   const duration = data?.durationS ?? 0;
   const playing = clock.playingSinceMs !== null && position < duration;
+  // Whole seconds while playing; at the end exactly the duration, which ends where the last stored
+  // second did (not always on a whole second).
+  const shownPosition = position >= duration ? duration : Math.floor(position);
   return (
-    <div className="card" data-testid="replay" data-position={Math.floor(position)} data-duration={duration}>
+    <div className="card" data-testid="replay" data-position={shownPosition} data-duration={duration}>
       <div className="page-header">
         <h2>Replay: {data?.run.name ?? '…'}</h2>
         <div className="actions">
