@@ -7,6 +7,7 @@ import { ComparisonService } from './sessions/comparison-service.ts';
 import { ReportExporter } from './sessions/pdf-export.ts';
 import { EventBus } from './event-bus.ts';
 import { PlanRunner } from './plans/plan-runner.ts';
+import { ConnectChecks } from './hosts/connect-checks.ts';
 import { HostConnections } from './hosts/host-connections.ts';
 import { HostService } from './hosts/host-service.ts';
 import { Logger } from './logger.ts';
@@ -76,7 +77,8 @@ export function createServices(options: ServiceOptions): Services {
   const hosts = new HostsRepository(db);
   const connections = new HostConnections({ hosts, bus, log });
   const terminals = new TerminalManager({ bus, transportFor: (hostId) => connections.transportFor(hostId) });
-  const templates = templateServiceFromEnv({ bus, log, hosts, connections, dataDir: options.dataDir });
+  const connectChecks = new ConnectChecks({ bus, log, hosts, isConnected: (hostId) => connections.state(hostId).state === 'connected' });
+  const templates = templateServiceFromEnv({ bus, log, hosts, connections, connectChecks, dataDir: options.dataDir });
   const builtInPresets = loadBuiltInPresets(builtInPresetsDir());
   for (const problem of builtInPresets.problems) log.warn('presets', `built-in preset skipped: ${problem}`);
   const presetCatalog = new PresetCatalog(builtInPresets.presets, new PresetsRepository(db));
@@ -97,6 +99,7 @@ export function createServices(options: ServiceOptions): Services {
     portableNode: templates.portableNodeCache,
     databaseFile: file,
     hostFacts,
+    connectChecks,
   });
   const compare = new ComparisonService({ db, sessions });
   const drafts = new DraftsRepository(db);
@@ -147,6 +150,7 @@ export function createServices(options: ServiceOptions): Services {
       plans.close();
       runs.closeAll();
       templates.close();
+      connectChecks.close();
       terminals.closeAll();
       connections.closeAll();
       db.close();

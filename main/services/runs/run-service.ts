@@ -22,6 +22,7 @@ import type { RunsRepository } from './runs-repository.ts';
 import type { SamplesRepository } from './samples-repository.ts';
 import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { PortableNodeCache } from '../templates/portable-node.ts';
+import type { ConnectChecks } from '../hosts/connect-checks.ts';
 import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-host.ts';
 import { PointStream } from './point-stream.ts';
 import type { SessionSnapshots } from './session-snapshot.ts';
@@ -47,6 +48,8 @@ export interface RunServiceOptions {
   databaseFile: string;
   /** Takes and stores what both hosts are at a session's start (system info, limits, noise findings). */
   hostFacts?: Pick<SessionSnapshots, 'take'>;
+  /** The check each connect runs: this service adds its part (agents an earlier Benchlab left). */
+  connectChecks: ConnectChecks;
 }
 
 export interface StartArgs {
@@ -84,15 +87,11 @@ export class RunService {
     this.#options = options;
     this.#owner = agentOwner(options.databaseFile);
     this.#recoverInterrupted();
+    // A host that dropped may come back as another machine's image: prepare the agent anew.
     this.#unsubscribe = options.bus.subscribe('hosts.connection', (connection) => {
-      if (connection.state !== 'connected') {
-        this.#agentHosts.delete(connection.hostId);
-        return;
-      }
-      void this.#cleanHost(connection.hostId).catch((error: unknown) =>
-        options.log.warn('runs', `cleaning leftover agents on host ${connection.hostId} failed: ${(error as Error).message}`),
-      );
+      if (connection.state !== 'connected') this.#agentHosts.delete(connection.hostId);
     });
+    options.connectChecks.register({ owner: 'runs', what: 'agents left by an earlier Benchlab', run: (hostId) => this.#cleanHost(hostId) });
   }
 
   live(): { run: LiveRun | null; points: LivePoint[] } {
@@ -122,11 +121,12 @@ export class RunService {
     if (typeof target === 'string') throw new ApiError('invalid_args', `target: ${target}`);
     const steps = expandSteps(profile);
 
+    // Agents a crashed Benchlab left are cleaned by the connect check: wait for it, do not check again.
+    await this.#options.connectChecks.settled(client.id);
+    if (server) await this.#options.connectChecks.settled(server.id);
     const clientAgent = await this.#agentHost(client.id, client.name, clientTransport);
-    await cleanLeftoverAgents(clientTransport, this.#owner);
     await this.#probe(clientTransport, clientAgent, client.name, target);
     const serverAgent = server && serverTransport ? await this.#agentHost(server.id, server.name, serverTransport) : null;
-    if (serverTransport) await cleanLeftoverAgents(serverTransport, this.#owner);
 
     const now = new Date();
     const name = args.name ?? `${describeTarget(target)}${profile.request.path} — ${steps.map((step) => step.label).join(' / ')}`.slice(0, 200);

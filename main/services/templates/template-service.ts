@@ -567,7 +567,7 @@ export class TemplateService {
  * The service as the app runs it: portable Node cached under the data dir, templates from the
  * bundled folder or from BENCHLAB_TEMPLATES_DIR (your own templates, with the bundled payload).
  */
-export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections'> & { dataDir: string }): TemplateService {
+export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections' | 'connectChecks'> & { dataDir: string }): TemplateService {
   const bundled = bundledPaths();
   const own = process.env.BENCHLAB_TEMPLATES_DIR?.trim();
   return new TemplateService({
