@@ -134,6 +134,8 @@ export interface RunOptions {
   onLine?: (line: AgentLine) => void;
   /** Send `stop` once a line makes this true. */
   stopWhen?: (line: AgentLine) => boolean;
+  /** Close stdin (Benchlab gone) once a line makes this true. */
+  closeStdinWhen?: (line: AgentLine) => boolean;
 }
 
 export function runAgent(config: AgentConfig, options: RunOptions = {}): Promise<AgentRun> {
@@ -153,6 +155,7 @@ export function runAgent(config: AgentConfig, options: RunOptions = {}): Promise
         stopSentAt = Date.now();
         child.stdin.write(encodeLine({ type: 'stop' }));
       }
+      if (options.closeStdinWhen?.(parsed.value)) child.stdin.end();
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -1,5 +1,6 @@
 // `npm run bench`: prints Benchlab's speed and size figures. No pass/fail: goals are read, not asserted.
 
+import { benchAgentStop } from '../bench/agent-stop.ts';
 import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchJvmTemplates } from '../bench/jvm-templates.ts';
 import { benchChartLag } from '../bench/chart-lag.ts';
@@ -102,6 +103,14 @@ for (const run of await benchOpenAccounting()) {
     'window + drain': `${run.summary.seconds.toFixed(1)} s + ${(run.summary.drainMs / 1000).toFixed(1)} s (wall ${run.wallS.toFixed(1)} s with start-up)`,
   });
 }
+
+const stop = await benchAgentStop();
+print('Load agent stopping (loopback, closed model, 4 connections)', {
+  'stop → last request ms': `${stop.stopToLastRequestMs} (goal < 1000)`,
+  'stop → agent exit ms': `${stop.stopToExitMs} (goal < 1500)`,
+  'stdin closed → exit ms': `${stop.stdinClosedToExitMs} (Benchlab gone; goal < 1500)`,
+  'heard nothing → exit ms': `${stop.silenceToExitMs} (timeout ${stop.heartbeatTimeoutMs}; goal < 5000)`,
+});
 
 const lag = await benchChartLag();
 print('Agent second boundary → Run page chart updated (web mode, Chromium, This machine)', {
