@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
+import { expectAttribute, launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
@@ -63,8 +63,8 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
     await page.getByTestId('wizard-server-plan').getByTestId('plan-table').waitFor();
     assert.ok((await page.getByTestId('wizard-server-plan').getByTestId('plan-row').count()) >= 5, 'one row per key of the preset');
     assert.equal(await page.getByTestId('wizard-revert').isChecked(), true);
-    // The draft is saved a moment after each change; wait for it to reach the back end.
-    await page.waitForTimeout(800);
+    // The draft is saved a moment after each change: the page says when the back end holds it.
+    await wizard.waitForSaved();
     await page.reload();
     await wizard.waitForStep('presets');
     assert.equal(await page.getByTestId('wizard-server-preset').inputValue(), 'distribution-defaults');
@@ -158,10 +158,10 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
     await library.row(SESSION_NAMES[1]!).getByTestId('session-replay').click();
     const replay = page.getByTestId('replay');
     await page.getByTestId('replay-speed-20').click();
-    const duration = Number(await replay.getAttribute('data-duration'));
-    assert.ok(duration >= 3, `the replay covers the stored seconds (${duration})`);
-    await page.locator(`[data-testid="replay"][data-position="${duration}"]`).waitFor({ timeout: 15_000 });
-    assert.ok(Number(await page.getByTestId('chart-rps').getAttribute('data-points')) >= 3, 'the stored seconds were played onto the chart');
+    // The duration is 0 until the stored seconds are loaded: wait for them, not for a moment.
+    const duration = Number(await expectAttribute(replay, 'data-duration', { atLeast: 3 }));
+    await expectAttribute(replay, 'data-position', String(duration), { timeout: 15_000 });
+    await expectAttribute(page.getByTestId('chart-rps'), 'data-points', { atLeast: 3 });
   });
 
   test('a duplicated session opens in the wizard with its hosts, its profile and the template of its original', async () => {

@@ -25,6 +25,11 @@ export class WizardPage {
     await this.page.locator(`[data-testid="page-wizard"][data-step="${step}"]`).waitFor();
   }
 
+  /** Waits until the back end holds the draft's latest change (the wizard saves a moment after each). */
+  async waitForSaved(): Promise<void> {
+    await this.page.locator('[data-testid="page-wizard"][data-draft="saved"]').waitFor();
+  }
+
   async next(): Promise<void> {
     await this.page.getByTestId('wizard-next').click();
   }

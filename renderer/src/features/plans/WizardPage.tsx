@@ -62,7 +62,7 @@ export function WizardPage() {
   const api = useApi();
   const { hosts, reload: reloadHosts, error: hostsError } = useHosts();
   const connections = useHostConnections();
-  const { draft, update, saveError } = useWizardDraft();
+  const { draft, update, saveError, saved } = useWizardDraft();
   const [plan, setPlan] = usePlan();
   const presetList = useLoaded((client) => client.presets.list());
   const templateCatalog = useLoaded((client) => client.templates.list());
@@ -149,7 +149,7 @@ export function WizardPage() {
   const planRunning = plan?.status === 'running';
 
   return (
-    <section className="page page-wide" data-testid="page-wizard" data-step={draft.step}>
+    <section className="page page-wide" data-testid="page-wizard" data-step={draft.step} data-draft={saved ? 'saved' : 'saving'}>
       <header className="page-header">
         <h1>New plan</h1>
       </header>

@@ -1,5 +1,6 @@
 // The wizard's draft: loaded from the back end once it is reachable, saved back shortly after every
-// change (so a reload, or a restart, finds the wizard where the user left it).
+// change (so a reload, or a restart, finds the wizard where the user left it). `saved` says when
+// the back end holds the latest change (the page shows it, and tests wait for it).
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
@@ -11,11 +12,15 @@ export function useWizardDraft(): {
   draft: WizardDraft | null;
   update: (change: Partial<WizardDraft> | ((current: WizardDraft) => Partial<WizardDraft>)) => void;
   saveError: string | null;
+  saved: boolean;
 } {
   const api = useApi();
   const link = useConnection();
   const [draft, setDraft] = useState<WizardDraft | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(true);
+  // Counts changes: a save answers for the latest one only if no change came after it.
+  const changes = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const pending = useRef<WizardDraft | null>(null);
 
@@ -33,8 +38,12 @@ export function useWizardDraft(): {
     const next = pending.current;
     pending.current = null;
     if (!next) return;
+    const change = changes.current;
     api.plans.saveDraft({ draft: next as unknown as Record<string, unknown> }).then(
-      () => setSaveError(null),
+      () => {
+        setSaveError(null);
+        if (change === changes.current) setSaved(true);
+      },
       (failure: unknown) => setSaveError(`The wizard could not be saved: ${errorMessage(failure)}`),
     );
   }, [api]);
@@ -44,6 +53,8 @@ export function useWizardDraft(): {
 
   const update = useCallback(
     (change: Partial<WizardDraft> | ((current: WizardDraft) => Partial<WizardDraft>)) => {
+      changes.current += 1;
+      setSaved(false);
       setDraft((current) => {
         const base = current ?? DEFAULT_WIZARD;
         const next = { ...base, ...(typeof change === 'function' ? change(base) : change) };
@@ -56,5 +67,5 @@ export function useWizardDraft(): {
     [flush],
   );
 
-  return { draft, update, saveError };
+  return { draft, update, saveError, saved };
 }
