@@ -83,6 +83,11 @@ export class ClosedDriver implements Driver {
     this.#check();
   }
 
+  halt(): void {
+    // What is on the wire stays there, reported in flight; no connection writes another request.
+    this.#stopped = true;
+  }
+
   settle(): void {
     this.#stopped = true;
     for (const connection of [...this.#connections]) connection.abort('timeout');

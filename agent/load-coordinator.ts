@@ -204,12 +204,18 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
 
   const phaseNow = (): [PhaseTag, LinePhase] => (second < warmupSeconds ? [WARMUP, 'warmup'] : [MEASURE, 'measure']);
 
-  /** Ends the step at once: the cut-short interval reports what is in flight; nothing is settled. */
+  /**
+   * Ends the step at once: every thread stops sending at `at`, and the cut-short interval reports
+   * what is in flight; nothing is settled. The threads halt before the line is taken, so no request
+   * reaches the server after the last line's end, and the line waits for every thread like any last
+   * line does: the server never answers more than the books say was sent.
+   */
   const cut = async (reason: EndReason, message?: string, phase?: LinePhase): Promise<LoadOutcome> => {
     const at = now();
     const [tag, current]: [PhaseTag, LinePhase] = phase === 'drain' ? [MEASURE, 'drain'] : phaseNow();
+    post({ type: 'halt', at });
     // A sliver with nothing in it is not worth a line (a fixed-count step may fit in a few ms).
-    await flush(tag, current, at, Math.max(0, at - lastBoundary), { dropIfEmpty: at - lastBoundary < 50 });
+    await flush(tag, current, at, Math.max(0, at - lastBoundary), { last: true, dropIfEmpty: at - lastBoundary < 50 });
     post({ type: 'finish' });
     await terminate();
     return message === undefined ? { reason } : { reason, message };

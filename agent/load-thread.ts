@@ -2,7 +2,8 @@
 // and the connection maximum (open model), its books, and its event-loop lag. Answers the
 // coordinator's messages: `flush` (hand over one phase's interval), `drain` (schedule nothing more;
 // say `drained` once nothing measured is in flight), `settle` (the drain is over: fail what is
-// left), `finish` (close every connection, settling nothing).
+// left), `halt` (the step is cut short: send nothing more), `finish` (close every connection,
+// settling nothing).
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MessagePort } from 'node:worker_threads';
@@ -37,6 +38,9 @@ export function runLoadThread(setup: ThreadSetup, port: MessagePort): void {
         }
         case 'drain':
           driver.drain(message.at);
+          break;
+        case 'halt':
+          driver.halt(message.at);
           break;
         case 'settle':
           driver.settle();

@@ -31,6 +31,8 @@ export class OpenDriver implements Driver {
   #draining = false;
   #drainedSaid = false;
   #finished = false;
+  /** Cut short: nothing more is sent (what is on the wire is reported in flight). */
+  #halted = false;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #timerAt = Number.POSITIVE_INFINITY;
 
@@ -101,6 +103,15 @@ export class OpenDriver implements Driver {
     this.#checkDrained();
   }
 
+  halt(at: number): void {
+    this.#release(at);
+    this.#scheduling = false;
+    this.#halted = true;
+    // Slots already due but still waiting for a connection will never go out: the step ended.
+    const recorder = this.#context.recorder;
+    while (this.#waitingHead < this.#waiting.length) recorder.notSent(this.#tagOf(this.#waiting[this.#waitingHead++]!), 'step-ended');
+  }
+
   settle(): void {
     this.#scheduling = false;
     const recorder = this.#context.recorder;
@@ -159,7 +170,7 @@ export class OpenDriver implements Driver {
   }
 
   #dispatch(): void {
-    if (this.#finished) return;
+    if (this.#finished || this.#halted) return;
     const recorder = this.#context.recorder;
     while (this.#waitingHead < this.#waiting.length) {
       const connection = this.#freeConnection();

@@ -22,6 +22,7 @@ export type ToThread =
   | { type: 'flush'; round: number; tag: PhaseTag; at: number; last: boolean }
   | { type: 'drain'; at: number }
   | { type: 'settle' }
+  | { type: 'halt'; at: number }
   | { type: 'finish' };
 
 export type IntervalMessage = { type: 'interval'; round: number; thread: number; tag: PhaseTag; lagMs: number; backlog: number; connections: number } & IntervalData;
@@ -41,6 +42,8 @@ export interface Driver {
   catchUp(at: number): void;
   drain(at: number): void;
   settle(): void;
+  /** The step is cut short at `at` (stop, cap, failure): write nothing more, settle nothing. */
+  halt(at: number): void;
   finish(): void;
   /** Requests scheduled and waiting for a connection. */
   readonly backlog: number;
