@@ -30,11 +30,32 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
   let serverId: number;
   let ok: LabBackend['ok'];
   const progress: PlanState[] = [];
+  const waiters = new Set<(state: PlanState) => void>();
+
+  /** The first plan progress event from now on for which `ok` holds (bounded by `timeoutMs`). */
+  function nextProgress(ok: (state: PlanState) => boolean, what: string, timeoutMs = 60_000): Promise<PlanState> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no plan progress with ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const check = (state: PlanState) => {
+        if (!ok(state)) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(state);
+      };
+      waiters.add(check);
+    });
+  }
 
   before(async () => {
     lab = await openLabBackend('plans', 'benchlab-plan-lab-');
     ({ services, clientId, serverId, ok } = lab);
-    services.bus.subscribe('plans.progress', (state) => progress.push(state));
+    services.bus.subscribe('plans.progress', (state) => {
+      progress.push(state);
+      for (const check of [...waiters]) check(state);
+    });
   });
 
   after(async () => {
@@ -51,6 +72,8 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
     const unwatch = services.bus.subscribe('hosts.connection', (connection) => connection.hostId === serverId && serverStates.push(connection.state));
     const presetPlan = await ok<PresetPlan>('presets.plan', { presetId: 'load-client', hostId: serverId });
     progress.length = 0;
+    // Listening before the start: the first load's start is an event that must not be missed.
+    const firstLoadRunning = nextProgress((state) => state.stages.find((stage) => stage.id === 'load-0')?.status === 'running', 'load-0 running', 180_000);
     const started = await ok<PlanState>('plans.start', {
       name: 'Lab plan',
       clientHostId: clientId,
@@ -71,7 +94,7 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
     );
 
     // While the first load runs, the preset is in effect on the server.
-    for (let i = 0; i < 300 && !progress.some((state) => state.stages.find((stage) => stage.id === 'load-0')?.status === 'running'); i++) await new Promise((done) => setTimeout(done, 200));
+    await firstLoadRunning;
     assert.equal(await sysctl('net.ipv4.tcp_fin_timeout'), '15');
 
     const final = (await services.plans.settled())!;
@@ -102,6 +125,14 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
   });
 
   test('Cancel during a load stops it, keeps the session, and still stops the server', async () => {
+    const loadRunning = nextProgress(
+      (state) => {
+        const load = state.stages.find((stage) => stage.id === 'load-0');
+        return load?.status === 'running' && load.sessionId !== null && /running/.test(load.detail ?? '');
+      },
+      'load-0 running its session',
+      60_000,
+    );
     const started = await ok<PlanState>('plans.start', {
       name: 'Lab cancel',
       clientHostId: clientId,
@@ -111,14 +142,7 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
       profile: { ...PROFILE, load: { model: 'closed', connections: 2, durationS: 60 } },
     });
     assert.equal(started.stages.length, 6);
-    let running: PlanState | null = null;
-    for (let i = 0; i < 300 && !running; i++) {
-      const current = await ok<PlanState>('plans.current', {});
-      const load = current.stages.find((stage) => stage.id === 'load-0');
-      if (load?.status === 'running' && load.sessionId !== null && /running/.test(load.detail ?? '')) running = current;
-      else await new Promise((done) => setTimeout(done, 200));
-    }
-    assert.ok(running, 'the first load started');
+    await loadRunning;
     const cancelled = await ok<PlanState>('plans.cancel', {});
     assert.equal(cancelled.status, 'cancelled');
     const byId = Object.fromEntries(cancelled.stages.map((stage) => [stage.id, stage.status]));
