@@ -27,6 +27,7 @@ import {
 } from './lab.ts';
 import { isAlive, listPids, readCmdline, tryRun, type RunResult } from './system.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
+import { until } from '../support/until.ts';
 
 const instance = 'selftest';
 const layout = labLayout(instance);
@@ -278,9 +279,10 @@ test('the two-host lab', { timeout: 180_000 }, async (t) => {
       const status = await labStatus({ instance });
       const sshdPids = [status.hosts.client.sshdPid, status.hosts.server.sshdPid].filter((pid): pid is number => pid !== null);
       assert.equal(sshdPids.length, 2);
-      // A login still open at down time must not keep anything alive.
-      const lingering = sshAs('root', 'server', 'sleep 60');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A login still open at down time must not keep anything alive. It is in once its command
+      // (a sleep of a length nothing else here uses) runs.
+      const lingering = sshAs('root', 'server', 'sleep 67');
+      await until(() => listPids().some((pid) => readCmdline(pid)?.join(' ') === 'sleep 67'), 'the login’s command to run', 10_000);
 
       const down = await labDown({ instance });
       assert.deepEqual(down.leftovers, []);
