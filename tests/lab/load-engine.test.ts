@@ -20,7 +20,7 @@ import type { Deployment } from '../../app/templates/templates-contract.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
-import { until } from '../support/until.ts';
+import { until, within } from '../support/until.ts';
 import { labExec, labSetLink, labSsh, type LabInstance } from './lab.ts';
 
 const skip = labSkipReason();
@@ -241,7 +241,7 @@ describe('load engine when the client link drops', { skip: skip ?? false }, () =
     });
     const [pid] = await until(async () => ((await clientAgentPids(lab, 'loadlink')).length > 0 ? clientAgentPids(lab, 'loadlink') : null), 'the agent', 10_000, 200);
     // The link goes down once the load is under way: its first measured second has come back.
-    await measured;
+    await within(measured, 'the first measured second', 30_000);
     await labSetLink('client', 'down', { instance: 'loadlink' });
     const pulledAt = Date.now();
     // The bound of the wait is the promise: it ends within 5 s (how soon: npm run bench).

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { POINTS_UNACKED_LIMIT, type LivePoint, type LivePoints } from '../../../app/runs/runs.ts';
 import { EventBus } from '../event-bus.ts';
 import { PointStream } from './point-stream.ts';
+import { within } from '../../../tests/support/until.ts';
 
 const point = (t: number): LivePoint => ({
   sessionId: 1,
@@ -51,7 +52,18 @@ test('without any ack for the stall time, held points go out anyway', async () =
   const stream = new PointStream(bus, 1, 50);
   for (let t = 0; t < POINTS_UNACKED_LIMIT + 2; t++) stream.push(point(t));
   assert.equal(stream.held, 2);
-  await new Promise((resolve) => setTimeout(resolve, 120));
+  // The held points go out as one more batch once the stall time has passed: wait for that batch.
+  await within(
+    new Promise<void>((resolve) => {
+      const unsubscribe = bus.subscribe('runs.points', () => {
+        unsubscribe();
+        resolve();
+      });
+    }),
+    'the held points',
+    5000,
+  );
+  assert.equal(batches.length, POINTS_UNACKED_LIMIT + 1);
   assert.equal(stream.held, 0);
   stream.close();
 });
