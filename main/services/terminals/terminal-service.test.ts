@@ -93,6 +93,19 @@ async function waitForNoShellProcesses(timeoutMs: number): Promise<number[]> {
   return left;
 }
 
+/**
+ * A slow UI: acknowledges (`ack`) every 20 ms until `done` holds, failing with `what` after
+ * `timeoutMs`. The pace is part of what is tested (a reader slower than the shell), not a wait.
+ */
+async function readSlowly(done: () => boolean, what: string, ack: () => void, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+    await sleep(20);
+    ack();
+  }
+}
+
 afterEach(() => {
   manager?.closeAll();
   manager = undefined;
@@ -174,22 +187,19 @@ test('a flood never runs more than UNACKED_LIMIT ahead of the acks, and resumes 
 
   // Nobody acknowledges: output stops at the limit and the shell is paused.
   await screen.until(() => terminals.stats(id).paused, 'the shell to be paused');
-  await sleep(300);
+  // The shell had more to say: it is held back, not sent, while nothing is acknowledged.
+  await screen.until(() => terminals.stats(id).pending > 0, 'output held back');
   const stalled = screen.bytes;
-  await sleep(300);
-  assert.equal(screen.bytes, stalled, 'nothing more is sent while nothing is acknowledged');
+  assert.equal(terminals.stats(id).sent, stalled);
   assert.ok(stalled <= UNACKED_LIMIT, `sent ${stalled} bytes unacknowledged, limit ${UNACKED_LIMIT}`);
   assert.ok(stalled >= UNACKED_LIMIT / 2, `the limit is used, not starved (${stalled} bytes)`);
 
-  // A slow reader: acknowledges everything it has every 20 ms, for a while.
-  const until = Date.now() + 1500;
-  while (Date.now() < until) {
-    await sleep(20);
+  // A slow reader acknowledges everything it has; output resumes, window after window.
+  await readSlowly(() => screen.bytes > stalled + 4 * UNACKED_LIMIT, 'output to resume after the acks', () => {
     ackAll();
     const stats = terminals.stats(id);
     assert.ok(stats.unacked <= UNACKED_LIMIT, `unacked ${stats.unacked} > ${UNACKED_LIMIT}`);
-  }
-  assert.ok(screen.bytes > stalled + 4 * UNACKED_LIMIT, `output resumed after the acks (${screen.bytes} bytes in total)`);
+  });
   assert.ok(screen.maxAhead <= UNACKED_LIMIT + MAX_EVENT_BYTES, `ran ${screen.maxAhead} bytes ahead of the acks`);
   assert.ok(terminals.stats(id).maxUnacked <= UNACKED_LIMIT);
   // Small PTY reads are merged: far fewer events than 4 KiB reads would give.
@@ -198,12 +208,7 @@ test('a flood never runs more than UNACKED_LIMIT ahead of the acks, and resumes 
   // Ctrl-C stops `yes`; keep acknowledging until the prompt answers again.
   terminals.input(id, '\x03');
   terminals.input(id, 'echo back-$((40+2))\r');
-  const deadline = Date.now() + 10_000;
-  while (!screen.text.slice(-4096).includes('back-42')) {
-    assert.ok(Date.now() < deadline, 'the prompt came back after Ctrl-C');
-    await sleep(10);
-    ackAll();
-  }
+  await readSlowly(() => screen.text.slice(-4096).includes('back-42'), 'the prompt to come back after Ctrl-C', ackAll);
 });
 
 test('a paused shell that hears no ack at all lets one more window through per stall period', async () => {
@@ -213,8 +218,9 @@ test('a paused shell that hears no ack at all lets one more window through per s
   terminals.input(id, 'yes\r');
   await screen.until(() => terminals.stats(id).paused, 'the shell to be paused');
   const firstWindow = screen.bytes;
-  await sleep(200);
-  assert.equal(screen.bytes, firstWindow, 'held while the stall period runs');
+  // Held while the stall period runs: more output waits, not sent beyond the one window.
+  await screen.until(() => terminals.stats(id).pending > 0, 'output held back');
+  assert.ok(firstWindow <= UNACKED_LIMIT, `sent ${firstWindow} bytes unacknowledged, limit ${UNACKED_LIMIT}`);
   await screen.until(() => screen.bytes > firstWindow, 'the next window after the stall period', 3000);
   await screen.until(() => terminals.stats(id).paused, 'paused again');
   assert.ok(screen.bytes <= 2 * UNACKED_LIMIT + MAX_EVENT_BYTES, `${screen.bytes} bytes after one stall period`);
