@@ -3,32 +3,42 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { within } from '../../../tests/support/until.ts';
 import { LocalTransport } from './local-transport.ts';
 
 test('start: what is written comes back as it is written; closing stdin ends the command', async () => {
-  let out = '';
-  const process = await new LocalTransport().start('cat', { onStdout: (chunk) => (out += chunk) });
+  const out = new Output();
+  const process = await new LocalTransport().start('cat', { onStdout: out.onStdout });
   process.write('one\n');
-  await waitFor(() => out === 'one\n');
+  await out.until((text) => text === 'one\n');
   process.write('two ✓\n');
-  await waitFor(() => out === 'one\ntwo ✓\n');
+  await out.until((text) => text === 'one\ntwo ✓\n');
   process.end();
   assert.deepEqual(await process.exited, { code: 0 });
 });
 
 test('start: kill ends the command and its children', async () => {
-  let out = '';
-  const process = await new LocalTransport().start('sleep 30 & echo started; wait', { onStdout: (chunk) => (out += chunk) });
-  await waitFor(() => out.includes('started'));
+  const out = new Output();
+  const process = await new LocalTransport().start('sleep 30 & echo started; wait', { onStdout: out.onStdout });
+  await out.until((text) => text.includes('started'));
   process.kill();
   const { code } = await process.exited;
   assert.notEqual(code, 0);
 });
 
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/** A command's stdout as it arrives; waits are re-checked on each chunk (bounded), not on a timer. */
+class Output {
+  text = '';
+  #wake: () => void = () => undefined;
+  readonly onStdout = (chunk: string): void => {
+    this.text += chunk;
+    this.#wake();
+  };
+  until(check: (text: string) => boolean, timeoutMs = 5000): Promise<void> {
+    const arrived = new Promise<void>((resolve) => {
+      this.#wake = () => check(this.text) && resolve();
+      this.#wake();
+    });
+    return within(arrived, 'the output', timeoutMs);
   }
 }

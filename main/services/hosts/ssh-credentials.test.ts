@@ -7,9 +7,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { labLayout } from '../../../tests/lab/lab.ts';
 import { labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
+import { until } from '../../../tests/support/until.ts';
 import { SshTransport } from './ssh-transport.ts';
 
 const skip = labSkipReason();
@@ -45,16 +45,16 @@ describe('SSH credentials on the lab', { skip: skip ?? false }, () => {
     const agent = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' });
     const previous = process.env.SSH_AUTH_SOCK;
     try {
-      for (let i = 0; i < 50; i++) {
+      const listening = () => {
         try {
           execFileSync('ssh-add', ['-l'], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'ignore' });
-          break;
+          return true;
         } catch (error) {
           // exit 1 means "agent up, no identities": ready; 2 means not listening yet
-          if ((error as { status?: number }).status === 1) break;
-          await sleep(100);
+          return (error as { status?: number }).status === 1;
         }
-      }
+      };
+      await until(listening, 'ssh-agent to listen', 5000, 100);
       execFileSync('ssh-add', ['-q', targets.keyPath], { env: { ...process.env, SSH_AUTH_SOCK: socket } });
       process.env.SSH_AUTH_SOCK = socket;
       const ssh = await SshTransport.connect({ ...targets.server, auth: 'agent', keyPath: undefined });
