@@ -7,6 +7,7 @@ import { benchChartLag } from '../bench/chart-lag.ts';
 import { benchLoadEngine } from '../bench/load-engine.ts';
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
+import { benchSshConfigImport } from '../bench/ssh-config-import.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';
 
@@ -41,6 +42,9 @@ print(`Open a comparison of ${compare.sessions} sessions × ${compare.samplesPer
   'max ms': compare.maxMs.toFixed(0),
   'JSON to the UI KiB': (compare.jsonBytes / 1024).toFixed(0),
 });
+
+const sshConfig = benchSshConfigImport();
+print(`Import ~/.ssh/config of ${sshConfig.hosts} hosts (goal < 2000 ms)`, { 'median ms': sshConfig.medianMs.toFixed(0) });
 
 const calibration: Record<string, string> = {};
 for (const noise of ['normal', 'lognormal', 'slow-tail'] as const) {

@@ -438,16 +438,15 @@ Host x
     assert.equal(hosts.v6!.identityFile, null);
   });
 
-  test('a large generated config parses quickly', () => {
+  // How fast is a figure of npm run bench (the same config), not asserted here.
+  test('a large generated config parses', () => {
     const lines: string[] = [];
     for (let i = 0; i < 2000; i++) lines.push(`Host node${i}`, `  HostName 10.0.${Math.floor(i / 250)}.${i % 250}`, `  User u${i}`);
     lines.push('Host node*', '  IdentityFile ~/.ssh/cluster', 'Host *', '  Port 2222');
-    const started = performance.now();
     const { candidates } = parse(lines.join('\n'));
     assert.equal(candidates.length, 2000);
     assert.equal(candidates[1999]!.identityFile, '/home/ada/.ssh/cluster');
     assert.equal(candidates[1999]!.port, 2222);
-    assert.ok(performance.now() - started < 2000);
   });
 });
 
