@@ -83,11 +83,10 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
     const hosts = new HostsPage(page);
     await hosts.add({ name: 'ghost', address: '10.231.0.99', user: 'root', auth: 'key', keyPath: targets.keyPath });
     const dialog = await hosts.startConnect('ghost');
-    const started = Date.now();
     await dialog.getByTestId('connect-submit').click();
     const error = dialog.getByTestId('connect-error');
+    // The bound of the wait is the promise of the test's name.
     await error.waitFor({ timeout: 10000 });
-    assert.ok(Date.now() - started < 10000);
     assert.match(await error.innerText(), /ghost \(10\.231\.0\.99:22\)/);
     await dialog.getByTestId('connect-close').click();
     await hosts.waitForState('ghost', 'failed');

@@ -1,6 +1,7 @@
 // Page object for the Templates page: tests speak in user actions, selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
+import { expectText } from '../../support/browser.ts';
 
 export class TemplatesPage {
   readonly page: Page;
@@ -56,14 +57,9 @@ export class TemplatesPage {
   async waitForLog(pattern: RegExp, timeoutMs = 10_000): Promise<void> {
     // xterm does not render while off screen.
     await this.page.getByTestId('log-terminal').scrollIntoViewIfNeeded();
-    const deadline = Date.now() + timeoutMs;
-    let text = '';
-    while (Date.now() < deadline) {
-      text = await this.page.getByTestId('log-terminal').locator('.xterm-rows').innerText();
-      if (pattern.test(text.replace(/\s+/g, ' '))) return;
-      await this.page.waitForTimeout(100);
-    }
-    throw new Error(`the log terminal never showed ${pattern}; it shows:\n${text}`);
+    // The rows' text runs on from row to row; a space in the pattern may be any run of blanks there.
+    const acrossRows = new RegExp(pattern.source.replaceAll(' ', String.raw`\s+`), pattern.flags);
+    await expectText(this.page.getByTestId('log-terminal').locator('.xterm-rows'), acrossRows, { timeout: timeoutMs });
   }
 
   async stop(hostName: string): Promise<void> {
