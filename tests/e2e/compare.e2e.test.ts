@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { openDatabase } from '../../main/services/store/database.ts';
-import { launchChromium } from '../support/browser.ts';
+import { expectAttribute, expectCount, launchChromium } from '../support/browser.ts';
 import { createSeeder } from '../support/session-seed.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
@@ -19,17 +19,6 @@ let browser: Browser;
 let page: Page;
 let library: SessionsLibrary;
 const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-compare-'));
-
-async function waitForAttribute(locator: Locator, name: string, ok: (value: string | null) => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let value: string | null = null;
-  while (Date.now() < deadline) {
-    value = await locator.getAttribute(name);
-    if (ok(value)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`${name} stayed ${value}`);
-}
 
 before(async () => {
   const { db } = openDatabase(dataDir);
@@ -128,40 +117,38 @@ test('compare chosen steps: a step left out of one session leaves only the other
   assert.match(await page.getByTestId('compare-open').innerText(), /Compare 2 sessions \(1 step left out\)/);
   await page.getByTestId('compare-open').click();
   const rows = (label: string) => page.locator(`[data-testid="compare-step"][data-step="${label}"] [data-testid="compare-row"]`);
-  const waitForRows = async (label: string, count: number) => {
-    for (let i = 0; i < 100 && (await rows(label).count()) !== count; i++) await page.waitForTimeout(50);
-    assert.equal(await rows(label).count(), count, `${label} has ${count} rows`);
-  };
-  await waitForRows('c=100, 30 s', 1);
+  await expectCount(rows('c=100, 30 s'), 1);
   assert.deepEqual(await rows('c=100, 30 s').evaluateAll((list) => list.map((row) => row.querySelector('td')?.textContent)), ['Vert.x event loop']);
   assert.equal(await rows('c=10, 30 s').count(), 2, 'the other step keeps both sessions');
   await step.check();
   await page.getByTestId('compare-open').click();
-  await waitForRows('c=100, 30 s', 2);
+  await expectCount(rows('c=100, 30 s'), 2);
 });
 
 test('replay plays the stored timeline through the live dashboard: seek, speed, pause', async () => {
+  // The page's clock is ours from here: it runs on as usual, and moves on at once when told to.
+  await page.clock.install();
   await library.open();
   await library.row('Vert.x event loop').getByTestId('session-replay').click();
   const replay = page.getByTestId('replay');
   await page.getByTestId('replay-toggle').waitFor();
   assert.equal(await replay.getAttribute('data-duration'), '60');
   await page.getByTestId('replay-speed-20').click();
-  await waitForAttribute(replay, 'data-position', (value) => Number(value) >= 20);
+  await expectAttribute(replay, 'data-position', { atLeast: 20 });
   await page.getByTestId('replay-toggle').click();
   await page.getByTestId('replay-toggle').filter({ hasText: 'Play' }).waitFor();
-  await page.waitForTimeout(300);
-  const paused = Number(await replay.getAttribute('data-position'));
-  await page.waitForTimeout(400);
-  assert.equal(Number(await replay.getAttribute('data-position')), paused, 'paused');
   await page.getByTestId('replay-seek').fill('45');
-  await waitForAttribute(page.getByTestId('chart-rps'), 'data-points', (value) => value === '45');
+  await expectAttribute(page.getByTestId('chart-rps'), 'data-points', '45');
+  await expectAttribute(replay, 'data-position', '45');
+  // Two seconds of the page's time pass at once: at 20× a playing replay would move 40 s on.
+  await page.clock.runFor(2000);
+  assert.equal(await replay.getAttribute('data-position'), '45', 'paused');
   // A point's t is the end of its second, where the live chart drew it: the 45th second ends at 45.
   assert.equal(await page.getByTestId('chart-rps').getAttribute('data-last-t'), '45');
   await page.getByTestId('replay-seek').fill('5');
-  await waitForAttribute(page.getByTestId('chart-rps'), 'data-points', (value) => value === '5');
+  await expectAttribute(page.getByTestId('chart-rps'), 'data-points', '5');
   await page.getByTestId('replay-toggle').click();
-  await waitForAttribute(replay, 'data-position', (value) => value === '60', 10_000);
+  await expectAttribute(replay, 'data-position', '60', { timeout: 10_000 });
   assert.equal(await page.getByTestId('chart-rps').getAttribute('data-points'), '60');
   assert.equal(await page.getByTestId('run-summary').locator('tbody tr').count(), 2);
 });
