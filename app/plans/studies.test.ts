@@ -3,7 +3,7 @@
 // every file parses, names real templates, variants and presets, and holds DESIGN.md's seed values.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { describeOpenCapacity } from '../runs/load-profile.ts';
@@ -132,7 +132,8 @@ function study(id: string): StudyType {
 
 const templates = new Map<string, TemplateManifest>(
   readdirSync(TEMPLATES_DIR, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    // A folder without a manifest is code the templates share (jvm-common), not a template.
+    .filter((entry) => entry.isDirectory() && existsSync(join(TEMPLATES_DIR, entry.name, 'template.json')))
     .map((entry) => readJson(join(TEMPLATES_DIR, entry.name, 'template.json')) as TemplateManifest)
     .map((manifest) => [manifest.id, manifest]),
 );
