@@ -360,16 +360,8 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
 
   return {
     title: title ?? (sessions.length > 0 ? `Comparison: ${names.join(' vs ')}`.slice(0, 300) : 'Comparison'),
-    sessions: sessions.map((session, i) => ({
-      id: session.id,
-      name: session.name,
-      status: session.status,
-      createdAt: session.createdAt,
-      startedAt: session.startedAt,
-      notes: session.notes,
-      tags: session.tags,
-      clientHost: session.clientHost,
-      serverHost: session.serverHost,
+    sessions: sessions.map(({ id, name, status, createdAt, startedAt, notes, tags, clientHost, serverHost, ...session }, i) => ({
+      id, name, status, createdAt, startedAt, notes, tags, clientHost, serverHost,
       templates: [...new Set(session.runs.map(templateLabel))],
       configuration: describeConfiguration(session.config),
       group: groupOf[i]!,
