@@ -7,8 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { sharedFolders } from '../app/templates/templates.ts';
 import { bundledPaths, loadCatalog } from '../main/services/templates/catalog.ts';
 import { labSkipReason } from '../tests/support/lab-hosts.ts';
 import { templateLab } from '../tests/support/template-lab.ts';
@@ -27,18 +28,27 @@ export interface JvmTemplateFigures {
   rssKiB: number | null;
 }
 
-/** One timed `mvn package` of a copy of the template's folder (without its build output). */
-function timedBuild(dir: string, command: string[], artifact: string): { ms: number; bytes: number } {
-  const copy = mkdtempSync(join(tmpdir(), 'benchlab-bench-build-'));
+/**
+ * One timed `mvn package` of a copy of the template's folder (without its build output), with the
+ * folders it shares (jvm-common) copied beside it as in server-templates/.
+ */
+function timedBuild(dir: string, shared: readonly string[], command: string[], artifact: string): { ms: number; bytes: number } {
+  const root = mkdtempSync(join(tmpdir(), 'benchlab-bench-build-'));
+  const copy = join(root, basename(dir));
+  const withoutOutput = (from: string) => (source: string) => !source.startsWith(join(from, 'target'));
   try {
-    cpSync(dir, copy, { recursive: true, filter: (source) => !source.startsWith(join(dir, 'target')) });
+    cpSync(dir, copy, { recursive: true, filter: withoutOutput(dir) });
+    for (const folder of shared) {
+      const from = join(dirname(dir), folder);
+      cpSync(from, join(root, folder), { recursive: true, filter: withoutOutput(from) });
+    }
     const started = performance.now();
     const result = spawnSync(command[0]!, command.slice(1), { cwd: copy, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const ms = performance.now() - started;
     if (result.status !== 0) throw new Error(`${command.join(' ')} failed in ${dir}:\n${(result.stdout + result.stderr).split('\n').slice(-15).join('\n')}`);
     return { ms, bytes: statSync(join(copy, artifact)).size };
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
 }
 
@@ -50,8 +60,9 @@ export async function benchJvmTemplates(): Promise<{ rows: JvmTemplateFigures[];
     const step = entry?.manifest.build[0];
     if (!entry || !step) throw new Error(`template ${id} is missing or has no build step`);
     const artifact = step.artifacts[0]!;
-    timedBuild(entry.dir, step.command, artifact); // warms the local Maven repository
-    const build = timedBuild(entry.dir, step.command, artifact);
+    const shared = sharedFolders(entry.manifest);
+    timedBuild(entry.dir, shared, step.command, artifact); // warms the local Maven repository
+    const build = timedBuild(entry.dir, shared, step.command, artifact);
     rows.push({ id, warmBuildMs: build.ms, jarBytes: build.bytes, firstDeployMs: null, againDeployMs: null, rssKiB: null });
   }
 
