@@ -11,7 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Deployment } from '../../app/templates/templates-contract.ts';
 import { bundledPaths } from '../../main/services/templates/catalog.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
-import { eventually, hostIsClean, templateLab, type TemplateLab } from '../support/template-lab.ts';
+import { hostIsClean, templateLab, type TemplateLab } from '../support/template-lab.ts';
+import { until } from '../support/until.ts';
 
 const skip = labSkipReason();
 const PORT = 18190;
@@ -55,7 +56,7 @@ describe('deploying templates that go wrong, on the lab server', { skip: skip ??
     const occupant = await transport.exec(`setsid /usr/bin/node -e "require('net').createServer().listen(${PORT})" </dev/null >/dev/null 2>&1 & echo $!`);
     const pid = occupant.stdout.trim();
     try {
-      await eventually(async () => (await hostIsClean(lab, PORT)).why.includes('still listens'), 5000, 'the occupant listens');
+      await until(async () => (await hostIsClean(lab, PORT)).why.includes('still listens'), 'the occupant listens', 5000);
       await assert.rejects(lab.service.deploy(lab.hostId, 'node', { port: PORT }), (error: Error & { code?: string }) => {
         assert.equal(error.code, 'conflict');
         assert.match(error.message, new RegExp(`port ${PORT} is already in use on lab-server: another program listens there`));
@@ -95,7 +96,7 @@ describe('deploying templates that go wrong, on the lab server', { skip: skip ??
 
   test('cancel during the readiness wait stops the server and cleans the host', async () => {
     const deploying = lab.service.deploy(lab.hostId, 'slow-start', { port: PORT });
-    await eventually(() => lab.progress.some((entry) => entry.templateId === 'slow-start' && entry.step?.id === 'ready'), 15_000, 'the readiness step');
+    await until(() => lab.progress.some((entry) => entry.templateId === 'slow-start' && entry.step?.id === 'ready'), 'the readiness step', 15_000);
     assert.deepEqual(lab.service.cancel(lab.hostId), { cancelled: true });
     await assert.rejects(deploying, { code: 'cancelled', message: /Cancelled during "wait for readiness"; the server was stopped and the host cleaned\./ });
     assert.equal(lastProgress(lab).state, 'stopped');
@@ -174,7 +175,7 @@ describe('a host without the runtimes (runtimes looked up in an empty PATH)', { 
     const deployment = await lab.service.deploy(lab.hostId, 'node', { port: PORT + 1 });
     const firstMs = Date.now() - first;
     assert.equal(deployment.state, 'ready');
-    await eventually(() => lab.logs.some((line) => /node v24\.\d+\.\d+ pid \d+: listening/.test(line.message)), 5000, 'the server says it runs on v24');
+    await until(() => lab.logs.some((line) => /node v24\.\d+\.\d+ pid \d+: listening/.test(line.message)), 'the server says it runs on v24', 5000);
     assert.equal((await fetch(`http://${lab.address}:${PORT + 1}/hello`)).status, 200);
     const again = Date.now();
     await lab.service.deploy(lab.hostId, 'node', { port: PORT + 1, variant: 'sync' });
@@ -195,7 +196,7 @@ describe('a Benchlab that disappears without stopping its server', { skip: skip 
     await gone.close(); // no stop: like a killed app or a cable pulled for good
     const next = await templateLab('vanish');
     try {
-      await eventually(async () => !(await hostIsClean(next, PORT + 2)).why.includes('still listens'), 10_000, 'the supervisor stops the server');
+      await until(async () => !(await hostIsClean(next, PORT + 2)).why.includes('still listens'), 'the supervisor stops the server', 10_000);
       const log = await next.connections.transportFor(next.hostId).exec(`cat '${next.run}/server.log' 2>/dev/null; true`);
       // The connect of `next` may already have removed the run dir; then its log line says so.
       const said = log.stdout + next.logs.map((line) => line.message).join('\n');
@@ -215,7 +216,7 @@ describe('a Benchlab that disappears without stopping its server', { skip: skip 
     // Any heartbeat counts as stale for this Benchlab, so the leftover is found without waiting for it to age.
     const next = await templateLab('leftover', { liveHeartbeatAgeSeconds: 0 });
     try {
-      await eventually(() => next.logs.some((line) => /found Node\.js \(node:http\) left running by an earlier session; stopped it \(graceful\) and cleaned up/.test(line.message)), 15_000, 'the leftover is reported');
+      await until(() => next.logs.some((line) => /found Node\.js \(node:http\) left running by an earlier session; stopped it \(graceful\) and cleaned up/.test(line.message)), 'the leftover is reported', 15_000);
       const clean = await hostIsClean(next, PORT + 3);
       assert.ok(clean.clean, clean.why);
     } finally {

@@ -14,7 +14,8 @@ import { ENDPOINTS, requirementsFor, type Endpoint, type KnobValue, type Manifes
 import { bundledPaths, loadCatalog } from '../../main/services/templates/catalog.ts';
 import { probeHost } from '../../main/services/templates/remote-server.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
-import { eventually, hostIsClean, templateLab, type TemplateLab } from '../support/template-lab.ts';
+import { hostIsClean, templateLab, type TemplateLab } from '../support/template-lab.ts';
+import { until } from '../support/until.ts';
 
 const skip = labSkipReason();
 const PORT = 18180;
@@ -212,7 +213,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
           assert.equal(deployment.state, 'ready');
           assert.equal(deployment.url, `http://${lab.address}:${PORT}/`);
           const onJava = new RegExp(`listening on port ${PORT} \\(variant ${variant.id}\\b`);
-          await eventually(() => lab.logs.some((line) => onJava.test(line.message)), 5000, 'the server says it listens');
+          await until(() => lab.logs.some((line) => onJava.test(line.message)), 'the server says it listens', 5000);
           const said = lab.logs.filter((line) => onJava.test(line.message)).at(-1)!.message;
           assert.match(said, new RegExp(` on Java ${majorOf(java.version)}[.+: ]`), `runs on the Java Benchlab picked (${java.path}): ${said}`);
           for (const endpoint of ENDPOINTS) {
@@ -236,11 +237,11 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
 
   test('the other JVM knobs: Tomcat on NIO2 with the file cached, Vert.x on 4 event loops', async () => {
     await lab.service.deploy(lab.hostId, 'tomcat', { variant: 'async', knobs: { connector: 'nio2', cacheFile: true }, port: PORT });
-    await eventually(() => lab.logs.some((line) => /connector nio2, maxThreads 200, payload cached in memory/.test(line.message)), 5000, 'tomcat says nio2');
+    await until(() => lab.logs.some((line) => /connector nio2, maxThreads 200, payload cached in memory/.test(line.message)), 'tomcat says nio2', 5000);
     await CHECKS.file(lab.address);
     await CHECKS.sleep(lab.address);
     await lab.service.deploy(lab.hostId, 'vertx', { variant: 'blocking', knobs: { instances: 4, workerPoolSize: 2 }, port: PORT });
-    await eventually(() => lab.logs.some((line) => /variant blocking, 4 instances, worker pool 2/.test(line.message)), 5000, 'vert.x says 4 instances');
+    await until(() => lab.logs.some((line) => /variant blocking, 4 instances, worker pool 2/.test(line.message)), 'vert.x says 4 instances', 5000);
     await CHECKS.file(lab.address);
     // Four blocking sleeps on a pool of two: two after each other, not one (a pool of four or
     // more) and not four (one thread).
@@ -254,7 +255,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
   test('node with 2 cluster workers: both serve, sync sleeps overlap across them', async () => {
     await lab.service.deploy(lab.hostId, 'node', { variant: 'sync', knobs: { workers: 2, cacheFile: true }, port: PORT });
     // Ready means one worker answers /health; the other may still be starting.
-    await eventually(() => lab.logs.some((line) => /primary \(pid \d+\): 2 workers ready/.test(line.message)), 5000, 'both workers listening');
+    await until(() => lab.logs.some((line) => /primary \(pid \d+\): 2 workers ready/.test(line.message)), 'both workers listening', 5000);
     await CHECKS.file(lab.address);
     // Four blocking sleeps: one process runs all four in series; two (cluster's round robin) two.
     const inSeries = await sleepsInSeries(lab.address, 4);

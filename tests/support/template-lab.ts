@@ -86,12 +86,3 @@ export async function hostIsClean(lab: TemplateLab, port: number): Promise<{ cle
   return { clean: reasons.length === 0, why: reasons.join('; ') };
 }
 
-/** Polls until check() holds or the time is up. */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
-}
