@@ -85,4 +85,3 @@ export async function hostIsClean(lab: TemplateLab, port: number): Promise<{ cle
   ];
   return { clean: reasons.length === 0, why: reasons.join('; ') };
 }
-
