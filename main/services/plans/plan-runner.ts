@@ -1,10 +1,11 @@
 // Runs a plan from the wizard, one stage after another: the presets applied exactly as the user
 // reviewed them, then each template and variant deployed on the server host, loaded from the client
 // as its own session, and stopped — round after round when the plan repeats (A B A B …, each
-// session tagged as a repeat of its target for Compare) — then the presets reverted if asked. A failed deploy or load
-// fails its stage and the plan goes on with the next template (one broken server does not waste
-// the rest of a long sweep); a failed preset stops the plan, since nothing after it would be
-// measured as planned. Cancel stops the stage running now and still stops the server and reverts.
+// session tagged as a repeat of its target for Compare) — then the presets reverted if asked. A
+// failed deploy or load fails its stage and the plan goes on with the next template (one broken
+// server does not waste the rest of a long sweep); a failed preset stops the plan, since nothing
+// after it would be measured as planned. Cancel stops the stage running now and still stops the
+// server and reverts.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { interruptedPlan, planEstimate, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
