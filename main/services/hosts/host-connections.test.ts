@@ -9,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import type { HostConnection } from '../../../app/hosts/connections.ts';
 import { labSetLink } from '../../../tests/lab/lab.ts';
 import { labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
+import { until } from '../../../tests/support/until.ts';
 import { EventBus } from '../event-bus.ts';
 import { Logger } from '../logger.ts';
 import { openDatabase } from '../store/database.ts';
@@ -34,20 +35,10 @@ function fixture() {
   return { hosts, connections, states, cleanup };
 }
 
+/** The first recorded connection event of `hostId` in `state` (the events are recorded as they come). */
 function waitForState(states: HostConnection[], hostId: number, state: HostConnection['state'], timeoutMs: number): Promise<HostConnection> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const poll = setInterval(() => {
-      const found = states.find((entry) => entry.hostId === hostId && entry.state === state);
-      if (found) {
-        clearInterval(poll);
-        resolve(found);
-      } else if (Date.now() - started > timeoutMs) {
-        clearInterval(poll);
-        reject(new Error(`no "${state}" within ${timeoutMs} ms; saw ${states.map((entry) => entry.state).join(', ')}`));
-      }
-    }, 100);
-  });
+  const seen = () => states.find((entry) => entry.hostId === hostId && entry.state === state);
+  return until(seen, `the connection to become "${state}"`, timeoutMs);
 }
 
 describe('host connections on the lab', { skip: skip ?? false }, () => {
