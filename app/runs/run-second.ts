@@ -59,11 +59,12 @@ export function summarySecondOf(second: RunSecond): SummarySecond {
 
 /**
  * The measured window second by second, several clients of one second taken together: counters
- * added, the slowest client's p50 and readings stand for the second (the server's reading is the
- * same for all of them). The verdicts (bottleneck, steadiness) read this.
+ * added, the slowest client's p50, p99 and readings stand for the second (the server's reading is
+ * the same for all of them). The verdicts (bottleneck, steadiness) and Compare's timelines read this.
  */
 export interface WindowSecond extends BottleneckSecond, SecondForSteadiness {
   second: number;
+  p99Us: number | null;
 }
 
 export function windowSecondOf(second: RunSecond): WindowSecond {
@@ -72,6 +73,7 @@ export function windowSecondOf(second: RunSecond): WindowSecond {
     requests: second.requests,
     durationMs: durationOf(second),
     p50Us: second.p50Us,
+    p99Us: second.p99Us,
     notSent: second.notSent,
     errors: second.errors,
     clientMetrics: second.clientMetrics,
@@ -86,6 +88,7 @@ export function mergeWindowSecond(into: WindowSecond, other: WindowSecond): Wind
     requests: into.requests + other.requests,
     durationMs: Math.max(into.durationMs, other.durationMs),
     p50Us: maxOrNull(into.p50Us, other.p50Us),
+    p99Us: maxOrNull(into.p99Us, other.p99Us),
     notSent: addCounts(into.notSent ?? {}, other.notSent ?? {}),
     errors: addCounts(into.errors ?? {}, other.errors ?? {}),
     clientMetrics: into.clientMetrics && other.clientMetrics ? maxEach(into.clientMetrics, other.clientMetrics) : (into.clientMetrics ?? other.clientMetrics),

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../common/hdr.ts';
 import type { RunSecond } from './run-second.ts';
-import { judgeRunBottleneck, RunTally, summarizeRun, summaryRulesOf } from './summarize-run.ts';
+import { judgeBottleneck } from './bottleneck.ts';
+import { RunTally, runWindow, summarizeRun, summaryRulesOf } from './summarize-run.ts';
 
 function second(index: number, change: Partial<RunSecond> = {}): RunSecond {
   const histogram = createLatencyHistogram();
@@ -67,7 +68,7 @@ describe('summarizing a run', () => {
     const { summary } = summarizeRun(seconds, rules);
     assert.equal(summary!.seconds, 3);
     assert.equal(summary!.requestsPerSecond, 400);
-    const bottleneck = judgeRunBottleneck(seconds, { targetRate: 500 });
+    const bottleneck = judgeBottleneck(runWindow(seconds), 500);
     assert.equal(bottleneck?.verdict, 'client-bound');
     assert.deepEqual(
       bottleneck.evidence.map((evidence) => [evidence.kind, evidence.seconds]),
@@ -78,5 +79,11 @@ describe('summarizing a run', () => {
     );
     assert.match(bottleneck.evidence[0]!.message, /^achieved 400 of the 500 requests\/s/, 'both clients’ requests count');
     assert.match(bottleneck.evidence[1]!.message, /up to 80 ms/, 'the lagging client stands for the second');
+    const slower = seconds.map((entry) => (entry.clientIndex === 1 ? { ...entry, p99Us: 9000 } : entry));
+    assert.deepEqual(
+      runWindow(slower).map(({ second, requests, durationMs, p99Us }) => [second, requests, durationMs, p99Us]),
+      [0, 1, 2].map((i) => [i, 400, 1000, 9000]),
+      'one window second per second: requests added, the slower client’s p99 kept',
+    );
   });
 });

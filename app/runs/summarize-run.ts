@@ -103,9 +103,13 @@ export function summarizeRun(seconds: Iterable<RunSecond>, rules: SummaryRules):
   return tally.result();
 }
 
-/** A run's bottleneck verdict from its stored seconds; reads no histogram (Compare reads them without). */
-export function judgeRunBottleneck(seconds: Iterable<RunSecond>, rules: Pick<SummaryRules, 'targetRate'>): Bottleneck | null {
+/**
+ * A run's measured window from its stored seconds, several clients of one second taken together:
+ * what its verdicts are judged on (`judgeBottleneck`) and Compare draws. Reads no histogram
+ * (Compare reads the seconds without them).
+ */
+export function runWindow(seconds: Iterable<RunSecond>): WindowSecond[] {
   const window = new RunWindow();
   for (const second of seconds) window.add(second);
-  return judgeBottleneck(window.seconds(), rules.targetRate);
+  return window.seconds();
 }

@@ -6,7 +6,8 @@
 
 import { decodeHistogram, type LatencyHistogram } from '../../../app/common/hdr.ts';
 import type { RunSecond } from '../../../app/runs/run-second.ts';
-import { judgeRunBottleneck, summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
+import { judgeBottleneck } from '../../../app/runs/bottleneck.ts';
+import { runWindow, summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import type { ComparedRunInput, ComparedSessionInput } from '../../../app/sessions/comparison.ts';
 import type { Session } from '../../../app/sessions/sessions.ts';
 import { HostsRepository } from '../hosts/hosts-repository.ts';
@@ -31,22 +32,6 @@ function histogramOf(encoded: string | null): LatencyHistogram | null {
   }
 }
 
-/** Per second for the timelines: the clients of one second added up, the slowest one's p99 standing for it. */
-function timelineOf(measured: readonly RunSecond[]): ComparedRunInput['seconds'] {
-  const bySecond = new Map<number, { second: number; requests: number; durationMs: number; p99Us: number | null }>();
-  for (const second of measured) {
-    const durationMs = second.clientMetrics?.durationMs ?? 1000;
-    const entry = bySecond.get(second.second);
-    if (!entry) bySecond.set(second.second, { second: second.second, requests: second.requests, durationMs, p99Us: second.p99Us });
-    else {
-      entry.requests += second.requests;
-      entry.durationMs = Math.max(entry.durationMs, durationMs);
-      entry.p99Us = entry.p99Us === null ? second.p99Us : second.p99Us === null ? entry.p99Us : Math.max(entry.p99Us, second.p99Us);
-    }
-  }
-  return [...bySecond.values()];
-}
-
 export class ComparisonReader {
   readonly #hosts: HostsRepository;
   readonly #runs: RunsRepository;
@@ -65,6 +50,7 @@ export class ComparisonReader {
     return stored.map((run) => {
       const rules = summaryRulesOf(session.config.profile, run.step);
       const measured = this.#samples.withoutHistograms(run.id, { measured: true });
+      const window = runWindow(measured);
       let summary = run.summary;
       let histogram = histogramOf(run.histogram);
       // A run cut off before its summary was written: summarize its stored seconds now, as at its end.
@@ -80,9 +66,10 @@ export class ComparisonReader {
         histogram,
         startedAt: run.startedAt,
         step: run.step,
-        seconds: timelineOf(measured),
+        // Per second for the timelines: the clients of one second added up, the slowest one's p99 standing for it.
+        seconds: window.map(({ second, requests, durationMs, p99Us }) => ({ second, requests, durationMs, p99Us })),
         // The same verdict as the Run page's, from the same stored seconds.
-        bottleneck: judgeRunBottleneck(measured, rules),
+        bottleneck: judgeBottleneck(window, rules.targetRate),
         measured,
       };
     });
