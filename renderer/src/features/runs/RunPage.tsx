@@ -8,6 +8,7 @@ import { parseTarget, profileFieldErrors } from '../../../../app/runs/load-profi
 import { deploymentServing } from '../../../../app/runs/run-deployment.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
+import { Page } from '../../common/Page.tsx';
 import type { StepMarker } from './LiveChart.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
 import { SessionDashboard } from './SessionDashboard.tsx';
@@ -95,9 +96,12 @@ export function RunPage() {
   const readyDeployments = [...deployments.values()].filter((deployment) => deployment.state === 'ready' && deployment.url);
 
   return (
-    <section className="page page-wide" data-testid="page-run">
-      <header className="page-header">
-        <h1>Run</h1>
+    <Page
+      id="run"
+      title="Run"
+      wide
+      hint="Drive load from the client host against a server, live. Every second is stored as it arrives; results add HDR histograms, never average percentiles."
+      actions={
         <div className="actions">
           <button type="button" className="primary" data-testid="run-start" disabled={running || busy !== null} onClick={() => void start()}>
             {busy === 'starting' ? 'Starting…' : 'Start'}
@@ -106,8 +110,8 @@ export function RunPage() {
             {busy === 'stopping' ? 'Stopping…' : 'Stop'}
           </button>
         </div>
-      </header>
-      <p className="hint">Drive load from the client host against a server, live. Every second is stored as it arrives; results add HDR histograms, never average percentiles.</p>
+      }
+    >
       <ErrorBanner error={error ?? hostsError} testId="run-error" />
       <div className="card">
         <ProfileForm draft={draft} errors={shownErrors} disabled={running || busy !== null} withTarget onDraft={updateDraft}>
@@ -160,6 +164,6 @@ export function RunPage() {
           />
         </>
       )}
-    </section>
+    </Page>
   );
 }
