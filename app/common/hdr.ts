@@ -42,11 +42,6 @@ export function decodeHistogram(encoded: string): LatencyHistogram {
   return standard;
 }
 
-/** Adds `source` into `target`, bucket by bucket: counts are summed exactly. */
-export function addHistogram(target: LatencyHistogram, source: LatencyHistogram): void {
-  target.add(source);
-}
-
 /** One histogram holding the sum of all encoded ones (null entries, seconds without responses, are skipped). */
 export function mergeEncodedHistograms(encoded: Iterable<string | null>): LatencyHistogram {
   const total = createLatencyHistogram();

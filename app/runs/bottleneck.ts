@@ -78,13 +78,9 @@ export const Bottleneck = z.object({
 });
 export type Bottleneck = z.infer<typeof Bottleneck>;
 
-/** The stored client and server metrics the verdict reads (a reader may fetch only these). */
-export const BOTTLENECK_CLIENT_FIELDS = ['agentCpu', 'loadThreads', 'cores', 'agentCoresBusy', 'eventLoopLagMs', 'openSockets', 'timeWait', 'portErrors', 'portRangeSize', 'durationMs'] as const;
-export const BOTTLENECK_SERVER_FIELDS = ['cpu', 'busiestCoreCpu', 'processCpu', 'listenOverflows', 'listenDrops'] as const;
-
 /**
- * A measured second as stored — the step recorder keeps what it writes, the comparison reader reads
- * it back — with flat metric maps (numbers only).
+ * A measured second of the window (app/runs/run-second.ts: several clients of one second taken
+ * together), with flat metric maps (numbers only).
  */
 export interface BottleneckSecond {
   requests: number;
