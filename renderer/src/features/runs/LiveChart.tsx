@@ -6,8 +6,6 @@ import { useEffect, useRef } from 'react';
 import type { PointBuffer } from './use-live-run.ts';
 import { StreamingChart, type SeriesSpec, type StepMarker } from '../../common/streaming-chart.ts';
 
-export type { SeriesSpec, StepMarker };
-
 export function LiveChart(props: {
   id: string;
   title: string;

@@ -9,7 +9,6 @@ import { deploymentServing } from '../../../../app/runs/run-deployment.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
-import type { StepMarker } from './LiveChart.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
 import { SessionDashboard } from './SessionDashboard.tsx';
 import { useDeployments } from '../templates/use-deployments.ts';
@@ -19,6 +18,7 @@ import { usePreflight } from './use-preflight.ts';
 import { useLiveRun } from './use-live-run.ts';
 import { ProfileForm } from './ProfileForm.tsx';
 import { RunHostFields } from './RunHostFields.tsx';
+import { stepMarkers } from './run-charts.ts';
 import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from './profile-draft.ts';
 
 const ACTIVE = new Set(['starting', 'running', 'pausing', 'stopping']);
@@ -88,10 +88,7 @@ export function RunPage() {
     }
   };
 
-  const markers: StepMarker[] = useMemo(
-    () => (run?.steps ?? []).filter((step) => step.startedAtS !== null && (run?.steps.length ?? 0) > 1).map((step) => ({ t: step.startedAtS!, label: step.label })),
-    [run],
-  );
+  const markers = useMemo(() => stepMarkers(run?.steps ?? []), [run]);
   const hostChoices = hosts.map((host) => ({ host, connected: connections.get(host.id)?.state === 'connected' || host.kind === 'local' }));
   const readyDeployments = [...deployments.values()].filter((deployment) => deployment.state === 'ready' && deployment.url);
 

@@ -4,7 +4,8 @@
 
 import type { LiveStep } from '../../../../app/runs/runs.ts';
 import { BottleneckBanner } from './BottleneckBanner.tsx';
-import { LiveChart, type StepMarker } from './LiveChart.tsx';
+import type { StepMarker } from '../../common/streaming-chart.ts';
+import { LiveChart } from './LiveChart.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
 import { RUN_CHARTS } from './run-charts.ts';
 import { SummaryTable } from './SummaryTable.tsx';

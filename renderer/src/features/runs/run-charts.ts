@@ -1,8 +1,9 @@
 // The charts of a session, live on the Run page and in replay: which figure of each second each
-// chart draws, in which unit and colour, and whether it may switch to a log axis.
+// chart draws, in which unit and colour, and whether it may switch to a log axis; and where the
+// steps start, marked on every chart.
 
-import type { LivePoint } from '../../../../app/runs/runs.ts';
-import type { SeriesSpec } from '../../common/streaming-chart.ts';
+import type { LivePoint, LiveStep } from '../../../../app/runs/runs.ts';
+import type { SeriesSpec, StepMarker } from '../../common/streaming-chart.ts';
 
 export interface RunChart {
   id: string;
@@ -26,3 +27,9 @@ export const RUN_CHARTS: RunChart[] = [
   { id: 'memory', title: 'Server memory', unit: 'MB', series: [line('server process RSS', '#319795', (p) => mb(p.serverRssBytes)), line('host used', '#718096', (p) => mb(p.serverMemUsedBytes))] },
   { id: 'network', title: 'Server network', unit: 'MB/s', series: [line('rx', '#3182ce', (p) => mb(p.rxBytesPerS)), line('tx', '#d53f8c', (p) => mb(p.txBytesPerS))] },
 ];
+
+/** The starts of a session's steps (none for a single step); replay passes how far it has played. */
+export function stepMarkers(steps: readonly LiveStep[], until = Infinity): StepMarker[] {
+  if (steps.length < 2) return [];
+  return steps.filter((step) => step.startedAtS !== null && step.startedAtS <= until).map((step) => ({ t: step.startedAtS!, label: step.label }));
+}

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { pause, play, positionAt, REPLAY_SPEEDS, seek, setSpeed, startClock, visibleCount, type ReplayClock, type ReplayData } from '../../../../app/sessions/replay.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
-import type { StepMarker } from '../runs/LiveChart.tsx';
+import { stepMarkers } from '../runs/run-charts.ts';
 import { SessionDashboard } from '../runs/SessionDashboard.tsx';
 import { PointBuffer } from '../runs/use-live-run.ts';
 
@@ -59,10 +59,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
     return () => window.clearTimeout(frame);
   }, [data, clock, buffer]);
 
-  const markers: StepMarker[] = useMemo(
-    () => (data && data.run.steps.length > 1 ? data.run.steps.filter((step) => step.startedAtS !== null && step.startedAtS <= position).map((step) => ({ t: step.startedAtS!, label: step.label })) : []),
-    [data, position],
-  );
+  const markers = useMemo(() => stepMarkers(data?.run.steps ?? [], position), [data, position]);
   // A step's summary and verdict show once the replay has passed its end.
   const steps = useMemo(() => (data?.run.steps ?? []).filter((step) => (step.startedAtS ?? 0) <= position).map((step) => ((step.endedAtS ?? 0) <= position ? step : { ...step, status: 'running' as const, summary: null, bottleneck: null })), [data, position]);
 
