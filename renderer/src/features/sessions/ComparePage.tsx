@@ -6,16 +6,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PdfExport } from '../../../../app/sessions/sessions-contract.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import type { StoredRun } from '../../../../app/runs/runs.ts';
-import { filterLibrary, type LibraryEntry } from '../../../../app/sessions/session-library.ts';
+import { filterLibrary } from '../../../../app/sessions/session-library.ts';
 import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
 import { useLoaded } from '../../common/use-loaded.ts';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
 import { ComparisonView } from './ComparisonView.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
-
-/** The library before it loaded: one empty list, so what is filtered from it stays put. */
-const NONE: LibraryEntry[] = [];
 
 function stepLabel(run: StoredRun): string {
   return typeof run.step.label === 'string' ? run.step.label : `run ${run.ordinal}`;
@@ -24,8 +21,7 @@ function stepLabel(run: StoredRun): string {
 export function ComparePage() {
   const api = useApi();
   const link = useConnection();
-  const { value: libraryList, error: libraryError } = useLoaded((client) => client.sessions.library());
-  const library = libraryList ?? NONE;
+  const { value: library, error: libraryError } = useLoaded((client) => client.sessions.library());
   const [selected, setSelected] = useState<number[]>(loadSelection);
   const [search, setSearch] = useState('');
   const [title, setTitle] = useState('');
@@ -104,7 +100,7 @@ export function ComparePage() {
     }
   };
 
-  const shown = filterLibrary(library, { text: search });
+  const shown = filterLibrary(library ?? [], { text: search });
   return (
     <Page
       id="compare"
@@ -139,7 +135,9 @@ export function ComparePage() {
           </label>
         </div>
         <input className="search" type="search" placeholder="Filter sessions" value={search} data-testid="compare-search" onChange={(event) => setSearch(event.target.value)} />
-        {library.length === 0 ? (
+        {library === null ? (
+          <p className="hint">Loading…</p>
+        ) : library.length === 0 ? (
           <p className="hint" data-testid="compare-empty">
             No sessions yet: run load on the Run page first.
           </p>
