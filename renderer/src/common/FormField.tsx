@@ -4,7 +4,7 @@
 
 import type { ReactNode } from 'react';
 
-/** A field's error, or nothing while there is none; data-testid `error-<name>` unless told. */
+/** A field's error, or nothing while there is none (FormField gives it data-testid `error-<name>` unless told). */
 export function FieldError({ error, testId }: { error: string | undefined; testId: string }) {
   return error ? (
     <span className="field-error" role="alert" data-testid={testId}>
