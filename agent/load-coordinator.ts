@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { EndReason, LoadAgentConfig, LoadSampleLine } from '../app/runs/agent-protocol.ts';
-import { createLatencyHistogram, decodeHistogram, encodeHistogram } from '../app/common/hdr.ts';
+import { encodeHistogram, latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
 import { defaultOpenConnections, MAX_CONNECTIONS, targetRate } from '../app/runs/load-profile.ts';
 import { emptyErrors, emptyNotSent, emptyStatus } from '../app/runs/run-summary.ts';
 import { ClientMetricsSampler } from './client-metrics.ts';
@@ -267,7 +267,6 @@ function mergeIntervals(
   where: { second: number; at: number; phase: LinePhase; durationMs: number },
   metrics: ClientMetricsSampler,
 ): LoadSampleLine {
-  const histogram = createLatencyHistogram();
   const status: Record<string, number> = emptyStatus();
   const errors: Record<string, number> = emptyErrors();
   const notSent: Record<string, number> = emptyNotSent();
@@ -294,11 +293,10 @@ function mergeIntervals(
     for (const [kind, count] of Object.entries(interval.status)) status[kind] = (status[kind] ?? 0) + count;
     for (const [kind, count] of Object.entries(interval.errors)) errors[kind] = (errors[kind] ?? 0) + count;
     for (const [reason, count] of Object.entries(interval.notSent)) notSent[reason] = (notSent[reason] ?? 0) + count;
-    if (interval.histogram) histogram.add(decodeHistogram(interval.histogram));
   }
+  const histogram = mergeEncodedHistograms(intervals.map((interval) => interval.histogram));
+  const stats = latencyStats(histogram);
   const backlog = [...backlogByThread.values()].reduce((sum, value) => sum + value, 0);
-  const empty = histogram.totalCount === 0;
-  const percentileUs = (percentile: number) => (empty ? null : histogram.getValueAtPercentile(percentile));
   return {
     type: 'sample',
     second: where.second,
@@ -312,11 +310,11 @@ function mergeIntervals(
     errors,
     notSent,
     inFlight,
-    histogram: empty ? null : encodeHistogram(histogram),
-    p50Us: percentileUs(50),
-    p90Us: percentileUs(90),
-    p99Us: percentileUs(99),
-    maxUs: empty ? null : histogram.highestEquivalentValue(histogram.maxValue),
+    histogram: stats.count === 0 ? null : encodeHistogram(histogram),
+    p50Us: stats.p50Us,
+    p90Us: stats.p90Us,
+    p99Us: stats.p99Us,
+    maxUs: stats.maxUs,
     client: metrics.sample({ lagMs, backlog, sent, portErrors, newConnections, connectUsMax }),
   };
 }
