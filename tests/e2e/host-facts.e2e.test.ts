@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
 import { launchChromium } from '../support/browser.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { HostsPage } from './pages/hosts-page.ts';
 import { RunPage } from './pages/run-page.ts';
 
 let app: RunningWebApp;
@@ -23,9 +24,7 @@ before(async () => {
   page.setDefaultTimeout(20_000);
   await page.goto(app.url);
   await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
-  await page.getByTestId('nav-hosts').click();
-  await page.getByTestId('host-add-local').click();
-  await page.locator('[data-testid="host-row"]').first().waitFor();
+  await new HostsPage(page).addLocal();
 });
 
 after(async () => {

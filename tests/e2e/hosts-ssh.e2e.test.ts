@@ -56,11 +56,7 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
 
   test('the client reaches the server, with a round-trip time', async () => {
     const hosts = new HostsPage(page);
-    await hosts.add({ name: 'lab-client', address: targets.client.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
-    const dialog = await hosts.startConnect('lab-client');
-    await dialog.getByTestId('connect-submit').click();
-    await dialog.getByTestId('trust-key').click();
-    await hosts.waitForState('lab-client', 'connected');
+    await hosts.addTrusted({ name: 'lab-client', address: targets.client.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
     await page.getByRole('combobox', { name: 'from' }).selectOption({ label: 'lab-client' });
     await page.getByRole('combobox', { name: 'to' }).selectOption({ label: 'lab-server' });
     await page.getByTestId('reachability-check').click();

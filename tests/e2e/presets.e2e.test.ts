@@ -43,11 +43,7 @@ describe('Presets page with the lab', { skip: skip ?? false }, () => {
     await page.goto(app.url);
     const hosts = new HostsPage(page);
     await hosts.open();
-    await hosts.add({ name: 'lab-client', address: targets.client.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
-    const dialog = await hosts.startConnect('lab-client');
-    await dialog.getByTestId('connect-submit').click();
-    await dialog.getByTestId('trust-key').click();
-    await hosts.waitForState('lab-client', 'connected');
+    await hosts.addTrusted({ name: 'lab-client', address: targets.client.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
   });
 
   after(async () => {

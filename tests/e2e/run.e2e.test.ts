@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
 import { launchChromium } from '../support/browser.ts';
 import { until } from '../support/until.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { HostsPage } from './pages/hosts-page.ts';
 import { RunPage } from './pages/run-page.ts';
 
 let app: RunningWebApp;
@@ -30,9 +31,7 @@ before(async () => {
   });
   await page.goto(app.url);
   await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
-  await page.getByTestId('nav-hosts').click();
-  await page.getByTestId('host-add-local').click();
-  await page.locator('[data-testid="host-row"]').first().waitFor();
+  await new HostsPage(page).addLocal();
   run = new RunPage(page);
   await run.open();
 });

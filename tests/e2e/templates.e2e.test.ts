@@ -70,11 +70,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
   test('Node deploys to lab-server, becomes ready, serves, logs, and stops', async () => {
     const hosts = new HostsPage(page);
     await hosts.open();
-    await hosts.add({ name: 'lab-server', address: targets.server.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
-    const dialog = await hosts.startConnect('lab-server');
-    await dialog.getByTestId('connect-submit').click();
-    await dialog.getByTestId('trust-key').click();
-    await hosts.waitForState('lab-server', 'connected');
+    await hosts.addTrusted({ name: 'lab-server', address: targets.server.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
 
     const templates = new TemplatesPage(page);
     await templates.open();

@@ -38,6 +38,22 @@ export class HostsPage {
     await this.row(values.name).waitFor();
   }
 
+  /** Adds a host and connects it, trusting the key it presents on first use. */
+  async addTrusted(values: HostFormValues): Promise<void> {
+    await this.add(values);
+    const dialog = await this.startConnect(values.name);
+    await dialog.getByTestId('connect-submit').click();
+    await dialog.getByTestId('trust-key').click();
+    await this.waitForState(values.name, 'connected');
+  }
+
+  /** Adds "This machine" from the page. */
+  async addLocal(): Promise<void> {
+    await this.open();
+    await this.page.getByTestId('host-add-local').click();
+    await this.rows().first().waitFor();
+  }
+
   row(name: string): Locator {
     return this.page.locator(`[data-testid="host-row"][data-host-name="${name}"]`);
   }
