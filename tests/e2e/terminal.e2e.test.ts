@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { expectCount, expectText, launchChromium } from '../support/browser.ts';
+import { expectCount, launchChromium } from '../support/browser.ts';
 import { until } from '../support/until.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { TerminalPage } from './pages/terminal-page.ts';
@@ -113,7 +113,7 @@ test('Ctrl+Shift+C copies the selection and Ctrl+Shift+V pastes into the shell',
 
 test('the log terminal shows the app log as it happens', async () => {
   await terminals.addHost('log-probe');
-  await expectText(terminals.logTerminal().locator('.xterm-rows > div'), /info\s+hosts: .*log-probe/);
+  await terminals.waitForLog(/info\s+hosts: .*log-probe/);
 });
 
 test('closing the panel ends the shell', async () => {

@@ -1,7 +1,7 @@
 // Page object for the Templates page: tests speak in user actions, selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
-import { expectText } from '../../support/browser.ts';
+import { waitForLogLine } from './log-terminal.ts';
 
 export class TemplatesPage {
   readonly page: Page;
@@ -53,13 +53,9 @@ export class TemplatesPage {
     }
   }
 
-  /** Waits until the log terminal's visible rows match (xterm's DOM renderer shows the screen, not the scrollback). */
-  async waitForLog(pattern: RegExp, timeoutMs = 10_000): Promise<void> {
-    // xterm does not render while off screen.
-    await this.page.getByTestId('log-terminal').scrollIntoViewIfNeeded();
-    // The rows' text runs on from row to row; a space in the pattern may be any run of blanks there.
-    const acrossRows = new RegExp(pattern.source.replaceAll(' ', String.raw`\s+`), pattern.flags);
-    await expectText(this.page.getByTestId('log-terminal').locator('.xterm-rows'), acrossRows, { timeout: timeoutMs });
+  /** Waits until a line of the log terminal matches (see log-terminal.ts). */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<void> {
+    return waitForLogLine(this.page, pattern, timeoutMs);
   }
 
   async stop(hostName: string): Promise<void> {

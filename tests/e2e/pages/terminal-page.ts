@@ -4,6 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { BenchlabApi } from '../../../app/contract.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import { expectText } from '../../support/browser.ts';
+import { waitForLogLine } from './log-terminal.ts';
 
 /**
  * The little of the browser that the callbacks given to evaluate() use: they run in the page, but
@@ -127,7 +128,8 @@ export class TerminalPage {
     await this.page.waitForFunction(() => true, undefined, { timeout: timeoutMs });
   }
 
-  logTerminal(): Locator {
-    return this.page.getByTestId('log-terminal');
+  /** Waits until a line of the log terminal matches (see log-terminal.ts). */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<void> {
+    return waitForLogLine(this.page, pattern, timeoutMs);
   }
 }
