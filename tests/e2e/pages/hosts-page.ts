@@ -1,6 +1,7 @@
 // Page object for the Hosts page: tests speak in user actions, selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
+import { expectText } from '../../support/browser.ts';
 
 export interface HostFormValues {
   name: string;
@@ -75,7 +76,7 @@ export class HostsPage {
   }
 
   async waitForState(name: string, label: string, timeout = 15000): Promise<void> {
-    await this.state(name).filter({ hasText: label }).waitFor({ timeout });
+    await expectText(this.state(name), label, { timeout });
   }
 
   async expand(name: string): Promise<void> {

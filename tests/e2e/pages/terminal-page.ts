@@ -3,7 +3,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { BenchlabApi } from '../../../app/contract.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
-import { expectText } from '../../support/browser.ts';
+import { expectAttribute, expectText } from '../../support/browser.ts';
 import { waitForLogLine } from './log-terminal.ts';
 
 /**
@@ -45,8 +45,7 @@ export class TerminalPage {
     await this.page.getByTestId(`open-terminal-${hostName}`).click();
     const panel = this.panels().nth(before);
     const status = panel.getByTestId('terminal-status');
-    await panel.locator('[data-testid="terminal-status"]:is([data-state="open"], [data-state="error"])').waitFor();
-    if ((await status.getAttribute('data-state')) === 'error') throw new Error(`the terminal did not open: ${await status.innerText()}`);
+    if ((await expectAttribute(status, 'data-state', ['open', 'error'])) === 'error') throw new Error(`the terminal did not open: ${await status.innerText()}`);
     return panel;
   }
 

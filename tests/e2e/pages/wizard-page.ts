@@ -1,6 +1,7 @@
 // Page object for the wizard: tests speak in steps and choices, selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
+import { expectAttribute, expectText } from '../../support/browser.ts';
 import { HostsPage, type HostFormValues } from './hosts-page.ts';
 
 export type WizardRole = 'client' | 'server';
@@ -22,12 +23,12 @@ export class WizardPage {
   }
 
   async waitForStep(step: string): Promise<void> {
-    await this.page.locator(`[data-testid="page-wizard"][data-step="${step}"]`).waitFor();
+    await expectAttribute(this.page.getByTestId('page-wizard'), 'data-step', step);
   }
 
   /** Waits until the back end holds the draft's latest change (the wizard saves a moment after each). */
   async waitForSaved(): Promise<void> {
-    await this.page.locator('[data-testid="page-wizard"][data-draft="saved"]').waitFor();
+    await expectAttribute(this.page.getByTestId('page-wizard'), 'data-draft', 'saved');
   }
 
   async next(): Promise<void> {
@@ -45,9 +46,9 @@ export class WizardPage {
     await this.page.getByTestId('host-save').click();
     const dialog = this.page.getByTestId('connect-dialog');
     await dialog.getByTestId('connect-submit').click();
-    await dialog.getByTestId('presented-fingerprint').filter({ hasText: fingerprint }).waitFor();
+    await expectText(dialog.getByTestId('presented-fingerprint'), fingerprint);
     await dialog.getByTestId('trust-key').click();
-    await this.hostState(role).filter({ hasText: 'connected' }).waitFor();
+    await expectText(this.hostState(role), 'connected');
   }
 
   hostState(role: WizardRole): Locator {
@@ -75,6 +76,6 @@ export class WizardPage {
   }
 
   async waitForPlan(status: string, timeoutMs: number): Promise<void> {
-    await this.page.locator(`[data-testid="wizard-run"][data-status="${status}"]`).waitFor({ timeout: timeoutMs });
+    await expectAttribute(this.page.getByTestId('wizard-run'), 'data-status', status, { timeout: timeoutMs });
   }
 }
