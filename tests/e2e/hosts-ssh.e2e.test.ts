@@ -71,7 +71,8 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
     const panel = await terminals.openTerminal('lab-server');
     await terminals.type(panel, 'echo "$(hostname)-$((40+2))"');
     await terminals.press(panel, 'Enter');
-    assert.match(await terminals.waitForRows(panel, /bl-server-42/), /bl-server-42/);
+    // The typed line reads "$(hostname)-$((40+2))": only the shell's answer is bl-server-42, on a row of its own.
+    await terminals.waitForRows(panel, /^bl-server-42\s*$/);
     await page.getByTestId('nav-hosts').click();
   });
 
