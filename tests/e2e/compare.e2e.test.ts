@@ -149,6 +149,7 @@ test('replay plays the stored timeline through the live dashboard: seek, speed, 
   await expectAttribute(page.getByTestId('chart-rps'), 'data-points', '5');
   await page.getByTestId('replay-toggle').click();
   await expectAttribute(replay, 'data-position', '60', { timeout: 10_000 });
-  assert.equal(await page.getByTestId('chart-rps').getAttribute('data-points'), '60');
+  // The chart writes what it drew after the page shows the position: wait for it too.
+  await expectAttribute(page.getByTestId('chart-rps'), 'data-points', '60');
   assert.equal(await page.getByTestId('run-summary').locator('tbody tr').count(), 2);
 });
