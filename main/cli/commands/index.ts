@@ -1,0 +1,9 @@
+// Every `benchlab <command>`, in the order `benchlab --help` lists them. Each slice adds its own
+// command here with a one-line edit.
+
+import type { Command } from '../cli-kit.ts';
+import { callCommand } from './call.ts';
+
+export const COMMANDS: Command[] = [
+  callCommand,
+];
