@@ -327,3 +327,16 @@ export function parseSshConfig(text: string, options: SshConfigParseOptions): Ss
   }
   return { candidates, warnings };
 }
+
+/** The host entry an ssh config candidate becomes: its IdentityFile as a key file, else the agent. */
+export function candidateHostInput(candidate: SshConfigCandidate, options: { defaultUser: string; jumpHostId?: number | undefined }) {
+  return {
+    name: candidate.name,
+    address: candidate.address,
+    port: candidate.port,
+    user: candidate.user ?? options.defaultUser,
+    auth: candidate.identityFile ? ('key' as const) : ('agent' as const),
+    ...(candidate.identityFile ? { keyPath: candidate.identityFile } : {}),
+    ...(options.jumpHostId ? { jumpHostId: options.jumpHostId } : {}),
+  };
+}

@@ -2,7 +2,7 @@
 // entries by alias, so import a jump host together with the hosts behind it.
 
 import { useEffect, useState } from 'react';
-import type { SshConfigCandidate } from '../../../../app/hosts/ssh-config.ts';
+import { candidateHostInput, type SshConfigCandidate } from '../../../../app/hosts/ssh-config.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
@@ -36,15 +36,7 @@ export function ImportSshConfig(props: { existing: Host[]; onDone: () => void })
     for (const candidate of ordered) {
       const jumpId = candidate.proxyJump ? byName.get(candidate.proxyJump.toLowerCase()) : undefined;
       try {
-        const added = await api.hosts.add({
-          name: candidate.name,
-          address: candidate.address,
-          port: candidate.port,
-          user: candidate.user ?? 'root',
-          auth: candidate.identityFile ? 'key' : 'agent',
-          ...(candidate.identityFile ? { keyPath: candidate.identityFile } : {}),
-          ...(jumpId ? { jumpHostId: jumpId } : {}),
-        });
+        const added = await api.hosts.add(candidateHostInput(candidate, { defaultUser: 'root', jumpHostId: jumpId }));
         byName.set(added.name.toLowerCase(), added.id);
         messages.push(`added ${added.name}${candidate.proxyJump && !jumpId ? ` (jump host "${candidate.proxyJump}" is not a stored host: set it by editing)` : ''}`);
       } catch (failure) {
