@@ -5,7 +5,8 @@ import { ApiError } from './errors.ts';
 /** Largest request or event payload accepted from a transport, in bytes of UTF-8 JSON. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys that would reach an object's prototype: refused in anything parsed from outside. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;

@@ -71,7 +71,8 @@ export const PlanSpec = z
 export type PlanSpec = z.output<typeof PlanSpec>;
 export type PlanSpecInput = z.input<typeof PlanSpec>;
 
-function targetKey(target: { templateId: string; variant: string; knobs?: Record<string, unknown> }): string {
+/** What makes two targets the same run: template, variant and knobs. */
+export function targetKey(target: { templateId: string; variant: string; knobs?: Record<string, unknown> }): string {
   return `${target.templateId}/${target.variant}/${JSON.stringify(Object.entries(target.knobs ?? {}).sort())}`;
 }
 

@@ -1,0 +1,343 @@
+// Plan files: the wizard's plan as a versioned YAML (or JSON) document that a person writes, the
+// wizard saves and opens, and `benchlab run` runs; the five studies are plan files too (a `study:`
+// block, no hosts). The schema (strict: an unknown key is a problem), the parser that reports every
+// problem at once with its line and column, and the serialiser whose output reads back to the same
+// plan. The file names hosts as text (a stored name, user@host[:port], an ~/.ssh/config alias): who
+// runs it resolves them. docs/plan-files.md documents the format field by field.
+
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, Document, visit, type Node, type YAMLError } from 'yaml';
+import { z } from 'zod';
+import { FORBIDDEN_KEYS, utf8ByteLength } from '../common/safe-json.ts';
+import { hasControlCharacters } from '../common/text.ts';
+import { PresetId } from '../presets/presets.ts';
+import { LoadProfile } from '../runs/load-profile.ts';
+import { Tags } from '../sessions/session-library.ts';
+import { SessionName } from '../sessions/sessions.ts';
+import { TemplateId } from '../templates/templates-contract.ts';
+import { Port } from '../templates/templates.ts';
+import { MAX_PLAN_TARGETS, PlanSpec, PlanTarget, targetKey } from './plan.ts';
+import { parseThreshold } from './thresholds.ts';
+
+export const PLAN_FILE_VERSION = 1;
+/** Far above any real plan (a study is about 1 KiB); a bigger file is refused before it is parsed. */
+export const MAX_PLAN_FILE_BYTES = 256 * 1024;
+/** Aliases resolved at most: a few are a convenience, thousands are an expansion bomb. */
+const MAX_ALIASES = 64;
+/** YAML syntax problems listed at most: a broken file can hold thousands, the first ones say enough. */
+const MAX_SYNTAX_PROBLEMS = 20;
+const MAX_THRESHOLDS = 50;
+
+/** Stands in for the address while a file's profile is checked: the plan puts each deployment's own. */
+export const STUDY_TARGET_PLACEHOLDER = 'http://127.0.0.1:8080';
+
+/** A load profile without its target (each deployment gives the address), as a plan file or study holds it. */
+export type StudyProfile = Omit<LoadProfile, 'target'>;
+
+/** zod's own messages for a wrong or missing value, in the words the rest of Benchlab uses. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  string: 'must be text',
+  number: 'must be a number',
+  boolean: 'must be true or false',
+  object: 'must be a map of fields (key: value)',
+  record: 'must be a map of fields (key: value)',
+  array: 'must be a list',
+};
+
+function planFileMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'invalid_type') return undefined;
+  if (issue.input === undefined) return 'is required';
+  return EXPECTED[issue.expected] ?? undefined;
+}
+
+/** Checks `value` with `schema` from inside another schema, its issues kept with their paths. */
+function checkedWith<T extends z.ZodType>(schema: T, value: unknown, ctx: z.RefinementCtx): z.output<T> {
+  const parsed = schema.safeParse(value, { error: planFileMessage });
+  if (parsed.success) return parsed.data;
+  // The inner issues go on as they are (an unknown key stays one), their paths below this value.
+  for (const issue of parsed.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+  return z.NEVER;
+}
+
+/** LoadProfile without `target`; a target written anyway is dropped (each deployment gives its own). */
+export const StudyProfile = z.record(z.string(), z.unknown()).transform((raw, ctx): StudyProfile => {
+  const profile = checkedWith(LoadProfile, { ...raw, target: STUDY_TARGET_PLACEHOLDER }, ctx);
+  const { target: _placeholder, ...rest } = profile;
+  return rest;
+});
+
+const HostRef = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(300, 'is too long')
+  .refine((text) => !hasControlCharacters(text), 'must not contain line breaks or control characters');
+
+export const StudyId = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be a study id (lower-case letters, digits and "-")');
+
+/** In a study's own file: what it is. Elsewhere `study:` is just the id of a shipped study. */
+const StudyBlock = z
+  .object({
+    id: StudyId,
+    name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
+    /** What the original benchmark did, in words. */
+    seed: z.string().max(2000, 'is too long'),
+  })
+  .strict();
+
+const StudyField = z.unknown().transform((value, ctx) => (typeof value === 'string' ? { id: checkedWith(StudyId, value, ctx) } : checkedWith(StudyBlock, value, ctx)));
+
+const LongTemplate = z
+  .object({
+    template: TemplateId,
+    variant: PlanTarget.shape.variant,
+    knobs: PlanTarget.shape.knobs,
+    port: Port.optional(),
+  })
+  .strict();
+export type PlanFileTemplate = z.output<typeof LongTemplate>;
+
+/** `node:sync` is short for `{ template: node, variant: sync }`. */
+const TemplateEntry = z.preprocess((value) => {
+  if (typeof value !== 'string') return value;
+  const colon = value.indexOf(':');
+  return colon < 0 ? { template: value } : { template: value.slice(0, colon), variant: value.slice(colon + 1) };
+}, LongTemplate);
+
+const ThresholdText = z.string().superRefine((text, ctx) => {
+  const parsed = parseThreshold(text);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+});
+
+const PlanFileShape = z
+  .object({
+    version: z.literal(PLAN_FILE_VERSION, {
+      error: (issue) => (issue.input === undefined ? `is required: start the file with "version: ${PLAN_FILE_VERSION}"` : `must be ${PLAN_FILE_VERSION}`),
+    }),
+    name: SessionName,
+    tags: Tags.default([]),
+    study: StudyField.optional(),
+    hosts: z.object({ client: HostRef.optional(), server: HostRef.optional() }).strict().optional(),
+    presets: z.object({ client: PresetId.nullable().optional(), server: PresetId.nullable().optional() }).strict().optional(),
+    revertPresets: z.boolean().default(true),
+    templates: z
+      .array(TemplateEntry)
+      .min(1, 'needs at least one template')
+      .max(MAX_PLAN_TARGETS, `holds at most ${MAX_PLAN_TARGETS} templates or variants`)
+      .optional(),
+    profile: StudyProfile.optional(),
+    repeats: PlanSpec.shape.repeats,
+    thresholds: z.array(ThresholdText).max(MAX_THRESHOLDS, `holds at most ${MAX_THRESHOLDS} thresholds`).default([]),
+  })
+  .strict()
+  .superRefine((plan, ctx) => {
+    for (const field of ['templates', 'profile'] as const) {
+      if (plan[field] === undefined && plan.study === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or name a study that gives it)' });
+    }
+    const seen = new Set<string>();
+    plan.templates?.forEach((entry, index) => {
+      const key = targetKey({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs });
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['templates', index], message: 'lists the same template, variant and knobs again' });
+      seen.add(key);
+    });
+  });
+
+export const PlanFile = PlanFileShape.transform(({ study, ...plan }) => ({
+  ...plan,
+  /** The shipped study this plan starts from; in a study's own file, its id. */
+  ...(study ? { study: study.id } : {}),
+  /** Only in a study's own file: its name and what its seed did. */
+  ...(study && 'name' in study ? { studyInfo: { name: study.name, seed: study.seed } } : {}),
+}));
+export type PlanFile = z.output<typeof PlanFile>;
+export type PlanFileInput = z.input<typeof PlanFile>;
+
+export interface PlanFileProblem {
+  /** 1-based; null when the problem has no place in the text (the whole file is too big). */
+  line: number | null;
+  column: number | null;
+  /** Where in the plan: `templates[1].variant`; `YAML` for a syntax problem, `plan` for the whole file. */
+  field: string;
+  message: string;
+}
+export type PlanFileParse = { ok: true; plan: PlanFile } | { ok: false; problems: PlanFileProblem[] };
+
+type Path = ReadonlyArray<PropertyKey>;
+
+export function fieldName(path: Path): string {
+  let field = '';
+  for (const key of path) field += typeof key === 'number' ? `[${key}]` : `${field ? '.' : ''}${String(key)}`;
+  return field || 'plan';
+}
+
+/** Where a path's value (or, with `atKey`, its key) is written; as near as the file gets when it is missing. */
+function locate(document: Document, path: Path, lines: LineCounter, atKey = false): { line: number; column: number } | null {
+  let node: unknown = document.contents;
+  let offset: number | undefined = (node as Node | null)?.range?.[0];
+  for (const [index, key] of path.entries()) {
+    if (isAlias(node)) node = node.resolve(document);
+    let next: unknown;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(key));
+      next = pair && (atKey && index === path.length - 1 ? pair.key : (pair.value ?? pair.key));
+    } else if (isSeq(node) && typeof key === 'number') next = node.items[key];
+    if (!next) break;
+    node = next;
+    offset = (next as Node).range?.[0] ?? offset;
+  }
+  if (offset === undefined) return null;
+  const { line, col } = lines.linePos(offset);
+  return { line, column: col };
+}
+
+function problemAt(document: Document, lines: LineCounter, path: Path, message: string, atKey = false): PlanFileProblem {
+  const place = locate(document, path, lines, atKey);
+  return { line: place?.line ?? null, column: place?.column ?? null, field: fieldName(path), message };
+}
+
+function syntaxProblem(error: YAMLError): PlanFileProblem {
+  const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  const place = error.linePos?.[0];
+  return { line: place?.line ?? null, column: place?.col ?? null, field: 'YAML', message };
+}
+
+/** Keys that would reach an object's prototype: refused wherever they are written. */
+function forbiddenKeyProblems(document: Document, lines: LineCounter): PlanFileProblem[] {
+  const problems: PlanFileProblem[] = [];
+  visit(document, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && FORBIDDEN_KEYS.has(String(pair.key.value))) {
+        const { line, col } = lines.linePos(pair.key.range?.[0] ?? 0);
+        problems.push({ line, column: col, field: String(pair.key.value), message: 'is not allowed as a key' });
+      }
+    },
+  });
+  return problems;
+}
+
+function byPlace(a: PlanFileProblem, b: PlanFileProblem): number {
+  return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+}
+
+/**
+ * A plan file's text → the plan, or every problem in it, each with its line and column. JSON is
+ * read as YAML (it is YAML); `json` only holds it to JSON's words (an unquoted word is a problem).
+ */
+export function parsePlanFile(text: string, format: 'yaml' | 'json' = 'yaml'): PlanFileParse {
+  const bytes = utf8ByteLength(text);
+  if (bytes > MAX_PLAN_FILE_BYTES) {
+    return { ok: false, problems: [{ line: null, column: null, field: 'plan', message: `the file is ${Math.ceil(bytes / 1024)} KiB; a plan file may be at most ${MAX_PLAN_FILE_BYTES / 1024} KiB` }] };
+  }
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: true, schema: format === 'json' ? 'json' : 'core', uniqueKeys: true });
+  const syntax = [...document.errors, ...document.warnings].map(syntaxProblem);
+  if (syntax.length > 0) {
+    const shown = syntax.sort(byPlace).slice(0, MAX_SYNTAX_PROBLEMS);
+    if (syntax.length > shown.length) shown.push({ line: null, column: null, field: 'YAML', message: `and ${syntax.length - shown.length} more problems` });
+    return { ok: false, problems: shown };
+  }
+  const forbidden = forbiddenKeyProblems(document, lines);
+  if (forbidden.length > 0) return { ok: false, problems: forbidden };
+
+  let raw: unknown;
+  try {
+    raw = document.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch {
+    return { ok: false, problems: [{ line: null, column: null, field: 'plan', message: `uses aliases (*name) more than ${MAX_ALIASES} times: write the values out` }] };
+  }
+  if (raw === null || raw === undefined) return { ok: false, problems: [{ line: 1, column: 1, field: 'plan', message: `the file is empty: a plan file starts with "version: ${PLAN_FILE_VERSION}"` }] };
+
+  // A newer Benchlab's file is refused on its version alone: its other fields may be new, not wrong.
+  const version = (raw as { version?: unknown }).version;
+  if (typeof version === 'number' && version > PLAN_FILE_VERSION) {
+    return {
+      ok: false,
+      problems: [problemAt(document, lines, ['version'], `the file was written for a newer Benchlab (plan file version ${version}); this one reads version ${PLAN_FILE_VERSION}: update Benchlab`)],
+    };
+  }
+
+  const parsed = PlanFile.safeParse(raw, { error: planFileMessage });
+  if (parsed.success) return { ok: true, plan: parsed.data };
+  const problems: PlanFileProblem[] = [];
+  for (const issue of parsed.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) problems.push(problemAt(document, lines, [...issue.path, key], 'is not a field of a plan file (see docs/plan-files.md)', true));
+    } else problems.push(problemAt(document, lines, issue.path, issue.message));
+  }
+  return { ok: false, problems: problems.sort(byPlace) };
+}
+
+/** One line per problem: `plan.yaml:12:5 templates[1].variant: is required`. */
+export function describeProblems(fileName: string, problems: readonly PlanFileProblem[]): string {
+  return problems
+    .map((problem) => `${fileName}${problem.line === null ? '' : `:${problem.line}:${problem.column ?? 1}`} ${problem.field}: ${problem.message}`)
+    .join('\n');
+}
+
+/** The plan in the file's order, defaults written out (so the file says what will run), empty lists left out. */
+function fileObject(plan: PlanFile): Record<string, unknown> {
+  return {
+    version: plan.version,
+    name: plan.name,
+    ...(plan.tags.length > 0 ? { tags: plan.tags } : {}),
+    ...(plan.study ? { study: plan.studyInfo ? { id: plan.study, ...plan.studyInfo } : plan.study } : {}),
+    ...(plan.hosts ? { hosts: plan.hosts } : {}),
+    ...(plan.presets ? { presets: plan.presets } : {}),
+    revertPresets: plan.revertPresets,
+    ...(plan.templates
+      ? {
+          templates: plan.templates.map((entry) =>
+            Object.keys(entry.knobs).length === 0 && entry.port === undefined ? `${entry.template}:${entry.variant}` : entry,
+          ),
+        }
+      : {}),
+    ...(plan.profile ? { profile: plan.profile } : {}),
+    repeats: plan.repeats,
+    ...(plan.thresholds.length > 0 ? { thresholds: plan.thresholds } : {}),
+  };
+}
+
+/** What each top-level field is, written above it in a saved YAML file. */
+const FIELD_NOTES: Readonly<Record<string, string>> = {
+  version: ` Benchlab plan file (docs/plan-files.md); this format is version ${PLAN_FILE_VERSION}`,
+  name: ' Each session is named "<name> — <template>"',
+  study: ' The shipped study this plan starts from (its templates, presets and profile fill what is left out)',
+  hosts: ' A stored host name, user@host[:port], or an ~/.ssh/config alias',
+  presets: ' A preset id per host, or null',
+  revertPresets: ' Put both hosts back as they were once the last run ends',
+  templates: ' template:variant, or a map with template, variant, knobs and port; run one after another',
+  profile: ' The load for every template; each deployment gives the address',
+  repeats: ' Runs of each template, interleaved (A B A B …)',
+  thresholds: ' Checked by `benchlab run`: metric, comparison, value (p99 < 20ms, errors < 0.1%)',
+};
+
+/** Short lists and maps of plain values on one line, `[10, 100]` and `{ workers: 2 }`; the rest in blocks. */
+const FLOW_MAX_CHARS = 72;
+
+/** The plan as a file; parsePlanFile reads it back to the same plan. YAML says what each field is. */
+export function formatPlanFile(plan: PlanFile, format: 'yaml' | 'json'): string {
+  const object = fileObject(plan);
+  if (format === 'json') return `${JSON.stringify(object, null, 2)}\n`;
+  const document = new Document(object);
+  visit(document, {
+    Map(_, node) {
+      if (node.items.every((pair) => isScalar(pair.value)) && JSON.stringify(node.toJSON()).length <= FLOW_MAX_CHARS) node.flow = true;
+    },
+    Seq(_, node) {
+      if (node.items.every(isScalar) && JSON.stringify(node.toJSON()).length <= FLOW_MAX_CHARS) node.flow = true;
+    },
+  });
+  if (isMap(document.contents)) {
+    for (const [index, pair] of document.contents.items.entries()) {
+      const note = isScalar(pair.key) ? FIELD_NOTES[String(pair.key.value)] : undefined;
+      if (!note || !isScalar(pair.key)) continue;
+      pair.key.commentBefore = note;
+      pair.key.spaceBefore = index > 0;
+    }
+    // The top-level map is never written on one line, however short.
+    document.contents.flow = false;
+    // Thresholds read best one per line, as a CI log prints them.
+    const thresholds = document.contents.get('thresholds', true);
+    if (isSeq(thresholds)) thresholds.flow = false;
+  }
+  return document.toString({ lineWidth: 100, flowCollectionPadding: false });
+}
