@@ -166,11 +166,12 @@ const LATENCY_READ: Readonly<Record<(typeof LATENCY_METRICS)[number], (summary: 
 const US_PER: Readonly<Record<'us' | 'ms' | 's', number>> = { us: 1, ms: 1000, s: 1_000_000 };
 
 /** Requests sent and resolved: answered (any status), connection errors and timeouts. */
-function sentOf(summary: RunSummary): number {
+export function requestsSent(summary: RunSummary): number {
   return summary.books ? summary.books.answered + summary.books.errors + summary.books.timeouts : sumKinds(summary.status, STATUS_CLASSES) + sumKinds(summary.errors, ERROR_KINDS);
 }
 
-function notSentOf(summary: RunSummary): number {
+/** Scheduled requests never sent. */
+export function requestsNotSent(summary: RunSummary): number {
   return summary.books ? summary.books.notSent : sumKinds(summary.notSent, NOT_SENT_REASONS);
 }
 
@@ -182,13 +183,13 @@ export function measure(threshold: Threshold, summary: RunSummary | null): numbe
     case 'rps':
       return summary.seconds > 0 ? summary.requestsPerSecond : null;
     case 'errors':
-      return threshold.unit === '%' ? share(summary.failed, sentOf(summary)) : summary.failed;
+      return threshold.unit === '%' ? share(summary.failed, requestsSent(summary)) : summary.failed;
     case 'timeouts': {
       const timeouts = summary.errors.timeout ?? 0;
-      return threshold.unit === '%' ? share(timeouts, sentOf(summary)) : timeouts;
+      return threshold.unit === '%' ? share(timeouts, requestsSent(summary)) : timeouts;
     }
     case 'not_sent':
-      return threshold.unit === '%' ? share(notSentOf(summary), sentOf(summary) + notSentOf(summary)) : notSentOf(summary);
+      return threshold.unit === '%' ? share(requestsNotSent(summary), requestsSent(summary) + requestsNotSent(summary)) : requestsNotSent(summary);
     default: {
       const us = LATENCY_READ[threshold.metric](summary);
       return us === null ? null : us / US_PER[threshold.unit as 'us' | 'ms' | 's'];

@@ -1,0 +1,344 @@
+// A plan run's results for machines and people: the configurations it measured (each template and
+// variant, per load step when the profile sweeps) with their figures — the median over repeats —
+// and every threshold's verdict; written as versioned JSON, JUnit XML (one testsuite per plan, one
+// testcase per configuration × threshold), Markdown (a table per configuration) and the rows of the
+// summary table the CLI prints. Pure: the CLI reads the stored runs and hands them in.
+
+import { formatValue } from '../sessions/comparison-report.ts';
+import { median } from '../sessions/compare-stats.ts';
+import { escapeXml } from '../sessions/svg-chart.ts';
+import type { RunSummary } from '../runs/run-summary-schema.ts';
+import type { PlanState, PlanStatus } from './plan.ts';
+import { requestsNotSent, requestsSent, type ConfigurationRuns, type ThresholdResult } from './thresholds.ts';
+
+/** Names the JSON so a reader knows what it holds; the version changes only when a field changes meaning or goes. */
+export const PLAN_REPORT_FORMAT = 'benchlab-plan-report';
+export const PLAN_REPORT_VERSION = 1;
+
+/** One template as the plan ran it, with the name people know it by. */
+export interface ReportTarget {
+  templateId: string;
+  variant: string;
+  knobs: Readonly<Record<string, unknown>>;
+  /** e.g. "Node.js · async". */
+  label: string;
+}
+
+/** A stored run of a session, as much of it as the report reads. */
+export interface ReportRun {
+  templateId: string;
+  variant: string;
+  stepLabel: string;
+  summary: RunSummary | null;
+}
+
+/** A configuration of the plan: its runs over the repeats, its baseline, and what went wrong. */
+export interface PlanConfiguration extends ConfigurationRuns {
+  templateId: string;
+  variant: string;
+  /** The load step's label when the profile has several steps; null for a single step. */
+  step: string | null;
+  sessionIds: number[];
+  /** Failed stages of this configuration, one line each. */
+  problems: string[];
+}
+
+export interface ConfigurationFigures {
+  /** Runs with a measurement (of the repeats). */
+  runs: number;
+  requestsPerSecond: number | null;
+  p50Us: number | null;
+  p99Us: number | null;
+  maxUs: number | null;
+  /** Failed requests: non-2xx answers, connection errors and timeouts. */
+  errors: number | null;
+  /** Failed requests in percent of those sent. */
+  errorsPercent: number | null;
+  timeouts: number | null;
+  notSent: number | null;
+}
+
+export type PlanOutcome = 'passed' | 'failed' | 'cancelled';
+
+export interface PlanReport {
+  format: typeof PLAN_REPORT_FORMAT;
+  version: typeof PLAN_REPORT_VERSION;
+  plan: { id: number; name: string; status: PlanStatus; message: string | null; startedAt: string; endedAt: string | null; sessionIds: number[] };
+  /** What --baseline named, or null. */
+  baseline: string | null;
+  configurations: Array<{
+    key: string;
+    label: string;
+    templateId: string;
+    variant: string;
+    step: string | null;
+    sessionIds: number[];
+    problems: string[];
+    /** Median over the repeats. */
+    figures: ConfigurationFigures;
+  }>;
+  thresholds: ThresholdResult[];
+  /** passed: the plan completed and no threshold fails; cancelled: stopped before its end. */
+  outcome: PlanOutcome;
+}
+
+function knobsText(knobs: Readonly<Record<string, unknown>>): string {
+  const entries = Object.entries(knobs).sort(([a], [b]) => a.localeCompare(b));
+  return entries.length === 0 ? '' : ` {${entries.map(([key, value]) => `${key}=${String(value)}`).join(', ')}}`;
+}
+
+/**
+ * The plan's configurations from its stages and the runs of the sessions they made: one per target,
+ * or per target and step when the profile has several steps; the baseline's runs matched by
+ * template, variant and step label (knobs are not stored with a run, so they do not match).
+ */
+export function planConfigurations(
+  plan: PlanState,
+  targets: readonly ReportTarget[],
+  runsOf: (sessionId: number) => readonly ReportRun[],
+  baseline: readonly ReportRun[] | null,
+): PlanConfiguration[] {
+  const configurations: PlanConfiguration[] = [];
+  targets.forEach((target, index) => {
+    const stages = plan.stages.filter((stage) => stage.target === index);
+    const sessionIds = stages.filter((stage) => stage.kind === 'load' && stage.sessionId !== null).map((stage) => stage.sessionId!);
+    const problems = stages.filter((stage) => stage.status === 'failed').map((stage) => `${stage.label}: ${stage.detail ?? 'failed'}`);
+    const runs = sessionIds.flatMap((sessionId) => runsOf(sessionId));
+    const steps = [...new Set(runs.map((run) => run.stepLabel))];
+    const base = { templateId: target.templateId, variant: target.variant, sessionIds, problems };
+    const key = `${target.templateId}:${target.variant}${knobsText(target.knobs)}`;
+    const label = `${target.label}${knobsText(target.knobs)}`;
+    const baselineOf = (step: string | null) =>
+      baseline === null
+        ? null
+        : baseline.filter((run) => run.templateId === target.templateId && run.variant === target.variant && (step === null || run.stepLabel === step)).map((run) => run.summary);
+    if (steps.length <= 1) {
+      configurations.push({ ...base, key, label, step: null, summaries: runs.map((run) => run.summary), baseline: baselineOf(null) });
+      return;
+    }
+    for (const step of steps) {
+      configurations.push({
+        ...base,
+        key: `${key} @ ${step}`,
+        label: `${label}, ${step}`,
+        step,
+        summaries: runs.filter((run) => run.stepLabel === step).map((run) => run.summary),
+        baseline: baselineOf(step),
+      });
+    }
+  });
+  return configurations;
+}
+
+function medianOf(summaries: readonly RunSummary[], read: (summary: RunSummary) => number | null): number | null {
+  const values = summaries.map(read).filter((value): value is number => value !== null && Number.isFinite(value));
+  return values.length === 0 ? null : median(values);
+}
+
+export function figuresOf(summaries: ReadonlyArray<RunSummary | null>): ConfigurationFigures {
+  const measured = summaries.filter((summary): summary is RunSummary => summary !== null);
+  return {
+    runs: measured.length,
+    requestsPerSecond: medianOf(measured, (summary) => (summary.seconds > 0 ? summary.requestsPerSecond : null)),
+    p50Us: medianOf(measured, (summary) => summary.p50Us),
+    p99Us: medianOf(measured, (summary) => summary.p99Us),
+    maxUs: medianOf(measured, (summary) => summary.maxUs),
+    errors: medianOf(measured, (summary) => summary.failed),
+    errorsPercent: medianOf(measured, (summary) => (requestsSent(summary) > 0 ? (summary.failed / requestsSent(summary)) * 100 : null)),
+    timeouts: medianOf(measured, (summary) => summary.errors.timeout ?? 0),
+    notSent: medianOf(measured, (summary) => requestsNotSent(summary)),
+  };
+}
+
+export function buildPlanReport(input: { plan: PlanState; configurations: readonly PlanConfiguration[]; thresholds: readonly ThresholdResult[]; baseline: string | null }): PlanReport {
+  const { plan } = input;
+  const failing = input.thresholds.some((result) => result.failsRun);
+  const outcome: PlanOutcome = plan.status === 'cancelled' || plan.status === 'interrupted' ? 'cancelled' : plan.status === 'completed' && !failing ? 'passed' : 'failed';
+  return {
+    format: PLAN_REPORT_FORMAT,
+    version: PLAN_REPORT_VERSION,
+    plan: { id: plan.id, name: plan.name, status: plan.status, message: plan.message, startedAt: plan.startedAt, endedAt: plan.endedAt, sessionIds: [...plan.sessionIds] },
+    baseline: input.baseline,
+    configurations: input.configurations.map((configuration) => ({
+      key: configuration.key,
+      label: configuration.label,
+      templateId: configuration.templateId,
+      variant: configuration.variant,
+      step: configuration.step,
+      sessionIds: configuration.sessionIds,
+      problems: configuration.problems,
+      figures: figuresOf(configuration.summaries),
+    })),
+    thresholds: [...input.thresholds],
+    outcome,
+  };
+}
+
+export function planReportJson(report: PlanReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+// --- Text cells, shared by the summary table and Markdown ---------------------------------------------
+
+const latency = (us: number | null) => formatValue({ unit: 'us' }, us);
+const rate = (rps: number | null) => formatValue({ unit: 'rps' }, rps);
+const count = (value: number | null) => formatValue({ unit: 'count' }, value);
+
+function errorsCell(figures: ConfigurationFigures): string {
+  if (figures.errors === null) return '—';
+  return figures.errorsPercent === null ? count(figures.errors) : `${count(figures.errors)} (${figures.errorsPercent.toFixed(2)}%)`;
+}
+
+function verdictWord(result: ThresholdResult): string {
+  if (result.status === 'holds') return 'ok';
+  if (result.status === 'fails') return 'FAILED';
+  return result.failsRun ? "FAILED (can't tell)" : "can't tell";
+}
+
+function thresholdsCell(results: readonly ThresholdResult[]): string {
+  if (results.length === 0) return '—';
+  const failed = results.filter((result) => result.failsRun).length;
+  const unsure = results.filter((result) => result.status === 'cant-tell' && !result.failsRun).length;
+  return [failed > 0 ? `${failed} FAILED` : `${results.length - unsure} ok`, ...(unsure > 0 ? [`${unsure} can't tell`] : [])].join(', ');
+}
+
+function resultsOf(report: PlanReport, key: string): ThresholdResult[] {
+  return report.thresholds.filter((result) => result.configuration === key);
+}
+
+/** The summary table the CLI prints on stdout: a header and one row per configuration. */
+export function summaryRows(report: PlanReport): { headers: string[]; rows: string[][] } {
+  return {
+    headers: ['configuration', 'runs', 'req/s', 'p50', 'p99', 'max', 'errors', 'not sent', 'thresholds'],
+    rows: report.configurations.map((configuration) => {
+      const figures = configuration.figures;
+      return [
+        configuration.label,
+        String(figures.runs),
+        rate(figures.requestsPerSecond),
+        latency(figures.p50Us),
+        latency(figures.p99Us),
+        latency(figures.maxUs),
+        errorsCell(figures),
+        count(figures.notSent),
+        thresholdsCell(resultsOf(report, configuration.key)),
+      ];
+    }),
+  };
+}
+
+/** One line per threshold that fails the run (or cannot tell), e.g. "FAILED node (async): p99 < 20ms — p99 = 23.4ms, not < 20ms". */
+export function thresholdLines(report: PlanReport): string[] {
+  return report.thresholds
+    .filter((result) => result.status !== 'holds')
+    .map((result) => `${verdictWord(result)} ${result.label}: ${result.threshold} — ${result.message}`);
+}
+
+// --- JUnit XML ------------------------------------------------------------------------------------------
+
+/** XML 1.0 allows no C0 control characters but tab, line feed and carriage return. */
+function xml(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return escapeXml(text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ''));
+}
+
+function seconds(plan: PlanReport['plan']): number {
+  const started = Date.parse(plan.startedAt);
+  const ended = Date.parse(plan.endedAt ?? '');
+  return Number.isFinite(started) && Number.isFinite(ended) ? Math.max(0, (ended - started) / 1000) : 0;
+}
+
+interface JUnitCase {
+  classname: string;
+  name: string;
+  failure?: { message: string; body: string };
+  error?: { message: string; body: string };
+  skipped?: string;
+}
+
+function testcase(entry: JUnitCase): string {
+  const open = `    <testcase classname="${xml(entry.classname)}" name="${xml(entry.name)}" time="0"`;
+  if (entry.failure) return `${open}>\n      <failure type="threshold" message="${xml(entry.failure.message)}">${xml(entry.failure.body)}</failure>\n    </testcase>`;
+  if (entry.error) return `${open}>\n      <error type="run" message="${xml(entry.error.message)}">${xml(entry.error.body)}</error>\n    </testcase>`;
+  if (entry.skipped !== undefined) return `${open}>\n      <skipped message="${xml(entry.skipped)}"/>\n    </testcase>`;
+  return `${open}/>`;
+}
+
+/**
+ * JUnit XML as CI servers read it: one testsuite for the plan; per configuration a testcase that it
+ * ran (an error with the failed stages when not) and one per threshold (a failure with the measured
+ * value and the bound; a baseline that cannot tell and does not fail is skipped).
+ */
+export function planReportJUnit(report: PlanReport): string {
+  const cases: JUnitCase[] = [];
+  if (report.plan.status !== 'completed' && report.plan.message) {
+    cases.push({ classname: report.plan.name, name: 'plan', error: { message: `the plan ${report.plan.status}`, body: report.plan.message } });
+  }
+  for (const configuration of report.configurations) {
+    const classname = `${report.plan.name}.${configuration.label}`;
+    const ran: JUnitCase = { classname, name: 'ran to the end' };
+    if (configuration.problems.length > 0) ran.error = { message: configuration.problems[0]!, body: configuration.problems.join('\n') };
+    else if (configuration.figures.runs === 0) ran.error = { message: 'nothing was measured', body: 'nothing was measured' };
+    cases.push(ran);
+    for (const result of resultsOf(report, configuration.key)) {
+      const entry: JUnitCase = { classname, name: result.threshold };
+      const body = `measured ${result.measuredText}, bound ${result.bound}\n${result.message}`;
+      if (result.failsRun) entry.failure = { message: result.message, body };
+      else if (result.status === 'cant-tell') entry.skipped = result.message;
+      cases.push(entry);
+    }
+  }
+  const failures = cases.filter((entry) => entry.failure).length;
+  const errors = cases.filter((entry) => entry.error).length;
+  const skipped = cases.filter((entry) => entry.skipped !== undefined).length;
+  const time = seconds(report.plan).toFixed(3);
+  const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="benchlab" ${counts} time="${time}">`,
+    `  <testsuite name="${xml(report.plan.name)}" ${counts} skipped="${skipped}" time="${time}" timestamp="${xml(report.plan.startedAt)}">`,
+    '    <properties>',
+    `      <property name="status" value="${xml(report.plan.status)}"/>`,
+    `      <property name="sessions" value="${report.plan.sessionIds.join(',')}"/>`,
+    ...(report.baseline !== null ? [`      <property name="baseline" value="${xml(report.baseline)}"/>`] : []),
+    '    </properties>',
+    ...cases.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+// --- Markdown -------------------------------------------------------------------------------------------
+
+/** A table cell: a pipe would end the cell, a line break the row. */
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.map(cell).join(' | ')} |`;
+}
+
+const OUTCOME_WORDS: Record<PlanOutcome, string> = { passed: 'passed', failed: 'FAILED', cancelled: 'cancelled' };
+
+/** Markdown for a pull request or a job summary: the outcome, then per configuration its figures and its thresholds. */
+export function planReportMarkdown(report: PlanReport): string {
+  const lines = [`# ${cell(report.plan.name)}: ${OUTCOME_WORDS[report.outcome]}`, ''];
+  lines.push(`Plan ${report.plan.status}, started ${report.plan.startedAt}; sessions ${report.plan.sessionIds.join(', ') || 'none'}${report.baseline !== null ? `; baseline ${cell(report.baseline)}` : ''}.`);
+  if (report.plan.message) lines.push('', ...report.plan.message.split('\n').map((line) => `> ${line}`));
+  for (const configuration of report.configurations) {
+    const figures = configuration.figures;
+    const over = figures.runs > 1 ? ` (median of ${figures.runs} runs)` : '';
+    lines.push('', `## ${cell(configuration.label)}${over}`, '');
+    lines.push(row(['requests/s', 'p50', 'p99', 'max', 'errors', 'not sent']), '|---:|---:|---:|---:|---:|---:|');
+    lines.push(row([rate(figures.requestsPerSecond), latency(figures.p50Us), latency(figures.p99Us), latency(figures.maxUs), errorsCell(figures), count(figures.notSent)]));
+    for (const problem of configuration.problems) lines.push('', `> ${cell(problem)}`);
+    const results = resultsOf(report, configuration.key);
+    if (results.length > 0) {
+      lines.push('', row(['threshold', 'measured', 'result']), '|---|---:|---|');
+      for (const result of results) lines.push(row([result.threshold, result.measuredText, verdictWord(result)]));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
