@@ -43,6 +43,8 @@ export interface Command {
   /** A command line (or a few) that works as shown. */
   example: string;
   options: CommandOptions;
+  /** Arguments like `-slow` that are not one of its short options are positionals (`sessions tag 3 +fast -slow`). */
+  dashedPositionals?: boolean;
   run(ctx: CommandContext): Promise<number>;
 }
 
@@ -81,9 +83,12 @@ export function exitCodeFor(error: unknown): number {
 /** Parses a command's arguments strictly, runs it, closes whatever services it opened, and returns the exit code. */
 export async function invokeCommand(command: Command, args: string[], options: InvokeOptions): Promise<number> {
   const { io } = options;
+  const parseOptions = { ...command.options, ...GLOBAL_OPTIONS };
   let parsed: { values: OptionValues; positionals: string[] };
   try {
-    parsed = parseArgs({ args, options: { ...command.options, ...GLOBAL_OPTIONS }, allowPositionals: true, strict: true }) as typeof parsed;
+    const shielded = command.dashedPositionals ? shieldDashedPositionals(args, parseOptions) : args;
+    parsed = parseArgs({ args: shielded, options: parseOptions, allowPositionals: true, strict: true }) as typeof parsed;
+    parsed.positionals = parsed.positionals.map(unshield);
   } catch (error) {
     return reportUsage(io.stderr, command.name, optionErrorMessage(error));
   }
@@ -118,6 +123,18 @@ export async function invokeCommand(command: Command, args: string[], options: I
   } finally {
     services?.close();
   }
+}
+
+/** Marks a positional that starts with "-" so the strict parser does not take it for an unknown option. */
+const SHIELD = '\u0000';
+
+function shieldDashedPositionals(args: string[], options: NonNullable<CommandOptions>): string[] {
+  const shorts = new Set(Object.values(options).map((option) => option.short));
+  return args.map((arg) => (/^-[^-]/.test(arg) && !(arg.length === 2 && shorts.has(arg[1]!)) ? `${SHIELD}${arg}` : arg));
+}
+
+function unshield(positional: string): string {
+  return positional.startsWith(SHIELD) ? positional.slice(1) : positional;
 }
 
 export function openCliServices(dataDir: string): Services {
@@ -166,7 +183,9 @@ export function commandHelp(command: Command): string {
 /** A plain aligned table, one header row; numbers are right-aligned so columns of figures read well. */
 export function formatTable(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = rows.map((row) => row.map((cell) => String(cell)));
-  const numeric = headers.map((_, column) => rows.length > 0 && rows.every((row) => typeof row[column] === 'number' || /^[-\d.,]+[a-z%/]*$|^-$/.test(String(row[column]))));
+  const isFigure = (cell: string | number | undefined) => typeof cell === 'number' || /^-?[\d.,]+\s?[a-zA-Z%/]*$/.test(String(cell));
+  // A column of figures (or '-' where there is none) reads best right-aligned.
+  const numeric = headers.map((_, column) => rows.some((row) => isFigure(row[column])) && rows.every((row) => isFigure(row[column]) || row[column] === '-'));
   const widths = headers.map((header, column) => Math.max(header.length, ...cells.map((row) => (row[column] ?? '').length)));
   const line = (row: string[]) =>
     row

@@ -28,10 +28,9 @@ async function resolve(services: Services, ref: string, depth: number): Promise<
   const named = hosts.find((host) => host.name === ref);
   if (named) return named;
 
-  const login = LOGIN_REF.exec(ref);
+  const login = parseLogin(ref);
   if (login) {
-    const [, user, address, portText] = login as unknown as [string, string, string, string | undefined];
-    const port = portText === undefined ? 22 : Number(portText);
+    const { user, address, port } = login;
     const stored = hosts.find((host) => host.kind === 'ssh' && host.user === user && host.address === address && host.port === port);
     if (stored) return stored;
     return addHost(services, { name: `${user}@${address}:${port}`, address, port, user, auth: 'agent' });
@@ -47,15 +46,23 @@ async function resolve(services: Services, ref: string, depth: number): Promise<
   return addHost(services, candidateHostInput(candidate, { defaultUser: localUser(), jumpHostId: jump?.id }));
 }
 
+/** `user@host[:port]` split into its parts (port 22 when none is given), or null when ref is not that form. */
+export function parseLogin(ref: string): { user: string; address: string; port: number } | null {
+  const login = LOGIN_REF.exec(ref);
+  if (!login) return null;
+  const [, user, address, portText] = login as unknown as [string, string, string, string | undefined];
+  return { user, address, port: portText === undefined ? 22 : Number(portText) };
+}
+
 /** Validated exactly as the app's hosts.add request validates what the form sends. */
-function addHost(services: Services, input: unknown): Host {
+export function addHost(services: Services, input: unknown): Host {
   const parsed = parseRequestArgs('hosts.add', input);
   if (!parsed.ok) throw new ApiError('invalid_args', parsed.error.message);
   return services.hostService.add(parsed.args);
 }
 
 /** ssh logs in as the local user when the config names none. */
-function localUser(): string {
+export function localUser(): string {
   try {
     return userInfo().username;
   } catch {

@@ -3,7 +3,9 @@
 
 import type { Command } from '../cli-kit.ts';
 import { callCommand } from './call.ts';
+import { hostsCommand } from './hosts.ts';
 
 export const COMMANDS: Command[] = [
+  hostsCommand,
   callCommand,
 ];
