@@ -300,6 +300,7 @@ function fileObject(plan: PlanFile): Record<string, unknown> {
 const FIELD_NOTES: Readonly<Record<string, string>> = {
   version: ` Benchlab plan file (docs/plan-files.md); this format is version ${PLAN_FILE_VERSION}`,
   name: ' Each session is named "<name> — <template>"',
+  tags: ' Tags every session of the plan gets',
   study: ' The shipped study this plan starts from (its templates, presets and profile fill what is left out)',
   hosts: ' A stored host name, user@host[:port], or an ~/.ssh/config alias',
   presets: ' A preset id per host, or null',
@@ -310,8 +311,13 @@ const FIELD_NOTES: Readonly<Record<string, string>> = {
   thresholds: ' Checked by `benchlab run`: metric, comparison, value (p99 < 20ms, errors < 0.1%)',
 };
 
+const STUDY_FILE_NOTE = ' This file is a study: its id, its name, and what the benchmark it redoes did';
+
 /** Short lists and maps of plain values on one line, `[10, 100]` and `{ workers: 2 }`; the rest in blocks. */
 const FLOW_MAX_CHARS = 72;
+/** Lists read one item per line whatever their length: the runs, and the rules a CI log prints. */
+const BLOCK_LISTS = new Set(['templates', 'thresholds']);
+const LINE_WIDTH = 100;
 
 /** The plan as a file; parsePlanFile reads it back to the same plan. YAML says what each field is. */
 export function formatPlanFile(plan: PlanFile, format: 'yaml' | 'json'): string {
@@ -325,19 +331,21 @@ export function formatPlanFile(plan: PlanFile, format: 'yaml' | 'json'): string 
     Seq(_, node) {
       if (node.items.every(isScalar) && JSON.stringify(node.toJSON()).length <= FLOW_MAX_CHARS) node.flow = true;
     },
+    Scalar(_, node) {
+      // Prose (a study's seed) as a folded block, not a quoted string broken across lines.
+      if (typeof node.value === 'string' && node.value.length > LINE_WIDTH - 20 && !node.value.includes('\n')) node.type = 'BLOCK_FOLDED';
+    },
   });
   if (isMap(document.contents)) {
     for (const [index, pair] of document.contents.items.entries()) {
-      const note = isScalar(pair.key) ? FIELD_NOTES[String(pair.key.value)] : undefined;
-      if (!note || !isScalar(pair.key)) continue;
-      pair.key.commentBefore = note;
+      if (!isScalar(pair.key)) continue;
+      const key = String(pair.key.value);
+      pair.key.commentBefore = key === 'study' && plan.studyInfo ? STUDY_FILE_NOTE : FIELD_NOTES[key];
       pair.key.spaceBefore = index > 0;
+      if (BLOCK_LISTS.has(key) && isSeq(pair.value)) pair.value.flow = false;
     }
     // The top-level map is never written on one line, however short.
     document.contents.flow = false;
-    // Thresholds read best one per line, as a CI log prints them.
-    const thresholds = document.contents.get('thresholds', true);
-    if (isSeq(thresholds)) thresholds.flow = false;
   }
-  return document.toString({ lineWidth: 100, flowCollectionPadding: false });
+  return document.toString({ lineWidth: LINE_WIDTH, flowCollectionPadding: false });
 }

@@ -1,25 +1,29 @@
-// Tests of studies: parseStudy on good and broken text (errors name the field, profile errors
-// their path), the profile without its target, and the shipped catalog in resources/studies —
-// every file parses, names real templates, variants and presets, and holds DESIGN.md's seed values.
+// Tests of studies: parseStudy on good and broken plan files (errors name the field and line,
+// profile errors their path), the profile without its target, and the shipped catalog in
+// resources/studies — every file parses, names real templates, variants and presets, and holds
+// DESIGN.md's seed values.
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 import { describeOpenCapacity } from '../runs/load-profile.ts';
-import { parseStudy, Study, STUDY_TARGET_PLACEHOLDER, type Study as StudyType } from './studies.ts';
+import { STUDY_TARGET_PLACEHOLDER } from './plan-file.ts';
+import { parseStudy, Study, type Study as StudyType } from './studies.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const STUDIES_DIR = join(ROOT, 'resources', 'studies');
 const TEMPLATES_DIR = join(ROOT, 'server-templates');
 const PRESETS_DIR = join(ROOT, 'resources', 'presets');
 
+/** A study file as one line of JSON (JSON is YAML): every problem is on line 1. */
 function studyInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    id: 'demo-study',
+    version: 1,
     name: 'Demo',
-    seed: 'what was done',
-    templates: [{ templateId: 'node', variant: 'async' }],
+    study: { id: 'demo-study', name: 'Demo study', seed: 'what was done' },
+    templates: ['node:async'],
     presets: { client: null, server: 'wrk-seed' },
     profile: {
       request: { path: '/hello' },
@@ -64,41 +68,51 @@ describe('parseStudy', () => {
     assert.equal('target' in study.profile, false);
   });
 
-  test('text that is not JSON', () => {
-    assert.match(refused('{ "id": '), /^not JSON: /);
-    assert.match(refused(''), /^not JSON: /);
+  test('text that is not YAML, or nothing', () => {
+    assert.match(refused('{ "id": '), /^YAML: .* \(line 1\)$/);
+    assert.match(refused(''), /^plan: the file is empty/);
   });
 
   test('a missing field is named', () => {
     const { name: _name, ...withoutName } = studyInput();
-    assert.match(refused(JSON.stringify(withoutName)), /^name: /);
+    assert.equal(refused(JSON.stringify(withoutName)), 'name: is required (line 1)');
     const { profile: _profile, ...withoutProfile } = studyInput();
     assert.match(refused(JSON.stringify(withoutProfile)), /^profile: /);
+  });
+
+  test('a plan file is a study only with a study block and no hosts', () => {
+    assert.match(refused(JSON.stringify(studyInput({ study: 'demo-study' }))), /^study: a study file has a study block/);
+    assert.match(refused(JSON.stringify(studyInput({ hosts: { client: 'lab-client' } }))), /^hosts: a study names no hosts/);
+  });
+
+  test('every problem at once', () => {
+    const problems = refused(JSON.stringify(studyInput({ name: '', repeats: 0 }))).split('; ');
+    assert.deepEqual(problems, ['name: is required (line 1)', 'repeats: must be at least 1 (line 1)']);
   });
 
   test('a profile error is reported with its path', () => {
     assert.equal(
       refused(JSON.stringify(studyInput({ profile: { request: { path: '/hello' }, load: { model: 'closed', connections: 0, durationS: 5 } } }))),
-      'profile.load.connections: must be at least 1',
+      'profile.load.connections: must be at least 1 (line 1)',
     );
     assert.equal(
       refused(JSON.stringify(studyInput({ profile: { request: { path: 'hello' }, load: { model: 'closed', connections: 1, durationS: 5 } } }))),
-      'profile.request.path: must start with "/" (for example /hello)',
+      'profile.request.path: must start with "/" (for example /hello) (line 1)',
     );
     assert.equal(
       refused(
         JSON.stringify(studyInput({ profile: { request: { path: '/hello' }, load: { model: 'closed', connections: 10, durationS: 5 }, sweep: [10, 0.5] } })),
       ),
-      'profile.sweep.1: must be a whole number',
+      'profile.sweep[1]: must be a whole number (line 1)',
     );
   });
 
   test('other bad fields', () => {
-    assert.match(refused(JSON.stringify(studyInput({ id: 'Bad Id' }))), /^id: /);
-    assert.equal(refused(JSON.stringify(studyInput({ templates: [] }))), 'templates: needs at least one template');
+    assert.match(refused(JSON.stringify(studyInput({ study: { id: 'Bad Id', name: 'Demo study', seed: '' } }))), /^study\.id: /);
+    assert.equal(refused(JSON.stringify(studyInput({ templates: [] }))), 'templates: needs at least one template (line 1)');
     assert.match(refused(JSON.stringify(studyInput({ presets: { client: 'Not A Preset', server: null } }))), /^presets\.client: /);
-    assert.match(refused(JSON.stringify(studyInput({ extra: 1 }))), /^study: /);
-    assert.match(refused('[]'), /^study: /);
+    assert.match(refused(JSON.stringify(studyInput({ extra: 1 }))), /^extra: is not a field/);
+    assert.match(refused('[]'), /^plan: /);
   });
 });
 
@@ -114,9 +128,7 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-const studyFiles = readdirSync(STUDIES_DIR)
-  .filter((file) => file.endsWith('.json'))
-  .sort();
+const studyFiles = readdirSync(STUDIES_DIR).sort();
 
 const studies = new Map<string, StudyType>();
 for (const file of studyFiles) {
@@ -145,12 +157,12 @@ const presetIds = new Set(
 );
 
 describe('the shipped studies', () => {
-  test('five files, each parsing, each named after its id, ids unique', () => {
+  test('five plan files, each parsing, each named after its id, ids unique', () => {
     assert.equal(studyFiles.length, 5);
     for (const file of studyFiles) {
       const result = parseStudy(readFileSync(join(STUDIES_DIR, file), 'utf8'));
       assert.notEqual(typeof result, 'string', `${file}: ${String(result)}`);
-      assert.equal(`${(result as StudyType).id}.json`, file);
+      assert.equal(`${(result as StudyType).id}.yaml`, file);
     }
     const ids = [...studies.values()].map((entry) => entry.id);
     assert.equal(new Set(ids).size, ids.length);
@@ -159,7 +171,7 @@ describe('the shipped studies', () => {
 
   test('the files hold no target (the deployments give it)', () => {
     for (const file of studyFiles) {
-      const raw = readJson(join(STUDIES_DIR, file)) as { profile: Record<string, unknown> };
+      const raw = parseYaml(readFileSync(join(STUDIES_DIR, file), 'utf8')) as { profile: Record<string, unknown> };
       assert.equal('target' in raw.profile, false, file);
     }
   });
@@ -251,9 +263,9 @@ describe('the shipped studies', () => {
     assert.equal(study('siege-mixed').profile.request.path, '/json');
   });
 
-  test('a parsed study is what the Study schema gives', () => {
+  test('a parsed study is what the Study schema (the contract) keeps', () => {
     for (const file of studyFiles) {
-      assert.deepEqual(Study.parse(readJson(join(STUDIES_DIR, file))), studies.get(file));
+      assert.deepEqual(Study.parse(studies.get(file)), studies.get(file));
     }
   });
 });

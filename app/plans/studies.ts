@@ -1,38 +1,24 @@
-// Studies: ready-made experiments the wizard starts from — the five seeds of DESIGN.md, each with
-// what was done, the templates and variants it compared, the presets of its hosts, and a load
-// profile without a target (the wizard's deployments give the address). Shipped in
-// resources/studies/ and checked here; a broken file is reported, never fatal.
+// Studies: ready-made experiments the wizard starts from — the five seeds of DESIGN.md. Each is a
+// plan file (resources/studies/<id>.yaml, app/plans/plan-file.ts) with a `study:` block saying what
+// it is and what its seed did, the templates and variants it compared, the presets of its hosts and
+// a load profile without a target, and no hosts (whoever runs it chooses them). Read here into what
+// the wizard shows; a broken file is reported, never fatal.
 
 import { z } from 'zod';
-import { LoadProfile } from '../runs/load-profile.ts';
 import { PresetId } from '../presets/presets.ts';
+import { PlanTarget } from './plan.ts';
+import { parsePlanFile, StudyId, StudyProfile, type PlanFile, type PlanFileProblem } from './plan-file.ts';
 
-/** Stands in for the address while a study's profile is checked: the plan puts each deployment's own. */
-export const STUDY_TARGET_PLACEHOLDER = 'http://127.0.0.1:8080';
-
-export type StudyProfile = Omit<LoadProfile, 'target'>;
-
-const StudyProfileShape = z.record(z.string(), z.unknown()).transform((raw, ctx): StudyProfile => {
-  const parsed = LoadProfile.safeParse({ ...raw, target: STUDY_TARGET_PLACEHOLDER });
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-    return z.NEVER;
-  }
-  const { target: _placeholder, ...profile } = parsed.data;
-  return profile;
-});
-
+/** A study as the wizard uses it (and the contract carries it). */
 export const Study = z
   .object({
-    id: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be lower-case letters, digits and "-"'),
-    name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
+    id: StudyId,
+    name: z.string(),
     /** What the original benchmark did, in words. */
-    seed: z.string().max(2000, 'is too long'),
-    templates: z
-      .array(z.object({ templateId: z.string().min(1), variant: z.string().min(1) }).strict())
-      .min(1, 'needs at least one template'),
+    seed: z.string(),
+    templates: z.array(PlanTarget.pick({ templateId: true, variant: true, knobs: true })),
     presets: z.object({ client: PresetId.nullable(), server: PresetId.nullable() }).strict(),
-    profile: StudyProfileShape,
+    profile: StudyProfile,
   })
   .strict();
 export type Study = z.output<typeof Study>;
@@ -43,16 +29,33 @@ export const StudyCatalog = z.object({
 });
 export type StudyCatalog = z.infer<typeof StudyCatalog>;
 
-/** One study file's text → the study, or what is wrong with it in one line. */
+function inWords(problems: readonly PlanFileProblem[]): string {
+  return problems.map((problem) => `${problem.field}: ${problem.message}${problem.line === null ? '' : ` (line ${problem.line})`}`).join('; ');
+}
+
+/** A parsed plan file as a study, or what keeps it from being one. */
+export function studyOfPlanFile(plan: PlanFile): Study | string {
+  const problems: string[] = [];
+  if (!plan.study || !plan.studyInfo) problems.push('study: a study file has a study block with its id, name and seed');
+  if (plan.hosts) problems.push('hosts: a study names no hosts (whoever runs it chooses them)');
+  if (!plan.templates) problems.push('templates: is required in a study file');
+  if (!plan.profile) problems.push('profile: is required in a study file');
+  plan.templates?.forEach((entry, index) => {
+    if (entry.port !== undefined) problems.push(`templates[${index}].port: a study leaves the port to the template's default`);
+  });
+  if (problems.length > 0 || !plan.study || !plan.studyInfo || !plan.templates || !plan.profile) return problems.join('; ');
+  return {
+    id: plan.study,
+    name: plan.studyInfo.name,
+    seed: plan.studyInfo.seed,
+    templates: plan.templates.map((entry) => ({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs })),
+    presets: { client: plan.presets?.client ?? null, server: plan.presets?.server ?? null },
+    profile: plan.profile,
+  };
+}
+
+/** One study file's text → the study, or every problem with it in one line (`field: message (line n)`). */
 export function parseStudy(text: string): Study | string {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return `not JSON: ${(error as Error).message}`;
-  }
-  const parsed = Study.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  return `${issue.path.map(String).join('.') || 'study'}: ${issue.message}`;
+  const parsed = parsePlanFile(text);
+  return parsed.ok ? studyOfPlanFile(parsed.plan) : inWords(parsed.problems);
 }

@@ -6,7 +6,7 @@ import { LoadProfile, profileFieldErrors } from '../../../../app/runs/load-profi
 import { MAX_REPEATS, PlanSpec, type PlanSpecInput } from '../../../../app/plans/plan.ts';
 import { parseTags } from '../../../../app/sessions/session-library.ts';
 import { SessionName, type Session } from '../../../../app/sessions/sessions.ts';
-import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/studies.ts';
+import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/plan-file.ts';
 import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, type ProfileDraft } from '../runs/profile-draft.ts';
 
 export const WIZARD_STEPS = [
