@@ -33,6 +33,13 @@ export const PdfExport = z.object({
 });
 export type PdfExport = z.infer<typeof PdfExport>;
 
+/** What a session exports to (app/sessions/session-export.ts, docs/exports.md). */
+export const SessionExportFormat = z.enum(['json', 'csv', 'hdr-log'], { error: 'must be json, csv or hdr-log' });
+export type SessionExportFormat = z.infer<typeof SessionExportFormat>;
+
+export const SessionExportFile = z.object({ fileName: z.string(), mediaType: z.string(), content: z.string() });
+export type SessionExportFile = z.infer<typeof SessionExportFile>;
+
 export const sessionRequests = {
   /** Every stored session, newest first (the Sessions page filters the library entries itself). */
   'sessions.list': request(NoArgs, z.array(SessionSummary)),
@@ -45,6 +52,8 @@ export const sessionRequests = {
   'sessions.duplicate': request(z.object({ id: SessionId }).strict(), Session),
   /** Starts the same configuration on the same hosts: a new session linked to the original. */
   'sessions.runAgain': request(z.object({ id: SessionId }).strict(), LiveRun),
+  /** The session as a file for other tools: JSON, CSV per second, or an HdrHistogram interval log. */
+  'sessions.export': request(z.object({ id: SessionId, format: SessionExportFormat }).strict(), SessionExportFile),
   'compare.open': request(CompareSelection, Comparison),
   'compare.exportPdf': request(
     CompareSelection.extend({ notes: Notes.optional() }).strict(),

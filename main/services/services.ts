@@ -25,6 +25,7 @@ import { SamplesRepository } from './runs/samples-repository.ts';
 import { RunService } from './runs/run-service.ts';
 import { SessionSnapshots } from './runs/session-snapshot.ts';
 import { SessionRerun } from './sessions/session-rerun.ts';
+import { SessionExports } from './sessions/session-exports.ts';
 import { SessionsRepository } from './sessions/sessions-repository.ts';
 import { SnapshotsRepository } from './sessions/snapshots-repository.ts';
 import { TerminalManager } from './terminals/terminal-service.ts';
@@ -52,6 +53,8 @@ export interface Services {
   readonly compare: ComparisonService;
   readonly rerun: SessionRerun;
   readonly reports: ReportExporter;
+  /** A session as JSON, CSV per second or an HdrHistogram log (docs/exports.md). */
+  readonly exports: SessionExports;
   readonly plans: PlanRunner;
   readonly drafts: DraftsRepository;
   readonly wizardDraft: WizardDraft;
@@ -132,6 +135,7 @@ export function createServices(options: ServiceOptions): Services {
     compare,
     rerun: new SessionRerun({ sessions, runs, library: compare, templates }),
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
+    exports: new SessionExports({ sessions, runs: new RunsRepository(db), samples: new SamplesRepository(db), hosts }),
     snapshots,
     hostFacts,
     plans,

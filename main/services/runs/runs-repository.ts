@@ -88,6 +88,12 @@ export class RunsRepository {
     return this.#rows(sessionId, true).map((row) => ({ ...toStoredRun(row), histogram: row.histogram ? row.histogram.toString('base64') : null }));
   }
 
+  /** The knobs each run of a session was deployed with, by run id (what an export says of its configuration). */
+  knobs(sessionId: number): Map<number, Record<string, unknown>> {
+    const rows = this.#db.prepare('SELECT id, knobs FROM run WHERE session_id = ?').all(sessionId) as Array<{ id: number; knobs: string }>;
+    return new Map(rows.map((row) => [row.id, parseJsonColumn<Record<string, unknown>>(row.knobs, {})]));
+  }
+
   /** Runs left `running` by a Benchlab that died: their ids, to be summarized from their samples. */
   running(): Array<{ id: number; sessionId: number; step: Record<string, unknown> }> {
     const rows = this.#db.prepare("SELECT id, session_id, step FROM run WHERE status = 'running'").all() as Array<{ id: number; session_id: number; step: string }>;

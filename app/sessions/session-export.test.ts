@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import * as hdr from 'hdr-histogram-js';
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../common/hdr.ts';
+import type { RunSecond } from '../runs/run-second.ts';
+import { csvCell, exportSession, sessionCsv, sessionHdrLog, sessionJson, type ExportRun, type SessionExportInput } from './session-export.ts';
+import type { Session } from './sessions.ts';
+import { openDatabase } from '../../main/services/store/database.ts';
+import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
+import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
+import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
+import { SessionExports } from '../../main/services/sessions/session-exports.ts';
+import { SessionsRepository } from '../../main/services/sessions/sessions-repository.ts';
+import { createSeeder } from '../../tests/support/session-seed.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'benchlab-export-'));
+const { db } = openDatabase(dir);
+after(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+const seeder = createSeeder(db);
+const sweep = seeder.session({ name: 'Vert.x sweep', templateId: 'vertx', variant: 'event-loop', rps: 2000, latencyUs: 900, seconds: 12, sweep: [10, 100], tags: ['jvm', 'nightly'], notes: 'two steps' });
+const single = seeder.session({ name: 'Node hello', templateId: 'node', rps: 500, latencyUs: 300, seconds: 8 });
+// The service's reader: the one way the export's input is read from the store.
+const reader = new SessionExports({ sessions: new SessionsRepository(db), runs: new RunsRepository(db), samples: new SamplesRepository(db), hosts: new HostsRepository(db) });
+const storedSweep = reader.read(sweep.sessionId, { histograms: true });
+const storedSingle = reader.read(single.sessionId, { histograms: true });
+const exportedAt = new Date('2026-03-02T08:00:00.000Z');
+
+interface JsonDocument {
+  format: string;
+  version: number;
+  exportedAt: string;
+  session: Record<string, unknown> & { hosts: { client: string; server: string }; templates: unknown[] };
+  runs: Array<{
+    ordinal: number;
+    label: string;
+    summary: {
+      requests: number;
+      books: { scheduled: number; answered: number; errors: number; timeouts: number; notSent: number; inFlight: number; balanced: boolean };
+      [key: string]: unknown;
+    };
+    seconds: Array<{ scheduled: number; requests: number; bytes: number; status: Record<string, number>; errors: Record<string, number>; notSent: Record<string, number> }>;
+    [key: string]: unknown;
+  }>;
+}
+
+test('JSON: a versioned document of the session, its runs with their stored summaries, and every stored second', () => {
+  const text = sessionJson(storedSweep, exportedAt);
+  const document = JSON.parse(text) as JsonDocument;
+  assert.deepEqual(Object.keys(document), ['format', 'version', 'exportedAt', 'session', 'runs']);
+  assert.equal(document.format, 'benchlab-session');
+  assert.equal(document.version, 1);
+  assert.equal(document.exportedAt, '2026-03-02T08:00:00.000Z');
+  assert.deepEqual(Object.keys(document.session), ['id', 'name', 'status', 'tags', 'notes', 'createdAt', 'startedAt', 'endedAt', 'hosts', 'engine', 'templates', 'profile']);
+  assert.equal(document.session.id, sweep.sessionId);
+  assert.equal(document.session.name, 'Vert.x sweep');
+  assert.deepEqual(document.session.tags, ['jvm', 'nightly']);
+  assert.equal(document.session.notes, 'two steps');
+  assert.deepEqual(document.session.hosts, { client: 'seed-client', server: 'seed-server' });
+  assert.equal(document.session.engine, null);
+  assert.deepEqual(document.session.templates, [{ template: 'vertx', variant: 'event-loop', knobs: {} }]);
+  assert.equal((document.session.profile as { load: { model: string } }).load.model, 'closed');
+  // No internal ids but the session's: runs go by ordinal, hosts by name.
+  assert.ok(!/"(runId|sessionId|clientHostId|serverHostId|originSessionId)"/.test(text));
+  assert.deepEqual(
+    document.runs.map((run) => [run.ordinal, run.label, run.seconds.length]),
+    [
+      [1, 'c=10, 12 s', 12],
+      [2, 'c=100, 12 s', 12],
+    ],
+  );
+  for (const [index, run] of document.runs.entries()) {
+    const stored = storedSweep.runs[index]!.summary!;
+    assert.equal(run.summary.requests, stored.requests);
+    assert.equal(run.summary.p99Us, stored.p99Us);
+    assert.equal(typeof run.summary.requestsPerSecond, 'number');
+    // The seconds add up to the summary's books.
+    const sum = (pick: (second: JsonDocument['runs'][number]['seconds'][number]) => number) => run.seconds.reduce((total, second) => total + pick(second), 0);
+    const books = run.summary.books;
+    assert.equal(sum((second) => second.scheduled), books.scheduled);
+    assert.equal(sum((second) => Object.values(second.status).reduce((a, b) => a + b, 0)), books.answered);
+    assert.equal(sum((second) => second.errors.timeout!), books.timeouts);
+    assert.equal(sum((second) => second.notSent['pool-full']! + second.notSent['step-ended']!), books.notSent);
+    assert.equal(sum((second) => second.requests), run.summary.requests);
+    assert.ok(books.scheduled > 0 && books.balanced);
+  }
+  assert.deepEqual(Object.keys(document.runs[0]!.seconds[0]!), [
+    'second',
+    'client',
+    'phase',
+    'durationMs',
+    'scheduled',
+    'requests',
+    'requestsPerSecond',
+    'bytes',
+    'p50Us',
+    'p90Us',
+    'p99Us',
+    'maxUs',
+    'errors',
+    'notSent',
+    'inFlight',
+    'status',
+    'clientMetrics',
+    'serverMetrics',
+  ]);
+  // Stable: the same session exports to the same bytes, with or without the histograms read.
+  assert.equal(sessionJson(reader.read(sweep.sessionId, { histograms: false }), exportedAt), text);
+});
+
+test('JSON: a run cut off before its summary was written is summarized from its stored seconds', () => {
+  const run = { ...storedSingle.runs[0]!, summary: null };
+  const document = JSON.parse(sessionJson({ ...storedSingle, runs: [run] })) as JsonDocument;
+  assert.equal(document.runs[0]!.summary.requests, storedSingle.runs[0]!.summary!.requests);
+  assert.equal(document.runs[0]!.summary.books.scheduled, storedSingle.runs[0]!.summary!.books!.scheduled);
+});
+
+/** The cells of one CSV row as RFC 4180 quotes them. */
+function cellsOf(line: string): string[] {
+  return [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].slice(0, -1).map(([, cell]) => (cell!.startsWith('"') ? cell!.slice(1, -1).replaceAll('""', '"') : cell!));
+}
+
+test('CSV: a header with units, one row per stored second and client', () => {
+  const lines = sessionCsv(storedSweep).split('\r\n');
+  assert.equal(lines.pop(), '', 'every row ends with CRLF');
+  const header = cellsOf(lines[0]!);
+  assert.deepEqual(header.slice(0, 15), ['run', 'step', 'template', 'variant', 'second', 'client', 'phase', 'duration_ms', 'requests', 'rps', 'bytes', 'p50_us', 'p90_us', 'p99_us', 'max_us']);
+  for (const column of ['errors_timeout', 'errors_reset', 'not_sent_pool_full', 'not_sent', 'scheduled', 'in_flight', 'status_2xx', 'status_5xx']) assert.ok(header.includes(column), column);
+  const storedSeconds = storedSweep.runs.reduce((total, run) => total + run.seconds.length, 0);
+  assert.equal(lines.length - 1, storedSeconds);
+  const rows = lines.slice(1).map((line) => Object.fromEntries(cellsOf(line).map((cell, i) => [header[i]!, cell])));
+  assert.ok(rows.every((row) => Object.keys(row).length === header.length));
+  const stored = storedSweep.runs[1]!.seconds[3]!;
+  const row = rows[12 + 3]!;
+  assert.deepEqual(
+    [row.run, row.step, row.template, row.variant, row.second, row.client, row.phase, row.duration_ms],
+    ['2', 'c=100, 12 s', 'vertx', 'event-loop', '3', '0', 'measure', '1000'],
+  );
+  assert.equal(row.requests, String(stored.requests));
+  assert.equal(row.rps, String(stored.requests));
+  assert.equal(row.status_2xx, String(stored.statusClasses['2xx']));
+  assert.equal(row.scheduled, String(stored.scheduled));
+  assert.equal(row.p99_us, String(stored.p99Us));
+  assert.equal(row.errors_timeout, '0');
+  assert.ok(lines[1]!.startsWith('1,"c=10, 12 s",vertx,event-loop,0,0,measure,1000,'), 'a label with a comma is quoted');
+});
+
+test('CSV: text cells are quoted as RFC 4180 says and formulas are neutralised; numbers stay numbers', () => {
+  assert.equal(csvCell('plain'), 'plain');
+  assert.equal(csvCell('say "hi", twice'), '"say ""hi"", twice"');
+  assert.equal(csvCell('two\nlines'), '"two\nlines"');
+  assert.equal(csvCell('=HYPERLINK("http://x")'), '"\'=HYPERLINK(""http://x"")"');
+  assert.equal(csvCell('+1'), "'+1");
+  assert.equal(csvCell('-sync'), "'-sync");
+  assert.equal(csvCell('@SUM(A1)'), "'@SUM(A1)");
+  assert.equal(csvCell(-5), '-5');
+  assert.equal(csvCell(null), '');
+  const hostile: ExportRun = { ...storedSingle.runs[0]!, templateId: '=cmd|x', variant: '@v', step: { label: 'a "b", c' } };
+  const row = sessionCsv({ ...storedSingle, runs: [hostile] }).split('\r\n')[1]!;
+  assert.ok(row.startsWith(`1,"a ""b"", c",'=cmd|x,'@v,0,`), row);
+});
+
+/** Every interval of the log by tag, added up, as HdrHistogram's own log reader reads them. */
+function readLog(text: string): Map<string, { histogram: LatencyHistogram; intervals: number; firstStartMs: number }> {
+  const reader = new hdr.HistogramLogReader(text);
+  const byTag = new Map<string, { histogram: LatencyHistogram; intervals: number; firstStartMs: number }>();
+  for (let interval = reader.nextIntervalHistogram(); interval; interval = reader.nextIntervalHistogram()) {
+    const entry = byTag.get(interval.tag) ?? { histogram: createLatencyHistogram(), intervals: 0, firstStartMs: interval.startTimeStampMsec };
+    entry.histogram.add(interval as LatencyHistogram);
+    entry.intervals++;
+    byTag.set(interval.tag, entry);
+  }
+  return byTag;
+}
+
+test('HdrHistogram log: read back by the library log reader, each run gives the count and percentiles of its summary', () => {
+  const text = sessionHdrLog(storedSweep);
+  const lines = text.split('\n');
+  assert.ok(lines.includes('#[Histogram log format version 1.3]'));
+  assert.ok(lines.includes('"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"'));
+  assert.ok(lines.some((line) => /^#\[StartTime: 1772359200\.000 \(seconds since epoch\), 2026-03-01T10:00:00\.000Z\]$/.test(line)), text.slice(0, 600));
+  assert.ok(lines.includes('#[BaseTime: 1772359200.000 (seconds since epoch)]'));
+  assert.ok(lines.some((line) => line.includes('microseconds')));
+  assert.match(lines.find((line) => line.startsWith('Tag=run-1,'))!, /^Tag=run-1,0\.000,1\.000,\d+\.\d{3},HISTFAA/);
+  const read = readLog(text);
+  assert.deepEqual([...read.keys()], ['run-1', 'run-2']);
+  for (const [index, run] of storedSweep.runs.entries()) {
+    const summary = run.summary!;
+    const entry = read.get(`run-${run.ordinal}`)!;
+    assert.equal(entry.intervals, run.seconds.length);
+    assert.equal(entry.histogram.totalCount, summary.bands.reduce((total, band) => total + band.count, 0));
+    assert.equal(entry.histogram.getValueAtPercentile(99), summary.p99Us);
+    assert.equal(entry.histogram.getValueAtPercentile(50), summary.p50Us);
+    assert.equal(entry.histogram.highestEquivalentValue(entry.histogram.maxValue), summary.maxUs);
+    // Timestamps are the seconds' own: the second run starts where the first ended.
+    assert.equal(entry.firstStartMs, Date.parse('2026-03-01T10:00:00.000Z') + index * 12_000);
+  }
+});
+
+test('HdrHistogram log: one run has no tags; clients of one second are added into one interval', () => {
+  assert.ok(!sessionHdrLog(storedSingle).includes('Tag='));
+  const histogramOf = (latencies: number[]) => {
+    const histogram = createLatencyHistogram();
+    for (const latency of latencies) recordLatencyUs(histogram, latency);
+    return encodeHistogram(histogram);
+  };
+  const base = storedSingle.runs[0]!.seconds[0]!;
+  const seconds: RunSecond[] = [
+    { ...base, second: 0, clientIndex: 0, histogram: histogramOf([100, 200, 300]), clientMetrics: { at: 1_772_359_201_000, durationMs: 1000 } },
+    { ...base, second: 0, clientIndex: 1, histogram: histogramOf([5000]), clientMetrics: { at: 1_772_359_201_000, durationMs: 1000 } },
+    { ...base, second: 1, clientIndex: 0, phase: 'drain', histogram: histogramOf([400]), clientMetrics: { at: 1_772_359_201_400, durationMs: 400 } },
+  ];
+  const input: SessionExportInput = { ...storedSingle, runs: [{ ...storedSingle.runs[0]!, seconds }] };
+  const lines = sessionHdrLog(input).split('\n').filter((line) => /^\d/.test(line));
+  assert.equal(lines.length, 2);
+  assert.match(lines[0]!, /^0\.000,1\.000,5\.003,/, 'max 5000 µs written as 5.003 ms (the bucket edge)');
+  assert.match(lines[1]!, /^1\.000,0\.400,0\.400,/);
+  const read = readLog(sessionHdrLog(input));
+  assert.equal(read.get('NO TAG')?.histogram.totalCount, 5);
+});
+
+test('file names and media types per format', () => {
+  const session: Session = { ...storedSingle.session, name: 'Node: hello / world!' };
+  const input = { ...storedSingle, session };
+  assert.deepEqual(
+    (['json', 'csv', 'hdr-log'] as const).map((format) => {
+      const file = exportSession(input, format, exportedAt);
+      return [file.fileName, file.mediaType];
+    }),
+    [
+      [`benchlab-session-${session.id}-node-hello-world.json`, 'application/json'],
+      [`benchlab-session-${session.id}-node-hello-world.csv`, 'text/csv'],
+      [`benchlab-session-${session.id}-node-hello-world.hlog`, 'text/plain'],
+    ],
+  );
+});
