@@ -1,0 +1,119 @@
+// Turns a plan file into the PlanSpec the plan runner takes, as the wizard would have built it:
+// the study the file names fills what the file leaves out (templates, presets, profile), each
+// template, variant and knob is checked against the template catalog, and each preset is planned on
+// its host (the planId the runner applies only if still true). Hosts come in already resolved and
+// connected (naming hosts is the front door's business). Every problem is reported at once, each
+// with the file's field it belongs to.
+
+import { STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileProblem } from '../../../app/plans/plan-file.ts';
+import { PlanSpec, type PlanSpecInput } from '../../../app/plans/plan.ts';
+import type { ReportTarget } from '../../../app/plans/plan-report.ts';
+import type { StudyCatalog } from '../../../app/plans/studies.ts';
+import { resolveDeploySettings } from '../../../app/templates/templates.ts';
+import type { TemplateCatalog } from '../../../app/templates/templates-contract.ts';
+import type { PresetService } from '../presets/preset-service.ts';
+
+export interface PlanFileResolverDeps {
+  templates: { list(): Promise<TemplateCatalog> };
+  presets: Pick<PresetService, 'plan'>;
+  studies: () => Promise<StudyCatalog>;
+}
+
+export interface ResolveRequest {
+  plan: PlanFile;
+  clientHostId: number;
+  serverHostId: number;
+}
+
+export type PlanResolution = { ok: true; spec: PlanSpec; targets: ReportTarget[] } | { ok: false; problems: PlanFileProblem[] };
+
+type Role = 'client' | 'server';
+const ROLES: readonly Role[] = ['client', 'server'];
+
+function problem(field: string, message: string): PlanFileProblem {
+  return { line: null, column: null, field, message };
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+}
+
+/** A PlanSpec path in the file's words: `targets.1.variant` is `templates[1].variant`. */
+function fileField(path: ReadonlyArray<PropertyKey>): string {
+  const [head, ...rest] = path;
+  const renamed = head === 'targets' ? 'templates' : head === 'studyId' ? 'study' : head === 'clientHostId' ? 'hosts.client' : head === 'serverHostId' ? 'hosts.server' : String(head ?? 'plan');
+  return rest.reduce<string>((field, key) => (typeof key === 'number' ? `${field}[${key}]` : `${field}.${String(key)}`), renamed);
+}
+
+export async function resolvePlanFile(deps: PlanFileResolverDeps, request: ResolveRequest): Promise<PlanResolution> {
+  const { plan } = request;
+  const problems: PlanFileProblem[] = [];
+
+  const study = plan.study ? (await deps.studies()).studies.find((candidate) => candidate.id === plan.study) : undefined;
+  if (plan.study && !study) {
+    const known = (await deps.studies()).studies.map((candidate) => candidate.id);
+    problems.push(problem('study', `there is no study "${plan.study}" (${known.join(', ') || 'none are installed'})`));
+  }
+  const templates = plan.templates ?? study?.templates.map((entry) => ({ template: entry.templateId, variant: entry.variant, knobs: entry.knobs, port: undefined })) ?? [];
+  const profile = plan.profile ?? study?.profile;
+  const presetIds: Record<Role, string | null> = {
+    client: plan.presets?.client !== undefined ? plan.presets.client : (study?.presets.client ?? null),
+    server: plan.presets?.server !== undefined ? plan.presets.server : (study?.presets.server ?? null),
+  };
+
+  const catalog = await deps.templates.list();
+  const targets: ReportTarget[] = [];
+  templates.forEach((entry, index) => {
+    const manifest = catalog.templates.find((candidate) => candidate.id === entry.template);
+    if (!manifest) {
+      problems.push(problem(`templates[${index}].template`, `there is no template "${entry.template}" (${catalog.templates.map((candidate) => candidate.id).join(', ')})`));
+      return;
+    }
+    const checked = resolveDeploySettings(manifest, { variant: entry.variant, knobs: entry.knobs, port: entry.port });
+    if (!checked.ok) {
+      for (const error of checked.errors) problems.push(problem(`templates[${index}]`, error));
+      return;
+    }
+    const variant = manifest.variants.find((candidate) => candidate.id === entry.variant);
+    targets.push({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, label: `${manifest.name} · ${variant?.name ?? entry.variant}` });
+  });
+
+  const hostOf: Record<Role, number> = { client: request.clientHostId, server: request.serverHostId };
+  const planned = await Promise.all(
+    ROLES.map(async (role) => {
+      const presetId = presetIds[role];
+      if (presetId === null) return null;
+      try {
+        const presetPlan = await deps.presets.plan(presetId, hostOf[role]);
+        return { presetId, planId: presetPlan.planId };
+      } catch (error) {
+        problems.push(problem(`presets.${role}`, `cannot plan preset "${presetId}" on the ${role} host: ${messageOf(error)}`));
+        return null;
+      }
+    }),
+  );
+
+  const input: PlanSpecInput = {
+    name: plan.name,
+    clientHostId: request.clientHostId,
+    serverHostId: request.serverHostId,
+    presets: { client: planned[0] ?? null, server: planned[1] ?? null },
+    revertPresets: plan.revertPresets,
+    targets: templates.map((entry) => ({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, ...(entry.port !== undefined ? { port: entry.port } : {}) })),
+    profile: { ...profile, target: STUDY_TARGET_PLACEHOLDER } as PlanSpecInput['profile'],
+    repeats: plan.repeats,
+    studyId: plan.study ?? null,
+    tags: plan.tags,
+  };
+  if (!profile && !plan.study) problems.push(problem('profile', 'is required (or name a study that gives it)'));
+  const parsed = PlanSpec.safeParse(input);
+  // What the checks above already said is not said twice (a missing profile, a template not found).
+  if (!parsed.success && profile) {
+    for (const issue of parsed.error.issues) {
+      const field = fileField(issue.path);
+      if (!problems.some((earlier) => earlier.field.startsWith(field) || field.startsWith(earlier.field))) problems.push(problem(field, issue.message));
+    }
+  }
+  if (problems.length > 0 || !parsed.success) return { ok: false, problems };
+  return { ok: true, spec: parsed.data, targets };
+}
