@@ -12,6 +12,7 @@ import { useLoaded } from '../../common/use-loaded.ts';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
 import { ComparisonView } from './ComparisonView.tsx';
+import { ExportMenu } from './ExportMenu.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
 
 function stepLabel(run: StoredRun): string {
@@ -114,6 +115,7 @@ export function ComparePage() {
           <button type="button" data-testid="compare-export" disabled={!comparison || busy !== null} onClick={() => void exportPdf()}>
             {busy === 'exporting' ? 'Printing…' : 'Export PDF'}
           </button>
+          <ExportMenu sessionIds={comparison?.sessions.map((session) => session.id) ?? []} testId="compare-export-data" label="Export data" />
         </div>
       }
     >

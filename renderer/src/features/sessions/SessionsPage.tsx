@@ -12,6 +12,7 @@ import { TableHead } from '../../common/TableHead.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
 import { restoreWizard, wizardFromSession } from '../plans/wizard-draft.ts';
 import { ReplayView } from './ReplayView.tsx';
+import { ExportMenu } from './ExportMenu.tsx';
 
 function SessionDetails({ entry, onSaved }: { entry: LibraryEntry; onSaved: () => void }) {
   const api = useApi();
@@ -209,6 +210,7 @@ export function SessionsPage() {
                       <button type="button" data-testid="session-duplicate" onClick={() => void act(() => api.sessions.duplicate({ id: session.id }))}>
                         Duplicate
                       </button>
+                      <ExportMenu sessionIds={[session.id]} testId="session-export" />
                       <button type="button" data-testid="session-delete" onClick={() => setConfirmDelete(session.id)}>
                         Delete
                       </button>

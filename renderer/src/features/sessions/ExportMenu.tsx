@@ -1,0 +1,66 @@
+// "Export ▾": a session's data as JSON, CSV per second or an HdrHistogram log (docs/exports.md),
+// downloaded by the browser (or Electron's save dialog) from what `sessions.export` returns. Given
+// several sessions (the Compare page's), each becomes its own file.
+
+import { useState } from 'react';
+import type { SessionExportFile, SessionExportFormat } from '../../../../app/sessions/sessions-contract.ts';
+import { errorMessage, useApi } from '../../api-context.tsx';
+
+const FORMATS: ReadonlyArray<{ format: SessionExportFormat; label: string; title: string }> = [
+  { format: 'json', label: 'JSON', title: 'The session, its runs with their summaries and every stored second' },
+  { format: 'csv', label: 'CSV', title: 'One row per stored second and client' },
+  { format: 'hdr-log', label: 'HDR log', title: 'The per-second latency histograms as an HdrHistogram interval log (µs)' },
+];
+
+/** Long enough for the browser to have read the file before its object URL goes. */
+const OBJECT_URL_LIFETIME_MS = 60_000;
+
+function download(file: SessionExportFile): void {
+  const url = URL.createObjectURL(new Blob([file.content], { type: file.mediaType }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_LIFETIME_MS);
+}
+
+export function ExportMenu({ sessionIds, testId, label = 'Export', disabled = false }: { sessionIds: readonly number[]; testId: string; label?: string; disabled?: boolean }) {
+  const api = useApi();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const exportAs = async (format: SessionExportFormat) => {
+    setBusy(true);
+    setError(null);
+    try {
+      for (const id of sessionIds) download(await api.sessions.export({ id, format }));
+      setOpen(false);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <span className="export-menu" data-testid={testId}>
+      <button type="button" aria-expanded={open} disabled={disabled || sessionIds.length === 0} data-testid={`${testId}-toggle`} onClick={() => setOpen(!open)}>
+        {busy ? 'Exporting…' : `${label} ${open ? '▴' : '▾'}`}
+      </button>
+      {open &&
+        FORMATS.map(({ format, label: formatLabel, title }) => (
+          <button key={format} type="button" title={title} disabled={busy} data-testid={`${testId}-${format}`} onClick={() => void exportAs(format)}>
+            {formatLabel}
+          </button>
+        ))}
+      {error && (
+        <span className="field-error" role="alert" data-testid={`${testId}-error`}>
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}
