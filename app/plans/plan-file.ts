@@ -129,17 +129,24 @@ const PlanFileShape = z
     thresholds: z.array(ThresholdText).max(MAX_THRESHOLDS, `holds at most ${MAX_THRESHOLDS} thresholds`).default([]),
   })
   .strict()
-  .superRefine((plan, ctx) => {
-    for (const field of ['templates', 'profile'] as const) {
-      if (plan[field] === undefined && plan.study === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or name a study that gives it)' });
-    }
-    const seen = new Set<string>();
-    plan.templates?.forEach((entry, index) => {
-      const key = targetKey({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs });
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['templates', index], message: 'lists the same template, variant and knobs again' });
-      seen.add(key);
-    });
-  });
+  .superRefine(
+    (plan, ctx) => {
+      // Runs even when other fields are wrong (every problem at once), so it reads them warily.
+      for (const field of ['templates', 'profile'] as const) {
+        if (plan[field] === undefined && plan.study === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or name a study that gives it)' });
+      }
+      if (!Array.isArray(plan.templates)) return;
+      const seen = new Set<string>();
+      (plan.templates as unknown[]).forEach((entry, index) => {
+        const { template, variant, knobs } = (entry ?? {}) as Partial<PlanFileTemplate>;
+        if (typeof template !== 'string' || typeof variant !== 'string') return;
+        const key = targetKey({ templateId: template, variant, knobs });
+        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['templates', index], message: 'lists the same template, variant and knobs again' });
+        seen.add(key);
+      });
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+  );
 
 export const PlanFile = PlanFileShape.transform(({ study, ...plan }) => ({
   ...plan,
