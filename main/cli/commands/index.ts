@@ -3,9 +3,18 @@
 
 import type { Command } from '../cli-kit.ts';
 import { callCommand } from './call.ts';
+import { compareCommand } from './compare.ts';
+import { deployCommand, stopCommand } from './deploy.ts';
 import { hostsCommand } from './hosts.ts';
+import { presetsCommand } from './presets.ts';
+import { sessionsCommand } from './sessions.ts';
 
 export const COMMANDS: Command[] = [
   hostsCommand,
+  sessionsCommand,
+  compareCommand,
+  presetsCommand,
+  deployCommand,
+  stopCommand,
   callCommand,
 ];

@@ -1,0 +1,215 @@
+// `benchlab sessions list|show|tag|rm|export`: the Sessions page headless, over the same library,
+// runs and exports as the app. A session's headline figures are those of its run with the most
+// requests/s (the peak step of a sweep), so a listing reads like the Sessions page at a glance.
+
+import { writeFile } from 'node:fs/promises';
+import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
+import { filterLibrary, Tags, type LibraryEntry } from '../../../app/sessions/session-library.ts';
+import { SessionExportFormat } from '../../../app/sessions/sessions-contract.ts';
+import type { StoredRun } from '../../../app/runs/runs.ts';
+import type { Services } from '../../services/services.ts';
+import { EXIT, formatTable, intOption, stringOption, UsageError, verbOf, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
+
+const VERBS = ['list', 'show', 'tag', 'rm', 'export'] as const;
+const DEFAULT_LIMIT = 20;
+
+export const sessionsCommand: Command = {
+  name: 'sessions',
+  summary: 'list, show, tag, delete and export stored sessions',
+  usage: `usage: benchlab sessions list [--tag TAG] [--limit N] [--json]
+       benchlab sessions show ID [--json]
+       benchlab sessions tag ID +TAG... -TAG...
+       benchlab sessions rm ID... --yes
+       benchlab sessions export ID --format json|csv|hdr-log [--out FILE]
+
+  list           newest first: status, templates, and the figures of each session's
+                 run with the most requests/s (a sweep's peak step)
+    --tag TAG    only sessions with this tag
+    --limit N    at most N sessions (default ${DEFAULT_LIMIT})
+  show           the session and a row per run (sweep step, repeat)
+  tag            add (+TAG) and remove (-TAG) tags
+  rm             delete sessions and everything recorded in them
+    --yes        required: deleting cannot be undone
+  export         the session as a file
+    --format F   json (everything), csv (per second) or hdr-log (HdrHistogram interval log)
+    --out FILE   write there instead of stdout
+  --json         machine-readable output`,
+  example: `benchlab sessions list --tag nightly --limit 5
+benchlab sessions tag 12 +baseline -draft
+benchlab sessions export 12 --format hdr-log --out node-async.hlog`,
+  options: {
+    json: { type: 'boolean' },
+    tag: { type: 'string' },
+    limit: { type: 'string' },
+    yes: { type: 'boolean' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+  },
+  dashedPositionals: true,
+  async run(ctx) {
+    const verb = verbOf(ctx, VERBS);
+    const args = ctx.positionals.slice(1);
+    if (verb === 'list') return list(ctx, args);
+    if (verb === 'show') return show(ctx, args);
+    if (verb === 'tag') return tag(ctx, args);
+    if (verb === 'rm') return remove(ctx, args);
+    return exportSession(ctx, args);
+  },
+};
+
+export function sessionId(text: string | undefined): number {
+  if (text === undefined) throw new UsageError('missing the session ID');
+  if (!/^[1-9]\d{0,15}$/.test(text)) throw new UsageError(`"${text}" is not a session ID (a number, see benchlab sessions list)`);
+  return Number(text);
+}
+
+function noExtra(args: string[]): void {
+  if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`);
+}
+
+/** The run with the most requests/s: a single run's figures, or a sweep's peak step. */
+function headlineRun(runs: StoredRun[]): StoredRun | null {
+  let best: StoredRun | null = null;
+  for (const run of runs) if (run.summary && (!best || run.summary.requestsPerSecond > best.summary!.requestsPerSecond)) best = run;
+  return best;
+}
+
+function headlineOf(services: Services, entry: LibraryEntry) {
+  const run = headlineRun(services.runs.list(entry.id));
+  return run?.summary ? { runId: run.id, requestsPerSecond: run.summary.requestsPerSecond, p99Us: run.summary.p99Us, failed: run.summary.failed } : null;
+}
+
+function when(iso: string): string {
+  return iso.slice(0, 16).replace('T', ' ');
+}
+
+const rate = (value: number | null | undefined) => (value === null || value === undefined ? '-' : formatValue({ unit: 'rps' }, value));
+const ms = (us: number | null | undefined) => (us === null || us === undefined ? '-' : formatMs(us));
+const count = (value: number | null | undefined) => (value === null || value === undefined ? '-' : formatValue({ unit: 'count' }, value));
+
+async function list(ctx: CommandContext, args: string[]): Promise<number> {
+  noExtra(args);
+  const limit = intOption(ctx, 'limit', 1, 100_000) ?? DEFAULT_LIMIT;
+  const tagFilter = stringOption(ctx, 'tag');
+  const services = ctx.services();
+  const entries = filterLibrary(services.compare.library(), tagFilter ? { tag: tagFilter } : {}).slice(0, limit);
+  const listed = entries.map((entry) => ({ ...entry, headline: headlineOf(services, entry) }));
+  if (ctx.values.json) {
+    writeJson(ctx.stdout, listed);
+    return EXIT.ok;
+  }
+  if (listed.length === 0) {
+    ctx.stderr.write(tagFilter ? `no sessions tagged "${tagFilter}"\n` : 'no sessions stored yet\n');
+    return EXIT.ok;
+  }
+  const rows = listed.map((entry) => [
+    entry.id,
+    entry.name,
+    entry.status,
+    entry.templates.join(',') || '-',
+    rate(entry.headline?.requestsPerSecond),
+    ms(entry.headline?.p99Us),
+    count(entry.headline?.failed),
+    entry.tags.join(',') || '-',
+    when(entry.startedAt ?? entry.createdAt),
+  ]);
+  ctx.stdout.write(formatTable(['ID', 'NAME', 'STATUS', 'TEMPLATES', 'REQ/S', 'P99 MS', 'FAILED', 'TAGS', 'DATE'], rows));
+  return EXIT.ok;
+}
+
+function stepLabel(run: StoredRun): string {
+  return typeof run.step.label === 'string' ? run.step.label : `step ${run.ordinal}`;
+}
+
+async function show(ctx: CommandContext, args: string[]): Promise<number> {
+  const id = sessionId(args[0]);
+  noExtra(args.slice(1));
+  const services = ctx.services();
+  const session = services.sessions.get(id);
+  const runs = services.runs.list(id);
+  if (ctx.values.json) {
+    writeJson(ctx.stdout, { session, runs });
+    return EXIT.ok;
+  }
+  const hostName = (hostId: number | null) => (hostId === null ? '-' : (services.hosts.nameOf(hostId) ?? `host ${hostId} (removed)`));
+  const facts = [
+    ['session', `${session.id} ${session.name}`],
+    ['status', session.status],
+    ['hosts', `${hostName(session.clientHostId)} → ${hostName(session.serverHostId)}`],
+    ['started', session.startedAt ? when(session.startedAt) : '-'],
+    ['tags', session.tags.join(', ') || '-'],
+    ...(session.notes ? [['notes', session.notes.replace(/\s*\n\s*/g, ' ')]] : []),
+  ];
+  const width = Math.max(...facts.map(([label]) => label!.length));
+  ctx.stdout.write(`${facts.map(([label, value]) => `${label!.padEnd(width)}  ${value}`).join('\n')}\n\n`);
+  if (runs.length === 0) {
+    ctx.stdout.write('no runs recorded\n');
+    return EXIT.ok;
+  }
+  const rows = runs.map((run) => {
+    const summary = run.summary;
+    const notSent = summary?.books ? summary.books.notSent : null;
+    return [
+      run.ordinal,
+      run.variant ? `${run.templateId}:${run.variant}` : run.templateId,
+      stepLabel(run),
+      run.status,
+      rate(summary?.requestsPerSecond),
+      ms(summary?.p50Us),
+      ms(summary?.p99Us),
+      ms(summary?.maxUs),
+      count(summary?.failed),
+      count(notSent),
+    ];
+  });
+  ctx.stdout.write(formatTable(['#', 'TEMPLATE', 'STEP', 'STATUS', 'REQ/S', 'P50 MS', 'P99 MS', 'MAX MS', 'FAILED', 'NOT SENT'], rows));
+  return EXIT.ok;
+}
+
+async function tag(ctx: CommandContext, args: string[]): Promise<number> {
+  const id = sessionId(args[0]);
+  const edits = args.slice(1);
+  if (edits.length === 0) throw new UsageError('say which tags to add (+TAG) or remove (-TAG)');
+  const add: string[] = [];
+  const drop: string[] = [];
+  for (const edit of edits) {
+    if (edit.length < 2 || (edit[0] !== '+' && edit[0] !== '-')) throw new UsageError(`"${edit}": write +TAG to add a tag or -TAG to remove one`);
+    (edit[0] === '+' ? add : drop).push(edit.slice(1));
+  }
+  const services = ctx.services();
+  const current = services.sessions.get(id).tags;
+  const next = Tags.safeParse([...current.filter((existing) => !drop.includes(existing)), ...add]);
+  if (!next.success) throw new UsageError(`tags: ${next.error.issues[0]!.message}`);
+  const session = services.compare.update(id, { tags: next.data });
+  if (ctx.values.json) writeJson(ctx.stdout, { id: session.id, tags: session.tags });
+  else ctx.stdout.write(`${session.id}  ${session.tags.join(', ') || '(no tags)'}\n`);
+  return EXIT.ok;
+}
+
+async function remove(ctx: CommandContext, args: string[]): Promise<number> {
+  if (args.length === 0) throw new UsageError('say which sessions to delete (IDs)');
+  const ids = args.map(sessionId);
+  if (!ctx.values.yes) throw new UsageError(`this deletes ${ids.length === 1 ? `session ${ids[0]} and all its runs` : `sessions ${ids.join(', ')} and all their runs`} for good: add --yes`);
+  const services = ctx.services();
+  // Every ID must exist before anything is deleted, so a typo deletes nothing.
+  for (const id of ids) services.sessions.get(id);
+  for (const id of ids) {
+    services.sessions.delete(id);
+    ctx.stderr.write(`deleted session ${id}\n`);
+  }
+  return EXIT.ok;
+}
+
+async function exportSession(ctx: CommandContext, args: string[]): Promise<number> {
+  const id = sessionId(args[0]);
+  noExtra(args.slice(1));
+  const format = SessionExportFormat.safeParse(stringOption(ctx, 'format'));
+  if (!format.success) throw new UsageError(`--format ${format.error.issues[0]!.message}`);
+  const file = ctx.services().exports.export(id, format.data);
+  const out = stringOption(ctx, 'out');
+  if (out) {
+    await writeFile(out, file.content);
+    ctx.stderr.write(`wrote ${out}\n`);
+  } else ctx.stdout.write(file.content);
+  return EXIT.ok;
+}
