@@ -7,9 +7,11 @@ import { compareCommand } from './compare.ts';
 import { deployCommand, stopCommand } from './deploy.ts';
 import { hostsCommand } from './hosts.ts';
 import { presetsCommand } from './presets.ts';
+import { runCommand } from './run.ts';
 import { sessionsCommand } from './sessions.ts';
 
 export const COMMANDS: Command[] = [
+  runCommand,
   hostsCommand,
   sessionsCommand,
   compareCommand,
