@@ -55,10 +55,10 @@ export class RunProgress {
       if (before === stage.status) return;
       this.#seen.set(stage.id, stage.status);
       const prefix = `[${index + 1}/${total}]`;
-      if (stage.status === 'running' && !this.#live) this.line(`${prefix} ${stage.label}`);
+      if (stage.status === 'running' && !this.#live) this.#print(`${prefix} ${stage.label}`);
       if (stage.status === 'running') this.#point = null;
       // Stages that never ran (skipped or cancelled from pending) end quietly; a failure is always said.
-      if (ENDED.has(stage.status) && (before === 'running' || stage.status === 'failed')) this.line(`${prefix} ${this.#ended(stage)}`);
+      if (ENDED.has(stage.status) && (before === 'running' || stage.status === 'failed')) this.#print(`${prefix} ${this.#ended(stage)}`);
     });
     this.#redraw();
   }
@@ -71,15 +71,14 @@ export class RunProgress {
     const stage = this.#running();
     if (!this.#live && stage?.kind === 'load' && !last.warmup && !this.#loadSeen.has(stage.id)) {
       this.#loadSeen.add(stage.id);
-      this.line(`[${this.#plan!.stages.indexOf(stage) + 1}/${this.#plan!.stages.length}] load running: ${describePoint(last)}`);
+      this.#print(`[${this.#plan!.stages.indexOf(stage) + 1}/${this.#plan!.stages.length}] load running: ${describePoint(last)}`);
     }
     this.#redraw();
   }
 
   /** A line of its own, kept above the live line. */
   line(text: string): void {
-    this.#clear();
-    this.#stream.write(`${text}\n`);
+    this.#print(text);
     this.#redraw();
   }
 
@@ -87,6 +86,11 @@ export class RunProgress {
   finish(): void {
     this.#clear();
     this.#plan = null;
+  }
+
+  #print(text: string): void {
+    this.#clear();
+    this.#stream.write(`${text}\n`);
   }
 
   #running(): PlanStage | undefined {

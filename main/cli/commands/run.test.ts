@@ -1,0 +1,127 @@
+// `benchlab run` on bad input, as a user runs it (`node main/cli/benchlab.ts run …`): every problem
+// of a plan file with its line, a missing file, missing hosts, bad thresholds and options, a
+// regression threshold without a baseline, a baseline that matches nothing and a report folder
+// that does not exist — each exit 2, before anything connects, and nothing stored.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+const dir = mkdtempSync(join(tmpdir(), 'benchlab-cli-run-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(dataDir: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'benchlab.ts'), 'run', '--data-dir', dataDir, ...args], {
+    encoding: 'utf8',
+    cwd: dir,
+    env: { ...process.env, HOME: dir, BENCHLAB_DATA_DIR: join(dir, 'never-used') },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function planFile(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+const GOOD_PLAN = `version: 1
+name: args
+templates: [node:async]
+profile:
+  request: { path: /hello }
+  load: { model: closed, connections: 2, durationS: 2 }
+thresholds:
+  - p99 < 20ms
+`;
+
+describe('benchlab run: bad input is exit 2, before anything connects', () => {
+  test('a broken plan file: every problem with its line and column, nothing opened', () => {
+    const dataDir = join(dir, 'data-broken');
+    const file = planFile(
+      'broken.yaml',
+      `version: 1
+name: broken
+templates:
+  - node:async
+  - template: node
+    knobs: { workers: 2 }
+profile:
+  request: { path: /hello }
+  load: { model: closed, connections: 0, durationS: 2 }
+thresholds: [p95 < 3ms]
+colour: blue
+`,
+    );
+    const result = cli(dataDir, file);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    assert.equal(
+      result.stderr,
+      [
+        `${file}:5:5 templates[1].variant: is required`,
+        `${file}:9:39 profile.load.connections: must be at least 1`,
+        `${file}:10:14 thresholds[0]: "p95" is not a metric: use one of p50, p75, p90, p99, p999, max, mean, rps, errors, not_sent, timeouts`,
+        `${file}:11:1 colour: is not a field of a plan file (see docs/plan-files.md)`,
+        '',
+      ].join('\n'),
+    );
+    assert.equal(existsSync(dataDir), false, 'the data dir is not even opened');
+  });
+
+  test('a file that is not there, or a folder', () => {
+    const missing = cli(join(dir, 'data-missing'), 'nope.yaml');
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr, 'benchlab run: cannot read nope.yaml: no such file\nsee: benchlab run --help\n');
+    assert.match(cli(join(dir, 'data-missing'), dir).stderr, /cannot read .*: it is a folder/);
+    assert.match(cli(join(dir, 'data-missing')).stderr, /^benchlab run: missing the plan file: benchlab run PLAN\.yaml\n/);
+    assert.match(cli(join(dir, 'data-missing'), 'a.yaml', 'b.yaml').stderr, /unexpected argument "b\.yaml": one plan file at a time/);
+  });
+
+  test('a JSON plan is held to JSON', () => {
+    const file = planFile('plan.json', '{ "version": 1, "name": args }');
+    const result = cli(join(dir, 'data-json'), file);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:\\d+ YAML: `));
+  });
+
+  test('hosts are required, from the file or the command line', () => {
+    const file = planFile('no-hosts.yaml', GOOD_PLAN);
+    const result = cli(join(dir, 'data-hosts'), file);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^benchlab run: no client host: add hosts\.client to the plan file or pass --client HOST\n/);
+    assert.match(cli(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1').stderr, /no server host: add hosts\.server to the plan file or pass --server HOST/);
+  });
+
+  test('thresholds and options from the command line are checked like the file', () => {
+    const file = planFile('options.yaml', GOOD_PLAN);
+    const dataDir = join(dir, 'data-options');
+    const threshold = cli(dataDir, file, '--threshold', 'rps > 10', '--threshold', 'p99 < 3kb', '--threshold', 'nonsense');
+    assert.equal(threshold.code, 2);
+    assert.match(threshold.stderr, /"p99 < 3kb": p99 is a time: write it in us, ms or s; "nonsense" is not a threshold/);
+    const repeats = cli(dataDir, file, '--repeats', '21');
+    assert.equal(repeats.code, 2);
+    assert.match(repeats.stderr, /--repeats must be a whole number from 1 to 20, got "21"/);
+    const regression = cli(dataDir, file, '--threshold', 'p99 regression < 10%');
+    assert.equal(regression.code, 2);
+    assert.match(regression.stderr, /a regression threshold needs a baseline: pass --baseline SESSION\|TAG/);
+    const folder = cli(dataDir, file, '--junit', join(dir, 'no-such-folder', 'results.xml'));
+    assert.equal(folder.code, 2);
+    assert.match(folder.stderr, /--junit .*results\.xml: the folder .*no-such-folder does not exist/);
+    assert.equal(existsSync(dataDir), false);
+  });
+
+  test('a baseline that names no session is refused before any host is touched', () => {
+    const file = planFile('baseline.yaml', `${GOOD_PLAN}hosts: { client: nobody@127.0.0.1, server: nobody@127.0.0.1 }\n`);
+    const dataDir = join(dir, 'data-baseline');
+    const result = cli(dataDir, file, '--baseline', 'no-such-tag', '--threshold', 'p99 regression < 10%');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--baseline: "no-such-tag" is neither a session id nor a tag of any session/);
+    const listed = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'benchlab.ts'), 'hosts', 'list', '--json', '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
+    assert.deepEqual(JSON.parse(listed.stdout), [], 'no host was added for the refs');
+    assert.ok(readdirSync(dataDir).length > 0);
+  });
+});

@@ -1,0 +1,110 @@
+// Tests of `benchlab run`'s progress: in a log, one plain line per stage start and end and one when
+// a load's first measured second arrives (never a line per second); on a terminal, one live line
+// redrawn in place with the stage, elapsed of the estimate and the current second's figures, and
+// ended stages kept above it. Also the Ctrl-C watcher: the first signal and every later one.
+
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { describe, test } from 'node:test';
+import type { PlanStage, PlanState } from '../../app/plans/plan.ts';
+import type { LivePoint } from '../../app/runs/runs.ts';
+import { watchInterrupts } from './run-interrupts.ts';
+import { RunProgress } from './run-progress.ts';
+
+function sink(columns?: number) {
+  const chunks: string[] = [];
+  return { chunks, stream: { columns, write: (chunk: string) => chunks.push(chunk) > 0 } as unknown as NodeJS.WritableStream & { columns?: number } };
+}
+
+const START = Date.parse('2025-05-01T10:00:00.000Z');
+
+function stage(id: string, kind: PlanStage['kind'], label: string): PlanStage {
+  return { id, kind, label, status: 'pending', detail: null, target: 0, round: null, sessionId: null, estimateS: 10, startedAt: null, endedAt: null };
+}
+
+function planWith(stages: PlanStage[]): PlanState {
+  return { id: 1, name: 'p', status: 'running', stages, sessionIds: [], message: null, startedAt: new Date(START).toISOString(), endedAt: null, estimateS: 90 };
+}
+
+function point(rps: number, p99Us: number, warmup = false): LivePoint {
+  return { sessionId: 5, step: 0, t: 1, at: 0, warmup, rps, errorsPerS: 0, p50Us: 100, p90Us: 200, p99Us, clientCpu: 0, eventLoopLagMs: 0, serverCpu: null, serverRssBytes: null, serverMemUsedBytes: null, rxBytesPerS: null, txBytesPerS: null };
+}
+
+/** Walks a two-stage plan: deploy runs and ends, load runs with warm-up then measured seconds. */
+function drive(progress: RunProgress): void {
+  const stages = [stage('deploy-0', 'deploy', 'Deploy node · async'), stage('load-0', 'load', 'Load node · async')];
+  const state = planWith(stages);
+  stages[0]!.status = 'running';
+  stages[0]!.startedAt = new Date(START).toISOString();
+  progress.plan(structuredClone(state));
+  stages[0]!.status = 'done';
+  stages[0]!.detail = 'http://10.0.0.2:8080';
+  stages[0]!.endedAt = new Date(START + 4000).toISOString();
+  stages[1]!.status = 'running';
+  progress.plan(structuredClone(state));
+  progress.points([point(900, 1500, true)]);
+  progress.points([point(40120, 2100)]);
+  progress.points([point(41000, 2200)]);
+  stages[1]!.status = 'cancelled';
+  stages[1]!.detail = 'stopped; the seconds measured are kept';
+  progress.plan(structuredClone(state));
+  progress.finish();
+}
+
+describe('RunProgress', () => {
+  test('in a log: a line per stage start and end, and one when the load runs', () => {
+    const out = sink();
+    drive(new RunProgress({ stream: out.stream, live: false, now: () => START + 12_000 }));
+    assert.equal(
+      out.chunks.join(''),
+      [
+        '[1/2] Deploy node · async',
+        '[1/2] Deploy node · async — done in 4 s: http://10.0.0.2:8080',
+        '[2/2] Load node · async',
+        '[2/2] load running: 40,120 req/s, p99 2.10 ms',
+        '[2/2] Load node · async — cancelled: stopped; the seconds measured are kept',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('on a terminal: one live line redrawn in place, ended stages kept above, nothing left at the end', () => {
+    const out = sink();
+    drive(new RunProgress({ stream: out.stream, live: true, now: () => START + 12_000 }));
+    const text = out.chunks.join('');
+    const redraws = text.split('\r\u001b[2K').filter(Boolean);
+    assert.deepEqual(redraws, [
+      '[1/2] Deploy node · async · 0:12 of ~1:30',
+      '[1/2] Deploy node · async — done in 4 s: http://10.0.0.2:8080\n',
+      '[2/2] Load node · async · 0:12 of ~1:30',
+      '[2/2] Load node · async · 0:12 of ~1:30 · warm-up: 900 req/s, p99 1.50 ms',
+      '[2/2] Load node · async · 0:12 of ~1:30 · 40,120 req/s, p99 2.10 ms',
+      '[2/2] Load node · async · 0:12 of ~1:30 · 41,000 req/s, p99 2.20 ms',
+      '[2/2] Load node · async — cancelled: stopped; the seconds measured are kept\n',
+    ]);
+    assert.ok(text.endsWith('\n'), 'the terminal is left on a fresh line');
+  });
+
+  test('a live line wider than the terminal is cut, so \\r redraws all of it', () => {
+    const out = sink(20);
+    const progress = new RunProgress({ stream: out.stream, live: true, now: () => START });
+    const stages = [stage('deploy-0', 'deploy', 'Deploy a template with a long name')];
+    stages[0]!.status = 'running';
+    progress.plan(planWith(stages));
+    assert.deepEqual(out.chunks, ['\r\u001b[2K[1/1] Deploy a tem…']);
+  });
+});
+
+describe('watchInterrupts', () => {
+  test('the first SIGINT or SIGTERM asks for a clean stop, any later one for now; unwatching removes the listeners', () => {
+    const source = new EventEmitter();
+    const calls: string[] = [];
+    const unwatch = watchInterrupts({ first: (signal) => calls.push(`first ${signal}`), second: (signal) => calls.push(`second ${signal}`) }, source as never);
+    source.emit('SIGTERM', 'SIGTERM');
+    source.emit('SIGINT', 'SIGINT');
+    source.emit('SIGINT', 'SIGINT');
+    assert.deepEqual(calls, ['first SIGTERM', 'second SIGINT', 'second SIGINT']);
+    unwatch();
+    assert.equal(source.listenerCount('SIGINT') + source.listenerCount('SIGTERM'), 0);
+  });
+});
