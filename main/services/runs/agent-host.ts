@@ -66,16 +66,18 @@ dir="$root/agent/pids/$(uname -n | tr -c 'A-Za-z0-9._\n-' '_')"`;
 
 /**
  * Kills agents an earlier Benchlab of this data dir (`owner`) left running on the host — their
- * pid files start with the owner — except those named in `keep`. One short command, cheap enough
- * to run on every connect. Returns the pids it killed.
+ * pid files are named `<owner>-s<session id>-<role>.pid` — except those of the sessions in
+ * `keepSessions` (running under a live Benchlab process). One short command, cheap enough to run
+ * on every connect. Returns the pids it killed.
  */
-export async function cleanLeftoverAgents(transport: HostTransport, owner: string, keep: readonly string[] = []): Promise<number[]> {
+export async function cleanLeftoverAgents(transport: HostTransport, owner: string, keepSessions: readonly number[] = []): Promise<number[]> {
   const script = `${PID_DIR_SCRIPT}
-keep=${shellQuote(` ${keep.join(' ')} `)}
+keep=${shellQuote(` ${keepSessions.join(' ')} `)}
 for f in "$dir"/${owner}-*.pid; do
   [ -f "$f" ] || continue
-  name=\${f##*/}
-  case "$keep" in *" $name "*) continue ;; esac
+  session=\${f##*/${owner}-s}
+  session=\${session%%-*}
+  case $session in ''|*[!0-9]*) ;; *) case "$keep" in *" $session "*) continue ;; esac ;; esac
   pid=$(cat "$f" 2>/dev/null)
   case $pid in ''|*[!0-9]*) rm -f "$f"; continue ;; esac
   if tr '\\0' ' ' < /proc/$pid/cmdline 2>/dev/null | grep -q ${AGENT_FILE_NAME}; then

@@ -4,6 +4,8 @@
 // arrives, run summaries from merged histograms, and the session's status. Stop halts the load
 // within 1 s; a hard cap ends a session that would run on; a killed Benchlab leaves `running`
 // rows that the next start marks `interrupted` (with summaries of the seconds that were stored).
+// Other Benchlab processes may share the store (the app and a CLI): their live sessions, and the
+// agents those sessions run, are theirs; only what a dead process left is recovered or killed.
 
 import { createHash } from 'node:crypto';
 import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type ServerMetrics } from '../../../app/runs/agent-protocol.ts';
@@ -23,6 +25,7 @@ import type { SamplesRepository } from './samples-repository.ts';
 import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { PortableNodeCache } from '../templates/portable-node.ts';
 import type { ConnectChecks } from '../hosts/connect-checks.ts';
+import { isOwnerAlive } from '../store/process-owner.ts';
 import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-host.ts';
 import { PointStream } from './point-stream.ts';
 import type { SessionSnapshots } from './session-snapshot.ts';
@@ -69,8 +72,6 @@ interface Live {
   points: PointStream;
   controller: AbortController;
   agents: Set<RemoteAgent>;
-  /** Pid file names of this session's agents, per host (kept out of leftover cleaning). */
-  pidFiles: Map<number, string[]>;
   server: ServerMetrics | null;
   done: Promise<void>;
   capTimer: ReturnType<typeof setTimeout> | null;
@@ -169,7 +170,6 @@ export class RunService {
       points: new PointStream(this.#options.bus, session.id),
       controller: new AbortController(),
       agents: new Set(),
-      pidFiles: new Map(),
       server: null,
       done: Promise.resolve(),
       capTimer: null,
@@ -309,7 +309,6 @@ export class RunService {
     this.#update(live, { status: 'running', currentStep: step.index });
 
     const pidFile = `${context.clientAgent.pidDir}/${this.#owner}-s${state.sessionId}-load.pid`;
-    this.#keepPidFile(live, context.clientHostId, pidFile);
     const config: LoadAgentConfig = {
       role: 'load',
       target: context.target,
@@ -379,7 +378,6 @@ export class RunService {
 
   async #startSampler(live: Live, transport: HostTransport, host: AgentHost, hostId: number, port: number): Promise<RemoteAgent> {
     const pidFile = `${host.pidDir}/${this.#owner}-s${live.state.sessionId}-sampler.pid`;
-    this.#keepPidFile(live, hostId, pidFile);
     const capS = sessionCapSeconds(live.state.profile) + SESSION_CAP_MARGIN_S;
     const sampler = await RemoteAgent.start(transport, host.command, { role: 'sampler', port, capS, pidFile }, {
       onLine: (line) => {
@@ -432,20 +430,17 @@ export class RunService {
   async #cleanHost(hostId: number): Promise<void> {
     const host = this.#options.hosts.get(hostId);
     const transport = this.#options.connections.transportFor(hostId);
-    const keep = this.#live && !isOver(this.#live.state.status) ? (this.#live.pidFiles.get(hostId) ?? []) : [];
-    const killed = await cleanLeftoverAgents(transport, this.#owner, keep.map((file) => file.slice(file.lastIndexOf('/') + 1)));
+    // The agents of a session running under a live process (this one or another on the same store) are not leftovers.
+    const live = this.#options.sessions.running().filter((session) => ownedByLiveProcess(session.owner));
+    const killed = await cleanLeftoverAgents(transport, this.#owner, live.map((session) => session.id));
     if (killed.length > 0) this.#options.log.warn('runs', `${host.name}: stopped ${killed.length} agent${killed.length === 1 ? '' : 's'} an earlier Benchlab left running (pid ${killed.join(', ')})`);
   }
 
-  #keepPidFile(live: Live, hostId: number, file: string): void {
-    const list = live.pidFiles.get(hostId) ?? [];
-    if (!list.includes(file)) list.push(file);
-    live.pidFiles.set(hostId, list);
-  }
-
+  /** Ends what a Benchlab that died left `running`: its runs summarized from their stored seconds, its sessions interrupted. */
   #recoverInterrupted(): void {
     const { runs, samples, sessions, log } = this.#options;
     for (const run of runs.running()) {
+      if (ownedByLiveProcess(run.owner)) continue;
       let profile: unknown = null;
       try {
         profile = sessions.get(run.sessionId).config.profile;
@@ -455,7 +450,8 @@ export class RunService {
       const { summary, histogram } = summarizeRun(samples.forRun(run.id), summaryRulesOf(profile, run.step));
       runs.finish(run.id, 'interrupted', { summary, histogram });
     }
-    const interrupted = sessions.interruptRunning();
+    const interrupted = sessions.running().filter((session) => !ownedByLiveProcess(session.owner)).map((session) => session.id);
+    sessions.interrupt(interrupted);
     if (interrupted.length > 0) log.warn('runs', `session${interrupted.length === 1 ? '' : 's'} ${interrupted.join(', ')} ended without Benchlab (killed or crashed): marked interrupted, with what was stored`);
   }
 
@@ -494,6 +490,11 @@ function describeFailure(end: AgentEnd, clientName: string): string | null {
 /** The pid-file prefix of one data dir's agents: a crash leftover is only ever cleaned by its own Benchlab. */
 export function agentOwner(databaseFile: string): string {
   return `bl${createHash('sha256').update(databaseFile).digest('hex').slice(0, 10)}`;
+}
+
+/** Whether a stored owner token names a process that still runs (null: a row from before owners were kept). */
+function ownedByLiveProcess(owner: string | null): boolean {
+  return owner !== null && isOwnerAlive(owner);
 }
 
 function isOver(status: LiveRun['status']): boolean {

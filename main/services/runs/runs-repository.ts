@@ -94,10 +94,12 @@ export class RunsRepository {
     return new Map(rows.map((row) => [row.id, parseJsonColumn<Record<string, unknown>>(row.knobs, {})]));
   }
 
-  /** Runs left `running` by a Benchlab that died: their ids, to be summarized from their samples. */
-  running(): Array<{ id: number; sessionId: number; step: Record<string, unknown> }> {
-    const rows = this.#db.prepare("SELECT id, session_id, step FROM run WHERE status = 'running'").all() as Array<{ id: number; session_id: number; step: string }>;
-    return rows.map((row) => ({ id: row.id, sessionId: row.session_id, step: parseJsonColumn<Record<string, unknown>>(row.step, {}) }));
+  /** Runs stored as `running`, with the owner token of their session's process: those of a dead one are summarized from their samples. */
+  running(): Array<{ id: number; sessionId: number; step: Record<string, unknown>; owner: string | null }> {
+    const rows = this.#db
+      .prepare("SELECT r.id, r.session_id, r.step, s.owner FROM run r LEFT JOIN session s ON s.id = r.session_id WHERE r.status = 'running'")
+      .all() as Array<{ id: number; session_id: number; step: string; owner: string | null }>;
+    return rows.map((row) => ({ id: row.id, sessionId: row.session_id, step: parseJsonColumn<Record<string, unknown>>(row.step, {}), owner: row.owner }));
   }
 
   #rows(sessionId: number, withHistograms: boolean): RunRow[] {

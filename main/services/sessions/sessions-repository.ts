@@ -1,12 +1,14 @@
 // Stored sessions: listing, reading, renaming and deleting rows of `session` (runs cascade), and the
 // sessions library's reads and edits: entries with their templates and hosts' names, notes and
-// tags, duplicating a session as a linked draft, and linking a re-run to its origin.
+// tags, duplicating a session as a linked draft, and linking a re-run to its origin. A session set
+// running is stamped with this process's owner token, so other processes sharing the store leave it be.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
 import type { Session, SessionStatus, SessionSummary } from '../../../app/sessions/sessions.ts';
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';
+import { processOwner } from '../store/process-owner.ts';
 
 interface SessionRow {
   id: number;
@@ -68,6 +70,8 @@ export interface NewSession {
 
 export class SessionsRepository {
   readonly #db: Db;
+  /** The owner token stamped on the sessions this process runs. */
+  readonly #owner = processOwner();
   constructor(db: Db) {
     this.#db = db;
   }
@@ -91,8 +95,8 @@ export class SessionsRepository {
   create(session: NewSession, now = new Date()): Session {
     const result = this.#db
       .prepare(
-        `INSERT INTO session (name, notes, tags, client_host_id, server_host_id, config, status, origin_session_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO session (name, notes, tags, client_host_id, server_host_id, config, status, origin_session_id, created_at, owner)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         session.name,
@@ -104,22 +108,32 @@ export class SessionsRepository {
         session.status ?? 'draft',
         session.originSessionId ?? null,
         now.toISOString(),
+        session.status === 'running' ? this.#owner : null,
       );
     return this.get(Number(result.lastInsertRowid));
   }
 
-  /** Moves a session to a status; `started`/`ended` stamp its start and end. */
+  /** Moves a session to a status; `started`/`ended` stamp its start and end. Set running, it is this process's. */
   setStatus(id: number, status: SessionStatus, stamp: { started?: Date; ended?: Date } = {}): void {
     this.#db
-      .prepare('UPDATE session SET status = ?, started_at = coalesce(?, started_at), ended_at = coalesce(?, ended_at) WHERE id = ?')
-      .run(status, stamp.started?.toISOString() ?? null, stamp.ended?.toISOString() ?? null, id);
+      .prepare(
+        `UPDATE session SET status = ?, started_at = coalesce(?, started_at), ended_at = coalesce(?, ended_at),
+                owner = CASE WHEN ? = 'running' THEN ? ELSE owner END WHERE id = ?`,
+      )
+      .run(status, stamp.started?.toISOString() ?? null, stamp.ended?.toISOString() ?? null, status, this.#owner, id);
   }
 
-  /** Sessions still `running` when Benchlab starts were cut off by a crash or kill: say so. Returns their ids. */
-  interruptRunning(now = new Date()): number[] {
-    const ids = (this.#db.prepare("SELECT id FROM session WHERE status = 'running'").all() as Array<{ id: number }>).map((row) => row.id);
-    this.#db.prepare("UPDATE session SET status = 'interrupted', ended_at = coalesce(ended_at, ?) WHERE status = 'running'").run(now.toISOString());
-    return ids;
+  /** The sessions stored as `running`, with the owner token of the process that runs them (null before owners were kept). */
+  running(): Array<{ id: number; owner: string | null }> {
+    return this.#db.prepare("SELECT id, owner FROM session WHERE status = 'running' ORDER BY id").all() as Array<{ id: number; owner: string | null }>;
+  }
+
+  /** Marks these sessions interrupted (those still `running`): their process ended without ending them. */
+  interrupt(ids: readonly number[], now = new Date()): void {
+    const mark = this.#db.prepare("UPDATE session SET status = 'interrupted', ended_at = coalesce(ended_at, ?) WHERE id = ? AND status = 'running'");
+    this.#db.transaction(() => {
+      for (const id of ids) mark.run(now.toISOString(), id);
+    })();
   }
 
   rename(id: number, name: string): Session {

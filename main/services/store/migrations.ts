@@ -158,6 +158,29 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sample ADD COLUMN in_flight INTEGER;
     `,
   },
+  {
+    version: 5,
+    description: 'several processes on one store: who runs a session, and a mark of every change to the sessions',
+    sql: `
+      -- The process running the session (store/process-owner.ts): another process leaves it alone
+      -- while that process lives. Null in rows from before, which no live process owns.
+      ALTER TABLE session ADD COLUMN owner TEXT;
+
+      -- A counter per watched part of the store, raised by triggers on every change to it, so a
+      -- process learns that another one changed the sessions without reading them all again.
+      CREATE TABLE store_change (
+        part     TEXT PRIMARY KEY,
+        version  INTEGER NOT NULL
+      );
+      INSERT INTO store_change (part, version) VALUES ('sessions', 0);
+      CREATE TRIGGER session_inserted AFTER INSERT ON session BEGIN UPDATE store_change SET version = version + 1 WHERE part = 'sessions'; END;
+      CREATE TRIGGER session_updated AFTER UPDATE ON session BEGIN UPDATE store_change SET version = version + 1 WHERE part = 'sessions'; END;
+      CREATE TRIGGER session_deleted AFTER DELETE ON session BEGIN UPDATE store_change SET version = version + 1 WHERE part = 'sessions'; END;
+      -- A session's runs show in the library (their templates, their count, a step that ended).
+      CREATE TRIGGER run_inserted AFTER INSERT ON run BEGIN UPDATE store_change SET version = version + 1 WHERE part = 'sessions'; END;
+      CREATE TRIGGER run_updated AFTER UPDATE ON run BEGIN UPDATE store_change SET version = version + 1 WHERE part = 'sessions'; END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
