@@ -26,7 +26,7 @@ describe('help and bad input', () => {
   test('benchlab --help lists every command with its summary', () => {
     const help = cli(null, '--help');
     assert.equal(help.code, 0);
-    for (const command of COMMANDS) assert.match(help.stdout, new RegExp(`\\n  ${command.name} +${command.summary.replace(/[()[\]|.*+?^$\\]/g, '\\$&')}\\n`));
+    for (const command of COMMANDS) assert.match(help.stdout, new RegExp(`\\n {2}${command.name} +${command.summary.replace(/[()[\]|.*+?^$\\]/g, '\\$&')}\\n`));
   });
 
   test('every command has --help with its usage, each of its options, and an example', () => {
@@ -34,7 +34,7 @@ describe('help and bad input', () => {
       const help = cli(null, command.name, '--help');
       assert.equal(help.code, 0, `${command.name}: ${help.stderr}`);
       assert.match(help.stdout, /^usage: benchlab /m, command.name);
-      assert.match(help.stdout, /\nexample:\n  benchlab /, command.name);
+      assert.match(help.stdout, /\nexample:\n {2}benchlab /, command.name);
       for (const option of Object.keys(command.options ?? {})) assert.ok(help.stdout.includes(`--${option}`), `${command.name} --help does not mention --${option}`);
     }
   });

@@ -89,6 +89,13 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv): ConnectSecrets {
 
 export async function connectHost(services: Services, host: Host, options: ConnectHostOptions): Promise<void> {
   if (services.connections.state(host.id).state === 'connected') return;
+  await connect(services, host, options);
+  // What the app does on every connect (leftover servers and agents) finishes before the command
+  // acts on the host, and before the command's end closes the store under it.
+  await services.connectChecks.settled(host.id);
+}
+
+async function connect(services: Services, host: Host, options: ConnectHostOptions): Promise<void> {
   // The jump host's key is checked on its own first, so pinning never mixes up whose key it is.
   if (host.jumpHostId) {
     const jump = services.hosts.get(host.jumpHostId);

@@ -42,6 +42,8 @@ export interface Services {
   readonly events: EventsRepository;
   readonly snapshots: SnapshotsRepository;
   readonly connections: HostConnections;
+  /** What runs on each fresh connection (leftover servers, agents); work needing a clean host awaits settled(). */
+  readonly connectChecks: ConnectChecks;
   readonly terminals: TerminalManager;
   readonly templates: TemplateService;
   readonly presetCatalog: PresetCatalog;
@@ -125,6 +127,7 @@ export function createServices(options: ServiceOptions): Services {
     events,
     hosts,
     connections,
+    connectChecks,
     terminals,
     templates,
     presetCatalog,
