@@ -169,15 +169,16 @@ export interface PlanFileProblem {
 export type PlanFileParse = { ok: true; plan: PlanFile } | { ok: false; problems: PlanFileProblem[] };
 
 type Path = ReadonlyArray<PropertyKey>;
+type Place = { line: number; column: number } | null;
 
-export function fieldName(path: Path): string {
+function fieldName(path: Path): string {
   let field = '';
   for (const key of path) field += typeof key === 'number' ? `[${key}]` : `${field ? '.' : ''}${String(key)}`;
   return field || 'plan';
 }
 
 /** Where a path's value (or, with `atKey`, its key) is written; as near as the file gets when it is missing. */
-function locate(document: Document, path: Path, lines: LineCounter, atKey = false): { line: number; column: number } | null {
+function locate(document: Document, path: Path, lines: LineCounter, atKey = false): Place {
   let node: unknown = document.contents;
   let offset: number | undefined = (node as Node | null)?.range?.[0];
   for (const [index, key] of path.entries()) {
@@ -194,11 +195,6 @@ function locate(document: Document, path: Path, lines: LineCounter, atKey = fals
   if (offset === undefined) return null;
   const { line, col } = lines.linePos(offset);
   return { line, column: col };
-}
-
-function problemAt(document: Document, lines: LineCounter, path: Path, message: string, atKey = false): PlanFileProblem {
-  const place = locate(document, path, lines, atKey);
-  return { line: place?.line ?? null, column: place?.column ?? null, field: fieldName(path), message };
 }
 
 function syntaxProblem(error: YAMLError): PlanFileProblem {
@@ -225,15 +221,20 @@ function byPlace(a: PlanFileProblem, b: PlanFileProblem): number {
   return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 }
 
+/** A file of this many bytes is too big to be a plan file: said before it is read (or parsed). */
+export function sizeProblem(bytes: number): PlanFileProblem | null {
+  return bytes > MAX_PLAN_FILE_BYTES
+    ? { line: null, column: null, field: 'plan', message: `the file is ${Math.ceil(bytes / 1024)} KiB; a plan file may be at most ${MAX_PLAN_FILE_BYTES / 1024} KiB` }
+    : null;
+}
+
 /**
  * A plan file's text → the plan, or every problem in it, each with its line and column. JSON is
  * read as YAML (it is YAML); `json` only holds it to JSON's words (an unquoted word is a problem).
  */
 export function parsePlanFile(text: string, format: 'yaml' | 'json' = 'yaml'): PlanFileParse {
-  const bytes = utf8ByteLength(text);
-  if (bytes > MAX_PLAN_FILE_BYTES) {
-    return { ok: false, problems: [{ line: null, column: null, field: 'plan', message: `the file is ${Math.ceil(bytes / 1024)} KiB; a plan file may be at most ${MAX_PLAN_FILE_BYTES / 1024} KiB` }] };
-  }
+  const tooBig = sizeProblem(utf8ByteLength(text));
+  if (tooBig) return { ok: false, problems: [tooBig] };
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: true, schema: format === 'json' ? 'json' : 'core', uniqueKeys: true });
   const syntax = [...document.errors, ...document.warnings].map(syntaxProblem);
@@ -256,19 +257,30 @@ export function parsePlanFile(text: string, format: 'yaml' | 'json' = 'yaml'): P
   // A newer Benchlab's file is refused on its version alone: its other fields may be new, not wrong.
   const version = (raw as { version?: unknown }).version;
   if (typeof version === 'number' && version > PLAN_FILE_VERSION) {
-    return {
-      ok: false,
-      problems: [problemAt(document, lines, ['version'], `the file was written for a newer Benchlab (plan file version ${version}); this one reads version ${PLAN_FILE_VERSION}: update Benchlab`)],
-    };
+    const at = locate(document, ['version'], lines);
+    const message = `the file was written for a newer Benchlab (plan file version ${version}); this one reads version ${PLAN_FILE_VERSION}: update Benchlab`;
+    return { ok: false, problems: [{ line: at?.line ?? null, column: at?.column ?? null, field: 'version', message }] };
   }
 
-  const parsed = PlanFile.safeParse(raw, { error: planFileMessage });
+  return checkPlanFile(raw, (path, atKey) => locate(document, path, lines, atKey));
+}
+
+/**
+ * A value (parsed from a file, or built by the wizard) checked as a plan file: the plan, or every
+ * problem; `place` says where a field is written, when there is a text to point into.
+ */
+export function checkPlanFile(value: unknown, place: (path: Path, atKey: boolean) => Place = () => null): PlanFileParse {
+  const parsed = PlanFile.safeParse(value, { error: planFileMessage });
   if (parsed.success) return { ok: true, plan: parsed.data };
+  const problem = (path: Path, message: string, atKey = false): PlanFileProblem => {
+    const at = place(path, atKey);
+    return { line: at?.line ?? null, column: at?.column ?? null, field: fieldName(path), message };
+  };
   const problems: PlanFileProblem[] = [];
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push(problemAt(document, lines, [...issue.path, key], 'is not a field of a plan file (see docs/plan-files.md)', true));
-    } else problems.push(problemAt(document, lines, issue.path, issue.message));
+      for (const key of issue.keys) problems.push(problem([...issue.path, key], 'is not a field of a plan file (see docs/plan-files.md)', true));
+    } else problems.push(problem(issue.path, issue.message));
   }
   return { ok: false, problems: problems.sort(byPlace) };
 }

@@ -108,6 +108,14 @@ describe('the plan handed to the back end', () => {
     assert.equal(checked.spec.revertPresets, true);
   });
 
+  test("knobs from a plan file or study go to the plan; the thresholds it carried are kept in the draft", () => {
+    const withKnobs = { ...ready, targets: [{ templateId: 'node', variant: 'async', knobs: { workers: 2 } }], thresholds: ['p99 < 20ms'] };
+    assert.deepEqual(specOf(withKnobs, everythingUp).targets, [{ templateId: 'node', variant: 'async', knobs: { workers: 2 } }]);
+    assert.deepEqual(restoreWizard(JSON.parse(JSON.stringify(withKnobs))), withKnobs);
+    assert.deepEqual(restoreWizard({ ...withKnobs, thresholds: [1] }).thresholds, [], 'a list of anything but text is dropped');
+    assert.deepEqual(restoreWizard({ ...withKnobs, targets: [{ templateId: 'node', variant: 'async', knobs: { workers: {} } }] }).targets, []);
+  });
+
   test('repeats: 1 unless asked, checked on Review, handed over as a number', () => {
     assert.equal(DEFAULT_WIZARD.repeats, '1');
     assert.equal(restoreWizard({ ...ready, repeats: 5 }).repeats, '1', 'a number where text belongs is dropped');

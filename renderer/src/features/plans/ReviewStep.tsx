@@ -1,6 +1,7 @@
 // Wizard step 5: everything the run will do, in order, with each stage's estimate and the total,
 // the name its sessions take, how many times each template runs (interleaved repeats, so Compare
-// can give a verdict), and the noise pre-flight of both hosts. Nothing has changed on any host yet.
+// can give a verdict), the thresholds an opened plan file carries, and the noise pre-flight of both
+// hosts. Nothing has changed on any host yet.
 
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
 import { formatDuration, type PlanStage } from '../../../../app/plans/plan.ts';
@@ -34,6 +35,20 @@ export function ReviewStep(props: {
           <input value={draft.repeats} inputMode="numeric" data-testid="wizard-repeats" onChange={(event) => props.onChange({ repeats: event.target.value })} />
         </FormField>
       </div>
+      {draft.thresholds.length > 0 && (
+        <div className="card" data-testid="wizard-thresholds">
+          <p>
+            Thresholds from the plan file, kept when it is saved again. <code>benchlab run</code> checks them; a run from here does not.
+          </p>
+          <ul>
+            {draft.thresholds.map((threshold) => (
+              <li key={threshold}>
+                <code>{threshold}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="wizard-preflight" />
       <ErrorBanner error={props.problem} testId="wizard-problem" />
       {props.stages && props.estimate && (

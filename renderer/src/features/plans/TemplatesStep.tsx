@@ -38,7 +38,8 @@ export function TemplatesStep(props: {
             <legend>{template.name}</legend>
             {template.variants.map((variant) => {
               const target = { templateId: template.id, variant: variant.id };
-              const checked = draft.targets.some((other) => same(other, target));
+              const chosen = draft.targets.find((other) => same(other, target));
+              const checked = chosen !== undefined;
               return (
                 <label key={variant.id} className="choice" title={variant.description}>
                   <input
@@ -50,6 +51,12 @@ export function TemplatesStep(props: {
                   />{' '}
                   {variant.name}
                   <span className="muted small"> — {variant.description}</span>
+                  {chosen?.knobs && Object.keys(chosen.knobs).length > 0 && (
+                    <span className="small" data-testid={`wizard-target-knobs-${template.id}-${variant.id}`}>
+                      {' '}
+                      (knobs: {Object.entries(chosen.knobs).map(([knob, value]) => `${knob} ${String(value)}`).join(', ')})
+                    </span>
+                  )}
                 </label>
               );
             })}

@@ -1,7 +1,8 @@
 // The wizard: hosts → presets per host (with their plans) → templates and variants → load profile
 // (from a study or custom) → review (every stage, with the estimated duration) → run (the plan's
 // progress, Cancel, then compare what it measured). Each step is checked before Next; the answers
-// are kept by the back end, so a reload or a restart comes back to the same step.
+// are kept by the back end, so a reload or a restart comes back to the same step. The plan can be
+// saved as a plan file and one opened into the wizard (PlanFileActions).
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { planEstimate, planStages, type PlanNames } from '../../../../app/plans/plan.ts';
@@ -16,6 +17,7 @@ import { useWizardDraft } from './use-wizard-draft.ts';
 import { saveSelection } from '../sessions/compare-selection.ts';
 import { HostsStep, isConnected } from './HostsStep.tsx';
 import { LoadStep } from './LoadStep.tsx';
+import { PlanFileActions, PlanFileMessage, type PlanFileNews } from './PlanFileActions.tsx';
 import { PlanProgress } from './PlanProgress.tsx';
 import { PresetsStep, type PlanLookup } from './PresetsStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
@@ -73,6 +75,7 @@ export function WizardPage() {
   const [planRound, setPlanRound] = useState(0);
   const [busy, setBusy] = useState<'starting' | 'cancelling' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [planFileNews, setPlanFileNews] = useState<PlanFileNews | null>(null);
 
   const connected = useCallback((hostId: number) => isConnected(hosts?.find((host) => host.id === hostId), connections), [hosts, connections]);
   const presetPlans = usePresetPlans(draft, connected, planRound);
@@ -152,7 +155,19 @@ export function WizardPage() {
     <section className="page page-wide" data-testid="page-wizard" data-step={draft.step} data-draft={saved ? 'saved' : 'saving'}>
       <header className="page-header">
         <h1>New plan</h1>
+        <PlanFileActions
+          draft={draft}
+          hosts={hosts}
+          studies={studyCatalog.value?.studies ?? NONE}
+          onOpen={(opened) => {
+            // An opened plan is checked step by step again, from the first.
+            setShown(new Set());
+            update(opened);
+          }}
+          onNews={setPlanFileNews}
+        />
       </header>
+      <PlanFileMessage news={planFileNews} onDismiss={() => setPlanFileNews(null)} />
       <ol className="wizard-steps" aria-label="Wizard steps">
         {WIZARD_STEPS.map((step, index) => {
           const reachable = step.id === 'run' ? plan !== null : index <= stepIndex || firstInvalid < 0 || index <= firstInvalid;

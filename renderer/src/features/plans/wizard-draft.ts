@@ -6,6 +6,7 @@ import { LoadProfile, profileFieldErrors } from '../../../../app/runs/load-profi
 import { MAX_REPEATS, PlanSpec, type PlanSpecInput } from '../../../../app/plans/plan.ts';
 import { parseTags } from '../../../../app/sessions/session-library.ts';
 import { SessionName, type Session } from '../../../../app/sessions/sessions.ts';
+import type { KnobValue } from '../../../../app/templates/templates.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/plan-file.ts';
 import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, type ProfileDraft } from '../runs/profile-draft.ts';
 
@@ -22,6 +23,8 @@ export type WizardStepId = (typeof WIZARD_STEPS)[number]['id'];
 export interface WizardTarget {
   templateId: string;
   variant: string;
+  /** Only from a plan file or a study: the Templates step shows them, it does not set them. */
+  knobs?: Record<string, KnobValue>;
 }
 
 export interface WizardDraft {
@@ -41,6 +44,8 @@ export interface WizardDraft {
   tags: string;
   /** Runs of each template, interleaved (text as typed; checked on Review). */
   repeats: string;
+  /** From an opened plan file, kept for the file it is saved to: `benchlab run` checks them, the wizard does not. */
+  thresholds: string[];
 }
 
 export const DEFAULT_WIZARD: WizardDraft = {
@@ -57,10 +62,13 @@ export const DEFAULT_WIZARD: WizardDraft = {
   name: '',
   tags: '',
   repeats: '1',
+  thresholds: [],
 };
 
 const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;
 const isText = (value: unknown): value is string => typeof value === 'string';
+const isKnobs = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((knob) => ['number', 'boolean', 'string'].includes(typeof knob));
 
 /** A saved draft back as a WizardDraft: each field kept only if it has the right shape. */
 export function restoreWizard(saved: unknown): WizardDraft {
@@ -78,13 +86,14 @@ export function restoreWizard(saved: unknown): WizardDraft {
     clientPreset: pick('clientPreset', (value) => value === null || isText(value)),
     serverPreset: pick('serverPreset', (value) => value === null || isText(value)),
     revertPresets: pick('revertPresets', (value) => typeof value === 'boolean'),
-    targets: pick('targets', (value) => Array.isArray(value) && value.every((target) => isText(target?.templateId) && isText(target?.variant))),
+    targets: pick('targets', (value) => Array.isArray(value) && value.every((target) => isText(target?.templateId) && isText(target?.variant) && (target.knobs === undefined || isKnobs(target.knobs)))),
     port: pick('port', isText),
     studyId: pick('studyId', (value) => value === null || isText(value)),
     profile,
     name: pick('name', isText),
     tags: pick('tags', isText),
     repeats: pick('repeats', isText),
+    thresholds: pick('thresholds', (value) => Array.isArray(value) && value.every(isText)),
   };
 }
 
@@ -161,7 +170,12 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
     serverHostId: draft.serverHostId ?? 0,
     presets: { client: preset('client'), server: preset('server') },
     revertPresets: draft.revertPresets,
-    targets: draft.targets.map((target) => ({ templateId: target.templateId, variant: target.variant, ...(portOf(draft) ? { port: portOf(draft)! } : {}) })),
+    targets: draft.targets.map((target) => ({
+      templateId: target.templateId,
+      variant: target.variant,
+      ...(target.knobs ? { knobs: target.knobs } : {}),
+      ...(portOf(draft) ? { port: portOf(draft)! } : {}),
+    })),
     profile: profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER }),
     studyId: draft.studyId,
     tags: parseTags(draft.tags),
