@@ -181,8 +181,8 @@ async function serve(ctx: CommandContext, host: Host, deploy: () => Promise<Depl
       ctx.stderr.write(`${host.name}: the server ended: ${ended.message ?? ended.state}\n`);
       return EXIT.failed;
     }
-    const stopped = await services.templates.stop(host.id);
-    ctx.stderr.write(`${host.name}: ${stopped.message ?? 'stopped'}\n`);
+    // The service logs how it stopped, and that line is already on stderr.
+    await services.templates.stop(host.id);
     return EXIT.ok;
   } finally {
     process.off('SIGINT', handleSignal);
