@@ -64,7 +64,7 @@ export interface Services {
   close(): void;
 }
 
-/** The drafts-table key of the last plan's state, kept as it runs. */
+/** The drafts-table key of the app's last plan's state, kept as it runs. */
 const LAST_PLAN_KEY = 'last-plan';
 
 export interface ServiceOptions {
@@ -118,7 +118,12 @@ export function createServices(options: ServiceOptions): Services {
     presets,
     templates,
     runs,
-    store: { load: () => drafts.get(LAST_PLAN_KEY)?.value ?? null, save: (plan) => drafts.save(LAST_PLAN_KEY, plan) },
+    // A CLI's plan is its own: the runner holds it while the process lives, so it never replaces the
+    // app's last plan in the wizard, nor marks a plan the open app is running interrupted.
+    store:
+      options.transport === 'cli'
+        ? { load: () => null, save: () => undefined }
+        : { load: () => drafts.get(LAST_PLAN_KEY)?.value ?? null, save: (plan) => drafts.save(LAST_PLAN_KEY, plan) },
   });
   return {
     db,

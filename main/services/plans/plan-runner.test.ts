@@ -34,12 +34,12 @@ function runningPlan(): PlanState {
 }
 
 test('a plan that was running when Benchlab ended comes back interrupted, with where it stopped', () => {
-  const first = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const first = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   assert.equal(first.plans.current(), null, 'a new data dir has no plan');
   first.drafts.save('last-plan', runningPlan());
   first.close();
 
-  const second = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const second = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   try {
     const plan = second.plans.current()!;
     assert.equal(plan.status, 'interrupted');
@@ -53,7 +53,7 @@ test('a plan that was running when Benchlab ended comes back interrupted, with w
   }
 
   // Marked once: a third start reads the interrupted plan as it was left.
-  const third = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const third = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   try {
     assert.equal(third.plans.current()!.status, 'interrupted');
   } finally {
@@ -62,15 +62,15 @@ test('a plan that was running when Benchlab ended comes back interrupted, with w
 });
 
 test('a finished plan comes back unchanged; something that is not a plan is ignored', () => {
-  const first = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const first = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   const done: PlanState = { ...runningPlan(), status: 'completed', endedAt: '2026-11-21T02:00:00.000Z' };
   first.drafts.save('last-plan', done);
   first.close();
-  const second = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const second = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   assert.deepEqual(second.plans.current(), done);
   second.drafts.save('last-plan', { status: 'running', name: 42 });
   second.close();
-  const third = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const third = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   try {
     assert.equal(third.plans.current(), null);
   } finally {
