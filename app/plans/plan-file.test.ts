@@ -1,7 +1,7 @@
 // Tests of plan files: a full file and its normalised plan, the template short form, JSON and YAML
 // giving one plan, every problem of a bad file at once with its exact line and column (schema,
 // unknown keys, YAML syntax), a newer version, hostile input (size, alias bombs, prototype keys,
-// deep nesting), the serialiser's round trip, and every shipped study read as a plan file.
+// deep nesting), the serialiser's round trip, the documented examples, and every shipped study.
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -287,6 +287,13 @@ describe('formatPlanFile', () => {
     assert.deepEqual(plan(formatPlanFile(reference, 'yaml')), reference);
     assert.deepEqual(plan(formatPlanFile(reference, 'json'), 'json'), reference);
   });
+});
+
+test('the examples in docs/plan-files.md are plan files', () => {
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'plan-files.md'), 'utf8');
+  const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  assert.equal(examples.length, 2);
+  for (const example of examples) plan(example);
 });
 
 test('every shipped study is a plan file with its study block and no hosts, and round-trips', () => {
