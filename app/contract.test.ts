@@ -21,7 +21,7 @@ import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
 import { planEvents, planRequests } from './plans/plans-contract.ts';
 import { presetEvents, presetRequests } from './presets/presets-contract.ts';
 import { runEvents, runRequests } from './runs/runs-contract.ts';
-import { sessionRequests } from './sessions/sessions-contract.ts';
+import { sessionEvents, sessionRequests } from './sessions/sessions-contract.ts';
 import { templateEvents, templateRequests } from './templates/templates-contract.ts';
 import { terminalEvents, terminalRequests } from './terminals/terminals-contract.ts';
 
@@ -185,6 +185,7 @@ describe('capability maps', () => {
   const eventMaps: Array<[string, object, string[]]> = [
     ['hosts', hostEvents, ['hosts']],
     ['terminals', terminalEvents, ['terminal']],
+    ['sessions', sessionEvents, ['sessions']],
     ['presets', presetEvents, ['presets']],
     ['templates', templateEvents, ['templates']],
     ['runs', runEvents, ['runs']],

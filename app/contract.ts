@@ -10,7 +10,7 @@ import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
 import { planEvents, planRequests } from './plans/plans-contract.ts';
 import { presetEvents, presetRequests } from './presets/presets-contract.ts';
 import { runEvents, runRequests } from './runs/runs-contract.ts';
-import { sessionRequests } from './sessions/sessions-contract.ts';
+import { sessionEvents, sessionRequests } from './sessions/sessions-contract.ts';
 import { templateEvents, templateRequests } from './templates/templates-contract.ts';
 import { terminalEvents, terminalRequests } from './terminals/terminals-contract.ts';
 
@@ -58,6 +58,7 @@ export const events = {
   log: LogLine,
   ...hostEvents,
   ...terminalEvents,
+  ...sessionEvents,
   ...presetEvents,
   ...templateEvents,
   ...runEvents,

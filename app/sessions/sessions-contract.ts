@@ -1,7 +1,8 @@
 // The sessions part of the contract: stored sessions (`sessions.*`: read, rename, delete), the
 // library (entries with templates and host names, notes and tags, duplicate as a draft, Run
 // again), opening a comparison of 2..N sessions or chosen runs and exporting it as a PDF
-// (`compare.*`), and loading a saved session's timeline for replay (`replay.*`).
+// (`compare.*`), and loading a saved session's timeline for replay (`replay.*`). Event:
+// `sessions.changed`, when another process sharing the store changed the sessions.
 
 import { z } from 'zod';
 import { NoArgs, request } from '../common/contract-kit.ts';
@@ -60,4 +61,12 @@ export const sessionRequests = {
     PdfExport,
   ),
   'replay.load': request(z.object({ sessionId: SessionId }).strict(), ReplayData),
+} as const;
+
+export const sessionEvents = {
+  /**
+   * Another Benchlab process on the same data dir (a CLI run, an import) changed the stored
+   * sessions: the library is worth loading again. Carries nothing more.
+   */
+  'sessions.changed': z.object({}).strict(),
 } as const;

@@ -19,4 +19,25 @@ export class EventBus {
     this.#emitter.on(event, listener);
     return () => this.#emitter.off(event, listener);
   }
+
+  /**
+   * Tells `onCount` how many listeners an event has, now and after each change: a producer that
+   * has to poll for its news (store/store-watch.ts) polls only while someone listens.
+   */
+  watchListeners(event: EventName, onCount: (count: number) => void): () => void {
+    // 'newListener' comes before the listener is added, 'removeListener' after it is removed.
+    const added = (name: string | symbol) => {
+      if (name === event) onCount(this.#emitter.listenerCount(event) + 1);
+    };
+    const removed = (name: string | symbol) => {
+      if (name === event) onCount(this.#emitter.listenerCount(event));
+    };
+    this.#emitter.on('newListener', added);
+    this.#emitter.on('removeListener', removed);
+    onCount(this.#emitter.listenerCount(event));
+    return () => {
+      this.#emitter.off('newListener', added);
+      this.#emitter.off('removeListener', removed);
+    };
+  }
 }

@@ -18,6 +18,7 @@ import { DraftsRepository } from './plans/drafts-repository.ts';
 import { WizardDraft } from './plans/wizard-draft.ts';
 import { openDatabase, type Db } from './store/database.ts';
 import { EventsRepository } from './store/events-repository.ts';
+import { StoreWatch } from './store/store-watch.ts';
 import { HostsRepository } from './hosts/hosts-repository.ts';
 import { PresetsRepository } from './presets/presets-repository.ts';
 import { RunsRepository } from './runs/runs-repository.ts';
@@ -79,6 +80,8 @@ export function createServices(options: ServiceOptions): Services {
   const events = new EventsRepository(db);
   const log = new Logger(events, bus);
   for (const notice of notices) log.warn('store', notice);
+  // Other processes on this data dir (a CLI while the app is open): their sessions appear here.
+  const storeWatch = new StoreWatch({ db, bus, log });
   const hosts = new HostsRepository(db);
   const connections = new HostConnections({ hosts, bus, log });
   const terminals = new TerminalManager({ bus, transportFor: (hostId) => connections.transportFor(hostId) });
@@ -165,6 +168,7 @@ export function createServices(options: ServiceOptions): Services {
       connectChecks.close();
       terminals.closeAll();
       connections.closeAll();
+      storeWatch.close();
       db.close();
     },
   };

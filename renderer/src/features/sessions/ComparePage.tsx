@@ -8,12 +8,12 @@ import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import type { StoredRun } from '../../../../app/runs/runs.ts';
 import { filterLibrary } from '../../../../app/sessions/session-library.ts';
 import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
-import { useLoaded } from '../../common/use-loaded.ts';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
 import { ComparisonView } from './ComparisonView.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
+import { useLibrary } from './use-library.ts';
 
 function stepLabel(run: StoredRun): string {
   return typeof run.step.label === 'string' ? run.step.label : `run ${run.ordinal}`;
@@ -22,7 +22,7 @@ function stepLabel(run: StoredRun): string {
 export function ComparePage() {
   const api = useApi();
   const link = useConnection();
-  const { value: library, error: libraryError } = useLoaded((client) => client.sessions.library());
+  const { value: library, error: libraryError } = useLibrary();
   const [selected, setSelected] = useState<number[]>(loadSelection);
   const [search, setSearch] = useState('');
   const [title, setTitle] = useState('');

@@ -5,11 +5,11 @@
 import { useMemo, useState } from 'react';
 import { filterChoices, filterLibrary, parseTags, type LibraryEntry, type LibraryFilter } from '../../../../app/sessions/session-library.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
-import { useLoaded } from '../../common/use-loaded.ts';
 import { ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
 import { TableHead } from '../../common/TableHead.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
+import { useLibrary } from './use-library.ts';
 import { restoreWizard, wizardFromSession } from '../plans/wizard-draft.ts';
 import { ReplayView } from './ReplayView.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
@@ -49,7 +49,7 @@ function SessionDetails({ entry, onSaved }: { entry: LibraryEntry; onSaved: () =
 
 export function SessionsPage() {
   const api = useApi();
-  const { value: sessions, error, setError, reload } = useLoaded((client) => client.sessions.library());
+  const { value: sessions, error, setError, reload } = useLibrary();
   const [filter, setFilter] = useState<LibraryFilter>({});
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<number | null>(null);
