@@ -1,0 +1,48 @@
+// hey's `-o csv` output: one line per answered request — its response time and phases in seconds
+// (four decimals: 0.1 ms), its status code and its offset in seconds from the start of the run.
+// hey leaves failed requests out of this file and writes no clock time or sizes, so the import has
+// no books, no failures and no date of its own.
+
+import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
+import { checkLatencyUs, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
+import { column, readHeader, splitCsvLine } from './csv-line.ts';
+import { RequestSeries } from './request-series.ts';
+
+const REQUIRED = ['response-time', 'status-code', 'offset'];
+
+export function createHeyParser(): FormatParser {
+  const series = new RequestSeries({ failuresListed: false });
+  let columns: Map<string, number> | null = null;
+  return {
+    line(text, number) {
+      if (text.trim() === '') return;
+      const fields = splitCsvLine(text.trim(), number);
+      if (!columns) {
+        if (fields[0] !== 'response-time') throw new ImportError(number, 'hey\'s CSV starts with the header "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"');
+        columns = readHeader(fields, REQUIRED, number, "hey's CSV");
+        return;
+      }
+      const latencyUs = checkLatencyUs(toNanosecond(readNonNegative(column(fields, columns, 'response-time', number), number, 'response-time') * 1_000_000), number, 'response-time');
+      const offsetMs = readNonNegative(column(fields, columns, 'offset', number), number, 'offset') * 1000;
+      series.add({ startMs: offsetMs, latencyUs, outcome: { status: readCount(column(fields, columns, 'status-code', number), number, 'status-code') }, bytes: 0 }, number);
+    },
+    finish(): ImportedResult {
+      if (!columns) throw new ImportError(null, 'the file is empty');
+      if (series.count === 0) throw new ImportError(null, "hey's CSV lists no requests");
+      const reason = "hey's CSV lists answered requests only";
+      return {
+        format: 'hey',
+        kind: 'per-request',
+        source: "hey's CSV (-o csv)",
+        resolution: 'hey seconds with four decimals (0.1 ms)',
+        tool: {},
+        missing: [`${reason}: failed requests are not in it`, 'no sizes: bytes are not in the file', 'no clock time: the run is dated by the import'],
+        absent: { failed: reason, timeouts: reason, notSent: reason },
+        startedAt: null,
+        endedAt: null,
+        load: null,
+        seconds: series.seconds(),
+      };
+    },
+  };
+}

@@ -1,0 +1,129 @@
+// The importers by format, and the one way a file is read: line by line through an ImportReader,
+// which numbers the lines, refuses overlong ones, and turns a parser's error into one line naming
+// the file and line — with a hint when the file looks like another format ("this looks like k6's
+// --out json NDJSON, not wrk's text output"). The CLI feeds it a stream; the UI's text goes
+// through importText. Both end with the same ImportedResult.
+
+import { MAX_PAYLOAD_BYTES } from '../../common/safe-json.ts';
+import { createAbParser } from './ab.ts';
+import { createHeyParser } from './hey.ts';
+import { IMPORT_FORMATS, ImportError, type FormatParser, type ImportedResult, type ImportFormat } from './imported-result.ts';
+import { createJmeterParser } from './jmeter.ts';
+import { createK6Parser } from './k6.ts';
+import { createOhaParser } from './oha.ts';
+import { createVegetaParser } from './vegeta.ts';
+import { createWrkParser } from './wrk.ts';
+
+export { IMPORT_FORMATS, type ImportFormat, type ImportedResult };
+
+/** Largest file the CLI imports (it streams per-line formats). */
+export const MAX_IMPORT_FILE_BYTES = 512 * 1024 * 1024;
+/** Longest line of any format read (a vegeta JSON result with its body base64 inside stays well below). */
+export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+
+interface Importer {
+  label: string;
+  /** What the format's files are, for help texts. */
+  accepts: string;
+  create(): FormatParser;
+}
+
+export const IMPORTERS: Record<ImportFormat, Importer> = {
+  wrk: { label: "wrk's text output", accepts: 'wrk text output (with --latency for percentiles)', create: createWrkParser },
+  ab: { label: "ab's output", accepts: "ab text output, or ab's -g TSV (per request)", create: createAbParser },
+  k6: { label: "k6's results", accepts: 'k6 --summary-export JSON, or --out json NDJSON (per request)', create: createK6Parser },
+  oha: { label: "oha's --json output", accepts: 'oha --json output', create: createOhaParser },
+  vegeta: { label: "vegeta's results", accepts: 'vegeta encode JSON or CSV results (per request)', create: createVegetaParser },
+  hey: { label: "hey's CSV", accepts: 'hey -o csv output (per request)', create: createHeyParser },
+  jmeter: { label: "JMeter's JTL CSV", accepts: 'JMeter JTL results in CSV (per request)', create: createJmeterParser },
+};
+
+export function isImportFormat(text: string): text is ImportFormat {
+  return (IMPORT_FORMATS as readonly string[]).includes(text);
+}
+
+/** What a file's first lines look like, when they look like something known. */
+export function sniffFormat(firstLines: readonly string[]): { format: ImportFormat | null; what: string } | null {
+  const first = firstLines[0]?.trim() ?? '';
+  const all = firstLines.join('\n');
+  if (/^Running \S+ test @/.test(first)) return { format: 'wrk', what: "wrk's text output" };
+  if (first.startsWith('This is ApacheBench')) return { format: 'ab', what: "ab's text output" };
+  if (first.startsWith('starttime\tseconds\tctime')) return { format: 'ab', what: "ab's -g TSV" };
+  if (/^\{\s*"type"\s*:\s*"(Metric|Point)"/.test(first)) return { format: 'k6', what: "k6's --out json NDJSON" };
+  if (/^\{.*"latency"\s*:.*"code"\s*:|^\{.*"code"\s*:.*"latency"\s*:/.test(first)) return { format: 'vegeta', what: "vegeta's JSON results" };
+  if (/^\d{16,20},\d{1,3},\d+,/.test(first)) return { format: 'vegeta', what: "vegeta's CSV results" };
+  if (first.startsWith('response-time,DNS+dialup')) return { format: 'hey', what: "hey's CSV" };
+  if (/^timeStamp,elapsed/.test(first) || /^"?timeStamp"?[,;\t]/.test(first)) return { format: 'jmeter', what: "JMeter's JTL CSV" };
+  if (first.startsWith('<?xml') && all.includes('<testResults')) return { format: null, what: "JMeter's XML JTL (save results as CSV)" };
+  if (first.startsWith('{') && /"metrics"\s*:|"root_group"\s*:/.test(all)) return { format: 'k6', what: "k6's --summary-export JSON" };
+  if (first.startsWith('{') && /"summary"\s*:\s*\{/.test(all) && /"successRate"|"requestsPerSec"/.test(all)) return { format: 'oha', what: "oha's --json output" };
+  return null;
+}
+
+/** Reads one file of one format line by line; `finish` gives the result. Errors name the file and line. */
+export class ImportReader {
+  readonly #format: ImportFormat;
+  readonly #fileName: string;
+  readonly #parser: FormatParser;
+  readonly #firstLines: string[] = [];
+  #number = 0;
+
+  constructor(format: ImportFormat, fileName: string) {
+    this.#format = format;
+    this.#fileName = fileName;
+    this.#parser = IMPORTERS[format].create();
+  }
+
+  line(text: string): void {
+    this.#number++;
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    try {
+      if (line.length > MAX_LINE_CHARS) throw new ImportError(this.#number, `the line is longer than ${MAX_LINE_CHARS / 1024 / 1024} MiB: this is no ${IMPORTERS[this.#format].label}`);
+      if (this.#firstLines.length < 12 && line.trim() !== '') this.#firstLines.push(line.slice(0, 4096));
+      this.#parser.line(line, this.#number);
+    } catch (error) {
+      throw this.#explain(error);
+    }
+  }
+
+  finish(): ImportedResult {
+    try {
+      return this.#parser.finish();
+    } catch (error) {
+      throw this.#explain(error);
+    }
+  }
+
+  /** One line for the user: file, line, what went wrong — or what the file looks like instead. */
+  #explain(error: unknown): ImportError {
+    if (!(error instanceof ImportError)) throw error;
+    const where = error.line === null ? this.#fileName : `${this.#fileName}:${error.line}`;
+    const sniffed = sniffFormat(this.#firstLines);
+    const label = IMPORTERS[this.#format].label;
+    if (sniffed && sniffed.format !== this.#format) {
+      const advice = sniffed.format ? `: import it as ${sniffed.format}` : '';
+      return new ImportError(error.line, `${where}: this looks like ${sniffed.what}, not ${label}${advice}`);
+    }
+    return new ImportError(error.line, `${where}: ${error.message}`);
+  }
+}
+
+/** A whole file's text through an ImportReader (the UI's path; the CLI streams its lines). */
+export function importText(format: ImportFormat, fileName: string, text: string): ImportedResult {
+  const reader = new ImportReader(format, fileName);
+  let start = 0;
+  while (start <= text.length) {
+    const end = text.indexOf('\n', start);
+    const stop = end === -1 ? text.length : end;
+    // The final empty piece after a trailing newline is no line.
+    if (end !== -1 || stop > start) reader.line(text.slice(start, stop));
+    start = stop + 1;
+  }
+  return reader.finish();
+}
+
+/**
+ * Largest text the Sessions page sends: one request crosses the transport whole, and the transport
+ * takes at most MAX_PAYLOAD_BYTES (room left for the rest of the request). Larger files: the CLI.
+ */
+export const MAX_IMPORT_TEXT_BYTES = MAX_PAYLOAD_BYTES - 64 * 1024;

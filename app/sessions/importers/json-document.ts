@@ -1,0 +1,47 @@
+// A whole-file JSON document (k6's summary export, oha's --json) gathered line by line up to a
+// cap, then parsed once; a syntax error keeps the parser's own line and column, a document that is
+// no object says so. Also the small readers of its fields.
+
+import { ImportError } from './imported-result.ts';
+
+/** Summaries are a few KB; a document this large is not one. */
+export const MAX_DOCUMENT_CHARS = 32 * 1024 * 1024;
+
+export class JsonDocument {
+  readonly #parts: string[] = [];
+  #chars = 0;
+
+  add(text: string, line: number): void {
+    this.#chars += text.length + 1;
+    if (this.#chars > MAX_DOCUMENT_CHARS) throw new ImportError(line, `the JSON document is larger than ${MAX_DOCUMENT_CHARS / 1024 / 1024} MiB: this is no summary`);
+    this.#parts.push(text);
+  }
+
+  get empty(): boolean {
+    return this.#parts.every((part) => part.trim() === '');
+  }
+
+  parse(what: string): Record<string, unknown> {
+    if (this.empty) throw new ImportError(null, 'the file is empty');
+    let value: unknown;
+    try {
+      value = JSON.parse(this.#parts.join('\n'));
+    } catch (error) {
+      const position = /line (\d+)/.exec((error as Error).message);
+      throw new ImportError(position ? Number(position[1]) : null, `${what} is not valid JSON (${(error as Error).message}): truncated?`);
+    }
+    if (!isObject(value)) throw new ImportError(null, `${what} is a JSON object; this file holds ${Array.isArray(value) ? 'an array' : typeof value}`);
+    return value;
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A nested object field, or an error naming its path. */
+export function objectAt(value: Record<string, unknown>, key: string, path: string): Record<string, unknown> {
+  const found = value[key];
+  if (!isObject(found)) throw new ImportError(null, `${path}.${key} is missing or not an object`);
+  return found;
+}

@@ -1,0 +1,129 @@
+// Imports another load tool's results file as a stored session: the importers (app/sessions/
+// importers/) read it — the UI's text at once, the CLI's file streamed line by line so a 500 MB
+// per-request file is never one string — and the result is stored through the repositories in
+// one transaction: the session, its run, the per-second samples (read back by Compare, replay and
+// the summary like Benchlab's own), and the run's summary from the one summarizer (a per-request
+// import) or as the tool printed it (a summary-only one). A bad file stores nothing.
+
+import { open, type FileHandle } from 'node:fs/promises';
+import { ApiError } from '../../../app/common/errors.ts';
+import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
+import { ImportReader, importText, MAX_IMPORT_FILE_BYTES, MAX_LINE_CHARS, type ImportedResult, type ImportFormat } from '../../../app/sessions/importers/index.ts';
+import { ImportError } from '../../../app/sessions/importers/imported-result.ts';
+import { importedSessionRecord, type ImportNaming } from '../../../app/sessions/importers/imported-session.ts';
+import type { Session } from '../../../app/sessions/sessions.ts';
+import { RunsRepository } from '../runs/runs-repository.ts';
+import { SamplesRepository } from '../runs/samples-repository.ts';
+import type { Db } from '../store/database.ts';
+import type { SessionsRepository } from './sessions-repository.ts';
+
+export interface ImportRequest {
+  format: ImportFormat;
+  fileName: string;
+  name?: string | undefined;
+  tags?: string[] | undefined;
+}
+
+/** Samples are appended in batches of this many seconds (each batch its own savepoint in the one transaction). */
+const BATCH = 600;
+
+export class SessionImporter {
+  readonly #db: Db;
+  readonly #sessions: SessionsRepository;
+  readonly #runs: RunsRepository;
+  readonly #samples: SamplesRepository;
+
+  constructor(options: { db: Db; sessions: SessionsRepository }) {
+    this.#db = options.db;
+    this.#sessions = options.sessions;
+    this.#runs = new RunsRepository(options.db);
+    this.#samples = new SamplesRepository(options.db);
+  }
+
+  /** A file's whole text (the Sessions page's path). */
+  importText(request: ImportRequest & { text: string }, now = new Date()): Session {
+    return this.store(readOrExplain(() => importText(request.format, request.fileName, request.text)), request, now);
+  }
+
+  /** A file on disk, streamed line by line (the CLI's path). */
+  async importFile(path: string, request: ImportRequest, now = new Date()): Promise<Session> {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size > MAX_IMPORT_FILE_BYTES) throw new ApiError('too_large', `${request.fileName} is ${Math.round(size / 1024 / 1024)} MiB: imports are limited to ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB`);
+      const reader = new ImportReader(request.format, request.fileName);
+      const result = await readOrExplainAsync(async () => {
+        for await (const line of linesOf(handle, MAX_LINE_CHARS, request.fileName)) reader.line(line);
+        return reader.finish();
+      });
+      return this.store(result, request, now);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Stores one imported result: all of it, or nothing. */
+  store(result: ImportedResult, naming: Omit<ImportNaming, 'importedAt'>, now = new Date()): Session {
+    const record = importedSessionRecord(result, { ...naming, importedAt: now });
+    const store = this.#db.transaction(() => {
+      const session = this.#sessions.create({ name: record.name, tags: record.tags, config: record.config, status: 'completed' }, now);
+      const runId = this.#runs.create({ sessionId: session.id, ordinal: 1, templateId: record.run.templateId, variant: record.run.variant, step: record.run.step });
+      this.#runs.markStarted(runId, record.startedAt ?? now);
+      if (result.kind === 'per-request') {
+        for (let start = 0; start < result.seconds.length; start += BATCH) this.#samples.append(runId, result.seconds.slice(start, start + BATCH));
+        this.#runs.finish(runId, 'completed', summarizeRun(result.seconds, summaryRulesOf(undefined, record.run.step)), record.endedAt ?? now);
+      } else {
+        this.#runs.finish(runId, 'completed', { summary: result.summary, histogram: null }, record.endedAt ?? now);
+      }
+      this.#sessions.setStatus(session.id, 'completed', { ...(record.startedAt ? { started: record.startedAt } : {}), ended: record.endedAt ?? now });
+      return session.id;
+    });
+    return this.#sessions.get(store());
+  }
+}
+
+function readOrExplain(read: () => ImportedResult): ImportedResult {
+  try {
+    return read();
+  } catch (error) {
+    throw error instanceof ImportError ? new ApiError('invalid_args', error.message) : error;
+  }
+}
+
+async function readOrExplainAsync(read: () => Promise<ImportedResult>): Promise<ImportedResult> {
+  try {
+    return await read();
+  } catch (error) {
+    throw error instanceof ImportError ? new ApiError('invalid_args', error.message) : error;
+  }
+}
+
+/**
+ * A file's lines as UTF-8 text, read in chunks; a line longer than `maxChars` bytes is refused as
+ * soon as it passes the limit, so a hostile file without line breaks is never held whole.
+ */
+async function* linesOf(handle: FileHandle, maxChars: number, fileName: string): AsyncGenerator<string> {
+  const chunk = Buffer.alloc(1024 * 1024);
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let lineNumber = 1;
+  for (;;) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    let from = 0;
+    for (let at = chunk.indexOf(10, 0); at !== -1 && at < bytesRead; at = chunk.indexOf(10, from)) {
+      pending.push(chunk.subarray(from, at));
+      yield Buffer.concat(pending).toString('utf8');
+      lineNumber++;
+      pending = [];
+      pendingBytes = 0;
+      from = at + 1;
+    }
+    if (from < bytesRead) {
+      pending.push(Buffer.from(chunk.subarray(from, bytesRead)));
+      pendingBytes += bytesRead - from;
+      if (pendingBytes > maxChars) throw new ImportError(lineNumber, `${fileName}:${lineNumber}: the line is longer than ${maxChars / 1024 / 1024} MiB: this is no results file of that format`);
+    }
+  }
+  if (pendingBytes > 0) yield Buffer.concat(pending).toString('utf8');
+}
