@@ -6,7 +6,7 @@
 
 import { MIN_RUNS_FOR_VERDICT } from './compare-stats.ts';
 import { bottleneckText } from '../runs/bottleneck.ts';
-import type { CompareColumn, Comparison } from './comparison.ts';
+import type { CompareColumn, CompareRow, Comparison } from './comparison.ts';
 import { escapeXml, SERIES_COLORS, svgLineChart } from './svg-chart.ts';
 
 export function formatMs(us: number): string {
@@ -27,6 +27,20 @@ export function formatValue(column: Pick<CompareColumn, 'unit'>, value: number |
     default:
       return Math.round(value).toLocaleString('en-US');
   }
+}
+
+/**
+ * Why a row shows "—": its columns grouped by reason, e.g. "p50, p75: wrk prints percentiles only
+ * with --latency; bands: no histogram…". Null when the row lacks nothing.
+ */
+export function missingNote(columns: readonly CompareColumn[], row: Pick<CompareRow, 'missing'>): string | null {
+  if (!row.missing) return null;
+  const byReason = new Map<string, string[]>();
+  for (const column of columns) {
+    const reason = row.missing[column.key];
+    if (reason) byReason.set(reason, [...(byReason.get(reason) ?? []), column.label]);
+  }
+  return byReason.size === 0 ? null : [...byReason].map(([reason, labels]) => `${labels.join(', ')}: ${reason}`).join('; ');
 }
 
 export const percentileTick = (x: number) => `${Number((100 - 100 / x).toPrecision(6))}%`;
@@ -105,6 +119,10 @@ export function renderReportHtml(comparison: Comparison, options: { generatedAt:
         (r, c) => (c > 0 && step.rows[r]!.best[c - 1] ? 'best' : ''),
       ),
     );
+    for (const row of step.rows) {
+      const note = missingNote(comparison.columns, row);
+      if (note) out.push(`<div class="meta" data-missing="${row.runId}">— ${escapeXml(name(row.session))}: ${escapeXml(note)}</div>`);
+    }
     for (const row of step.rows) if (row.steadiness?.steady === false) out.push(`<div class="meta">† ${escapeXml(name(row.session))}: ${escapeXml(row.steadiness.message)}</div>`);
     for (const row of step.rows) if (row.bottleneck) out.push(`<div class="meta" data-bottleneck="${row.bottleneck.verdict}">Bottleneck, ${escapeXml(name(row.session))}: ${escapeXml(bottleneckText(row.bottleneck))}</div>`);
   }

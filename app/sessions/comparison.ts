@@ -14,6 +14,8 @@ import { describeProfile, LoadProfile } from '../runs/load-profile.ts';
 import { diffHosts, type HostRole, type HostSnapshot } from './host-diff.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
+import { importProvenanceOf, type ImportFigure } from './importers/imported-result.ts';
+import { importedFromText } from './importers/imported-session.ts';
 
 export const MAX_COMPARED = 20;
 
@@ -35,6 +37,8 @@ export const ComparedSession = z.object({
   configuration: z.string(),
   /** Index of its configuration group in `repeats.groups`. */
   group: z.number(),
+  /** For a session imported from another tool's file: where from and at what resolution; absent for Benchlab's own. */
+  imported: z.string().nullable().optional(),
 });
 export type ComparedSession = z.infer<typeof ComparedSession>;
 
@@ -57,6 +61,8 @@ export const CompareRow = z.object({
   steadiness: Steadiness.nullable(),
   /** Which side limited the run, judged by app/runs/bottleneck.ts from its stored seconds; absent or null: nothing to say. */
   bottleneck: Bottleneck.nullable().optional(),
+  /** Column key → why the value is "—": an imported session's file did not carry it. */
+  missing: z.record(z.string(), z.string()).optional(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -199,8 +205,13 @@ function bandColumns(summaries: ReadonlyArray<RunSummary | null>): CompareColumn
   }));
 }
 
-function readColumn(column: CompareColumn, summary: RunSummary | null): number | null {
-  if (!summary) return null;
+/** The figure of an import's `absent` list a column shows (all band columns are `bands`). */
+function figureOf(column: CompareColumn): ImportFigure {
+  return (column.key.startsWith('band:') ? 'bands' : column.key) as ImportFigure;
+}
+
+function readColumn(column: CompareColumn, summary: RunSummary | null, absent: Partial<Record<ImportFigure, string>> = {}): number | null {
+  if (!summary || absent[figureOf(column)] !== undefined) return null;
   const books = BOOK_COLUMNS.find((fixed) => fixed.key === column.key);
   if (books) return books.read(summary);
   if (column.key.startsWith('band:')) return summary.bands.find((band) => `band:${band.label}` === column.key)?.share ?? null;
@@ -250,9 +261,17 @@ export function configurationKey(session: ComparedSessionInput): string {
 
 /** The session's load profile in words; a stored profile this version cannot read says so. */
 export function describeConfiguration(config: Record<string, unknown>): string {
+  const imported = importProvenanceOf(config);
+  if (imported) return `${importedFromText(imported)} (${imported.fileName})`;
   if (!config.profile) return 'no load profile recorded';
   const parsed = LoadProfile.safeParse(config.profile);
   return parsed.success ? describeProfile(parsed.data) : 'a load profile this version of Benchlab cannot read';
+}
+
+/** An imported session's provenance in a line (null for a session Benchlab measured). */
+function importedNote(config: Record<string, unknown>): string | null {
+  const imported = importProvenanceOf(config);
+  return imported ? `${importedFromText(imported)}; latency resolution: ${imported.resolution}` : null;
 }
 
 /** Percentiles of the distribution chart: dense towards the tail, where servers differ. */
@@ -328,9 +347,16 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
   const labels = stepLabels(sessions);
   const steps: CompareStep[] = labels.map((label) => {
     const found = sessions.flatMap((session, index) => session.runs.filter((run) => run.stepLabel === label).map((run) => ({ index, run })));
-    const values = found.map(({ run }) => columns.map((column) => readColumn(column, run.summary)));
+    const absent = found.map(({ index }) => importProvenanceOf(sessions[index]!.config)?.absent ?? {});
+    const values = found.map(({ run }, r) => columns.map((column) => readColumn(column, run.summary, absent[r])));
     const best = markBest(columns, values);
-    return { label, rows: found.map(({ index, run }, r) => ({ session: index, runId: run.runId, values: values[r]!, best: best[r]!, steadiness: run.summary?.steadiness ?? null, bottleneck: run.bottleneck ?? null })) };
+    return {
+      label,
+      rows: found.map(({ index, run }, r) => {
+        const missing = Object.fromEntries(columns.flatMap((column) => (absent[r]![figureOf(column)] ? [[column.key, absent[r]![figureOf(column)]!]] : [])));
+        return { session: index, runId: run.runId, values: values[r]!, best: best[r]!, steadiness: run.summary?.steadiness ?? null, bottleneck: run.bottleneck ?? null, ...(Object.keys(missing).length > 0 ? { missing } : {}) };
+      }),
+    };
   });
 
   const keys: string[] = [];
@@ -347,8 +373,13 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
     if (session.status !== 'completed') warnings.push(`“${session.name}” is ${session.status}: its figures cover only what was measured.`);
     if (session.noise && session.noise.length > 0) warnings.push(`“${session.name}” started on noisy hosts: ${session.noise.map((finding) => finding.message).join(' ')}`);
     if (session.runs.some((run) => run.summary === null)) warnings.push(`“${session.name}” has runs without measurements.`);
+    const imported = importProvenanceOf(session.config);
+    if (imported) {
+      const missing = imported.missing.length > 0 ? ` Not in the file: ${imported.missing.join('; ')}.` : '';
+      warnings.push(`“${session.name}” is ${importedFromText(imported)}: its latencies have the tool's resolution (${imported.resolution}).${missing}`);
+    }
     const books = session.runs.map((run) => run.summary?.books);
-    if (books.some((entry) => entry === null)) warnings.push(`“${session.name}” was recorded before Benchlab kept the books: its not-sent requests are unknown.`);
+    if (!imported && books.some((entry) => entry === null)) warnings.push(`“${session.name}” was recorded before Benchlab kept the books: its not-sent requests are unknown.`);
     for (const run of session.runs) {
       const entry = run.summary?.books;
       if (entry && entry.inFlight > 0) warnings.push(`“${session.name}”, ${run.stepLabel}: ${entry.inFlight} requests were still unresolved when the run ended (stopped or cut off).`);
@@ -365,6 +396,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       templates: [...new Set(session.runs.map(templateLabel))],
       configuration: describeConfiguration(session.config),
       group: groupOf[i]!,
+      imported: importedNote(session.config),
     })),
     columns,
     steps,

@@ -12,6 +12,8 @@ export const LibraryEntry = SessionSummary.extend({
   clientHost: z.string().nullable(),
   serverHost: z.string().nullable(),
   originSessionId: z.number().nullable(),
+  /** Where an imported session came from ("wrk's text output"); null or absent for Benchlab's own. */
+  importedFrom: z.string().nullable().optional(),
 });
 export type LibraryEntry = z.infer<typeof LibraryEntry>;
 

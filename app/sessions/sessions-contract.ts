@@ -11,6 +11,7 @@ import { ReplayData } from './replay.ts';
 import { LibraryEntry, Notes, Tags } from './session-library.ts';
 import { LiveRun } from '../runs/runs.ts';
 import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
+import { IMPORT_FORMATS, MAX_IMPORT_TEXT_BYTES } from './importers/index.ts';
 
 export const CompareSelection = z
   .object({
@@ -53,6 +54,11 @@ export const sessionRequests = {
   'sessions.duplicate': request(z.object({ id: SessionId }).strict(), Session),
   /** Starts the same configuration on the same hosts: a new session linked to the original. */
   'sessions.runAgain': request(z.object({ id: SessionId }).strict(), LiveRun),
+  /** Another load tool's results file as a session marked "imported from <format>" (app/sessions/importers/). */
+  'sessions.import': request(
+    z.object({ fileName: z.string().min(1).max(1000), text: z.string().max(MAX_IMPORT_TEXT_BYTES, 'is too large for the Sessions page: import it with `benchlab import`'), format: z.enum(IMPORT_FORMATS), name: SessionName.optional(), tags: Tags.optional() }).strict(),
+    Session,
+  ),
   /** The session as a file for other tools: JSON, CSV per second, or an HdrHistogram interval log. */
   'sessions.export': request(z.object({ id: SessionId, format: SessionExportFormat }).strict(), SessionExportFile),
   'compare.open': request(CompareSelection, Comparison),

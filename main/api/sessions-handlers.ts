@@ -6,7 +6,7 @@ import type { sessionRequests } from '../../app/sessions/sessions-contract.ts';
 import type { Services } from '../services/services.ts';
 import type { HandlersFor } from './handler-kit.ts';
 
-export function createSessionHandlers({ sessions, compare, rerun, reports, exports }: Pick<Services, 'sessions' | 'compare' | 'rerun' | 'reports' | 'exports'>): HandlersFor<typeof sessionRequests> {
+export function createSessionHandlers({ sessions, compare, rerun, reports, exports, imports }: Pick<Services, 'sessions' | 'compare' | 'rerun' | 'reports' | 'exports' | 'imports'>): HandlersFor<typeof sessionRequests> {
   return {
     'sessions.list': () => sessions.list(),
     'sessions.get': ({ id }) => sessions.get(id),
@@ -16,6 +16,7 @@ export function createSessionHandlers({ sessions, compare, rerun, reports, expor
     'sessions.update': ({ id, notes, tags }) => compare.update(id, { notes, tags }),
     'sessions.duplicate': ({ id }) => compare.duplicate(id),
     'sessions.runAgain': ({ id }) => rerun.runAgain(id),
+    'sessions.import': (request) => imports.importText(request),
     'sessions.export': ({ id, format }) => exports.export(id, format),
     'compare.open': (selection) => compare.open(selection),
     'compare.exportPdf': ({ notes, ...selection }) => reports.export(compare.open(selection), { notes }),

@@ -26,6 +26,7 @@ import { SamplesRepository } from './runs/samples-repository.ts';
 import { RunService } from './runs/run-service.ts';
 import { SessionSnapshots } from './runs/session-snapshot.ts';
 import { SessionRerun } from './sessions/session-rerun.ts';
+import { SessionImporter } from './sessions/session-import.ts';
 import { SessionExports } from './sessions/session-exports.ts';
 import { SessionsRepository } from './sessions/sessions-repository.ts';
 import { SnapshotsRepository } from './sessions/snapshots-repository.ts';
@@ -55,6 +56,8 @@ export interface Services {
   readonly hostFacts: SessionSnapshots;
   readonly compare: ComparisonService;
   readonly rerun: SessionRerun;
+  /** Other load tools' results files as sessions (the Sessions page's import and `benchlab import`). */
+  readonly imports: SessionImporter;
   readonly reports: ReportExporter;
   /** A session as JSON, CSV per second or an HdrHistogram log (docs/exports.md). */
   readonly exports: SessionExports;
@@ -145,6 +148,7 @@ export function createServices(options: ServiceOptions): Services {
     hostService,
     compare,
     rerun: new SessionRerun({ sessions, runs, library: compare, templates }),
+    imports: new SessionImporter({ db, sessions }),
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
     exports: new SessionExports({ sessions, runs: new RunsRepository(db), samples: new SamplesRepository(db), hosts }),
     snapshots,

@@ -32,6 +32,7 @@ interface LibraryRow extends Omit<SessionRow, 'config'> {
   templates: string | null;
   client_host: string | null;
   server_host: string | null;
+  imported_from: string | null;
 }
 
 function tagsOf(text: string): string[] {
@@ -156,7 +157,8 @@ export class SessionsRepository {
                 s.created_at, s.started_at, s.ended_at,
                 (SELECT count(*) FROM run r WHERE r.session_id = s.id) AS run_count,
                 (SELECT json_group_array(DISTINCT r.template_id) FROM run r WHERE r.session_id = s.id) AS templates,
-                c.name AS client_host, v.name AS server_host
+                c.name AS client_host, v.name AS server_host,
+                CASE WHEN json_valid(s.config) THEN json_extract(s.config, '$.imported.source') END AS imported_from
          FROM session s
          LEFT JOIN host c ON c.id = s.client_host_id
          LEFT JOIN host v ON v.id = s.server_host_id
@@ -170,6 +172,7 @@ export class SessionsRepository {
       clientHost: row.client_host,
       serverHost: row.server_host,
       originSessionId: row.origin_session_id,
+      importedFrom: typeof row.imported_from === 'string' ? row.imported_from : null,
     }));
   }
 

@@ -3,7 +3,7 @@
 // overlay charts and the host diff.
 
 import { useMemo, useState } from 'react';
-import { formatMs, formatValue, percentileTick, percentileX } from '../../../../app/sessions/comparison-report.ts';
+import { formatMs, formatValue, missingNote, percentileTick, percentileX } from '../../../../app/sessions/comparison-report.ts';
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
@@ -96,7 +96,12 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
                     )}
                   </td>
                   {row.values.map((value, c) => (
-                    <td key={comparison.columns[c]!.key} className={row.best[c] ? 'best' : undefined} data-column={comparison.columns[c]!.key} title={row.best[c] ? 'best of this step' : undefined}>
+                    <td
+                      key={comparison.columns[c]!.key}
+                      className={row.best[c] ? 'best' : undefined}
+                      data-column={comparison.columns[c]!.key}
+                      title={row.best[c] ? 'best of this step' : (row.missing?.[comparison.columns[c]!.key] ?? undefined)}
+                    >
                       {formatValue(comparison.columns[c]!, value)}
                     </td>
                   ))}
@@ -104,6 +109,14 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
               ))}
             </tbody>
           </table>
+          {s.rows.map((row) => {
+            const note = missingNote(comparison.columns, row);
+            return note ? (
+              <p key={row.runId} className="hint" data-testid="compare-missing">
+                — {name(row.session)}: {note}
+              </p>
+            ) : null;
+          })}
           <BottleneckBanner steps={s.rows.map((row) => ({ label: name(row.session), bottleneck: row.bottleneck }))} labelled />
         </div>
       ))}

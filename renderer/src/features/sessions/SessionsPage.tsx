@@ -12,6 +12,7 @@ import { loadSelection, saveSelection } from './compare-selection.ts';
 import { useLibrary } from './use-library.ts';
 import { restoreWizard, wizardFromSession } from '../plans/wizard-draft.ts';
 import { ReplayView } from './ReplayView.tsx';
+import { ImportResults } from './ImportResults.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 
 function SessionDetails({ entry, onSaved }: { entry: LibraryEntry; onSaved: () => void }) {
@@ -102,6 +103,7 @@ export function SessionsPage() {
       title="Sessions"
       actions={
         <div className="actions">
+          <ImportResults onImported={reload} onError={setError} />
           <button
             type="button"
             className="primary"
@@ -175,7 +177,7 @@ export function SessionsPage() {
                   )}
                 </td>
                 <td>{session.status}</td>
-                <td>{session.templates.join(', ') || '—'}</td>
+                <td data-testid="session-templates">{session.importedFrom ? <span className="muted">imported from {session.importedFrom}</span> : session.templates.join(', ') || '—'}</td>
                 <td className="small">
                   {session.clientHost ?? '—'} → {session.serverHost ?? '—'}
                 </td>
