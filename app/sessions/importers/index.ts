@@ -43,7 +43,7 @@ export function isImportFormat(text: string): text is ImportFormat {
 }
 
 /** What a file's first lines look like, when they look like something known. */
-export function sniffFormat(firstLines: readonly string[]): { format: ImportFormat | null; what: string } | null {
+export function sniffFormat(firstLines: readonly string[]): { format: ImportFormat; what: string } | null {
   const first = firstLines[0]?.trim() ?? '';
   const all = firstLines.join('\n');
   if (/^Running \S+ test @/.test(first)) return { format: 'wrk', what: "wrk's text output" };
@@ -54,7 +54,6 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
   if (/^\d{16,20},\d{1,3},\d+,/.test(first)) return { format: 'vegeta', what: "vegeta's CSV results" };
   if (first.startsWith('response-time,DNS+dialup')) return { format: 'hey', what: "hey's CSV" };
   if (/^timeStamp,elapsed/.test(first) || /^"?timeStamp"?[,;\t]/.test(first)) return { format: 'jmeter', what: "JMeter's JTL CSV" };
-  if (first.startsWith('<?xml') && all.includes('<testResults')) return { format: null, what: "JMeter's XML JTL (save results as CSV)" };
   if (first.startsWith('{') && /"metrics"\s*:|"root_group"\s*:/.test(all)) return { format: 'k6', what: "k6's --summary-export JSON" };
   if (first.startsWith('{') && /"summary"\s*:\s*\{/.test(all) && /"successRate"|"requestsPerSec"/.test(all)) return { format: 'oha', what: "oha's --json output" };
   return null;
@@ -100,10 +99,7 @@ export class ImportReader {
     const where = error.line === null ? this.#fileName : `${this.#fileName}:${error.line}`;
     const sniffed = sniffFormat(this.#firstLines);
     const label = IMPORTERS[this.#format].label;
-    if (sniffed && sniffed.format !== this.#format) {
-      const advice = sniffed.format ? `: import it as ${sniffed.format}` : '';
-      return new ImportError(error.line, `${where}: this looks like ${sniffed.what}, not ${label}${advice}`);
-    }
+    if (sniffed && sniffed.format !== this.#format) return new ImportError(error.line, `${where}: this looks like ${sniffed.what}, not ${label}: import it as ${sniffed.format}`);
     return new ImportError(error.line, `${where}: ${error.message}`);
   }
 }
