@@ -6,6 +6,7 @@ import { callCommand } from './call.ts';
 import { compareCommand } from './compare.ts';
 import { deployCommand, stopCommand } from './deploy.ts';
 import { hostsCommand } from './hosts.ts';
+import { importCommand } from './import.ts';
 import { presetsCommand } from './presets.ts';
 import { runCommand } from './run.ts';
 import { sessionsCommand } from './sessions.ts';
@@ -15,6 +16,7 @@ export const COMMANDS: Command[] = [
   hostsCommand,
   sessionsCommand,
   compareCommand,
+  importCommand,
   presetsCommand,
   deployCommand,
   stopCommand,
