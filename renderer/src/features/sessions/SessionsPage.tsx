@@ -197,7 +197,13 @@ export function SessionsPage() {
                     </>
                   ) : (
                     <>
-                      <button type="button" data-testid="session-replay" disabled={session.runCount === 0} onClick={() => setReplaying(session.id)}>
+                      <button
+                        type="button"
+                        data-testid="session-replay"
+                        disabled={session.runCount === 0 || !!session.importedFrom}
+                        title={session.importedFrom ? 'An imported session has no load profile to replay' : undefined}
+                        onClick={() => setReplaying(session.id)}
+                      >
                         Replay
                       </button>
                       <button type="button" data-testid="session-details-toggle" onClick={() => setOpen(open === session.id ? null : session.id)}>
