@@ -26,9 +26,12 @@ function download(file: SessionExportFile): void {
   window.setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_LIFETIME_MS);
 }
 
+/**
+ * A native select rather than a drop-down of our own: its list opens above everything, where a
+ * positioned one would be clipped by the table holding the row.
+ */
 export function ExportMenu({ sessionIds, testId, label = 'Export', disabled = false }: { sessionIds: readonly number[]; testId: string; label?: string; disabled?: boolean }) {
   const api = useApi();
-  const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -37,7 +40,6 @@ export function ExportMenu({ sessionIds, testId, label = 'Export', disabled = fa
     setError(null);
     try {
       for (const id of sessionIds) download(await api.sessions.export({ id, format }));
-      setOpen(false);
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -47,15 +49,24 @@ export function ExportMenu({ sessionIds, testId, label = 'Export', disabled = fa
 
   return (
     <span className="export-menu" data-testid={testId}>
-      <button type="button" aria-expanded={open} disabled={disabled || sessionIds.length === 0} data-testid={`${testId}-toggle`} onClick={() => setOpen(!open)}>
-        {busy ? 'Exporting…' : `${label} ${open ? '▴' : '▾'}`}
-      </button>
-      {open &&
-        FORMATS.map(({ format, label: formatLabel, title }) => (
-          <button key={format} type="button" title={title} disabled={busy} data-testid={`${testId}-${format}`} onClick={() => void exportAs(format)}>
+      <select
+        value=""
+        aria-label={label}
+        title={sessionIds.length > 1 ? 'One file per session' : undefined}
+        disabled={disabled || busy || sessionIds.length === 0}
+        data-testid={`${testId}-select`}
+        onChange={(event) => {
+          const chosen = FORMATS.find(({ format }) => format === event.target.value);
+          if (chosen) void exportAs(chosen.format);
+        }}
+      >
+        <option value="">{busy ? 'Exporting…' : label}</option>
+        {FORMATS.map(({ format, label: formatLabel, title }) => (
+          <option key={format} value={format} title={title} data-testid={`${testId}-${format}`}>
             {formatLabel}
-          </button>
+          </option>
         ))}
+      </select>
       {error && (
         <span className="field-error" role="alert" data-testid={`${testId}-error`}>
           {error}

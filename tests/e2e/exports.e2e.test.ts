@@ -1,0 +1,73 @@
+// Session exports end to end in web mode and real Chromium: the Sessions page's Export ▾ downloads
+// a session's CSV and HdrHistogram log, and the Compare page's Export data ▾ one JSON file per
+// compared session, over sessions seeded into the data dir's real SQLite file.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import * as hdr from 'hdr-histogram-js';
+import { openDatabase } from '../../main/services/store/database.ts';
+import { launchChromium } from '../support/browser.ts';
+import { createSeeder } from '../support/session-seed.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { SessionsLibrary } from './pages/compare-pages.ts';
+import { ExportMenu } from './pages/export-menu.ts';
+
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+let library: SessionsLibrary;
+const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-exports-'));
+const ids: Record<string, number> = {};
+
+before(async () => {
+  const { db } = openDatabase(dataDir);
+  const seeder = createSeeder(db);
+  ids.sweep = seeder.session({ name: '=Sweep', templateId: 'vertx', rps: 900, latencyUs: 700, seconds: 6, sweep: [10, 100], startedAt: new Date('2026-03-01T10:00:00Z') }).sessionId;
+  ids.single = seeder.session({ name: 'Node hello', templateId: 'node', rps: 400, latencyUs: 300, seconds: 4, startedAt: new Date('2026-03-02T10:00:00Z') }).sessionId;
+  db.close();
+  app = await startWebApp({ dataDir });
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(app.url);
+  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  library = new SessionsLibrary(page);
+  await library.open();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('Sessions page: Export ▾ downloads a session as CSV per second and as an HdrHistogram log', async () => {
+  const menu = new ExportMenu(page, library.row('=Sweep'), 'session-export');
+  const [csv] = await menu.download('csv');
+  assert.equal(csv!.fileName, `benchlab-session-${ids.sweep}-sweep.csv`);
+  const lines = csv!.content.trimEnd().split('\r\n');
+  assert.match(lines[0]!, /^run,step,template,variant,second,client,phase,duration_ms,requests,rps,/);
+  assert.equal(lines.length, 1 + 12, 'a header and one row per stored second');
+
+  const [log] = await menu.download('hdr-log');
+  assert.equal(log!.fileName, `benchlab-session-${ids.sweep}-sweep.hlog`);
+  const reader = new hdr.HistogramLogReader(log!.content);
+  const tags: string[] = [];
+  for (let interval = reader.nextIntervalHistogram(); interval; interval = reader.nextIntervalHistogram()) tags.push(interval.tag);
+  assert.deepEqual(tags, [...Array(6).fill('run-1'), ...Array(6).fill('run-2')]);
+});
+
+test('Compare page: Export data ▾ downloads one JSON file per compared session', async () => {
+  await library.row('=Sweep').getByTestId('session-select').check();
+  await library.row('Node hello').getByTestId('session-select').check();
+  await page.getByTestId('sessions-compare').click();
+  await page.getByTestId('comparison').waitFor();
+  const files = await new ExportMenu(page, page.getByTestId('page-compare'), 'compare-export-data').download('json', 2);
+  const documents = files.map((file) => JSON.parse(file.content) as { format: string; session: { id: number; name: string } });
+  assert.deepEqual(documents.map((document) => document.format), ['benchlab-session', 'benchlab-session']);
+  assert.deepEqual(documents.map((document) => document.session.name).sort(), ['=Sweep', 'Node hello']);
+});
