@@ -56,13 +56,14 @@ test('JSON: a versioned document of the session, its runs with their stored summ
   assert.equal(document.format, 'benchlab-session');
   assert.equal(document.version, 1);
   assert.equal(document.exportedAt, '2026-03-02T08:00:00.000Z');
-  assert.deepEqual(Object.keys(document.session), ['id', 'name', 'status', 'tags', 'notes', 'createdAt', 'startedAt', 'endedAt', 'hosts', 'engine', 'templates', 'profile']);
+  assert.deepEqual(Object.keys(document.session), ['id', 'name', 'status', 'tags', 'notes', 'createdAt', 'startedAt', 'endedAt', 'hosts', 'engine', 'templates', 'profile', 'imported']);
   assert.equal(document.session.id, sweep.sessionId);
   assert.equal(document.session.name, 'Vert.x sweep');
   assert.deepEqual(document.session.tags, ['jvm', 'nightly']);
   assert.equal(document.session.notes, 'two steps');
   assert.deepEqual(document.session.hosts, { client: 'seed-client', server: 'seed-server' });
   assert.equal(document.session.engine, null);
+  assert.equal(document.session.imported, null, 'measured by Benchlab');
   assert.deepEqual(document.session.templates, [{ template: 'vertx', variant: 'event-loop', knobs: {} }]);
   assert.equal((document.session.profile as { load: { model: string } }).load.model, 'closed');
   // No internal ids but the session's: runs go by ordinal, hosts by name.
@@ -238,4 +239,21 @@ test('file names and media types per format', () => {
       [`benchlab-session-${session.id}-node-hello-world.hlog`, 'text/plain'],
     ],
   );
+});
+
+test('an imported session says where it came from: its provenance in the JSON, a comment in the HdrHistogram log', () => {
+  const imported = {
+    format: 'wrk',
+    source: "wrk's text output",
+    resolution: 'wrk prints latency to 10 µs',
+    fileName: 'wrk-node.txt',
+    importedAt: '2026-03-03T09:00:00.000Z',
+    tool: { version: '4.2.0' },
+    missing: ['per-second series'],
+    absent: {},
+  };
+  const input: SessionExportInput = { ...storedSingle, session: { ...storedSingle.session, config: { ...storedSingle.session.config, imported } } };
+  const document = JSON.parse(sessionJson(input)) as { session: { imported: typeof imported } };
+  assert.deepEqual(document.session.imported, { absent: {}, fileName: 'wrk-node.txt', format: 'wrk', importedAt: '2026-03-03T09:00:00.000Z', missing: ['per-second series'], resolution: 'wrk prints latency to 10 µs', source: "wrk's text output", tool: { version: '4.2.0' } });
+  assert.ok(sessionHdrLog(input).split('\n').includes('#[Imported from wrk (wrk-node.txt): wrk prints latency to 10 µs]'));
 });

@@ -10,6 +10,7 @@ import { hasControlCharacters } from '../common/text.ts';
 import { durationOf, type RunSecond } from '../runs/run-second.ts';
 import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, type RunSummary } from '../runs/run-summary-schema.ts';
 import { summarizeRun, summaryRulesOf } from '../runs/summarize-run.ts';
+import { importProvenanceOf } from './importers/imported-result.ts';
 import type { SessionExportFile, SessionExportFormat } from './sessions-contract.ts';
 import type { Session } from './sessions.ts';
 
@@ -72,6 +73,8 @@ export function sessionJson(input: SessionExportInput, now = new Date()): string
       engine: typeof config.engine === 'string' ? config.engine : null,
       templates: distinctTemplates(input.runs),
       profile: config.profile === undefined ? null : withSortedKeys(config.profile),
+      // Where an imported session came from (the tool, its file, what it lacked); null for a measured one.
+      imported: withSortedKeys(importProvenanceOf(config)),
     },
     runs: input.runs.map((run) => ({
       ordinal: run.ordinal,
@@ -289,6 +292,7 @@ export function sessionHdrLog(input: SessionExportInput): string {
   const lines = [
     `#[Benchlab session ${input.session.id}: ${commentText(input.session.name)}]`,
     '#[Latency values are in microseconds (us); Interval_Max is in milliseconds (max value unit ratio 1000)]',
+    ...importedComment(input.session),
     ...(tagged ? input.runs.map((run) => `#[Tag run-${run.ordinal}: ${commentText(describeRun(run))}]`) : []),
     '#[Histogram log format version 1.3]',
     `#[StartTime: ${seconds3(baseMs)} (seconds since epoch), ${new Date(baseMs).toISOString()}]`,
@@ -329,6 +333,12 @@ function runIntervals(run: ExportRun, tag: string | null, session: Session): Log
     maxUs: histogram.totalCount === 0 ? 0 : histogram.highestEquivalentValue(histogram.maxValue),
     encoded: encodeHistogram(histogram),
   }));
+}
+
+/** An imported session's log says whose measurements these are, and to what resolution. */
+function importedComment(session: Session): string[] {
+  const imported = importProvenanceOf(session.config);
+  return imported ? [`#[Imported from ${imported.format} (${commentText(imported.fileName)}): ${commentText(imported.resolution)}]`] : [];
 }
 
 function sessionStartMs(session: Session): number {
