@@ -1,0 +1,53 @@
+// "The app, if open, sees them appear": the app in web mode (its own process) shows the Sessions
+// page while another process — here this test, through the repositories, as a CLI run or import
+// would — stores a session in the same data dir; the page lists it without a reload by the user.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { openDatabase, type Db } from '../../main/services/store/database.ts';
+import { launchChromium } from '../support/browser.ts';
+import { createSeeder } from '../support/session-seed.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { SessionsLibrary } from './pages/compare-pages.ts';
+
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+let db: Db;
+const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-appear-'));
+
+before(async () => {
+  db = openDatabase(dataDir).db;
+  createSeeder(db).session({ name: 'Before the app opened', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 5, startedAt: new Date('2026-03-01T10:00:00Z') });
+  app = await startWebApp({ dataDir });
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(app.url);
+  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  db?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('a session another process stores appears on the open Sessions page', async () => {
+  const library = new SessionsLibrary(page);
+  await library.open();
+  await library.row('Before the app opened').waitFor();
+  createSeeder(db, { client: 'cli-client', server: 'cli-server' }).session({
+    name: 'Stored by another process',
+    templateId: 'vertx',
+    rps: 3300,
+    latencyUs: 900,
+    seconds: 5,
+    startedAt: new Date('2026-03-02T10:00:00Z'),
+  });
+  await library.row('Stored by another process').waitFor();
+});
