@@ -1,14 +1,15 @@
 // The whole product path in web mode and real Chromium against the lab (its own `wizard` instance),
 // from an empty data dir: the wizard (each step refusing Next until it is valid, a reload keeping
 // its state), a plan that applies a preset and runs two variants of the Node template as two
-// sessions, their comparison, a replay of one, and a PDF whose text holds both sessions' names
-// and figures.
+// sessions, their comparison, a replay of one, a PDF whose text holds both sessions' names
+// and figures, and the plan saved as a plan file and opened back.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { describeProblems, parsePlanFile } from '../../app/plans/plan-file.ts';
 import { expectAttribute, launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
@@ -181,5 +182,37 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
     assert.equal(await wizard.field('durationS').inputValue(), '3');
     await page.getByTestId('wizard-step-review').click();
     assert.equal(await page.getByTestId('wizard-name').inputValue(), `${SESSION_NAMES[0]!} (copy)`);
+  });
+
+  test('a plan file: Save downloads the plan, a bad file is refused line by line and changes nothing, the saved one opens back', async () => {
+    const saved = await wizard.savePlanFile();
+    assert.equal(saved.fileName, 'plan.yaml');
+    const parsed = parsePlanFile(saved.text);
+    assert.ok(parsed.ok, parsed.ok ? '' : describeProblems('plan.yaml', parsed.problems));
+    assert.equal(parsed.plan.name, `${SESSION_NAMES[0]!} (copy)`);
+    assert.deepEqual(parsed.plan.hosts, { client: 'wiz-client', server: 'wiz-server' });
+    assert.deepEqual(parsed.plan.presets, { client: null, server: 'distribution-defaults' });
+    assert.deepEqual(parsed.plan.templates, [{ template: 'node', variant: 'async', knobs: {}, port: Number(PORT) }]);
+    assert.equal(parsed.plan.profile?.load.connections, 4);
+
+    await page.getByTestId('wizard-name').fill('Changed since the save');
+    const bad = ['version: 1', 'name: Bad', 'templates: [node]', 'profile:', '  request: { path: hello }', '  load: { model: closed, connections: 4, durationS: 3 }', 'colour: blue', ''].join('\n');
+    await wizard.openPlanFile('bad.yaml', bad);
+    assert.deepEqual(await wizard.planFileMessage('error'), [
+      'bad.yaml:3:13 templates[0].variant: is required',
+      'bad.yaml:5:20 profile.request.path: must start with "/" (for example /hello)',
+      'bad.yaml:7:1 colour: is not a field of a plan file (see docs/plan-files.md)',
+    ]);
+    assert.equal(await wizard.step(), 'review');
+    assert.equal(await page.getByTestId('wizard-name').inputValue(), 'Changed since the save');
+
+    await wizard.openPlanFile(saved.fileName, saved.text);
+    assert.deepEqual(await wizard.planFileMessage('info'), []);
+    await wizard.waitForStep('hosts');
+    assert.equal(await page.getByTestId('wizard-server-host').locator('option:checked').innerText(), `wiz-server (root@${targets.server.address})`);
+    await page.getByTestId('wizard-step-review').click();
+    assert.equal(await page.getByTestId('wizard-name').inputValue(), `${SESSION_NAMES[0]!} (copy)`);
+    await wizard.waitForSaved();
+    assert.equal((await wizard.savePlanFile()).text, saved.text, 'the opened plan saves as the same file');
   });
 });

@@ -1,5 +1,6 @@
 // Page object for the wizard: tests speak in steps and choices, selectors live here.
 
+import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { expectAttribute, expectText } from '../../support/browser.ts';
 import { HostsPage, type HostFormValues } from './hosts-page.ts';
@@ -73,6 +74,25 @@ export class WizardPage {
 
   planStage(id: string): Locator {
     return this.page.locator(`[data-testid="plan-stage"][data-stage="${id}"]`);
+  }
+
+  /** Save plan file…: the name the browser was given and the file's text. */
+  async savePlanFile(): Promise<{ fileName: string; text: string }> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId('wizard-save-plan-file').click()]);
+    const path = await download.path();
+    return { fileName: download.suggestedFilename(), text: await readFile(path, 'utf8') };
+  }
+
+  /** Open plan file… with a file of this name and text (the picker's input takes it directly). */
+  async openPlanFile(fileName: string, text: string): Promise<void> {
+    await this.page.getByTestId('wizard-plan-file-input').setInputFiles({ name: fileName, mimeType: 'application/yaml', buffer: Buffer.from(text) });
+  }
+
+  /** What Save or Open said: its tone (`error`, `info`) once it shows, and its lines. */
+  async planFileMessage(tone: 'error' | 'info'): Promise<string[]> {
+    const message = this.page.getByTestId('wizard-plan-file-message');
+    await expectAttribute(message, 'data-tone', tone);
+    return message.getByTestId('wizard-plan-file-line').allInnerTexts();
   }
 
   async waitForPlan(status: string, timeoutMs: number): Promise<void> {
