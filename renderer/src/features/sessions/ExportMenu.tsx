@@ -3,28 +3,15 @@
 // several sessions (the Compare page's), each becomes its own file.
 
 import { useState } from 'react';
-import type { SessionExportFile, SessionExportFormat } from '../../../../app/sessions/sessions-contract.ts';
+import type { SessionExportFormat } from '../../../../app/sessions/sessions-contract.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { saveFile } from '../../common/save-file.ts';
 
 const FORMATS: ReadonlyArray<{ format: SessionExportFormat; label: string; title: string }> = [
   { format: 'json', label: 'JSON', title: 'The session, its runs with their summaries and every stored second' },
   { format: 'csv', label: 'CSV', title: 'One row per stored second and client' },
   { format: 'hdr-log', label: 'HDR log', title: 'The per-second latency histograms as an HdrHistogram interval log (µs)' },
 ];
-
-/** Long enough for the browser to have read the file before its object URL goes. */
-const OBJECT_URL_LIFETIME_MS = 60_000;
-
-function download(file: SessionExportFile): void {
-  const url = URL.createObjectURL(new Blob([file.content], { type: file.mediaType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_LIFETIME_MS);
-}
 
 /**
  * A native select rather than a drop-down of our own: its list opens above everything, where a
@@ -39,7 +26,10 @@ export function ExportMenu({ sessionIds, testId, label = 'Export', disabled = fa
     setBusy(true);
     setError(null);
     try {
-      for (const id of sessionIds) download(await api.sessions.export({ id, format }));
+      for (const id of sessionIds) {
+        const file = await api.sessions.export({ id, format });
+        saveFile(file.fileName, file.content, file.mediaType);
+      }
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
