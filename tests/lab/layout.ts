@@ -32,6 +32,8 @@ const INSTANCES = {
   hostfacts: { prefix: 'blf-', thirdOctet: 9 },
   // The bottleneck verdict against an overloaded server (it deploys a template of its own).
   verdict: { prefix: 'blv-', thirdOctet: 10 },
+  // `benchlab run` end to end: a real CLI process applying a preset, deploying and reverting.
+  cli: { prefix: 'blc-', thirdOctet: 11 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
