@@ -260,15 +260,15 @@ export class PlanRunner {
         if (tags.length > 0) this.#options.sessions.updateNotesAndTags(started.sessionId, { tags: [...new Set(tags)].slice(0, 20) });
         this.#publish(active);
         if (active.controller.signal.aborted) await this.#options.runs.stop(started.sessionId).catch(() => undefined);
-        return this.#options.runs.finished(started.sessionId);
+        const ended = await this.#options.runs.finished(started.sessionId);
+        // A load that failed or was stopped ends its stage so at once, never as done first.
+        if (ended?.status === 'failed') this.#finishStage(active, stage, 'failed', ended.message ?? 'the load failed');
+        if (ended?.status === 'cancelled') this.#finishStage(active, stage, 'cancelled', 'stopped; the seconds measured are kept');
+        return ended;
       });
       if (!final) return active.controller.signal.aborted ? null : `${stage.label}: ${stage.detail}`;
-      if (final.status === 'failed') {
-        this.#finishStage(active, stage, 'failed', final.message ?? 'the load failed');
-        return `${stage.label}: ${stage.detail}`;
-      }
-      if (final.status === 'cancelled') this.#finishStage(active, stage, 'cancelled', 'stopped; the seconds measured are kept');
-      else stage.detail = describeRun(final);
+      if (final.status === 'failed') return `${stage.label}: ${stage.detail}`;
+      if (final.status !== 'cancelled') stage.detail = describeRun(final);
       return null;
     } finally {
       unwatch();
