@@ -4,6 +4,8 @@
 // variant or knob, a preset that cannot be planned, two presets on one host — comes at once.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ApiError } from '../../../app/common/errors.ts';
 import { parsePlanFile, STUDY_TARGET_PLACEHOLDER, type PlanFile } from '../../../app/plans/plan-file.ts';
@@ -101,6 +103,17 @@ describe('resolvePlanFile', () => {
     assert.deepEqual(resolved.spec.presets, { client: null, server: { presetId: 'wrk-seed', planId: '00000000000000b2' } });
     assert.equal(resolved.spec.profile.load.model, 'closed');
     assert.equal(resolved.spec.studyId, 'wrk-connections');
+  });
+
+  test("a study's own file (its study block) runs from its own fields, even when no shipped study has its id", async () => {
+    const resolver = deps({ studies: { studies: [], broken: [] } });
+    const text = readFileSync(join(import.meta.dirname, '../../../resources/studies/ab-fixed-count.yaml'), 'utf8').replace(/^  id: ab-fixed-count$/m, '  id: my-own-study');
+    const plan = fileOf(text);
+    assert.equal(plan.study, 'my-own-study');
+    const resolved = await resolvePlanFile(resolver, { plan, clientHostId: 1, serverHostId: 2 });
+    assert.ok(resolved.ok, resolved.ok ? '' : JSON.stringify(resolved.problems));
+    assert.equal(resolved.spec.targets.length, plan.templates!.length);
+    assert.equal(resolved.spec.studyId, 'my-own-study');
   });
 
   test('every problem at once, each with its field', async () => {

@@ -49,8 +49,11 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
   const { plan } = request;
   const problems: PlanFileProblem[] = [];
 
-  const study = plan.study ? (await deps.studies()).studies.find((candidate) => candidate.id === plan.study) : undefined;
-  if (plan.study && !study) {
+  // A study's own file (with its study block) carries everything itself: only a study named by
+  // id alone is looked up among the shipped ones.
+  const named = plan.study && !plan.studyInfo ? plan.study : undefined;
+  const study = named ? (await deps.studies()).studies.find((candidate) => candidate.id === named) : undefined;
+  if (named && !study) {
     const known = (await deps.studies()).studies.map((candidate) => candidate.id);
     problems.push(problem('study', `there is no study "${plan.study}" (${known.join(', ') || 'none are installed'})`));
   }
