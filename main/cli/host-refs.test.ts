@@ -35,6 +35,14 @@ test('a stored host name resolves to that entry', async () => {
   assert.equal((await resolveHostRef(services, 'srv')).id, stored.id);
 });
 
+test('`local` (or "This machine") is this machine, added once on first use and then reused', async () => {
+  const first = await resolveHostRef(services, 'local');
+  assert.equal(first.kind, 'local');
+  assert.equal((await resolveHostRef(services, 'This machine')).id, first.id);
+  assert.equal((await resolveHostRef(services, 'LOCAL')).id, first.id);
+  assert.equal(services.hostService.list().filter((host) => host.kind === 'local').length, 1);
+});
+
 test('user@host:port adds an agent-auth entry once, then reuses it (with or without the default port)', async () => {
   const before = services.hostService.list().length;
   const first = await resolveHostRef(services, 'bench@10.9.0.3:22');
@@ -57,7 +65,7 @@ test('an ~/.ssh/config alias is added as the import would add it, its ProxyJump 
 
 test('refuses what is none of the three, and a bad address, storing nothing', async () => {
   const count = services.hostService.list().length;
-  await assert.rejects(resolveHostRef(services, 'nowhere'), /no host "nowhere": not a stored host name, user@host\[:port\], or an alias in ~\/.ssh\/config/);
+  await assert.rejects(resolveHostRef(services, 'nowhere'), /no host "nowhere": not a stored host name, local, user@host\[:port\], or an alias in ~\/.ssh\/config/);
   await assert.rejects(resolveHostRef(services, 'root@bad_host!'), /address: must be a hostname/);
   assert.equal(services.hostService.list().length, count);
 });

@@ -1,5 +1,5 @@
 // How the command line names a host, and how it connects to one. A reference is a stored host's
-// name, else `user@host[:port]` (the stored entry with that login, or a new one using the agent),
+// name, else `local` ("This machine", driven without SSH: added once when first named), else `user@host[:port]` (the stored entry with that login, or a new one using the agent),
 // else an alias of ~/.ssh/config (added as the app's import would add it). Connecting follows
 // ssh's StrictHostKeyChecking: a key not pinned yet is refused unless --accept-new-host-keys
 // (then pinned, like `accept-new`), and a changed key is always refused.
@@ -10,10 +10,14 @@ import { ApiError } from '../../app/common/errors.ts';
 import type { ConnectSecrets } from '../../app/hosts/connections.ts';
 import type { Host } from '../../app/hosts/hosts.ts';
 import { candidateHostInput } from '../../app/hosts/ssh-config.ts';
+import { LOCAL_HOST_NAME } from '../services/hosts/host-service.ts';
 import type { Services } from '../services/services.ts';
 
 /** `user@host`, `user@host:port`, `user@[v6]:port`. */
 const LOGIN_REF = /^([^@\s]+)@(\[[^\]\s]+\]|[^:@\s]+)(?::(\d{1,5}))?$/;
+
+/** Names of "This machine" on the command line (its stored name matches first when it exists). */
+const LOCAL_REFS = new Set(['local', LOCAL_HOST_NAME.toLowerCase()]);
 
 /** A jump host chain longer than this is a loop in ~/.ssh/config. */
 const MAX_JUMPS = 8;
@@ -23,10 +27,11 @@ export async function resolveHostRef(services: Services, ref: string): Promise<H
 }
 
 async function resolve(services: Services, ref: string, depth: number): Promise<Host> {
-  if (ref === '') throw new ApiError('invalid_args', 'a host is required: a stored host name, user@host[:port], or a ~/.ssh/config alias');
+  if (ref === '') throw new ApiError('invalid_args', 'a host is required: a stored host name, local, user@host[:port], or a ~/.ssh/config alias');
   const hosts = services.hostService.list();
   const named = hosts.find((host) => host.name === ref);
   if (named) return named;
+  if (LOCAL_REFS.has(ref.toLowerCase())) return services.hostService.addLocal();
 
   const login = parseLogin(ref);
   if (login) {
@@ -39,7 +44,7 @@ async function resolve(services: Services, ref: string, depth: number): Promise<
   const { candidates } = await services.hostService.importSshConfig();
   const candidate = candidates.find((entry) => entry.name.toLowerCase() === ref.toLowerCase());
   if (!candidate) {
-    throw new ApiError('not_found', `no host "${ref}": not a stored host name, user@host[:port], or an alias in ~/.ssh/config`);
+    throw new ApiError('not_found', `no host "${ref}": not a stored host name, local, user@host[:port], or an alias in ~/.ssh/config`);
   }
   if (depth >= MAX_JUMPS) throw new ApiError('invalid_args', `${ref}: its ProxyJump chain is longer than ${MAX_JUMPS} hosts (a loop?)`);
   const jump = candidate.proxyJump ? await resolve(services, candidate.proxyJump, depth + 1) : undefined;

@@ -26,7 +26,7 @@ export const deployCommand: Command = {
 ${HOST_KEY_HELP}
   --json             print the ready deployment as JSON instead of its URL
 
-  HOST is a stored host name, USER@HOST[:PORT] or a ~/.ssh/config alias.`,
+  HOST is a stored host name, local, USER@HOST[:PORT] or a ~/.ssh/config alias.`,
   example: `benchlab deploy lab-server node:async --knob workers=2 --port 8080`,
   options: {
     knob: { type: 'string', multiple: true },

@@ -33,7 +33,7 @@ export const hostsCommand: Command = {
                        a changed key is always refused
   --json               machine-readable output
 
-  HOST is a stored host name, USER@HOST[:PORT] or a ~/.ssh/config alias.`,
+  HOST is a stored host name, local, USER@HOST[:PORT] or a ~/.ssh/config alias.`,
   example: `benchlab hosts add lab-server bench@10.0.0.2 --key ~/.ssh/id_ed25519
 benchlab hosts check lab-server --accept-new-host-keys`,
   options: {

@@ -27,7 +27,7 @@ export const presetsCommand: Command = {
   --accept-new-host-keys  pin the key of a host that has none pinned yet; a changed key is always refused
   --json       machine-readable output
 
-  HOST is a stored host name, USER@HOST[:PORT] or a ~/.ssh/config alias. The sudo password, if
+  HOST is a stored host name, local, USER@HOST[:PORT] or a ~/.ssh/config alias. The sudo password, if
   the login needs one, comes from BENCHLAB_SUDO_PASSWORD.`,
   example: `benchlab presets plan lab-server high-concurrency-server
 benchlab presets apply lab-server high-concurrency-server --plan-id 3f2a…

@@ -42,7 +42,7 @@ export const runCommand: Command = {
   --tag TAG                 a tag for every session (repeatable)
   --quiet                   no progress on stderr
 
-  HOST is a stored host name, USER@HOST[:PORT] or a ~/.ssh/config alias.
+  HOST is a stored host name, local, USER@HOST[:PORT] or a ~/.ssh/config alias.
   Thresholds: p50 p75 p90 p99 p999 max mean (us, ms, s; a bare number is ms), rps, errors
   (a count, or % of the requests sent), timeouts, not_sent; <, <=, >, >=, ==.
   exit codes: 0 every threshold holds, 1 one fails or the plan failed, 2 bad input,
