@@ -2,6 +2,7 @@
 
 import { benchAgentStop } from '../bench/agent-stop.ts';
 import { benchComparisonOpen } from '../bench/comparison-open.ts';
+import { benchHeadless } from '../bench/headless.ts';
 import { benchJvmTemplates } from '../bench/jvm-templates.ts';
 import { benchChartLag } from '../bench/chart-lag.ts';
 import { benchLoadEngine } from '../bench/load-engine.ts';
@@ -41,6 +42,13 @@ print(`Open a comparison of ${compare.sessions} sessions × ${compare.samplesPer
   'first (cold) ms': compare.firstMs.toFixed(0),
   'max ms': compare.maxMs.toFixed(0),
   'JSON to the UI KiB': (compare.jsonBytes / 1024).toFixed(0),
+});
+
+const headless = await benchHeadless();
+print('Command line (a real CLI process on a store of 51 sessions)', {
+  'start + sessions list': `${headless.listMs.toFixed(0)} ms (a bare node start: ${headless.nodeStartMs.toFixed(0)} ms, ${(headless.listMs / headless.nodeStartMs).toFixed(1)}×)`,
+  [`import ${(headless.importRequests / 1e6).toFixed(1)} M requests`]: `${(headless.importMs / 1000).toFixed(1)} s for ${headless.importFileMiB.toFixed(0)} MiB of per-request CSV, ${(headless.importRequests / (headless.importMs / 1000) / 1000).toFixed(0)} k requests/s (wc -l reads it in ${headless.wcMs.toFixed(0)} ms)`,
+  'export an hour-long session': `JSON ${headless.exportsMs.json.toFixed(0)} ms, CSV ${headless.exportsMs.csv.toFixed(0)} ms, HdrHistogram log ${headless.exportsMs['hdr-log'].toFixed(0)} ms`,
 });
 
 const sshConfig = benchSshConfigImport();
