@@ -130,19 +130,17 @@ function createAbTsvParser(): FormatParser {
     finish(): ImportedResult {
       if (series.count === 0) throw new ImportError(null, "ab's -g file lists no requests");
       const reason = "ab's -g file lists answered requests only, without their status";
-      return {
-        format: 'ab',
-        kind: 'per-request',
-        source: "ab's -g TSV",
-        resolution: 'whole milliseconds, start times to the second, as ab writes them',
-        tool: {},
-        missing: [reason, 'no sizes: bytes are not in the file', 'start times to the whole second: requests/s is over whole seconds'],
-        absent: { failed: reason, timeouts: reason, notSent: reason },
-        startedAt: new Date(series.startMs!).toISOString(),
-        endedAt: new Date(series.lastEndMs!).toISOString(),
-        load: null,
-        seconds: series.seconds(),
-      };
+      return series.result(
+        {
+          format: 'ab',
+          source: "ab's -g TSV",
+          resolution: 'whole milliseconds, start times to the second, as ab writes them',
+          tool: {},
+          missing: [reason, 'no sizes: bytes are not in the file', 'start times to the whole second: requests/s is over whole seconds'],
+          absent: { failed: reason, timeouts: reason, notSent: reason },
+        },
+        { dated: true },
+      );
     },
   };
 }

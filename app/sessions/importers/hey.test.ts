@@ -34,3 +34,12 @@ test('a damaged hey file: the line and what is wrong', () => {
   assert.throws(() => importText('hey', 'd.csv', `${lines[0]}\n0.0012,0,0,0,0,0,999,0.1`), { message: 'd.csv:2: status 999 is no HTTP status' });
   assert.throws(() => importText('hey', 'jtl.csv', fixture('jmeter.jtl')), { message: "jtl.csv:1: this looks like JMeter's JTL CSV, not hey's CSV: import it as jmeter" });
 });
+
+test('a latency past the histogram\'s 60 s is recorded at 60 s, and the result says how many were', () => {
+  const header = fixture('hey.csv').split('\n')[0];
+  const result = importText('hey', 'slow.csv', `${header}\n0.0012,0,0,0,0,0,200,0.1\n61.5000,0,0,0,0,0,200,0.2\n`);
+  if (result.kind !== 'per-request') return assert.fail('per-request expected');
+  assert.ok(result.missing.includes('1 latencies above 60 s recorded at 60 s'), result.missing.join('; '));
+  const { summary } = summarizeRun(result.seconds, summaryRulesOf(undefined, {}));
+  assert.ok(summary!.maxUs! <= 60_000_000 * 1.001, `max ${summary!.maxUs} µs`);
+});

@@ -30,19 +30,17 @@ export function createHeyParser(): FormatParser {
       if (!columns) throw new ImportError(null, 'the file is empty');
       if (series.count === 0) throw new ImportError(null, "hey's CSV lists no requests");
       const reason = "hey's CSV lists answered requests only";
-      return {
-        format: 'hey',
-        kind: 'per-request',
-        source: "hey's CSV (-o csv)",
-        resolution: 'hey seconds with four decimals (0.1 ms)',
-        tool: {},
-        missing: [`${reason}: failed requests are not in it`, 'no sizes: bytes are not in the file', 'no clock time: the run is dated by the import'],
-        absent: { failed: reason, timeouts: reason, notSent: reason },
-        startedAt: null,
-        endedAt: null,
-        load: null,
-        seconds: series.seconds(),
-      };
+      return series.result(
+        {
+          format: 'hey',
+          source: "hey's CSV (-o csv)",
+          resolution: 'hey seconds with four decimals (0.1 ms)',
+          tool: {},
+          missing: [`${reason}: failed requests are not in it`, 'no sizes: bytes are not in the file', 'no clock time: the run is dated by the import'],
+          absent: { failed: reason, timeouts: reason, notSent: reason },
+        },
+        { dated: false },
+      );
     },
   };
 }

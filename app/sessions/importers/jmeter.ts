@@ -55,20 +55,17 @@ export function createJmeterParser(): FormatParser {
       const missing: string[] = [];
       if (!columns.has('bytes')) missing.push('no sizes: the JTL was saved without bytes');
       if (skipped > 0) missing.push(`${skipped} transaction controller lines skipped (their samples are counted on their own lines)`);
-      if (series.clamped > 0) missing.push(`${series.clamped} latencies above 60 s recorded at 60 s`);
-      return {
-        format: 'jmeter',
-        kind: 'per-request',
-        source: "JMeter's JTL CSV",
-        resolution: 'whole milliseconds, as JMeter records them',
-        tool: { ...(target ? { target } : {}) },
-        missing,
-        absent: {},
-        startedAt: new Date(series.startMs!).toISOString(),
-        endedAt: new Date(series.lastEndMs!).toISOString(),
-        load: null,
-        seconds: series.seconds(),
-      };
+      return series.result(
+        {
+          format: 'jmeter',
+          source: "JMeter's JTL CSV",
+          resolution: 'whole milliseconds, as JMeter records them',
+          tool: { ...(target ? { target } : {}) },
+          missing,
+          absent: {},
+        },
+        { dated: true },
+      );
     },
   };
 }

@@ -162,19 +162,17 @@ function createK6NdjsonParser(): FormatParser {
     },
     finish(): ImportedResult {
       if (series.count === 0) throw new ImportError(null, 'the file has no http_req_duration points: no HTTP requests were recorded');
-      return {
-        format: 'k6',
-        kind: 'per-request',
-        source: "k6's --out json NDJSON",
-        resolution: 'k6 milliseconds with fractions (to the microsecond or better)',
-        tool: { ...(target ? { target } : {}) },
-        missing: series.clamped > 0 ? [`${series.clamped} latencies above 60 s recorded at 60 s`] : [],
-        absent: {},
-        startedAt: new Date(series.startMs!).toISOString(),
-        endedAt: new Date(series.lastEndMs!).toISOString(),
-        load: null,
-        seconds: series.seconds(),
-      };
+      return series.result(
+        {
+          format: 'k6',
+          source: "k6's --out json NDJSON",
+          resolution: 'k6 milliseconds with fractions (to the microsecond or better)',
+          tool: { ...(target ? { target } : {}) },
+          missing: [],
+          absent: {},
+        },
+        { dated: true },
+      );
     },
   };
 }

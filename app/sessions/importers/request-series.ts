@@ -8,7 +8,7 @@
 
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, HIGHEST_US, latencyStats, recordLatencyUs, type LatencyHistogram } from '../../common/hdr.ts';
 import { emptyErrors, emptyStatus, type ErrorKind } from '../../runs/run-summary-schema.ts';
-import { ImportError, type ImportedSecond } from './imported-result.ts';
+import { ImportError, type ImportedResult, type ImportedResultBase, type ImportedSecond } from './imported-result.ts';
 
 export interface ImportedRequest {
   /** When it was sent, epoch ms (or ms from the run's start where the file has no clock). */
@@ -101,6 +101,25 @@ export class RequestSeries {
     const index = Math.floor((atMs - this.#origin) / 1000);
     if (Math.abs(index) > MAX_SPAN_S) throw new ImportError(line, 'these bytes are more than a week away from the first request: is the timestamp wrong?');
     this.#bucket(index).bytes += bytes;
+  }
+
+  /**
+   * The importer's result from these requests: what the file is and lacks (`about`), plus the
+   * seconds, the clock times where the file has them (`dated`), and the note every per-request
+   * format owes when latencies went past the histogram's range.
+   */
+  result(about: Pick<ImportedResultBase, 'format' | 'source' | 'resolution' | 'tool' | 'missing' | 'absent'>, options: { dated: boolean }): ImportedResult {
+    const clamped = this.#clamped > 0 ? [`${this.#clamped} latencies above 60 s recorded at 60 s`] : [];
+    const dated = options.dated && this.startMs !== null && this.lastEndMs !== null;
+    return {
+      ...about,
+      kind: 'per-request',
+      missing: [...about.missing, ...clamped],
+      startedAt: dated ? new Date(this.startMs!).toISOString() : null,
+      endedAt: dated ? new Date(this.lastEndMs!).toISOString() : null,
+      load: null,
+      seconds: this.seconds(),
+    };
   }
 
   /** The seconds in order, gaps filled with empty seconds; the last one as long as the requests reached into it. */

@@ -80,19 +80,17 @@ export function createVegetaParser(): FormatParser {
     },
     finish(): ImportedResult {
       if (series.count === 0) throw new ImportError(null, 'the file lists no results');
-      return {
-        format: 'vegeta',
-        kind: 'per-request',
-        source: form === 'csv' ? "vegeta's CSV results" : "vegeta's JSON results",
-        resolution: 'vegeta nanoseconds',
-        tool: { ...(target ? { target } : {}) },
-        missing: series.clamped > 0 ? [`${series.clamped} latencies above 60 s recorded at 60 s`] : [],
-        absent: {},
-        startedAt: new Date(series.startMs!).toISOString(),
-        endedAt: new Date(series.lastEndMs!).toISOString(),
-        load: null,
-        seconds: series.seconds(),
-      };
+      return series.result(
+        {
+          format: 'vegeta',
+          source: form === 'csv' ? "vegeta's CSV results" : "vegeta's JSON results",
+          resolution: 'vegeta nanoseconds',
+          tool: { ...(target ? { target } : {}) },
+          missing: [],
+          absent: {},
+        },
+        { dated: true },
+      );
     },
   };
 }
