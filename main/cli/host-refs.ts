@@ -12,6 +12,7 @@ import type { Host } from '../../app/hosts/hosts.ts';
 import { candidateHostInput } from '../../app/hosts/ssh-config.ts';
 import { LOCAL_HOST_NAME } from '../services/hosts/host-service.ts';
 import type { Services } from '../services/services.ts';
+import type { CommandContext } from './cli-kit.ts';
 
 /** `user@host`, `user@host:port`, `user@[v6]:port`. */
 const LOGIN_REF = /^([^@\s]+)@(\[[^\]\s]+\]|[^:@\s]+)(?::(\d{1,5}))?$/;
@@ -127,4 +128,15 @@ async function connect(services: Services, host: Host, options: ConnectHostOptio
     options.onPinned?.(host, fingerprint);
     await services.hostService.connect(host.id, secrets);
   }
+}
+
+/** A command's HOST argument, resolved and connected under the key rules its --accept-new-host-keys sets. */
+export async function connectedHost(ctx: CommandContext, ref: string): Promise<Host> {
+  const services = ctx.services();
+  const host = await resolveHostRef(services, ref);
+  await connectHost(services, host, {
+    acceptNewHostKeys: ctx.values['accept-new-host-keys'] === true,
+    onPinned: (pinned, fingerprint) => ctx.stderr.write(`pinned the host key of ${pinned.name}: ${fingerprint}\n`),
+  });
+  return host;
 }

@@ -8,7 +8,7 @@ import type { Knob, Manifest } from '../../../app/templates/templates.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import type { Services } from '../../services/services.ts';
 import { EXIT, intOption, listOption, UsageError, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
-import { connectHost, resolveHostRef } from '../host-refs.ts';
+import { connectedHost } from '../host-refs.ts';
 
 const HOST_KEY_HELP = `  --accept-new-host-keys  pin the key of a host that has none pinned yet; a changed key is always refused`;
 
@@ -43,7 +43,7 @@ ${HOST_KEY_HELP}
     const services = ctx.services();
     const manifest = await findTemplate(services, templateId);
     const knobs = parseKnobs(manifest, listOption(ctx, 'knob'));
-    const host = await connected(ctx, hostRef);
+    const host = await connectedHost(ctx, hostRef);
     return serve(ctx, host, () => services.templates.deploy(host.id, templateId, { variant, knobs, port }));
   },
 };
@@ -66,7 +66,7 @@ ${HOST_KEY_HELP}`,
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const services = ctx.services();
     if (templateRef) await findTemplate(services, splitTemplateRef(templateRef)[0]);
-    const host = await connected(ctx, hostRef);
+    const host = await connectedHost(ctx, hostRef);
     const stopped = await services.templates.stop(host.id);
     ctx.stderr.write(`${host.name}: ${stopped.message ?? 'stopped'}\n`);
     return EXIT.ok;
@@ -107,16 +107,6 @@ function parseKnobs(manifest: Manifest, texts: string[]): Record<string, number 
     } else knobs[key] = value;
   }
   return knobs;
-}
-
-async function connected(ctx: CommandContext, ref: string): Promise<Host> {
-  const services = ctx.services();
-  const host = await resolveHostRef(services, ref);
-  await connectHost(services, host, {
-    acceptNewHostKeys: ctx.values['accept-new-host-keys'] === true,
-    onPinned: (pinned, fingerprint) => ctx.stderr.write(`pinned the host key of ${pinned.name}: ${fingerprint}\n`),
-  });
-  return host;
 }
 
 /**

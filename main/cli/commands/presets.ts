@@ -7,7 +7,7 @@ import type { ApplyResult, RevertResult } from '../../../app/presets/presets-con
 import type { PresetPlan } from '../../../app/presets/preset-plan.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import { EXIT, formatTable, stringOption, UsageError, verbOf, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
-import { connectHost, resolveHostRef } from '../host-refs.ts';
+import { connectedHost } from '../host-refs.ts';
 
 const VERBS = ['list', 'plan', 'apply', 'revert'] as const;
 
@@ -46,23 +46,13 @@ benchlab presets revert lab-server`,
     }
     const expected = verb === 'revert' ? 1 : 2;
     if (args.length !== expected) throw new UsageError(verb === 'revert' ? 'presets revert needs HOST' : `presets ${verb} needs HOST and PRESET`);
-    const host = await connected(ctx, args[0]!);
+    const host = await connectedHost(ctx, args[0]!);
     if (verb === 'revert') return revert(ctx, host);
     const presetId = args[1]!;
     ctx.services().presetCatalog.get(presetId);
     return verb === 'plan' ? plan(ctx, host, presetId) : apply(ctx, host, presetId);
   },
 };
-
-async function connected(ctx: CommandContext, ref: string): Promise<Host> {
-  const services = ctx.services();
-  const host = await resolveHostRef(services, ref);
-  await connectHost(services, host, {
-    acceptNewHostKeys: ctx.values['accept-new-host-keys'] === true,
-    onPinned: (pinned, fingerprint) => ctx.stderr.write(`pinned the host key of ${pinned.name}: ${fingerprint}\n`),
-  });
-  return host;
-}
 
 async function list(ctx: CommandContext): Promise<number> {
   const presets = ctx.services().presetCatalog.list();
