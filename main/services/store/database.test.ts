@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -106,6 +106,48 @@ describe('openDatabase on a fresh file', () => {
     db.prepare('DELETE FROM session WHERE id = ?').run(session);
     assert.equal((db.prepare('SELECT count(*) AS n FROM sample').get() as { n: number }).n, 0);
     assert.equal((db.prepare('SELECT count(*) AS n FROM run').get() as { n: number }).n, 0);
+  });
+});
+
+/** Permission bits of a file, as `ls -l` shows them. */
+function modeOf(path: string): string {
+  return (statSync(path).mode & 0o777).toString(8).padStart(4, '0');
+}
+
+/** Runs `work` under a umask that lets group and others read new files, as many desktops have. */
+function withUmask<T>(mask: number, work: () => T): T {
+  const previous = process.umask(mask);
+  try {
+    return work();
+  } finally {
+    process.umask(previous);
+  }
+}
+
+describe('the data file is for its owner only', () => {
+  test('a fresh benchlab.db, its -wal and its -shm are 0600 after writes, even under umask 022', () => {
+    const { db, file } = withUmask(0o022, () => track(openDatabase(join(dir, 'data'))));
+    withUmask(0o022, () => insertHost(db, 'a host'));
+    assert.ok(existsSync(`${file}-wal`) && existsSync(`${file}-shm`), 'WAL companions exist while open');
+    assert.deepEqual([file, `${file}-wal`, `${file}-shm`].map(modeOf), ['0600', '0600', '0600']);
+  });
+
+  test('an existing 0644 file and companions (from an older Benchlab) are tightened at open', () => {
+    const file = makeRealDatabase();
+    // Another connection keeps the -wal and -shm in place, created 0644 as before the fix.
+    const raw = withUmask(0o022, () => {
+      chmodSync(file, 0o644);
+      const other = new Database(file);
+      other.prepare("INSERT INTO session (name, created_at) VALUES ('pending', 'now')").run();
+      return other;
+    });
+    try {
+      assert.deepEqual([file, `${file}-wal`, `${file}-shm`].map(modeOf), ['0644', '0644', '0644']);
+      track(openDatabase(dir));
+      assert.deepEqual([file, `${file}-wal`, `${file}-shm`].map(modeOf), ['0600', '0600', '0600']);
+    } finally {
+      raw.close();
+    }
   });
 });
 

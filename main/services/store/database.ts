@@ -1,9 +1,10 @@
 // Opens the one SQLite file Benchlab keeps: WAL, foreign keys, migrations by PRAGMA user_version.
 // A file from a newer Benchlab is refused untouched; a file that is not a readable database is
-// renamed aside with a timestamp (never deleted) and reported as a notice.
+// renamed aside with a timestamp (never deleted) and reported as a notice. The file and its
+// -wal/-shm are the owner's alone (0600), whatever the umask.
 
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
 
@@ -49,6 +50,20 @@ function setAside(file: string, now: Date): string {
     if (existsSync(file + suffix)) renameSync(file + suffix, target + suffix);
   }
   return target;
+}
+
+const OWNER_ONLY = 0o600;
+
+/**
+ * Creates the file 0600 before SQLite opens it and tightens an existing one (and its companions,
+ * from a Benchlab that did not do this): on Unix SQLite gives the -wal and -shm it creates the main
+ * file's mode, so they follow.
+ */
+function restrictToOwner(file: string): void {
+  closeSync(openSync(file, 'a', OWNER_ONLY));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(path)) chmodSync(path, OWNER_ONLY);
+  }
 }
 
 function configure(db: Db): void {
@@ -119,12 +134,14 @@ export function openDatabase(dataDir: string, options: { now?: () => Date } = {}
   let db: Db | undefined;
   let version: number;
   try {
+    restrictToOwner(file);
     db = new Database(file);
     version = probe(db);
   } catch (error) {
     db?.close();
     if (!isCorruption(error)) throw error;
     setAsideWithNotice((error as Error).message);
+    restrictToOwner(file);
     db = new Database(file);
     version = probe(db);
   }
