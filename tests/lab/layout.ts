@@ -37,6 +37,9 @@ const INSTANCES = {
   // The soak (npm run soak and its short version in npm test): kills, pulled links and a full disk
   // on hosts no other test touches meanwhile.
   soak: { prefix: 'blq-', thirdOctet: 13 },
+  // Preset reverts that must restore mode, owner and group: its files get odd modes and a setgid
+  // directory, which no other test should meet.
+  revert: { prefix: 'blr-', thirdOctet: 14 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
