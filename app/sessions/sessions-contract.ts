@@ -1,8 +1,9 @@
-// The sessions part of the contract: stored sessions (`sessions.*`: read, rename, delete), the
-// library (entries with templates and host names, notes and tags, duplicate as a draft, Run
-// again), opening a comparison of 2..N sessions or chosen runs and exporting it as a PDF
-// (`compare.*`), and loading a saved session's timeline for replay (`replay.*`). Event:
-// `sessions.changed`, when another process sharing the store changed the sessions.
+// The sessions part of the contract: stored sessions (`sessions.*`: read, rename, delete, import
+// another tool's results file in pieces), the library (entries with templates and host names,
+// notes and tags, duplicate as a draft, Run again), opening a comparison of 2..N sessions or
+// chosen runs and exporting it as a PDF (`compare.*`), and loading a saved session's timeline for
+// replay (`replay.*`). Event: `sessions.changed`, when another process sharing the store changed
+// the sessions.
 
 import { z } from 'zod';
 import { NoArgs, request } from '../common/contract-kit.ts';
@@ -11,7 +12,7 @@ import { ReplayData } from './replay.ts';
 import { LibraryEntry, Notes, Tags } from './session-library.ts';
 import { LiveRun } from '../runs/runs.ts';
 import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
-import { IMPORT_FORMATS, MAX_IMPORT_TEXT_BYTES } from './importers/index.ts';
+import { IMPORT_CHUNK_BYTES, IMPORT_FORMATS } from './importers/index.ts';
 
 export const CompareSelection = z
   .object({
@@ -42,6 +43,16 @@ export type SessionExportFormat = z.infer<typeof SessionExportFormat>;
 export const SessionExportFile = z.object({ fileName: z.string(), mediaType: z.string(), content: z.string() });
 export type SessionExportFile = z.infer<typeof SessionExportFile>;
 
+/** An upload of a results file from the Sessions page (`sessions.importBegin` gives it). */
+const UploadId = z.string().uuid('is no upload id');
+
+/** A piece of the file as base64: whole groups of four characters, at most IMPORT_CHUNK_BYTES once decoded. */
+const Base64Chunk = z
+  .string()
+  .min(4, 'must not be empty')
+  .max(Math.ceil(IMPORT_CHUNK_BYTES / 3) * 4, `must be at most ${IMPORT_CHUNK_BYTES} bytes once decoded`)
+  .refine((text) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text), 'must be base64');
+
 export const sessionRequests = {
   /** Every stored session, newest first (the Sessions page filters the library entries itself). */
   'sessions.list': request(NoArgs, z.array(SessionSummary)),
@@ -54,11 +65,20 @@ export const sessionRequests = {
   'sessions.duplicate': request(z.object({ id: SessionId }).strict(), Session),
   /** Starts the same configuration on the same hosts: a new session linked to the original. */
   'sessions.runAgain': request(z.object({ id: SessionId }).strict(), LiveRun),
-  /** Another load tool's results file as a session marked "imported from <format>" (app/sessions/importers/). */
-  'sessions.import': request(
-    z.object({ fileName: z.string().min(1).max(1000), text: z.string().max(MAX_IMPORT_TEXT_BYTES, 'is too large for the Sessions page: import it with `benchlab import`'), format: z.enum(IMPORT_FORMATS), name: SessionName.optional(), tags: Tags.optional() }).strict(),
-    Session,
+  /**
+   * Another load tool's results file as a session marked "imported from <format>"
+   * (app/sessions/importers/), uploaded in pieces since a request crosses the transport whole:
+   * begin with the file's size (refused at once over the cap), send its bytes in order from
+   * offset 0 in pieces of at most `chunkBytes`, then finish (imports it; nothing is stored on a
+   * bad file) or cancel. An upload without a piece for a minute is dropped.
+   */
+  'sessions.importBegin': request(
+    z.object({ fileName: z.string().min(1).max(1000), format: z.enum(IMPORT_FORMATS), size: z.number().int().nonnegative() }).strict(),
+    z.object({ uploadId: UploadId, chunkBytes: z.number().int().positive() }),
   ),
+  'sessions.importChunk': request(z.object({ uploadId: UploadId, offset: z.number().int().nonnegative(), data: Base64Chunk }).strict(), z.object({ received: z.number() })),
+  'sessions.importFinish': request(z.object({ uploadId: UploadId }).strict(), Session),
+  'sessions.importCancel': request(z.object({ uploadId: UploadId }).strict(), z.object({ cancelled: z.boolean() })),
   /** The session as a file for other tools: JSON, CSV per second, or an HdrHistogram interval log. */
   'sessions.export': request(z.object({ id: SessionId, format: SessionExportFormat }).strict(), SessionExportFile),
   'compare.open': request(CompareSelection, Comparison),

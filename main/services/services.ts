@@ -113,6 +113,7 @@ export function createServices(options: ServiceOptions): Services {
     connectChecks,
   });
   const compare = new ComparisonService({ db, sessions });
+  const imports = new SessionImporter({ db, sessions, uploadsDir: join(options.dataDir, 'tmp', 'imports') });
   const drafts = new DraftsRepository(db);
   const plans = new PlanRunner({
     bus,
@@ -148,7 +149,7 @@ export function createServices(options: ServiceOptions): Services {
     hostService,
     compare,
     rerun: new SessionRerun({ sessions, runs, library: compare, templates }),
-    imports: new SessionImporter({ db, sessions }),
+    imports,
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
     exports: new SessionExports({ sessions, runs: new RunsRepository(db), samples: new SamplesRepository(db), hosts }),
     snapshots,
@@ -173,6 +174,7 @@ export function createServices(options: ServiceOptions): Services {
       terminals.closeAll();
       connections.closeAll();
       storeWatch.close();
+      imports.close();
       db.close();
     },
   };

@@ -1,10 +1,9 @@
 // The importers by format, and the one way a file is read: line by line through an ImportReader,
 // which numbers the lines, refuses overlong ones, and turns a parser's error into one line naming
 // the file and line — with a hint when the file looks like another format ("this looks like k6's
-// --out json NDJSON, not wrk's text output"). The CLI feeds it a stream; the UI's text goes
-// through importText. Both end with the same ImportedResult.
+// --out json NDJSON, not wrk's text output"). The service feeds it a file's lines as it reads
+// them; text already in hand goes through importText. Both end with the same ImportedResult.
 
-import { MAX_PAYLOAD_BYTES } from '../../common/safe-json.ts';
 import { createAbParser } from './ab.ts';
 import { createHeyParser } from './hey.ts';
 import { IMPORT_FORMATS, ImportError, type FormatParser, type ImportedResult, type ImportFormat } from './imported-result.ts';
@@ -16,7 +15,7 @@ import { createWrkParser } from './wrk.ts';
 
 export { IMPORT_FORMATS, type ImportFormat, type ImportedResult };
 
-/** Largest file the CLI imports (it streams per-line formats). */
+/** Largest file imported, from the CLI or the Sessions page (per-line formats are streamed). */
 export const MAX_IMPORT_FILE_BYTES = 512 * 1024 * 1024;
 /** Longest line of any format read (a vegeta JSON result with its body base64 inside stays well below). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
@@ -104,7 +103,7 @@ export class ImportReader {
   }
 }
 
-/** A whole file's text through an ImportReader (the UI's path; the CLI streams its lines). */
+/** A whole file's text through an ImportReader (files are streamed through one instead). */
 export function importText(format: ImportFormat, fileName: string, text: string): ImportedResult {
   const reader = new ImportReader(format, fileName);
   let start = 0;
@@ -119,7 +118,7 @@ export function importText(format: ImportFormat, fileName: string, text: string)
 }
 
 /**
- * Largest text the Sessions page sends: one request crosses the transport whole, and the transport
- * takes at most MAX_PAYLOAD_BYTES (room left for the rest of the request). Larger files: the CLI.
+ * Bytes of a results file per piece the Sessions page uploads (`sessions.importChunk`): sent as
+ * base64, a third larger, so one piece and its request stay well inside the transport's 1 MiB.
  */
-export const MAX_IMPORT_TEXT_BYTES = MAX_PAYLOAD_BYTES - 64 * 1024;
+export const IMPORT_CHUNK_BYTES = 512 * 1024;

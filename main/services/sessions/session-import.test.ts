@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { renderReportHtml } from '../../../app/sessions/comparison-report.ts';
 import { importText } from '../../../app/sessions/importers/index.ts';
@@ -15,6 +16,7 @@ import { SessionsRepository } from './sessions-repository.ts';
 
 const fixtures = new URL('../../../tests/fixtures/imports/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, fixtures), 'utf8');
+const fixturePath = (name: string) => fileURLToPath(new URL(name, fixtures));
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-import-'));
 const { db } = openDatabase(dir);
 after(() => {
@@ -24,14 +26,14 @@ after(() => {
 const sessions = new SessionsRepository(db);
 const runs = new RunsRepository(db);
 const samples = new SamplesRepository(db);
-const importer = new SessionImporter({ db, sessions });
+const importer = new SessionImporter({ db, sessions, uploadsDir: join(dir, 'tmp', 'imports') });
 const compare = new ComparisonService({ db, sessions });
 const seeder = createSeeder(db);
 const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 const importedAt = new Date('2026-03-02T09:00:00.000Z');
 
-test('a summary-only import stores one session marked imported, one run with the printed summary, no seconds', () => {
-  const session = importer.importText({ format: 'wrk', fileName: '/tmp/results/wrk-latency.txt', text: fixture('wrk-latency.txt'), tags: ['wrk'] }, importedAt);
+test('a summary-only import stores one session marked imported, one run with the printed summary, no seconds', async () => {
+  const session = await importer.importFile(fixturePath('wrk-latency.txt'), { format: 'wrk', fileName: '/tmp/results/wrk-latency.txt', tags: ['wrk'] }, importedAt);
   assert.equal(session.name, 'wrk-latency.txt (imported from wrk)');
   assert.equal(session.status, 'completed');
   assert.deepEqual(session.tags, ['wrk']);
@@ -62,7 +64,7 @@ test('a per-request import streamed from disk stores its seconds through the sam
 
 test('a bad file stores nothing, and a failure while storing leaves nothing behind (one transaction)', async () => {
   const before = [count('session'), count('run'), count('sample')];
-  assert.throws(() => importer.importText({ format: 'k6', fileName: 'k6.txt', text: fixture('wrk-latency.txt') }), { code: 'invalid_args', message: "k6.txt: this looks like wrk's text output, not k6's results: import it as wrk" });
+  await assert.rejects(importer.importFile(fixturePath('wrk-latency.txt'), { format: 'k6', fileName: 'k6.txt' }), { code: 'invalid_args', message: "k6.txt: this looks like wrk's text output, not k6's results: import it as wrk" });
   const path = join(dir, 'long.ndjson');
   writeFileSync(path, `${fixture('k6-points.ndjson')}${'x'.repeat(5 * 1024 * 1024)}`);
   await assert.rejects(importer.importFile(path, { format: 'k6', fileName: 'long.ndjson' }), { code: 'invalid_args', message: /^long\.ndjson:15: the line is longer than 4 MiB/ });
@@ -74,9 +76,9 @@ test('a bad file stores nothing, and a failure while storing leaves nothing behi
   assert.deepEqual([count('session'), count('run'), count('sample')], before);
 });
 
-test('Compare and the PDF show an imported session beside a measured one: "—" with the reason where the file carried nothing', () => {
+test('Compare and the PDF show an imported session beside a measured one: "—" with the reason where the file carried nothing', async () => {
   const measured = seeder.session({ name: 'Benchlab c=20', rps: 9000, latencyUs: 1500, seconds: 3, sweep: [20] });
-  const imported = importer.importText({ format: 'wrk', fileName: 'wrk-non2xx.txt', text: fixture('wrk-non2xx.txt') }, importedAt);
+  const imported = await importer.importFile(fixturePath('wrk-non2xx.txt'), { format: 'wrk', fileName: 'wrk-non2xx.txt' }, importedAt);
   const comparison = compare.open({ sessionIds: [measured.sessionId, imported.id] });
   assert.equal(comparison.steps.length, 1, 'the same load ("c=20, 3 s") shares one table');
   const [ours, theirs] = comparison.steps[0]!.rows;

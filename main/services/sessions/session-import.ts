@@ -1,20 +1,22 @@
 // Imports another load tool's results file as a stored session: the importers (app/sessions/
-// importers/) read it — the UI's text at once, the CLI's file streamed line by line so a 500 MB
-// per-request file is never one string — and the result is stored through the repositories in
-// one transaction: the session, its run, the per-second samples (read back by Compare, replay and
-// the summary like Benchlab's own), and the run's summary from the one summarizer (a per-request
+// importers/) read it from disk, streamed line by line so a 500 MB per-request file is never one
+// string — the CLI's file where it lies, the Sessions page's once its upload is complete (sent in
+// pieces, kept by ImportUploads) — and the result is stored through the repositories in one
+// transaction: the session, its run, the per-second samples (read back by Compare, replay and the
+// summary like Benchlab's own), and the run's summary from the one summarizer (a per-request
 // import) or as the tool printed it (a summary-only one). A bad file stores nothing.
 
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { ApiError } from '../../../app/common/errors.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
-import { ImportReader, importText, MAX_IMPORT_FILE_BYTES, MAX_LINE_CHARS, type ImportedResult, type ImportFormat } from '../../../app/sessions/importers/index.ts';
+import { IMPORT_CHUNK_BYTES, ImportReader, MAX_IMPORT_FILE_BYTES, MAX_LINE_CHARS, type ImportedResult, type ImportFormat } from '../../../app/sessions/importers/index.ts';
 import { ImportError } from '../../../app/sessions/importers/imported-result.ts';
 import { importedSessionRecord, type ImportNaming } from '../../../app/sessions/importers/imported-session.ts';
 import type { Session } from '../../../app/sessions/sessions.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
 import { SamplesRepository } from '../runs/samples-repository.ts';
 import type { Db } from '../store/database.ts';
+import { ImportUploads } from './import-uploads.ts';
 import type { SessionsRepository } from './sessions-repository.ts';
 
 export interface ImportRequest {
@@ -32,27 +34,24 @@ export class SessionImporter {
   readonly #sessions: SessionsRepository;
   readonly #runs: RunsRepository;
   readonly #samples: SamplesRepository;
+  readonly #uploads: ImportUploads;
 
-  constructor(options: { db: Db; sessions: SessionsRepository }) {
+  /** `uploadsDir` keeps the Sessions page's uploads while they arrive (<dataDir>/tmp/imports). */
+  constructor(options: { db: Db; sessions: SessionsRepository; uploadsDir: string; abandonUploadAfterMs?: number }) {
     this.#db = options.db;
     this.#sessions = options.sessions;
     this.#runs = new RunsRepository(options.db);
     this.#samples = new SamplesRepository(options.db);
+    this.#uploads = new ImportUploads({ dir: options.uploadsDir, ...(options.abandonUploadAfterMs !== undefined ? { abandonAfterMs: options.abandonUploadAfterMs } : {}) });
   }
 
-  /** A file's whole text (the Sessions page's path). */
-  importText(request: ImportRequest & { text: string }, now = new Date()): Session {
-    return this.store(readOrExplain(() => importText(request.format, request.fileName, request.text)), request, now);
-  }
-
-  /** A file on disk, streamed line by line (the CLI's path). */
+  /** A file on disk, streamed line by line (the CLI's path, and the end of the page's upload). */
   async importFile(path: string, request: ImportRequest, now = new Date()): Promise<Session> {
     const handle = await open(path, 'r');
     try {
-      const { size } = await handle.stat();
-      if (size > MAX_IMPORT_FILE_BYTES) throw new ApiError('too_large', `${request.fileName} is ${Math.round(size / 1024 / 1024)} MiB: imports are limited to ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB`);
+      refuseOverCap(request.fileName, (await handle.stat()).size);
       const reader = new ImportReader(request.format, request.fileName);
-      const result = await readOrExplainAsync(async () => {
+      const result = await readOrExplain(async () => {
         for await (const line of linesOf(handle, MAX_LINE_CHARS, request.fileName)) reader.line(line);
         return reader.finish();
       });
@@ -60,6 +59,39 @@ export class SessionImporter {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * The Sessions page's upload of a file of `size` bytes, refused at once over the cap; its bytes
+   * then come in pieces of at most `chunkBytes` (`uploadChunk`) and `finishUpload` imports it.
+   */
+  beginUpload(request: ImportRequest, size: number): { uploadId: string; chunkBytes: number } {
+    refuseOverCap(request.fileName, size);
+    return { ...this.#uploads.begin(request, size), chunkBytes: IMPORT_CHUNK_BYTES };
+  }
+
+  /** The upload's next bytes, base64 (exact bytes, whatever the file's encoding; see IMPORT_CHUNK_BYTES). */
+  uploadChunk(uploadId: string, offset: number, base64: string): { received: number } {
+    return this.#uploads.append(uploadId, offset, Buffer.from(base64, 'base64'));
+  }
+
+  /** Imports the complete upload as `importFile` does; its temporary file is removed whatever happens. */
+  async finishUpload(uploadId: string, now = new Date()): Promise<Session> {
+    const upload = this.#uploads.complete(uploadId);
+    try {
+      return await this.importFile(upload.path, upload.request, now);
+    } finally {
+      await rm(upload.path, { force: true });
+    }
+  }
+
+  cancelUpload(uploadId: string): { cancelled: boolean } {
+    return { cancelled: this.#uploads.cancel(uploadId) };
+  }
+
+  /** Drops an upload still arriving (the process is closing). */
+  close(): void {
+    this.#uploads.close();
   }
 
   /** Stores one imported result: all of it, or nothing. */
@@ -82,15 +114,11 @@ export class SessionImporter {
   }
 }
 
-function readOrExplain(read: () => ImportedResult): ImportedResult {
-  try {
-    return read();
-  } catch (error) {
-    throw error instanceof ImportError ? new ApiError('invalid_args', error.message) : error;
-  }
+function refuseOverCap(fileName: string, size: number): void {
+  if (size > MAX_IMPORT_FILE_BYTES) throw new ApiError('too_large', `${fileName} is ${Math.round(size / 1024 / 1024)} MiB: imports are limited to ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB`);
 }
 
-async function readOrExplainAsync(read: () => Promise<ImportedResult>): Promise<ImportedResult> {
+async function readOrExplain(read: () => Promise<ImportedResult>): Promise<ImportedResult> {
   try {
     return await read();
   } catch (error) {
