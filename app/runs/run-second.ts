@@ -41,6 +41,19 @@ export function durationOf(second: RunSecond): number {
   return second.clientMetrics?.durationMs ?? 1000;
 }
 
+/**
+ * When a run's stored seconds end (epoch ms): the latest client clock `at` among them, else counted
+ * from the run's start past its warm-up; null when nothing was stored (or the run never started).
+ */
+export function storedSecondsEndMs(seconds: readonly RunSecond[], run: { startedAtMs: number | null; warmupS: number }): number | null {
+  let end: number | null = null;
+  for (const second of seconds) {
+    const at = second.clientMetrics?.at ?? (run.startedAtMs === null ? null : run.startedAtMs + (run.warmupS + second.second) * 1000 + durationOf(second));
+    if (at !== null && (end === null || at > end)) end = at;
+  }
+  return end;
+}
+
 /** A second as the summary adds it. */
 export function summarySecondOf(second: RunSecond): SummarySecond {
   return {

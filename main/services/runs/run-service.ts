@@ -15,6 +15,7 @@ import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfi
 import type { RepeatTag, RunDeployment } from '../../../app/runs/runs-contract.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import { latencyMeaning, type LivePoint, type LiveRun, type StoredRun } from '../../../app/runs/runs.ts';
+import { storedSecondsEndMs } from '../../../app/runs/run-second.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
@@ -436,7 +437,7 @@ export class RunService {
     if (killed.length > 0) this.#options.log.warn('runs', `${host.name}: stopped ${killed.length} agent${killed.length === 1 ? '' : 's'} an earlier Benchlab left running (pid ${killed.join(', ')})`);
   }
 
-  /** Ends what a Benchlab that died left `running`: its runs summarized from their stored seconds, its sessions interrupted. */
+  /** Ends what a Benchlab that died left `running`: its runs summarized from their stored seconds, its sessions interrupted, all ended at their last stored second. */
   #recoverInterrupted(): void {
     const { runs, samples, sessions, log } = this.#options;
     for (const run of runs.running()) {
@@ -447,8 +448,12 @@ export class RunService {
       } catch {
         // the session is gone; the run goes with it
       }
-      const { summary, histogram } = summarizeRun(samples.forRun(run.id), summaryRulesOf(profile, run.step));
-      runs.finish(run.id, 'interrupted', { summary, histogram });
+      const seconds = samples.forRun(run.id);
+      const { summary, histogram } = summarizeRun(seconds, summaryRulesOf(profile, run.step));
+      // It ended when its last stored second did (or when it started, if none was stored), not now.
+      const startedAtMs = run.startedAt === null ? null : Date.parse(run.startedAt);
+      const endedAtMs = storedSecondsEndMs(seconds, { startedAtMs, warmupS: Number(run.step.warmupS) || 0 }) ?? startedAtMs;
+      runs.finish(run.id, 'interrupted', { summary, histogram }, endedAtMs === null ? undefined : new Date(endedAtMs));
     }
     const interrupted = sessions.running().filter((session) => !ownedByLiveProcess(session.owner)).map((session) => session.id);
     sessions.interrupt(interrupted);

@@ -94,12 +94,12 @@ export class RunsRepository {
     return new Map(rows.map((row) => [row.id, parseJsonColumn<Record<string, unknown>>(row.knobs, {})]));
   }
 
-  /** Runs stored as `running`, with the owner token of their session's process: those of a dead one are summarized from their samples. */
-  running(): Array<{ id: number; sessionId: number; step: Record<string, unknown>; owner: string | null }> {
+  /** Runs stored as `running`, with their start and the owner token of their session's process: those of a dead one are summarized from their samples. */
+  running(): Array<{ id: number; sessionId: number; step: Record<string, unknown>; startedAt: string | null; owner: string | null }> {
     const rows = this.#db
-      .prepare("SELECT r.id, r.session_id, r.step, s.owner FROM run r LEFT JOIN session s ON s.id = r.session_id WHERE r.status = 'running'")
-      .all() as Array<{ id: number; session_id: number; step: string; owner: string | null }>;
-    return rows.map((row) => ({ id: row.id, sessionId: row.session_id, step: parseJsonColumn<Record<string, unknown>>(row.step, {}), owner: row.owner }));
+      .prepare("SELECT r.id, r.session_id, r.step, r.started_at, s.owner FROM run r LEFT JOIN session s ON s.id = r.session_id WHERE r.status = 'running'")
+      .all() as Array<{ id: number; session_id: number; step: string; started_at: string | null; owner: string | null }>;
+    return rows.map((row) => ({ id: row.id, sessionId: row.session_id, step: parseJsonColumn<Record<string, unknown>>(row.step, {}), startedAt: row.started_at, owner: row.owner }));
   }
 
   #rows(sessionId: number, withHistograms: boolean): RunRow[] {

@@ -129,9 +129,17 @@ export class SessionsRepository {
     return this.#db.prepare("SELECT id, owner FROM session WHERE status = 'running' ORDER BY id").all() as Array<{ id: number; owner: string | null }>;
   }
 
-  /** Marks these sessions interrupted (those still `running`): their process ended without ending them. */
+  /**
+   * Marks these sessions interrupted (those still `running`): their process ended without ending them.
+   * Each ends when its last run did (its runs are ended first, at their last stored second), else when
+   * it started; `now` only for a session without either.
+   */
   interrupt(ids: readonly number[], now = new Date()): void {
-    const mark = this.#db.prepare("UPDATE session SET status = 'interrupted', ended_at = coalesce(ended_at, ?) WHERE id = ? AND status = 'running'");
+    const mark = this.#db.prepare(
+      `UPDATE session SET status = 'interrupted',
+              ended_at = coalesce(ended_at, (SELECT max(r.ended_at) FROM run r WHERE r.session_id = session.id), started_at, ?)
+       WHERE id = ? AND status = 'running'`,
+    );
     this.#db.transaction(() => {
       for (const id of ids) mark.run(now.toISOString(), id);
     })();

@@ -1,0 +1,84 @@
+// When a killed Benchlab's session ended (a real back end in a child process, "This machine" as
+// client, kill -9 mid-run): the next start marks it interrupted with the end time of its last
+// stored second, for the run and the session alike, never the time of the recovery.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
+import { within } from '../../../tests/support/until.ts';
+import { createServices } from '../services.ts';
+import { SamplesRepository } from './samples-repository.ts';
+
+const CHILD = resolve(import.meta.dirname, '..', '..', '..', 'tests', 'support', 'run-child.ts');
+
+let server: TestServer;
+let dir: string;
+
+before(async () => {
+  server = await startTestServer();
+  dir = mkdtempSync(join(tmpdir(), 'benchlab-end-time-'));
+});
+
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts a session in a child back end and kills it -9 once it has charted (so stored) `seconds` measured seconds. */
+async function killMidRun(seconds: number): Promise<number> {
+  const profile = { target: `http://127.0.0.1:${server.port}`, request: { path: '/x' }, load: { model: 'closed', connections: 2, durationS: 60 } };
+  const child = spawn(process.execPath, [CHILD, dir, JSON.stringify({ profile })], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((done) => child.once('exit', done));
+  try {
+    return await within(
+      new Promise<number>((done, fail) => {
+        let buffer = '';
+        let sessionId = 0;
+        let measured = 0;
+        child.stdout.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          const lines = buffer.split('\n');
+          buffer = lines.pop()!;
+          for (const line of lines) {
+            const message = JSON.parse(line) as { started?: number; point?: { warmup: boolean }; failed?: string };
+            if (message.failed) fail(new Error(message.failed));
+            if (message.started) sessionId = message.started;
+            if (message.point && !message.point.warmup && ++measured === seconds) done(sessionId);
+          }
+        });
+        child.once('exit', () => fail(new Error('the child ended early')));
+      }),
+      `${seconds} measured seconds`,
+      60_000,
+    );
+  } finally {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+test('an interrupted session ends when its last stored second did, not when Benchlab restarted', async () => {
+  const sessionId = await killMidRun(3);
+  const beforeRecovery = new Date().toISOString();
+  const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  try {
+    const session = services.sessions.get(sessionId);
+    assert.equal(session.status, 'interrupted');
+    const [run] = services.runs.list(sessionId);
+    assert.equal(run!.status, 'interrupted');
+    const stored = new SamplesRepository(services.db).forRun(run!.id);
+    assert.ok(stored.length >= 3, `stored ${stored.length} seconds`);
+    const lastAt = Math.max(...stored.map((second) => second.clientMetrics?.at ?? 0));
+    assert.ok(lastAt > 0, 'the stored seconds carry their time');
+    const lastSecondEnded = new Date(lastAt).toISOString();
+    assert.equal(run!.endedAt, lastSecondEnded, 'the run ends with its last stored second');
+    assert.equal(session.endedAt, lastSecondEnded, "the session ends with its last run's last stored second");
+    assert.ok(session.endedAt! < beforeRecovery, 'before the recovery');
+  } finally {
+    await services.close();
+  }
+});
