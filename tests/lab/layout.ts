@@ -34,6 +34,9 @@ const INSTANCES = {
   verdict: { prefix: 'blv-', thirdOctet: 10 },
   // `benchlab run` end to end: a real CLI process applying a preset, deploying and reverting.
   cli: { prefix: 'blc-', thirdOctet: 11 },
+  // Faults named as they happen: a client link pulled and a server sampler killed mid-run, on hosts
+  // of their own so the pulled link disturbs no other test.
+  faults: { prefix: 'blx-', thirdOctet: 12 },
   // The soak (npm run soak and its short version in npm test): kills, pulled links and a full disk
   // on hosts no other test touches meanwhile.
   soak: { prefix: 'blq-', thirdOctet: 13 },
