@@ -1,15 +1,18 @@
 // The single entry point every transport calls: checks the request name, validates arguments
-// against the contract, runs the handler and turns any failure into `{ code, message }`.
+// against the contract, runs the handler and turns any failure into `{ code, message }`. Through
+// the services' request gate, a request that arrives once shutdown has begun is refused
+// (`unavailable`), and shutdown waits for those admitted before.
 
 import { isRequestName, parseArgs, type RequestName } from '../../app/contract.ts';
 import { ApiError, type ApiErrorShape } from '../../app/common/errors.ts';
+import type { RequestGate } from '../services/request-gate.ts';
 import type { Handlers } from './handlers.ts';
 
 export type DispatchOutcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
 
 export type Dispatcher = (name: unknown, args: unknown) => Promise<DispatchOutcome>;
 
-export function createDispatcher(handlers: Handlers, reportInternal: (error: unknown, name: string) => void): Dispatcher {
+export function createDispatcher(handlers: Handlers, reportInternal: (error: unknown, name: string) => void, gate?: RequestGate): Dispatcher {
   return async (name, args) => {
     if (!isRequestName(name)) {
       const shown = typeof name === 'string' ? `"${name.slice(0, 80)}"` : 'a request without a name';
@@ -19,7 +22,8 @@ export function createDispatcher(handlers: Handlers, reportInternal: (error: unk
     if (!parsed.ok) return parsed;
     try {
       const handler = handlers[name] as (args: unknown) => unknown;
-      return { ok: true, result: await handler(parsed.args) };
+      const run = async () => handler(parsed.args);
+      return { ok: true, result: await (gate ? gate.admit(name, run) : run()) };
     } catch (error) {
       if (error instanceof ApiError) return { ok: false, error: error.toJSON() };
       reportInternal(error, name satisfies RequestName);

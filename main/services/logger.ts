@@ -1,4 +1,6 @@
-// Application log: each line is stored in the `event` table and published as the `log` event.
+// Application log: each line is stored in the `event` table and published as the `log` event. A
+// line that arrives once the store has closed (a follow-up finishing after shutdown) is dropped
+// with a debug note on stderr: logging never throws.
 
 import type { LogLine } from '../../app/contract.ts';
 import type { EventBus } from './event-bus.ts';
@@ -14,7 +16,7 @@ export class Logger {
 
   write(level: LogLine['level'], source: string, message: string, refs: { sessionId?: number; hostId?: number } = {}): void {
     const line: LogLine = { at: new Date().toISOString(), level, source, message };
-    this.#events.append(line, refs);
+    if (!this.#events.append(line, refs)) debugNote(`the store is closed; dropped the log line [${level}] ${source}: ${message}`);
     this.#bus.publish('log', line);
   }
 
@@ -29,4 +31,9 @@ export class Logger {
   error(source: string, message: string): void {
     this.write('error', source, message);
   }
+}
+
+/** A note for whoever reads the process's stderr, about something the log itself cannot hold. */
+export function debugNote(message: string): void {
+  process.stderr.write(`benchlab: debug: ${message}\n`);
 }

@@ -11,6 +11,8 @@ import { ConnectChecks } from './hosts/connect-checks.ts';
 import { HostConnections } from './hosts/host-connections.ts';
 import { HostService } from './hosts/host-service.ts';
 import { Logger } from './logger.ts';
+import { RequestGate } from './request-gate.ts';
+import { shutDown } from './shutdown.ts';
 import { builtInPresetsDir, loadBuiltInPresets, PresetCatalog } from './presets/preset-catalog.ts';
 import { PresetService } from './presets/preset-service.ts';
 import { ChangesRepository } from './presets/changes-repository.ts';
@@ -64,8 +66,15 @@ export interface Services {
   readonly plans: PlanRunner;
   readonly drafts: DraftsRepository;
   readonly wizardDraft: WizardDraft;
+  /** The front doors' requests: the dispatcher admits them through it, and shutdown refuses new ones. */
+  readonly requests: RequestGate;
   info(): AppInfo;
-  close(): void;
+  /**
+   * Shuts down in order (shutdown.ts): refuses new requests, ends the plan, the load and deploys,
+   * waits (bounded) for connect checks and requests in flight, then closes connections and the
+   * store. Called again, it returns the same promise.
+   */
+  close(): Promise<void>;
 }
 
 /** The drafts-table key of the app's last plan's state, kept as it runs. */
@@ -75,6 +84,8 @@ export interface ServiceOptions {
   dataDir: string;
   transport: TransportKind;
   version: string;
+  /** How long shutdown waits for each thing it ends or awaits (tests shorten it); shutdown.ts has the defaults. */
+  shutdownWaitMs?: number;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -115,6 +126,8 @@ export function createServices(options: ServiceOptions): Services {
   const compare = new ComparisonService({ db, sessions });
   const imports = new SessionImporter({ db, sessions, uploadsDir: join(options.dataDir, 'tmp', 'imports') });
   const drafts = new DraftsRepository(db);
+  const requests = new RequestGate();
+  let closing: Promise<void> | null = null;
   const plans = new PlanRunner({
     bus,
     log,
@@ -166,16 +179,37 @@ export function createServices(options: ServiceOptions): Services {
       platform: `${process.platform}-${process.arch}`,
       notices: [...notices],
     }),
-    close: () => {
-      plans.close();
-      runs.closeAll();
-      templates.close();
-      connectChecks.close();
-      terminals.closeAll();
-      connections.closeAll();
-      storeWatch.close();
-      imports.close();
-      db.close();
-    },
+    requests,
+    close: () =>
+      (closing ??= shutDown({
+        log,
+        requests,
+        waitMs: options.shutdownWaitMs,
+        ending: [
+          { what: 'the plan', end: async () => (plans.current()?.status === 'running' ? plans.cancel() : null) },
+          { what: 'the load session', end: () => runs.stopAll() },
+          { what: 'the deploys', end: () => templates.shutdown() },
+        ],
+        followUps: () => connectChecks.inProgress().map(({ hostId, settled }) => ({ what: `the connect check of ${hostName(hosts, hostId)}`, settled })),
+        closers: [
+          () => plans.close(),
+          () => runs.closeAll(),
+          () => templates.close(),
+          () => connectChecks.close(),
+          () => terminals.closeAll(),
+          () => connections.closeAll(),
+          () => storeWatch.close(),
+          () => imports.close(),
+          () => db.close(),
+        ],
+      })),
   };
+}
+
+function hostName(hosts: HostsRepository, hostId: number): string {
+  try {
+    return hosts.get(hostId).name;
+  } catch {
+    return `host ${hostId}`;
+  }
 }

@@ -49,6 +49,11 @@ export class ConnectChecks {
     return this.#running.get(hostId) ?? Promise.resolve();
   }
 
+  /** The checks running now, by host (shutdown waits for them). */
+  inProgress(): Array<{ hostId: number; settled: Promise<void> }> {
+    return [...this.#running].map(([hostId, settled]) => ({ hostId, settled }));
+  }
+
   close(): void {
     this.#unsubscribe();
   }

@@ -19,7 +19,7 @@ import { storedSecondsEndMs } from '../../../app/runs/run-second.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
-import type { Logger } from '../logger.ts';
+import { debugNote, type Logger } from '../logger.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import type { RunsRepository } from './runs-repository.ts';
 import type { SamplesRepository } from './samples-repository.ts';
@@ -84,6 +84,8 @@ export class RunService {
   readonly #agentHosts = new Map<number, Promise<AgentHost>>();
   readonly #unsubscribe: () => void;
   #live: Live | null = null;
+  /** Set once shutdown has begun: no session starts any more. */
+  #closing = false;
 
   constructor(options: RunServiceOptions) {
     this.#options = options;
@@ -129,6 +131,7 @@ export class RunService {
     const clientAgent = await this.#agentHost(client.id, client.name, clientTransport);
     await this.#probe(clientTransport, clientAgent, client.name, target);
     const serverAgent = server && serverTransport ? await this.#agentHost(server.id, server.name, serverTransport) : null;
+    if (this.#closing) throw new ApiError('unavailable', 'Benchlab is shutting down: start it again to run a session');
 
     const now = new Date();
     const name = args.name ?? `${describeTarget(target)}${profile.request.path} — ${steps.map((step) => step.label).join(' / ')}`.slice(0, 200);
@@ -215,11 +218,21 @@ export class RunService {
     return structuredClone(live.state);
   }
 
-  /** Shutdown: stops any load at once. */
+  /** Shutdown: no session starts any more; the running one is stopped so its last second is stored. Resolves once it has ended. */
+  async stopAll(): Promise<void> {
+    this.#closing = true;
+    const live = this.#live;
+    if (!live) return;
+    if (!isOver(live.state.status)) await this.#halt(live, 'stopped: Benchlab shut down');
+    await live.done;
+  }
+
+  /** Shutdown, the last of it: kills any load still running (its end can no longer be stored). */
   closeAll(): void {
     this.#unsubscribe();
     const live = this.#live;
     if (!live) return;
+    live.done.catch((error: unknown) => debugNote(`${live.state.name} ended after the store closed: ${(error as Error).message}`));
     live.controller.abort();
     for (const agent of live.agents) agent.kill();
     live.points.close();

@@ -9,10 +9,13 @@ export class EventsRepository {
     this.#db = db;
   }
 
-  append(line: LogLine, refs: { sessionId?: number; hostId?: number } = {}): void {
+  /** Stores the line; false when the store is already closed (shutdown is over), so nothing is written. */
+  append(line: LogLine, refs: { sessionId?: number; hostId?: number } = {}): boolean {
+    if (!this.#db.open) return false;
     this.#db
       .prepare('INSERT INTO event (session_id, host_id, at, level, source, message) VALUES (?, ?, ?, ?, ?, ?)')
       .run(refs.sessionId ?? null, refs.hostId ?? null, line.at, line.level, line.source, line.message);
+    return true;
   }
 
   recent(limit = 200): LogLine[] {

@@ -91,6 +91,10 @@ export class TemplateService {
   /** The check every connect runs: a deploy waits for it, so it never races a leftover's cleanup. */
   readonly #connectChecks: ConnectChecks;
   readonly #ownsConnectChecks: boolean;
+  /** Work started on its own (a server's unasked end being reported): shutdown waits for it. */
+  readonly #followUps = new Set<Promise<void>>();
+  /** Set once shutdown has begun: no deploy starts any more. */
+  #closing = false;
 
   constructor(options: TemplateServiceOptions) {
     this.#options = options;
@@ -123,6 +127,7 @@ export class TemplateService {
   }
 
   async deploy(hostId: number, templateId: string, choice: DeployChoice): Promise<Deployment> {
+    this.#refuseWhileClosing();
     const current = this.#active.get(hostId);
     if (current && BUSY_STATES.has(current.deployment.state)) {
       throw new ApiError('conflict', `${current.deployment.hostName} is busy (${current.deployment.state} ${current.deployment.templateName}); cancel or wait first`);
@@ -135,6 +140,7 @@ export class TemplateService {
     const { settings } = resolved;
 
     await this.#connectChecks.settled(hostId);
+    this.#refuseWhileClosing();
     const again = this.#active.get(hostId);
     if (again !== current) throw new ApiError('conflict', `${host.name} changed while this deploy waited; try again`);
     const previous = current;
@@ -328,7 +334,7 @@ export class TemplateService {
     watchLogs(transport, run, active.manifest.logs, { fromStart, onOutput: (chunk) => stream.push(chunk) }).then(
       () => {
         stream.flush();
-        if (active.watch === watch) void this.#ended(active, host, transport);
+        if (active.watch === watch) this.#followUp(this.#ended(active, host, transport));
       },
       () => stream.flush(), // the connection dropped: a reconnect resumes
     );
@@ -336,7 +342,7 @@ export class TemplateService {
     active.heartbeat = setInterval(() => {
       beat(transport, run).then(
         (state) => {
-          if (state === 'dead' && active.watch === watch) void this.#ended(active, host, transport);
+          if (state === 'dead' && active.watch === watch) this.#followUp(this.#ended(active, host, transport));
         },
         () => undefined, // the connection is down; the supervisor waits for us up to its limit
       );
@@ -551,6 +557,26 @@ export class TemplateService {
 
   #log(message: string): void {
     this.#options.log.info('templates', message);
+  }
+
+  #followUp(work: Promise<void>): void {
+    this.#followUps.add(work);
+    const forget = () => this.#followUps.delete(work);
+    work.then(forget, forget);
+  }
+
+  #refuseWhileClosing(): void {
+    if (this.#closing) throw new ApiError('unavailable', 'Benchlab is shutting down: start it again to deploy');
+  }
+
+  /**
+   * Shutdown: no deploy starts any more, those in progress are cancelled (a server they started is
+   * stopped). Resolves once they have ended and no follow-up of a server's end is still running.
+   */
+  async shutdown(): Promise<void> {
+    this.#closing = true;
+    for (const [hostId, active] of this.#active) if (active.controller) this.cancel(hostId);
+    await Promise.all([...[...this.#active.values()].map((active) => active.settled), ...this.#followUps]);
   }
 
   /** Stops following (the supervisors stop their servers once the heartbeat is missed). */

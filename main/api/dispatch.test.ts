@@ -1,0 +1,49 @@
+// The dispatcher during shutdown (real services on a temporary data dir): a request admitted before
+// shutdown began is awaited and answered, one that arrives after is refused as unavailable.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
+import { afterEach, beforeEach, test } from 'node:test';
+import type { AppInfo } from '../../app/contract.ts';
+import { createServices, type Services } from '../services/services.ts';
+import { createDispatcher } from './dispatch.ts';
+import { createHandlers } from './handlers.ts';
+
+let dir: string;
+let services: Services;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'benchlab-dispatch-'));
+  services = createServices({ dataDir: dir, transport: 'web', version: 'test' });
+});
+
+afterEach(async () => {
+  await services.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('once shutdown has begun, requests are refused while one admitted before is awaited', async () => {
+  let answer!: (info: AppInfo) => void;
+  const slow = new Promise<AppInfo>((resolve) => (answer = resolve));
+  const handlers = { ...createHandlers(services), 'app.info': () => slow };
+  const dispatch = createDispatcher(handlers, (error) => assert.fail(String(error)), services.requests);
+
+  const admitted = dispatch('app.info', {});
+  let closed = false;
+  const closing = services.close().then(() => (closed = true));
+
+  const refused = await dispatch('hosts.list', {});
+  assert.deepEqual(refused, { ok: false, error: { code: 'unavailable', message: 'Benchlab is shutting down: start it again to go on' } });
+  assert.equal((await dispatch('no.such', {})).ok, false, 'an unknown name is still unknown');
+
+  await setImmediate();
+  assert.equal(closed, false, 'the close waits for the request admitted before it');
+  assert.ok(services.db.open, 'the store stays open meanwhile');
+  answer(services.info());
+  assert.equal((await admitted).ok, true, 'the admitted request is answered');
+  await closing;
+  assert.equal(services.db.open, false, 'then the store is closed');
+});
