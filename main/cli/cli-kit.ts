@@ -121,7 +121,8 @@ export async function invokeCommand(command: Command, args: string[], options: I
     io.stderr.write(`benchlab ${command.name}: ${oneLine(error)}\n`);
     return exitCodeFor(error);
   } finally {
-    services?.close();
+    // In order: what the command left in flight is ended or awaited before the store closes.
+    await services?.close();
   }
 }
 

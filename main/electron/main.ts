@@ -185,18 +185,28 @@ async function start(): Promise<void> {
     return;
   }
   services.reports.useRenderer(electronPdfRenderer);
-  let closed = false;
-  app.on('will-quit', () => {
-    if (closed) return;
-    closed = true;
-    services.close();
+  // Quitting waits for the services to shut down in order (the work in flight ended or awaited,
+  // then the store closed), then quits for real.
+  let shutdown: 'none' | 'closing' | 'closed' = 'none';
+  app.on('before-quit', (event) => {
+    if (shutdown === 'closed') return;
+    event.preventDefault();
+    if (shutdown === 'closing') return;
+    shutdown = 'closing';
+    services
+      .close()
+      .catch((error: unknown) => console.error('benchlab: shutting down failed:', error))
+      .finally(() => {
+        shutdown = 'closed';
+        app.quit();
+      });
   });
 
   const notices = services.info().notices;
   for (const notice of notices) console.warn(`benchlab: ${notice}`);
   const dispatch = createDispatcher(createHandlers(services), (error, name) => {
     console.error(`benchlab: ${name} failed:`, error);
-  });
+  }, services.requests);
   serveContract(services, dispatch);
 
   mainWindow = createWindow(notices);

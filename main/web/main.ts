@@ -44,18 +44,27 @@ async function main(): Promise<void> {
 
   const dispatch = createDispatcher(createHandlers(services), (error, name) => {
     console.error(`benchlab: ${name} failed:`, error);
-  });
+  }, services.requests);
   const server = await startWebServer({ dispatch, bus: services.bus, staticDir, port }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') fail(`port ${port} is already in use: pick another with --port, or omit it for a free one`);
     throw error;
   });
   console.log(`Benchlab web mode (data: ${dataDir}) — open ${server.url}`);
 
+  // The work in flight is ended or awaited before the store closes, and the page sees it end; a
+  // second Ctrl-C (the handlers are gone by then) quits at once.
   const shutdown = () => {
-    void server.close().then(() => {
-      services.close();
-      process.exit(0);
-    });
+    console.error('benchlab: shutting down: ending the work in flight (Ctrl-C again to quit at once)');
+    services
+      .close()
+      .then(() => server.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('benchlab: shutting down failed:', error);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
