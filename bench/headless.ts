@@ -62,7 +62,7 @@ export async function benchHeadless(options: { importRequests?: number; rounds?:
         exportsMs[format] = performance.now() - started;
       }
     } finally {
-      services.close();
+      await services.close();
     }
 
     const nodeStartMs = median(Array.from({ length: rounds }, () => timed(process.execPath, ['-e', ''])));

@@ -24,8 +24,8 @@ before(() => {
   services = createServices({ dataDir: join(dir, 'data'), transport: 'cli', version: 'test' });
 });
 
-after(() => {
-  services.close();
+after(async () => {
+  await services.close();
   process.env.HOME = savedHome;
   rmSync(dir, { recursive: true, force: true });
 });

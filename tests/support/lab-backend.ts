@@ -22,7 +22,7 @@ export interface LabBackend {
   /** Calls a request and returns its result, or throws `name: code: message`. */
   ok<T>(name: string, args: unknown): Promise<T>;
   /** Closes the services and removes the data dir. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface LabBackendOptions {
@@ -67,8 +67,8 @@ export async function openLabBackend(instance: LabInstance, dirPrefix: string, o
     serverId,
     targets,
     ok,
-    close: () => {
-      services.close();
+    close: async () => {
+      await services.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

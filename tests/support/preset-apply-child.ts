@@ -61,4 +61,4 @@ const presets = new PresetService({
 const plan = await presets.plan(job.presetId, job.hostId);
 await presets.apply(job.presetId, job.hostId, plan.planId);
 process.stdout.write('APPLIED\n');
-services.close();
+await services.close();

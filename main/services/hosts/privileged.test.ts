@@ -34,8 +34,8 @@ describe('sudo on a lab host as a non-root user', { skip: skip ?? false }, () =>
     const password = labSudoPassword()!;
     const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-sudo-'));
     const services = createServices({ dataDir, transport: 'cli', version: 'test' });
-    after(() => {
-      services.close();
+    after(async () => {
+      await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     });
 
@@ -72,8 +72,8 @@ describe('sudo on a lab host as a non-root user', { skip: skip ?? false }, () =>
     const targets = await labTargets();
     const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-sudo-'));
     const services = createServices({ dataDir, transport: 'cli', version: 'test' });
-    after(() => {
-      services.close();
+    after(async () => {
+      await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     });
     const host = services.hosts.add({ name: 'server', address: targets.server.address, port: 22, user: SUDO_USER, auth: 'password' });

@@ -33,11 +33,11 @@ function runningPlan(): PlanState {
   return { id: 3, name: 'Overnight', status: 'running', stages, sessionIds: [5], message: null, startedAt: '2026-11-21T01:00:00.000Z', endedAt: null, estimateS: 230 };
 }
 
-test('a plan that was running when Benchlab ended comes back interrupted, with where it stopped', () => {
+test('a plan that was running when Benchlab ended comes back interrupted, with where it stopped', async () => {
   const first = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   assert.equal(first.plans.current(), null, 'a new data dir has no plan');
   first.drafts.save('last-plan', runningPlan());
-  first.close();
+  await first.close();
 
   const second = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   try {
@@ -49,7 +49,7 @@ test('a plan that was running when Benchlab ended comes back interrupted, with w
     assert.match(plan.message ?? '', /presets may still be in effect/);
     assert.deepEqual(plan.sessionIds, [5]);
   } finally {
-    second.close();
+    await second.close();
   }
 
   // Marked once: a third start reads the interrupted plan as it was left.
@@ -57,23 +57,23 @@ test('a plan that was running when Benchlab ended comes back interrupted, with w
   try {
     assert.equal(third.plans.current()!.status, 'interrupted');
   } finally {
-    third.close();
+    await third.close();
   }
 });
 
-test('a finished plan comes back unchanged; something that is not a plan is ignored', () => {
+test('a finished plan comes back unchanged; something that is not a plan is ignored', async () => {
   const first = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   const done: PlanState = { ...runningPlan(), status: 'completed', endedAt: '2026-11-21T02:00:00.000Z' };
   first.drafts.save('last-plan', done);
-  first.close();
+  await first.close();
   const second = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   assert.deepEqual(second.plans.current(), done);
   second.drafts.save('last-plan', { status: 'running', name: 42 });
-  second.close();
+  await second.close();
   const third = createServices({ dataDir: dir, transport: 'web', version: 'test' });
   try {
     assert.equal(third.plans.current(), null);
   } finally {
-    third.close();
+    await third.close();
   }
 });

@@ -14,8 +14,8 @@ import { builtInPresetsDir, loadBuiltInPresets } from './preset-catalog.ts';
 function freshServices(): Services {
   const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-presets-'));
   const services = createServices({ dataDir, transport: 'cli', version: 'test' });
-  after(() => {
-    services.close();
+  after(async () => {
+    await services.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
   return services;

@@ -113,7 +113,7 @@ describe('presets on a lab host, through sudo', { skip: skip ?? false, concurren
   after(async () => {
     // Leave the shared lab as it was, whatever happened above.
     if (services && services.changes.unreverted(hostId).length > 0) await services.presets.revert(hostId).catch(() => undefined);
-    services?.close();
+    await services?.close();
     for (const path of Object.values(files)) rmSync(path, { force: true });
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
@@ -239,7 +239,7 @@ describe('presets on a lab host, through sudo', { skip: skip ?? false, concurren
       assert.equal(wrong.state, 'connected');
       await assert.rejects(bare.presets.plan(tuningId, hostId), { code: 'auth_failed', message: /wrong password/ });
     } finally {
-      bare.close();
+      await bare.close();
     }
     assert.deepEqual(snapshotFiles(), before);
     assert.deepEqual(await liveValues(), original);
@@ -247,7 +247,7 @@ describe('presets on a lab host, through sudo', { skip: skip ?? false, concurren
 
   for (const stopBefore of ['set-live', 'read-back'] as const satisfies readonly ScriptStep[]) {
     test(`kill -9 mid-apply (before ${stopBefore}), then the next start shows the pending revert and reverts exactly`, async () => {
-      services.close();
+      await services.close();
       const output = await runApplyChild({ dataDir, hostId, presetId: tuningId, password: labSudoPassword()!, stopBefore });
       assert.match(output, new RegExp(`FROZEN ${stopBefore}`), output);
       // The host was left half-way: our drop-ins are there, the journal row is still pending.

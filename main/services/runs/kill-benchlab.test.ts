@@ -87,6 +87,6 @@ test('kill -9 of Benchlab stops the load within 5 s and loses at most the last s
     assert.ok(stored >= measured && stored <= measured + 1, `stored ${stored}, charted ${measured}`);
     assert.ok(run!.summary && run!.summary.requests > 0, 'a summary of the stored seconds');
   } finally {
-    services.close();
+    await services.close();
   }
 });

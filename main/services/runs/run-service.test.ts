@@ -64,7 +64,7 @@ describe('run service on this machine', () => {
   });
 
   after(async () => {
-    services.close();
+    await services.close();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   });

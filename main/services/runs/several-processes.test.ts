@@ -29,8 +29,8 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'benchlab-processes-'));
 });
 
-afterEach(() => {
-  for (const services of opened.splice(0)) services.close();
+afterEach(async () => {
+  for (const services of opened.splice(0)) await services.close();
   for (const child of children.splice(0)) child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
@@ -41,9 +41,9 @@ function open(transport: 'web' | 'cli' = 'web'): Services {
   return services;
 }
 
-function close(services: Services): void {
+async function close(services: Services): Promise<void> {
   opened.splice(opened.indexOf(services), 1);
-  services.close();
+  await services.close();
 }
 
 /** Another Benchlab process that runs one session (and one run of it) in the data dir until killed. */
@@ -114,7 +114,7 @@ test('a live process keeps its session running across other starts; once it is k
   const whileAlive = open('cli');
   assert.equal(whileAlive.sessions.get(other.sessionId).status, 'running');
   assert.equal(whileAlive.runs.list(other.sessionId)[0]!.status, 'running');
-  close(whileAlive);
+  await close(whileAlive);
 
   await kill9(other.child);
   const after = open('cli');

@@ -16,8 +16,8 @@ import { createSeeder } from '../../../tests/support/session-seed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-exports-'));
 const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
-after(() => {
-  services.close();
+after(async () => {
+  await services.close();
   rmSync(dir, { recursive: true, force: true });
 });
 const seeded = createSeeder(services.db).session({ name: 'Undertow, servlet', templateId: 'undertow', variant: 'servlet', rps: 800, latencyUs: 1500, seconds: 5 });

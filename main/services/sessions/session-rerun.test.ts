@@ -39,7 +39,7 @@ describe('Run again', () => {
   });
 
   after(async () => {
-    services.close();
+    await services.close();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   });

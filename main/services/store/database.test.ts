@@ -331,7 +331,7 @@ describe('a corrupt file', () => {
     });
   }
 
-  test('createServices reports the notice in app info and in the log', () => {
+  test('createServices reports the notice in app info and in the log', async () => {
     writeFileSync(join(dir, DATABASE_FILE_NAME), randomBytes(2048));
     const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
     try {
@@ -341,7 +341,7 @@ describe('a corrupt file', () => {
       const logged = services.events.recent();
       assert.ok(logged.some((line) => line.level === 'warn' && line.message === notices[0]));
     } finally {
-      services.close();
+      await services.close();
     }
   });
 });

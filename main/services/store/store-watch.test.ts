@@ -82,7 +82,7 @@ test('while someone listens it polls by itself, and a session another connection
     await within(arrived, 'sessions.changed', 10_000);
     assert.equal(services.sessions.list()[0]?.name, 'imported elsewhere');
   } finally {
-    services.close();
+    await services.close();
   }
 });
 
