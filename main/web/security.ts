@@ -1,7 +1,8 @@
-// Web mode's gatekeeping, kept apart from serving: Host allowlist, token and cookie checks,
-// Origin check for WebSocket upgrades, and the security headers every response carries.
+// Web mode's gatekeeping, kept apart from serving: Host allowlist, Origin check for WebSocket
+// upgrades, reading and setting the session cookie, and the security headers every response carries.
+// Which tokens and cookies are valid is web-logins.ts's business.
 
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SESSION_COOKIE } from '../../app/common/wire.ts';
 
@@ -10,13 +11,6 @@ export const CONTENT_SECURITY_POLICY = "default-src 'self'; object-src 'none'; b
 
 export function newSecret(): string {
   return randomBytes(32).toString('hex'); // 256 bits
-}
-
-export function secretsEqual(given: string | undefined | null, expected: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function allowedHosts(port: number): Set<string> {

@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import type { AppInfo, LogLine } from '../../app/contract.ts';
 import type { Host } from '../../app/hosts/hosts.ts';
 import { SESSION_COOKIE } from '../../app/common/wire.ts';
-import { createDispatcher } from '../api/dispatch.ts';
+import { createDispatcher, type Dispatcher } from '../api/dispatch.ts';
 import { createHandlers } from '../api/handlers.ts';
 import { createServices, type Services } from '../services/services.ts';
 import { startWebServer, type RunningWebServer } from './server.ts';
@@ -24,9 +24,12 @@ const SECRET = 'TOP-SECRET-OUTSIDE-STATIC-DIR';
 let root: string;
 let staticDir: string;
 let services: Services;
+let dispatch: Dispatcher;
 let server: RunningWebServer;
 let cookie: string;
 const internalErrors: unknown[] = [];
+/** The server's warn lines (malformed requests, reused links), in order. */
+const warnings: string[] = [];
 const openSockets = new Set<WebSocket>();
 
 before(async () => {
@@ -38,15 +41,15 @@ before(async () => {
   writeFileSync(join(root, 'secret.txt'), SECRET);
   writeFileSync(join(root, 'package.json'), `{"secret":"${SECRET}"}`);
   services = createServices({ dataDir: join(root, 'data'), transport: 'web', version: 'test' });
-  const dispatch = createDispatcher(createHandlers(services), (error) => internalErrors.push(error));
-  server = await startWebServer({ dispatch, bus: services.bus, staticDir, port: 0 });
-  cookie = await login();
+  dispatch = createDispatcher(createHandlers(services), (error) => internalErrors.push(error));
+  server = await startWebServer({ dispatch, bus: services.bus, staticDir, port: 0, warn: (line) => warnings.push(line) });
+  cookie = await login(server.url);
 });
 
 after(async () => {
   for (const socket of openSockets) socket.terminate();
   await server?.close();
-  services?.close();
+  await services?.close();
   rmSync(root, { recursive: true, force: true });
   assert.deepEqual(internalErrors, [], 'a request ended in an internal error');
 }, { timeout: 10_000 });
@@ -60,12 +63,12 @@ interface RawResponse {
 }
 
 /** A request through node:http, which (unlike fetch) lets the test set any Host header and raw path. */
-function raw(options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; setHost?: boolean }): Promise<RawResponse> {
+function raw(options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; setHost?: boolean; port?: number }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
         host: '127.0.0.1',
-        port: server.port,
+        port: options.port ?? server.port,
         method: options.method ?? 'GET',
         path: options.path ?? '/',
         headers: options.headers ?? {},
@@ -84,8 +87,9 @@ function raw(options: { method?: string; path?: string; headers?: Record<string,
   });
 }
 
-async function login(): Promise<string> {
-  const response = await fetch(server.url, { redirect: 'manual' });
+/** Exchanges a one-time URL for the session cookie it sets (`name=value`). */
+async function login(url: string): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual' });
   assert.equal(response.status, 303);
   const setCookie = response.headers.get('set-cookie');
   assert.ok(setCookie, 'no Set-Cookie on the token exchange');
@@ -156,6 +160,28 @@ function tryConnect(host: string, port: number): Promise<string> {
   });
 }
 
+/**
+ * Sends bytes as they are over one TCP connection and resolves with everything the server answered
+ * once it closes: fetch and node:http would normalise or refuse the request targets these tests send.
+ */
+function rawExchange(request: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    // Not end(): node:http drops the answers still pending when a client half-closes. Each request
+    // asks for `Connection: close` (or is refused on its raw socket), so the server closes.
+    socket.write(request);
+  });
+}
+
+/** The status code of a raw HTTP answer, or 0 when there was none. */
+function statusOf(answer: string): number {
+  return Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1] ?? 0);
+}
+
 type ServerMessage = { type: string; id?: number | null; ok?: boolean; result?: unknown; error?: ErrorBody; event?: string; payload?: unknown };
 
 interface TestSocket {
@@ -167,11 +193,11 @@ interface TestSocket {
 }
 
 /** Opens a WebSocket; resolves with the upgrade status when the server refuses it. */
-function openSocket(options: { origin?: string; cookie?: string; path?: string; host?: string } = {}): Promise<{ ok: true; socket: TestSocket } | { ok: false; status: number }> {
+function openSocket(options: { origin?: string; cookie?: string; path?: string; host?: string; port?: number } = {}): Promise<{ ok: true; socket: TestSocket } | { ok: false; status: number }> {
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = options.cookie;
   if (options.host) headers.host = options.host;
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}${options.path ?? '/api/ws'}`, {
+  const ws = new WebSocket(`ws://127.0.0.1:${options.port ?? server.port}${options.path ?? '/api/ws'}`, {
     headers,
     ...(options.origin === undefined ? {} : { origin: options.origin }),
   });
@@ -356,7 +382,7 @@ describe('token and cookie', { timeout: SUITE_TIMEOUT_MS }, () => {
   });
 
   test('the right token is swapped for an HttpOnly SameSite=Strict cookie that then works', async () => {
-    const response = await fetch(server.url, { redirect: 'manual' });
+    const response = await fetch(server.newUrl(), { redirect: 'manual' });
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), '/');
     assertCsp(response.headers);
@@ -377,7 +403,8 @@ describe('token and cookie', { timeout: SUITE_TIMEOUT_MS }, () => {
   });
 
   test('the token is only exchanged on GET', async () => {
-    const response = await fetch(server.url, {
+    const url = server.newUrl();
+    const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
@@ -385,6 +412,8 @@ describe('token and cookie', { timeout: SUITE_TIMEOUT_MS }, () => {
     });
     assert.equal(response.status, 401);
     assert.equal(response.headers.get('set-cookie'), null);
+    // Nor did the POST spend it.
+    assert.match(await login(url), new RegExp(`^${SESSION_COOKIE}=[0-9a-f]{64}$`));
   });
 
   test('every response carries the CSP', async () => {
@@ -396,6 +425,90 @@ describe('token and cookie', { timeout: SUITE_TIMEOUT_MS }, () => {
       assertCsp(response.headers);
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
       await response.arrayBuffer();
+    }
+  });
+});
+
+describe('one-time URL', { timeout: SUITE_TIMEOUT_MS }, () => {
+  test('a second exchange of a token is 401 with a page saying the link was used, and sets no cookie', async () => {
+    const url = server.newUrl();
+    const first = await login(url);
+    const warnedBefore = warnings.length;
+    const again = await fetch(url, { redirect: 'manual' });
+    assert.equal(again.status, 401);
+    assert.equal(again.headers.get('set-cookie'), null);
+    assert.match(again.headers.get('content-type') ?? '', /^text\/html/);
+    assertCsp(again.headers);
+    const page = await again.text();
+    assert.match(page, /already used/);
+    assert.match(page, /npm run web/);
+    assert.match(page, /kill -USR2/);
+    assert.ok(!page.includes(new URL(url).searchParams.get('token')!), 'the page echoes the token');
+    assert.equal(warnings.length, warnedBefore + 1, 'the reuse is not logged');
+    assert.match(warnings.at(-1)!, /already used/);
+    // The same browser's session goes on; so does the login from before().
+    assert.equal((await fetch(`${server.origin}/`, { headers: { cookie: first } })).status, 200);
+    assert.equal((await fetch(`${server.origin}/`, { headers: { cookie } })).status, 200);
+  });
+
+  test('the printed URL was spent by the first login', async () => {
+    const again = await fetch(server.url, { redirect: 'manual' });
+    assert.equal(again.status, 401);
+    assert.match(await again.text(), /already used/);
+  });
+
+  test('every exchange mints its own cookie, and earlier cookies keep working', async () => {
+    const cookies = [await login(server.newUrl()), await login(server.newUrl()), await login(server.newUrl())];
+    assert.equal(new Set([cookie, ...cookies]).size, 4, 'a cookie was handed out twice');
+    for (const each of [cookie, ...cookies]) {
+      assert.equal((await fetch(`${server.origin}/`, { headers: { cookie: each } })).status, 200, each);
+      const opened = await openSocket({ origin: server.origin, cookie: each });
+      assert.ok(opened.ok, 'the WebSocket refused an earlier cookie');
+      if (opened.ok) opened.socket.ws.close();
+    }
+  });
+
+  test('minting a URL spends nothing else: an older unused URL still works once', async () => {
+    const older = server.newUrl();
+    const newer = server.newUrl();
+    assert.notEqual(older, newer);
+    assert.match(newer, new RegExp(`^${server.origin}/\\?token=[0-9a-f]{64}$`));
+    await login(newer);
+    await login(older);
+    assert.equal((await fetch(older, { redirect: 'manual' })).status, 401);
+  });
+
+  test('cookies and URLs live only as long as the server: after a restart on the same port they are refused', async () => {
+    const first = await startWebServer({ dispatch, bus: services.bus, staticDir, port: 0, warn: () => {} });
+    let firstCookie: string;
+    let unused: string;
+    try {
+      firstCookie = await login(first.url);
+      unused = first.newUrl();
+      assert.equal((await fetch(`${first.origin}/`, { headers: { cookie: firstCookie } })).status, 200);
+    } finally {
+      await first.close();
+    }
+
+    // Same port, so the browser would send the old cookie to it. (Through node:http without a pool:
+    // fetch would reuse a connection the first server closed.)
+    const restarted = await startWebServer({ dispatch, bus: services.bus, staticDir, port: first.port, warn: () => {} });
+    const port = restarted.port;
+    try {
+      assert.equal(restarted.origin, first.origin);
+      assert.equal((await raw({ port, path: '/', headers: { cookie: firstCookie } })).status, 401);
+      const refusedSocket = await openSocket({ origin: restarted.origin, cookie: firstCookie, port });
+      assert.deepEqual(refusedSocket, { ok: false, status: 401 });
+      const oldUrl = await raw({ port, path: new URL(unused).pathname + new URL(unused).search });
+      assert.equal(oldUrl.status, 401);
+      assert.equal(oldUrl.headers['set-cookie'], undefined);
+      // The restarted server's own URL works.
+      const fresh = await raw({ port, path: new URL(restarted.url).pathname + new URL(restarted.url).search });
+      assert.equal(fresh.status, 303);
+      const freshCookie = (fresh.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
+      assert.equal((await raw({ port, path: '/', headers: { cookie: freshCookie } })).status, 200);
+    } finally {
+      await restarted.close();
     }
   });
 });
@@ -556,7 +669,8 @@ describe('static files', { timeout: SUITE_TIMEOUT_MS }, () => {
     await missing.arrayBuffer();
   });
 
-  test('path traversal does not escape the static dir', async () => {
+  test('path traversal does not escape the static dir: 404, and no malformed-request warning', async () => {
+    const warnedBefore = warnings.length;
     for (const path of [
       '/../secret.txt',
       '/../package.json',
@@ -571,37 +685,97 @@ describe('static files', { timeout: SUITE_TIMEOUT_MS }, () => {
       '/..%5csecret.txt',
       '/%2fsecret.txt',
       `/${encodeURIComponent(join(root, 'secret.txt'))}`,
-      '/secret.txt%00.html',
-      '/%',
-      '/%E0%A4%A',
     ]) {
-      const response = await raw({ path, headers: { cookie } });
-      assert.ok(response.status === 404 || response.status === 400, `${path}: status ${response.status}`);
-      assert.ok(!response.body.includes(SECRET), `${path} leaked the secret`);
+      // Raw bytes: node:http would already resolve the dots of a plain `/../` itself.
+      const answer = await rawExchange(Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`));
+      assert.equal(statusOf(answer), 404, `${path}: ${answer.split('\r\n')[0]}`);
+      assert.ok(!answer.includes(SECRET), `${path} leaked the secret`);
+    }
+    assert.deepEqual(warnings.slice(warnedBefore), []);
+  });
+});
+
+describe('malformed request targets', { timeout: SUITE_TIMEOUT_MS }, () => {
+  const host = () => `127.0.0.1:${server.port}`;
+  const LONG = 'a'.repeat(5000); // past web mode's own limit, within node:http's header size
+  const HUGE = 'a'.repeat(20_000); // past node:http's header size: refused by its parser
+
+  /** Malformed targets on a route's path (static, /api/call, the WebSocket path). */
+  const onRoute = (route: string): Buffer[] =>
+    [`${route}/%`, `${route}/%zz`, `${route}/%E0%A4%A`, `${route}/a%00b`, `${route}/[x]`, `${route}/${LONG}`, `${route}?${LONG}`, `${route}/${HUGE}`]
+      .map((target) => Buffer.from(target, 'latin1'))
+      .concat([Buffer.from(`${route}/a\0b`, 'latin1'), Buffer.from(`${route}/\x01`, 'latin1'), Buffer.from(`${route}/é`, 'utf8'), Buffer.from(`${route}/\xff`, 'latin1')]);
+  /** Targets malformed whatever the route. */
+  const anywhere = (): Buffer[] =>
+    ['//[', '//[::1', '*', '', `http://${host()}/`, `http://${host()}/api/call`, `http://evil.example/api/ws`, host(), 'index.html', '/#x'].map((target) => Buffer.from(target, 'latin1'));
+  const targets = () => [...onRoute(''), ...onRoute('/api/call'), ...onRoute('/api/ws'), ...anywhere()];
+
+  /** The request around a target, as a browser with a valid session would send it. */
+  const requests: Record<string, (target: Buffer) => Buffer> = {
+    GET: (target) => Buffer.concat([Buffer.from('GET '), target, Buffer.from(` HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`)]),
+    POST: (target) =>
+      Buffer.concat([
+        Buffer.from('POST '),
+        target,
+        Buffer.from(` HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`),
+      ]),
+    upgrade: (target) =>
+      Buffer.concat([
+        Buffer.from('GET '),
+        target,
+        Buffer.from(
+          ` HTTP/1.1\r\nHost: ${host()}\r\nOrigin: ${server.origin}\r\nCookie: ${cookie}\r\n` +
+            'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        ),
+      ]),
+  };
+
+  for (const [kind, build] of Object.entries(requests)) {
+    test(`${kind}: every malformed target is 400 with one warn line naming the method and the target, never a 500`, async () => {
+      for (const target of targets()) {
+        const shown = JSON.stringify(target.subarray(0, 40).toString('latin1'));
+        const warnedBefore = warnings.length;
+        const answer = await rawExchange(build(target));
+        assert.equal(statusOf(answer), 400, `${kind} ${shown}: ${answer.split('\r\n')[0]}`);
+        assert.ok(!answer.includes('served from the static dir'), `${kind} ${shown} was served`);
+        const lines = warnings.slice(warnedBefore);
+        assert.equal(lines.length, 1, `${kind} ${shown}: warn lines ${JSON.stringify(lines)}`);
+        const line = lines[0]!;
+        assert.match(line, kind === 'POST' ? /\bPOST\b/ : /\bGET\b/, line);
+        assert.match(line, /^[\x20-\x7e]+$/, `${kind} ${shown}: the line holds raw control or non-ASCII characters`);
+        assert.ok(line.length <= 300, `${kind} ${shown}: a line of ${line.length} characters`);
+        const printable = target.subarray(0, 20).toString('latin1');
+        if (/^[\x21-\x7e]+$/.test(printable)) assert.ok(line.includes(printable), `${kind} ${shown}: the line does not name the target: ${line}`);
+      }
+    });
+  }
+
+  test('CONNECT and a garbled request line are 400 with a warn line too', async () => {
+    for (const request of [`CONNECT ${host()} HTTP/1.1\r\nHost: ${host()}\r\n\r\n`, 'GARBAGE\r\n\r\n', `GET / HTTP/9.9\r\nHost: ${host()}\r\n\r\n`]) {
+      const warnedBefore = warnings.length;
+      const answer = await rawExchange(Buffer.from(request));
+      assert.equal(statusOf(answer), 400, `${JSON.stringify(request)}: ${answer.split('\r\n')[0]}`);
+      assert.equal(warnings.length, warnedBefore + 1, JSON.stringify(request));
     }
   });
 
-  test('a malformed request target does not take the server down', async () => {
-    const response = await raw({ path: '//[', headers: { cookie } });
-    assert.ok(response.status >= 400, `status ${response.status}`);
-    const upgrade = await new Promise<string>((resolve) => {
-      const socket = connect(server.port, '127.0.0.1');
-      let text = '';
-      const timer = setTimeout(() => socket.destroy(), 2000); // no answer at all fails the match below
-      socket.on('data', (chunk) => (text += chunk.toString()));
-      socket.on('close', () => {
-        clearTimeout(timer);
-        resolve(text);
-      });
-      socket.on('error', () => resolve(text));
-      socket.write(
-        `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nOrigin: ${server.origin}\r\nCookie: ${cookie}\r\n` +
-          'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
-      );
-    });
-    assert.match(upgrade, /^HTTP\/1\.1 4\d\d /);
-    // Still serving.
+  test('after all of that the server still serves, and well-formed odd targets are not refused', async () => {
     assert.equal((await fetch(`${server.origin}/`, { headers: { cookie } })).status, 200);
+    const warnedBefore = warnings.length;
+    for (const [path, status] of [
+      ['/assets/a%20b.js', 404],
+      ['/assets/%C3%A9.js', 404],
+      ["/assets/x;y=1,z!$&'()*+~@:.js", 404],
+      ['/index.html?x=[1]&y={2}|3', 200],
+      ['//index.html', 200],
+    ] as const) {
+      const answer = await rawExchange(Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`));
+      assert.equal(statusOf(answer), status, path);
+    }
+    assert.deepEqual(warnings.slice(warnedBefore), []);
+    const socket = await openGoodSocket();
+    assert.equal((await socket.call(1, 'hosts.list', {})).ok, true);
+    socket.ws.close();
   });
 });
 

@@ -1,5 +1,6 @@
 // Web mode's HTTP + WebSocket server: the same contract as Electron IPC, for a browser on this
-// machine only. Binds 127.0.0.1, trades a one-line URL token for an HttpOnly SameSite=Strict cookie.
+// machine only. Binds 127.0.0.1, trades a one-time URL token for an HttpOnly SameSite=Strict cookie,
+// and answers every request it cannot read with 400 and a warn line, never a 500.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,17 +12,10 @@ import { MAX_PAYLOAD_BYTES, parseUntrustedJson } from '../../app/common/safe-jso
 import { HTTP_CALL_PATH, SESSION_COOKIE, WEB_SOCKET_PATH, type ServerMessage } from '../../app/common/wire.ts';
 import type { Dispatcher } from '../api/dispatch.ts';
 import type { EventBus } from '../services/event-bus.ts';
-import {
-  allowedHosts,
-  allowedOrigins,
-  isJsonContentType,
-  newSecret,
-  readCookie,
-  secretsEqual,
-  sessionCookieHeader,
-  setSecurityHeaders,
-} from './security.ts';
+import { describeRawRequest, describeRequest, parseRequestTarget } from './request-target.ts';
+import { allowedHosts, allowedOrigins, isJsonContentType, readCookie, sessionCookieHeader, setSecurityHeaders } from './security.ts';
 import { serveStatic } from './static-files.ts';
+import { WebLogins } from './web-logins.ts';
 
 export interface WebServerOptions {
   dispatch: Dispatcher;
@@ -30,13 +24,17 @@ export interface WebServerOptions {
   staticDir: string;
   /** 0 (default) picks a free port. */
   port?: number;
+  /** One line for each refused malformed request and each reused link. */
+  warn: (line: string) => void;
 }
 
 export interface RunningWebServer {
   readonly port: number;
   readonly origin: string;
-  /** The URL to open, with the 256-bit token the server swaps for a cookie. */
+  /** The first URL to open, with a 256-bit token the server swaps for a cookie once. */
   readonly url: string;
+  /** Mints another one-time URL (`npm run web` prints one on demand); nothing else is spent. */
+  newUrl(): string;
   close(): Promise<void>;
 }
 
@@ -58,9 +56,21 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(text);
 }
 
-function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+/** Answers on a connection node:http has handed over (upgrade, CONNECT, parse error), then closes it. */
+function answerAndClose(socket: Duplex, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
+
+const HOW_TO_GET_A_LINK =
+  'For a new link, press Enter in the terminal where `npm run web` runs, or run `kill -USR2 <pid>` with the pid it printed when it started.';
+
+const LINK_ALREADY_USED_PAGE = `<!doctype html>
+<meta charset="utf-8">
+<title>Benchlab: link already used</title>
+<h1>This link was already used</h1>
+<p>Each link that Benchlab web mode prints opens it once, in one browser.</p>
+<p>For a new link, press Enter in the terminal where <code>npm run web</code> runs, or run <code>kill -USR2 &lt;pid&gt;</code> with the pid it printed when it started.</p>
+`;
 
 const STATUS_FOR_ERROR: Record<string, number> = {
   invalid_args: 400,
@@ -82,12 +92,13 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
 }
 
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
-  const token = newSecret();
-  const cookieSecret = newSecret();
+  const logins = new WebLogins();
   let hosts = new Set<string>();
   let origins = new Set<string>();
 
-  const isAuthenticated = (request: IncomingMessage) => secretsEqual(readCookie(request, SESSION_COOKIE), cookieSecret);
+  const isAuthenticated = (request: IncomingMessage) => logins.isSession(readCookie(request, SESSION_COOKIE));
+  const warnMalformed = (request: IncomingMessage, reason: string) =>
+    options.warn(`refused a malformed request with 400 (${reason}): ${describeRequest(request.method, request.url)}`);
 
   async function handleCall(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!isJsonContentType(request)) {
@@ -106,22 +117,33 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     }
   }
 
+  function exchangeToken(token: string, response: ServerResponse): void {
+    const exchange = logins.exchange(token);
+    if (exchange.outcome === 'session') {
+      response.writeHead(303, { 'Set-Cookie': sessionCookieHeader(exchange.cookie), Location: '/', 'Cache-Control': 'no-store' });
+      response.end();
+    } else if (exchange.outcome === 'spent') {
+      options.warn('refused a one-time link that was already used (401): someone opened it again');
+      response.writeHead(401, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      response.end(LINK_ALREADY_USED_PAGE);
+    } else {
+      sendPlain(response, 401, `Unauthorized: this link is not valid for this Benchlab. ${HOW_TO_GET_A_LINK}`);
+    }
+  }
+
   async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     setSecurityHeaders(response);
+    const target = parseRequestTarget(request.url);
+    if (!target.ok) {
+      warnMalformed(request, target.reason);
+      return sendPlain(response, 400, `Bad Request: ${target.reason}`);
+    }
     if (!hosts.has(request.headers.host ?? '')) return sendPlain(response, 403, 'Forbidden: unexpected Host header');
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 
-    const offeredToken = url.searchParams.get('token');
-    if (offeredToken !== null && request.method === 'GET') {
-      if (!secretsEqual(offeredToken, token)) return sendPlain(response, 401, 'Unauthorized: this link is not valid for this Benchlab');
-      response.writeHead(303, { 'Set-Cookie': sessionCookieHeader(cookieSecret), Location: '/', 'Cache-Control': 'no-store' });
-      response.end();
-      return;
-    }
-    if (!isAuthenticated(request)) {
-      return sendPlain(response, 401, 'Unauthorized: open the link that `npm run web` printed in its terminal.');
-    }
-    if (url.pathname === HTTP_CALL_PATH) {
+    const offeredToken = target.query.get('token');
+    if (offeredToken !== null && request.method === 'GET') return exchangeToken(offeredToken, response);
+    if (!isAuthenticated(request)) return sendPlain(response, 401, `Unauthorized: open a link that \`npm run web\` printed. ${HOW_TO_GET_A_LINK}`);
+    if (target.path === HTTP_CALL_PATH) {
       if (request.method !== 'POST') return sendPlain(response, 405, 'Method Not Allowed');
       return handleCall(request, response);
     }
@@ -129,13 +151,19 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       if (!isJsonContentType(request)) return sendPlain(response, 415, 'Unsupported Media Type: state-changing requests must be application/json');
       return sendPlain(response, 405, 'Method Not Allowed');
     }
-    return serveStatic(options.staticDir, url.pathname, response);
+    return serveStatic(options.staticDir, target.path, response);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
   wss.on('connection', (socket) => attachSocket(socket, options));
 
+  /** The answer being written on each connection, which a parse error's 400 must not cut into. */
+  const answering = new WeakMap<Duplex, ServerResponse>();
   const server: Server = createServer((request, response) => {
+    answering.set(request.socket, response);
+    response.once('close', () => {
+      if (answering.get(request.socket) === response) answering.delete(request.socket);
+    });
     handleRequest(request, response).catch(() => {
       if (!response.headersSent) sendPlain(response, 500, 'Internal Server Error');
       else response.destroy();
@@ -143,18 +171,35 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    let path: string;
-    try {
-      path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    } catch {
-      // An unparsable target (e.g. `//[`) must not throw out of this listener: that would crash the process.
-      return refuseUpgrade(socket, 400, 'Bad Request');
+    const target = parseRequestTarget(request.url);
+    if (!target.ok) {
+      warnMalformed(request, target.reason);
+      return answerAndClose(socket, 400, 'Bad Request');
     }
-    if (!hosts.has(request.headers.host ?? '')) return refuseUpgrade(socket, 403, 'Forbidden');
-    if (!origins.has(request.headers.origin ?? '')) return refuseUpgrade(socket, 403, 'Forbidden');
-    if (!isAuthenticated(request)) return refuseUpgrade(socket, 401, 'Unauthorized');
-    if (path !== WEB_SOCKET_PATH) return refuseUpgrade(socket, 404, 'Not Found');
+    if (!hosts.has(request.headers.host ?? '')) return answerAndClose(socket, 403, 'Forbidden');
+    if (!origins.has(request.headers.origin ?? '')) return answerAndClose(socket, 403, 'Forbidden');
+    if (!isAuthenticated(request)) return answerAndClose(socket, 401, 'Unauthorized');
+    if (target.path !== WEB_SOCKET_PATH) return answerAndClose(socket, 404, 'Not Found');
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  });
+  // Unanswered, node:http would just drop a CONNECT: say why, like for any other unreadable request.
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    warnMalformed(request, 'CONNECT is not served');
+    answerAndClose(socket, 400, 'Bad Request');
+  });
+  // What node:http's parser refuses (a raw NUL or non-ASCII byte in the target, a request line past
+  // its header size, a garbled method): the same 400, and the line node:http would not write.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    // An idle or slow connection (a browser's speculative one, say) is no malformed request.
+    if (!timedOut) options.warn(`refused a malformed request with 400 (${error.message}): ${describeRawRequest(error.rawPacket)}`);
+    // Bytes after a request already being answered (a body node:http could not delimit): that answer
+    // has begun, and a 400 written now would corrupt it.
+    if (answering.get(socket)?.headersSent) return socket.destroy();
+    if (timedOut) answerAndClose(socket, 408, 'Request Timeout');
+    else answerAndClose(socket, 400, 'Bad Request');
   });
 
   await new Promise<void>((resolvePromise, reject) => {
@@ -169,10 +214,13 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   origins = allowedOrigins(port);
   const origin = `http://127.0.0.1:${port}`;
 
+  const newUrl = () => `${origin}/?token=${logins.mintToken()}`;
+
   return {
     port,
     origin,
-    url: `${origin}/?token=${token}`,
+    url: newUrl(),
+    newUrl,
     close: () =>
       new Promise<void>((resolvePromise) => {
         for (const client of wss.clients) client.terminate();

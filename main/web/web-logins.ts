@@ -1,0 +1,45 @@
+// Web mode's logins: one-time URL tokens and the session cookies they are exchanged for. Held in
+// memory only, so every cookie and every unused URL dies with the process that minted it.
+//
+// A token is spent by its first exchange, so a URL that leaked (shell history, a screen share, a
+// proxy log) cannot be replayed; each exchange mints a cookie of its own, and a cookie stays valid
+// until web mode stops, so a tab that is already open keeps working when another link is used.
+// Secrets are kept and looked up by their SHA-256 digest: a lookup's timing says nothing about them.
+
+import { createHash } from 'node:crypto';
+import { newSecret } from './security.ts';
+
+export type Exchange = { outcome: 'session'; cookie: string } | { outcome: 'spent' } | { outcome: 'unknown' };
+
+function digest(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export class WebLogins {
+  readonly #unusedTokens = new Set<string>();
+  readonly #spentTokens = new Set<string>();
+  readonly #sessions = new Set<string>();
+
+  /** A fresh token for one more URL; no other token or session is touched. */
+  mintToken(): string {
+    const token = newSecret();
+    this.#unusedTokens.add(digest(token));
+    return token;
+  }
+
+  /** Spends a token: the first exchange gets a new session cookie, any later one `spent`. */
+  exchange(token: string): Exchange {
+    const key = digest(token);
+    if (this.#unusedTokens.delete(key)) {
+      this.#spentTokens.add(key);
+      const cookie = newSecret();
+      this.#sessions.add(digest(cookie));
+      return { outcome: 'session', cookie };
+    }
+    return this.#spentTokens.has(key) ? { outcome: 'spent' } : { outcome: 'unknown' };
+  }
+
+  isSession(cookie: string | undefined): boolean {
+    return cookie !== undefined && this.#sessions.has(digest(cookie));
+  }
+}
