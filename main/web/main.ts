@@ -9,6 +9,7 @@ import { defaultDataDir } from '../services/data-dir.ts';
 import { createServices } from '../services/services.ts';
 import { NewerSchemaError } from '../services/store/database.ts';
 import { appVersion } from '../services/version.ts';
+import { offerNewUrls } from './new-url-on-demand.ts';
 import { startWebServer } from './server.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -45,11 +46,16 @@ async function main(): Promise<void> {
   const dispatch = createDispatcher(createHandlers(services), (error, name) => {
     console.error(`benchlab: ${name} failed:`, error);
   }, services.requests);
-  const server = await startWebServer({ dispatch, bus: services.bus, staticDir, port }).catch((error: NodeJS.ErrnoException) => {
+  const warn = (line: string) => console.warn(`benchlab: ${line}`);
+  const server = await startWebServer({ dispatch, bus: services.bus, staticDir, port, warn }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') fail(`port ${port} is already in use: pick another with --port, or omit it for a free one`);
     throw error;
   });
-  console.log(`Benchlab web mode (data: ${dataDir}) — open ${server.url}`);
+  console.log(`Benchlab web mode (data: ${dataDir}, pid ${process.pid}) — open ${server.url}`);
+  const onDemand = offerNewUrls(server.newUrl, (url) => console.log(`New one-time link — open ${url}`));
+  console.log(
+    `Each link opens Benchlab once. For a new one, ${onDemand.readsTerminal ? 'press Enter here or ' : ''}run: kill -USR2 ${process.pid}`,
+  );
 
   // The work in flight is ended or awaited before the store closes, and the page sees it end; a
   // second Ctrl-C (the handlers are gone by then) quits at once.

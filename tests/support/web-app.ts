@@ -1,4 +1,6 @@
 // Starts the real web mode (`node main/web/main.ts`) on a fresh data dir for a test, and stops it.
+// Each URL it prints opens web mode once: `url` is the first, for one browser context; another
+// context (or a second login) takes a fresh one from `newUrl()`, which asks web mode as a user would.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,8 +9,18 @@ import { join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
+/** A one-time URL as web mode prints it: "open http://127.0.0.1:<port>/?token=<64 hex>". */
+const PRINTED_URL = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64})/g;
+
+function printedUrls(output: string): string[] {
+  return [...output.matchAll(PRINTED_URL)].map((match) => match[1]!);
+}
+
 export interface RunningWebApp {
+  /** The first one-time URL web mode printed. */
   url: string;
+  /** Another one-time URL: sends web mode SIGUSR2 and waits for the URL it prints. */
+  newUrl(): Promise<string>;
   origin: string;
   dataDir: string;
   process: ChildProcess;
@@ -16,10 +28,12 @@ export interface RunningWebApp {
   stop(): Promise<void>;
 }
 
-export async function startWebApp(options: { dataDir?: string; timeoutMs?: number } = {}): Promise<RunningWebApp> {
+/** `staticDir` defaults to the built UI (`npm run build:web`). */
+export async function startWebApp(options: { dataDir?: string; staticDir?: string; timeoutMs?: number } = {}): Promise<RunningWebApp> {
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'benchlab-e2e-'));
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'main/web/main.ts'), '--data-dir', dataDir], {
+  const staticDirArgs = options.staticDir ? ['--static-dir', options.staticDir] : [];
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'main/web/main.ts'), '--data-dir', dataDir, ...staticDirArgs], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -27,24 +41,36 @@ export async function startWebApp(options: { dataDir?: string; timeoutMs?: numbe
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web mode did not print its URL in time:\n${output}`)), options.timeoutMs ?? 15000);
-    const onData = () => {
-      const match = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64})/.exec(output);
-      if (match?.[1]) {
+  /** Resolves with the URL printed after the first `alreadyPrinted` ones. */
+  const nextUrl = (alreadyPrinted: number, timeoutMs: number) =>
+    new Promise<string>((resolveUrl, reject) => {
+      const timer = setTimeout(() => finish(new Error(`web mode did not print a URL in time:\n${output}`)), timeoutMs);
+      const onExit = (code: number | null) => finish(new Error(`web mode exited with ${code} before printing a URL:\n${output}`));
+      const onData = () => {
+        const url = printedUrls(output)[alreadyPrinted];
+        if (url) finish(url);
+      };
+      function finish(outcome: string | Error) {
         clearTimeout(timer);
-        resolveUrl(match[1]);
+        child.stdout.off('data', onData);
+        child.off('exit', onExit);
+        if (typeof outcome === 'string') resolveUrl(outcome);
+        else reject(outcome);
       }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`web mode exited with ${code} before printing its URL:\n${output}`));
+      child.stdout.on('data', onData);
+      child.once('exit', onExit);
+      onData();
     });
-  });
+
+  const url = await nextUrl(0, options.timeoutMs ?? 15000);
 
   return {
     url,
+    newUrl: () => {
+      const next = nextUrl(printedUrls(output).length, 5000);
+      child.kill('SIGUSR2');
+      return next;
+    },
     origin: new URL(url).origin,
     dataDir,
     process: child,
