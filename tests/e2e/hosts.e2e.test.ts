@@ -33,6 +33,25 @@ test('the token link is swapped for a cookie and the status bar tells transport 
   assert.match(await page.getByTestId('status-data-dir').innerText(), new RegExp(app.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
 });
 
+test('each URL opens web mode once: another browser context needs a new one, and the first tab keeps working', async () => {
+  const other = await browser.newContext();
+  try {
+    const replay = await other.newPage();
+    const refused = await replay.goto(app.url);
+    assert.equal(refused?.status(), 401);
+    await replay.getByRole('heading', { name: 'This link was already used' }).waitFor();
+
+    const fresh = await other.newPage();
+    await fresh.goto(await app.newUrl());
+    assert.equal(new URL(fresh.url()).search, '');
+    await fresh.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  } finally {
+    await other.close();
+  }
+  await page.reload();
+  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+});
+
 test('adds a host, reloads, and finds it again', async () => {
   const hosts = new HostsPage(page);
   await hosts.open();
