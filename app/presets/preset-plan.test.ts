@@ -1,16 +1,21 @@
 // Tests of planning a preset against a host's state: current → new per key, files, idempotence,
-// the restore record (first value wins, only our files) and the plan of a revert.
+// the restore record (first value wins, only our files, with their mode, owner and group) and the
+// plan of a revert.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   desiredDropIns,
   extendRestoreRecord,
+  fileRestored,
+  NEW_FILE_META,
   planPreset,
   planRevert,
   previousOf,
   RestoreRecord,
+  restoreFileMeta,
   restoreFromJournal,
+  type FileMeta,
   type HostPresetState,
 } from './preset-plan.ts';
 import { LIMITS_DROP_IN, PresetDefinition, SYSCTL_DROP_IN } from './presets.ts';
@@ -167,5 +172,75 @@ describe('planning a revert', () => {
     const untouched = planRevert(hostState(), state.restore!);
     assert.ok(untouched.files.every((file) => file.action === 'unchanged'));
     assert.ok(untouched.sysctls.every((row) => row.change === 'same'));
+  });
+});
+
+describe('mode, owner and group', () => {
+  const adminMeta: FileMeta = { mode: '640', uid: 0, gid: 4, context: 'system_u:object_r:etc_t:s0' };
+  /** A host where an administrator left a 0640 root:adm file at the limits drop-in's path. */
+  function adminState(): HostPresetState {
+    return hostState({
+      dropIns: { [LIMITS_DROP_IN]: { text: 'x\n', base64: 'eAo=', meta: adminMeta }, [SYSCTL_DROP_IN]: null } as HostPresetState['dropIns'],
+    });
+  }
+
+  test('the restore record keeps the metadata of each file that existed, not of new ones', () => {
+    const state = adminState();
+    const record = extendRestoreRecord(null, planPreset(subject, state), state, 'now');
+    assert.deepEqual(record.meta, { [LIMITS_DROP_IN]: adminMeta });
+    assert.equal(RestoreRecord.safeParse(JSON.parse(JSON.stringify(record))).success, true);
+  });
+
+  test('a record copying a file others may not read is itself 0600; otherwise 0644, both root:root', () => {
+    const state = adminState();
+    const record = extendRestoreRecord(null, planPreset(subject, state), state, 'now');
+    assert.deepEqual(restoreFileMeta(record), { mode: '600', uid: 0, gid: 0, context: null });
+    assert.deepEqual(restoreFileMeta({ ...record, meta: { [LIMITS_DROP_IN]: { ...adminMeta, mode: '644' } } }), NEW_FILE_META);
+    assert.deepEqual(restoreFileMeta({ ...record, meta: undefined }), NEW_FILE_META);
+  });
+
+  test('rebuilt from the journal, each file keeps the metadata of the row its bytes come from; old rows have none', () => {
+    const old = { format: 1 as const, createdAt: '', sysctls: {}, files: { [SYSCTL_DROP_IN]: 'eQo=' } };
+    const recent = { format: 1 as const, createdAt: '', sysctls: {}, files: { [LIMITS_DROP_IN]: 'eAo=', [SYSCTL_DROP_IN]: 'eg==' }, meta: { [LIMITS_DROP_IN]: adminMeta, [SYSCTL_DROP_IN]: adminMeta } };
+    const rebuilt = restoreFromJournal([old, recent])!;
+    assert.deepEqual(rebuilt.files, { [SYSCTL_DROP_IN]: 'eQo=', [LIMITS_DROP_IN]: 'eAo=' });
+    assert.deepEqual(rebuilt.meta, { [LIMITS_DROP_IN]: adminMeta });
+  });
+
+  test('a revert rewrites a file whose bytes match but whose recorded mode or owner does not', () => {
+    const state = adminState();
+    const record = extendRestoreRecord(null, planPreset(subject, state), state, 'now');
+    const chmodded = hostState({ dropIns: { [LIMITS_DROP_IN]: { text: 'x\n', base64: 'eAo=', meta: { ...adminMeta, mode: '644' } }, [SYSCTL_DROP_IN]: null } as HostPresetState['dropIns'] });
+    assert.deepEqual(planRevert(chmodded, record).files.map((file) => [file.path, file.action, file.meta]), [
+      [LIMITS_DROP_IN, 'write', adminMeta],
+      [SYSCTL_DROP_IN, 'unchanged', null],
+    ]);
+    assert.equal(planRevert(state, record).files[0]!.action, 'unchanged');
+    // A record from before metadata was kept judges bytes only, as reverts always did.
+    assert.equal(planRevert(chmodded, { ...record, meta: undefined }).files[0]!.action, 'unchanged');
+  });
+
+  test('restored means same bytes and same mode, owner and group; a context counts only where both sides have one', () => {
+    const file = { text: 'x\n', base64: 'eAo=', meta: adminMeta };
+    assert.equal(fileRestored(file, 'eAo=', adminMeta), true);
+    assert.equal(fileRestored({ ...file, meta: { ...adminMeta, mode: '0640' } }, 'eAo=', adminMeta), true);
+    assert.equal(fileRestored({ ...file, meta: { ...adminMeta, gid: 0 } }, 'eAo=', adminMeta), false);
+    assert.equal(fileRestored({ ...file, meta: { ...adminMeta, context: 'system_u:object_r:tmp_t:s0' } }, 'eAo=', adminMeta), false);
+    assert.equal(fileRestored({ ...file, meta: { ...adminMeta, context: null } }, 'eAo=', adminMeta), true);
+    assert.equal(fileRestored({ ...file, meta: null }, 'eAo=', adminMeta), false);
+    assert.equal(fileRestored(file, 'eQo=', adminMeta), false);
+    assert.equal(fileRestored(null, null, null), true);
+  });
+
+  test('a record with odd metadata, or metadata for a file it does not keep, is refused', () => {
+    const base = { format: 1, createdAt: 't', sysctls: {}, files: { [LIMITS_DROP_IN]: 'eAo=', [SYSCTL_DROP_IN]: null } };
+    const valid = (meta: unknown) => RestoreRecord.safeParse({ ...base, meta }).success;
+    assert.equal(valid({ [LIMITS_DROP_IN]: adminMeta }), true);
+    assert.equal(valid({ [LIMITS_DROP_IN]: { ...adminMeta, mode: '0999' } }), false);
+    assert.equal(valid({ [LIMITS_DROP_IN]: { ...adminMeta, mode: '644; reboot' } }), false);
+    assert.equal(valid({ [LIMITS_DROP_IN]: { ...adminMeta, context: "x:y:z:s0'; reboot" } }), false);
+    assert.equal(valid({ [LIMITS_DROP_IN]: { ...adminMeta, uid: -1 } }), false);
+    assert.equal(valid({ [SYSCTL_DROP_IN]: adminMeta }), false);
+    assert.equal(valid({ '/etc/passwd': adminMeta }), false);
   });
 });

@@ -22,10 +22,45 @@ import {
   type PresetDefinition,
 } from './presets.ts';
 
+/** SELinux labels: user:role:type:level, the level with its categories (s0-s0:c0.c1023). */
+const SELINUX_CONTEXT = /^[A-Za-z0-9_]+:[A-Za-z0-9_]+:[A-Za-z0-9_]+(:[A-Za-z0-9_.,:-]+)?$/;
+
+/** A file's mode (as `stat -c %a` prints it), owner and group ids, and SELinux context where the host has SELinux on. */
+export const FileMeta = z
+  .object({
+    mode: z.string().regex(/^[0-7]{3,4}$/, 'must be an octal mode'),
+    uid: z.number().int().nonnegative(),
+    gid: z.number().int().nonnegative(),
+    context: z.string().max(255).regex(SELINUX_CONTEXT, 'must be an SELinux context').nullable(),
+  })
+  .strict();
+export type FileMeta = z.infer<typeof FileMeta>;
+
+/**
+ * Benchlab's own new files: said explicitly, so neither a umask nor a setgid directory decides.
+ * Also what a revert gives a file its journal row recorded no metadata for (rows from before
+ * Benchlab recorded it), as every revert did then.
+ */
+export const NEW_FILE_META: FileMeta = { mode: '644', uid: 0, gid: 0, context: null };
+
+/** Whether the file is as `recorded` says; a context counts only where both sides have one (SELinux on). */
+export function sameFileMeta(observed: FileMeta | null, recorded: FileMeta): boolean {
+  if (!observed) return false;
+  const contexts = observed.context !== null && recorded.context !== null;
+  return (
+    Number.parseInt(observed.mode, 8) === Number.parseInt(recorded.mode, 8) &&
+    observed.uid === recorded.uid &&
+    observed.gid === recorded.gid &&
+    (!contexts || observed.context === recorded.context)
+  );
+}
+
 /** One of our files as it is on the host; base64 keeps its exact bytes for the restore record. */
 export interface HostFile {
   text: string;
   base64: string;
+  /** null when the host could not say (no `stat -c`). */
+  meta: FileMeta | null;
 }
 
 export interface HostSysctl {
@@ -58,6 +93,11 @@ export const RestoreRecord = z
     sysctls: z.record(z.string(), z.string()),
     /** Base64 content of each file before Benchlab first wrote it; null: it did not exist. */
     files: z.record(z.string(), z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64').nullable()),
+    /**
+     * Mode, owner, group (and context) of each file that existed. Absent in records written before
+     * Benchlab kept them: those files go back as NEW_FILE_META, as they always did.
+     */
+    meta: z.record(z.string(), FileMeta).optional(),
   })
   // The record is read back from the host: it may only ever name our own files and real sysctls,
   // so a damaged or planted record cannot make a revert remove or write anything else.
@@ -65,12 +105,17 @@ export const RestoreRecord = z
     for (const path of Object.keys(record.files)) {
       if (!(DROP_IN_PATHS as readonly string[]).includes(path)) ctx.addIssue({ code: 'custom', path: ['files', path], message: 'is not a file Benchlab writes' });
     }
+    for (const path of Object.keys(record.meta ?? {})) {
+      if (typeof record.files[path] !== 'string') ctx.addIssue({ code: 'custom', path: ['meta', path], message: 'is not a file the record keeps' });
+    }
     for (const [key, value] of Object.entries(record.sysctls)) {
       const problem = sysctlKeyProblem(key) ?? sysctlValueProblem(key, value);
       if (problem) ctx.addIssue({ code: 'custom', path: ['sysctls', key], message: problem });
     }
   });
 export type RestoreRecord = z.infer<typeof RestoreRecord>;
+/** A record as Benchlab writes it now: with metadata (possibly empty). */
+type RecordWithMeta = RestoreRecord & { meta: Record<string, FileMeta> };
 
 export const SYSCTL_CHANGES = ['change', 'same', 'missing', 'unwritable'] as const;
 
@@ -274,18 +319,34 @@ export function planPreset(subject: PlanSubject, state: HostPresetState): Preset
  * anything this plan changes for the first time is added with its current value.
  */
 export function extendRestoreRecord(existing: RestoreRecord | null, plan: PresetPlan, state: HostPresetState, now: string): RestoreRecord {
-  const record: RestoreRecord = existing
-    ? { ...existing, sysctls: { ...existing.sysctls }, files: { ...existing.files } }
-    : { format: 1, createdAt: now, sysctls: {}, files: {} };
+  const record: RecordWithMeta = existing
+    ? { ...existing, sysctls: { ...existing.sysctls }, files: { ...existing.files }, meta: { ...existing.meta } }
+    : { format: 1, createdAt: now, sysctls: {}, files: {}, meta: {} };
   for (const row of plan.sysctls) {
     if (row.change !== 'change' || Object.hasOwn(record.sysctls, row.key) || row.current === null) continue;
     record.sysctls[row.key] = row.current;
   }
   for (const file of plan.files) {
     if (file.action === 'unchanged' || Object.hasOwn(record.files, file.path)) continue;
-    record.files[file.path] = state.dropIns[file.path as DropInPath]?.base64 ?? null;
+    const before = state.dropIns[file.path as DropInPath];
+    record.files[file.path] = before?.base64 ?? null;
+    if (before?.meta) record.meta[file.path] = before.meta;
   }
   return record;
+}
+
+/** What a file written by apply gets: a replaced file keeps its own mode, owner and group; a new one is Benchlab's. */
+export function appliedFileMeta(path: DropInPath, state: HostPresetState): FileMeta {
+  return state.dropIns[path]?.meta ?? NEW_FILE_META;
+}
+
+/**
+ * The restore record's own file: it holds copies of the files it records, so it is no more
+ * readable than the most private of them (0600 when one of them is not world-readable).
+ */
+export function restoreFileMeta(record: RestoreRecord): FileMeta {
+  const copiesPrivateFile = Object.values(record.meta ?? {}).some((meta) => (Number.parseInt(meta.mode, 8) & 0o004) === 0);
+  return copiesPrivateFile ? { ...NEW_FILE_META, mode: '600' } : NEW_FILE_META;
 }
 
 /** What one apply changed, from before it: the `previous` of its journal row. */
@@ -296,17 +357,30 @@ export function previousOf(plan: PresetPlan, state: HostPresetState): RestoreRec
 /** The restore record rebuilt from journal rows (oldest first) when the host's file is gone. */
 export function restoreFromJournal(previous: readonly RestoreRecord[]): RestoreRecord | null {
   if (previous.length === 0) return null;
-  const record: RestoreRecord = { format: 1, createdAt: previous[0]!.createdAt, sysctls: {}, files: {} };
+  const record: RecordWithMeta = { format: 1, createdAt: previous[0]!.createdAt, sysctls: {}, files: {}, meta: {} };
   for (const entry of previous) {
     for (const [key, value] of Object.entries(entry.sysctls)) if (!Object.hasOwn(record.sysctls, key)) record.sysctls[key] = value;
-    for (const [path, content] of Object.entries(entry.files)) if (!Object.hasOwn(record.files, path)) record.files[path] = content;
+    for (const [path, content] of Object.entries(entry.files)) {
+      if (Object.hasOwn(record.files, path)) continue;
+      record.files[path] = content;
+      // Rows from before metadata was recorded have none: that file reverts as it always did.
+      const meta = entry.meta?.[path];
+      if (meta) record.meta[path] = meta;
+    }
   }
   return record;
 }
 
 export interface RevertPlan {
   sysctls: Array<{ key: string; current: string | null; original: string; change: 'change' | 'same' | 'missing' }>;
-  files: Array<{ path: string; original: string | null; action: 'write' | 'remove' | 'unchanged' }>;
+  /** `meta`: what the file had before, null where the record predates metadata (then NEW_FILE_META is written). */
+  files: Array<{ path: string; original: string | null; meta: FileMeta | null; action: 'write' | 'remove' | 'unchanged' }>;
+}
+
+/** Whether the file on the host is back as the record says: its bytes, and its mode, owner and group where recorded. */
+export function fileRestored(current: HostFile | null, original: string | null, meta: FileMeta | null): boolean {
+  if ((current?.base64 ?? null) !== original) return false;
+  return current === null || meta === null || sameFileMeta(current.meta, meta);
 }
 
 /** What a revert must do to get from the host's state back to the record. */
@@ -317,9 +391,10 @@ export function planRevert(state: HostPresetState, record: RestoreRecord): Rever
     return { key, current, original: normal, change: current === null ? ('missing' as const) : current === normal ? ('same' as const) : ('change' as const) };
   });
   const files = Object.entries(record.files).map(([path, original]) => {
-    const current = state.dropIns[path as DropInPath]?.base64 ?? null;
-    const action = current === original ? ('unchanged' as const) : original === null ? ('remove' as const) : ('write' as const);
-    return { path, original, action };
+    const meta = (original !== null && record.meta?.[path]) || null;
+    const current = state.dropIns[path as DropInPath] ?? null;
+    const action = fileRestored(current, original, meta) ? ('unchanged' as const) : original === null ? ('remove' as const) : ('write' as const);
+    return { path, original, meta, action };
   });
   return { sysctls, files };
 }

@@ -19,6 +19,7 @@ export interface ChangeEntry {
   hostId: number;
   presetId: string;
   keys: string[];
+  /** What the host held before, each file with its mode, owner and group (none in rows from before Benchlab kept them). */
   previous: RestoreRecord;
   applied: AppliedValues;
   status: 'pending' | 'applied' | 'reverted' | 'failed';

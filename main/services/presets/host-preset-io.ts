@@ -1,12 +1,13 @@
 // The remote side of presets, as POSIX sh over any HostTransport: read what a plan needs (identity,
-// limits, sysctls with writability, our files byte-exact as base64), write files atomically (temp
-// file in the same directory, then rename), set sysctls live with `sysctl -w`, and read a fresh
+// limits, sysctls with writability, our files byte-exact as base64 with their mode, owner, group
+// and SELinux context), write files atomically (temp file in the same directory given its mode,
+// owner, group and context, then rename), set sysctls live with `sysctl -w`, and read a fresh
 // login's limits. Root work goes through runPrivileged only; every value reaching a command line
 // was validated by app/presets/presets.ts and is shell-quoted here anyway.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { parseProcLimits, type ProcLimits } from '../../../app/presets/limits-conf.ts';
-import { LIMITS_CONF, RestoreRecord, type HostFile, type HostPresetState, type HostSysctl } from '../../../app/presets/preset-plan.ts';
+import { FileMeta, LIMITS_CONF, RestoreRecord, type HostFile, type HostPresetState, type HostSysctl } from '../../../app/presets/preset-plan.ts';
 import { DROP_IN_PATHS, normaliseSysctlValue, RESTORE_FILE, SYSCTL_DROP_IN, sysctlPath, type DropInPath } from '../../../app/presets/presets.ts';
 import type { LiveWrite } from '../../../app/presets/preset-verify.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
@@ -66,6 +67,13 @@ function requireSection(found: Map<string, string[]>, name: string, what: string
   return lines;
 }
 
+/** Sets `selinux=1` where the host has SELinux on, so contexts are read and set only there. */
+const SELINUX_PROBE = `selinux=0
+if [ -e /sys/fs/selinux/enforce ]; then selinux=1
+elif command -v getenforce >/dev/null 2>&1; then case "$(getenforce 2>/dev/null)" in Enforcing|Permissive) selinux=1;; esac
+fi
+`;
+
 // ---------------------------------------------------------------------------------------------
 // Reading
 
@@ -84,7 +92,7 @@ function readHostBody(keys: readonly string[], files: readonly string[], listLim
   const fileLines = files.map((path) => `f ${shellQuote(path)}`).join('\n');
   return `root=0
 [ "$(id -u)" = 0 ] && root=1
-k() {
+${SELINUX_PROBE}k() {
   m "sysctl $1"
   if [ ! -e "$2" ]; then echo missing; return; fi
   if [ "$root" = 1 ]; then if [ -w "$2" ]; then echo rw; else echo ro; fi; else echo unknown; fi
@@ -94,7 +102,14 @@ f() {
   m "file $1"
   if [ ! -f "$1" ]; then echo missing
   elif [ ! -r "$1" ]; then echo unreadable
-  else echo present; base64 < "$1"; fi
+  else
+    echo present
+    meta=$(stat -c '%a %u %g' "$1" 2>/dev/null) || meta=
+    context=
+    if [ "$selinux" = 1 ]; then context=$(stat -c %C "$1" 2>/dev/null) || context=; fi
+    echo "meta $meta $context"
+    base64 < "$1"
+  fi
 }
 m tools
 command -v base64 >/dev/null 2>&1 && echo base64
@@ -105,11 +120,22 @@ m end
 `;
 }
 
-function decodeFile(lines: string[] | undefined, path: string): HostFile | null {
+/** The `meta MODE UID GID [CONTEXT]` line; null where stat said nothing usable, the context alone dropped when odd. */
+function decodeMeta(line: string | undefined): FileMeta | null {
+  const [mode, uid, gid, context] = (line ?? '').split(/\s+/).slice(1);
+  const meta = FileMeta.safeParse({ mode, uid: Number(uid), gid: Number(gid), context: context ?? null });
+  if (meta.success) return meta.data;
+  return FileMeta.safeParse({ mode, uid: Number(uid), gid: Number(gid), context: null }).data ?? null;
+}
+
+const UNREADABLE = 'unreadable';
+
+/** A file as read (with its metadata), null when missing, UNREADABLE when the login may not read it. */
+function decodeFile(lines: string[] | undefined): HostFile | null | typeof UNREADABLE {
   if (!lines || lines[0] === 'missing') return null;
-  if (lines[0] === 'unreadable') throw new ApiError('unavailable', `cannot read ${path} on the host (permission denied)`);
-  const base64 = lines.slice(1).join('').trim();
-  return { text: Buffer.from(base64, 'base64').toString('utf8'), base64 };
+  if (lines[0] === UNREADABLE) return UNREADABLE;
+  const base64 = lines.slice(2).join('').trim();
+  return { text: Buffer.from(base64, 'base64').toString('utf8'), base64, meta: decodeMeta(lines[1]) };
 }
 
 function decodeSysctl(lines: string[] | undefined): HostSysctl {
@@ -143,7 +169,10 @@ export async function readHost(access: RemoteAccess, options: ReadOptions): Prom
   let restore: RestoreRecord | null = null;
   let restoreProblem: string | null = null;
   const restoreFile = first.files.get(RESTORE_FILE) ?? null;
-  if (restoreFile) {
+  if (restoreFile === UNREADABLE) {
+    // 0600 when it copies a private file: a login without root cannot read it, the journal can.
+    restoreProblem = `${RESTORE_FILE} on the host can be read only as root; Benchlab's journal is used instead`;
+  } else if (restoreFile) {
     try {
       restore = RestoreRecord.parse(JSON.parse(restoreFile.text));
     } catch (error) {
@@ -155,14 +184,24 @@ export async function readHost(access: RemoteAccess, options: ReadOptions): Prom
   const sysctls: Record<string, HostSysctl> = Object.fromEntries([...first.sysctls, ...(extra?.sysctls ?? [])]);
 
   const limitsFiles = [...first.files]
-    .filter(([path, file]) => file !== null && (path === LIMITS_CONF || path.startsWith('/etc/security/limits.d/')))
-    .map(([path, file]) => ({ path, text: file!.text }));
-  const dropIns = Object.fromEntries(DROP_IN_PATHS.map((path) => [path, first.files.get(path) ?? null])) as Record<DropInPath, HostFile | null>;
+    .filter(([path]) => path === LIMITS_CONF || path.startsWith('/etc/security/limits.d/'))
+    .flatMap(([path]) => {
+      const file = readable(first.files, path);
+      return file ? [{ path, text: file.text }] : [];
+    });
+  const dropIns = Object.fromEntries(DROP_IN_PATHS.map((path) => [path, readable(first.files, path)])) as Record<DropInPath, HostFile | null>;
   return {
     state: { user, uid: Number(uid), groups: (groups ?? '').split(/\s+/).filter(Boolean), sysctls, limitsFiles, dropIns, restore, sessionLimits },
     restoreProblem,
     nrOpen: sysctls['fs.nr_open']?.value ?? null,
   };
+}
+
+/** A file a plan needs: one the login may not read stops the plan, saying which. */
+function readable(files: Map<string, HostFile | null | typeof UNREADABLE>, path: string): HostFile | null {
+  const file = files.get(path) ?? null;
+  if (file === UNREADABLE) throw new ApiError('unavailable', `cannot read ${path} on the host (permission denied)`);
+  return file;
 }
 
 async function readFilesAndSysctls(access: RemoteAccess, keys: readonly string[], withFiles: boolean) {
@@ -177,10 +216,10 @@ async function readFilesAndSysctls(access: RemoteAccess, keys: readonly string[]
     throw new ApiError('unavailable', 'the host has no base64 command (coreutils or busybox), which Benchlab needs to copy files exactly');
   }
   const sysctls = new Map<string, HostSysctl>();
-  const read = new Map<string, HostFile | null>();
+  const read = new Map<string, HostFile | null | typeof UNREADABLE>();
   for (const [name, lines] of found) {
     if (name.startsWith('sysctl ')) sysctls.set(name.slice('sysctl '.length), decodeSysctl(lines));
-    if (name.startsWith('file ')) read.set(name.slice('file '.length), decodeFile(lines, name.slice('file '.length)));
+    if (name.startsWith('file ')) read.set(name.slice('file '.length), decodeFile(lines));
   }
   for (const path of files) if (!read.has(path)) read.set(path, null);
   return { sysctls, files: read };
@@ -206,23 +245,32 @@ export async function readLoginLimits(transport: HostTransport): Promise<ProcLim
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-/** New content per path (null: remove the file). */
-export type FileWrites = Record<string, { base64: string } | null>;
+/** New content per path with the mode, owner, group (and context) it gets; null: remove the file. */
+export type FileWrites = Record<string, { base64: string; meta: FileMeta } | null>;
 
-/** Writes (or removes) files atomically: a temp file beside each, synced, then renamed over it. */
+/**
+ * Writes (or removes) files atomically: a temp file beside each, created private, given its owner,
+ * group, mode and (with SELinux on) context, synced, then renamed over it — so the file never
+ * exists with other metadata, whatever the umask or a setgid directory would have given it.
+ */
 export async function writeFiles(access: RemoteAccess, step: 'write-restore' | 'write-drop-ins' | 'remove-restore', writes: FileWrites): Promise<void> {
-  const lines = Object.entries(writes).map(([path, content]) =>
-    content === null ? `rm -f ${shellQuote(path)}` : `put ${shellQuote(path)} ${shellQuote(content.base64)}`,
-  );
+  const lines = Object.entries(writes).map(([path, content]) => {
+    if (content === null) return `rm -f ${shellQuote(path)}`;
+    const { mode, uid, gid, context } = content.meta;
+    return `put ${[path, content.base64, mode, String(uid), String(gid), context ?? ''].map(shellQuote).join(' ')}`;
+  });
   if (lines.length === 0) return;
   const body = `set -e
 umask 022
-put() {
+${SELINUX_PROBE}put() {
   d=$(dirname "$1")
   t="$d/.$(basename "$1").benchlab-tmp"
   mkdir -p "$d"
-  printf '%s' "$2" | base64 -d > "$t"
-  chmod 0644 "$t"
+  (umask 077; printf '%s' "$2" | base64 -d > "$t")
+  # chown first: it clears set-id bits that chmod then sets.
+  chown "$4:$5" "$t"
+  chmod "$3" "$t"
+  if [ -n "$6" ] && [ "$selinux" = 1 ]; then chcon "$6" "$t"; fi
   sync "$t" 2>/dev/null || true
   mv -f "$t" "$1"
 }

@@ -7,17 +7,21 @@ import { ApiError } from '../../../app/common/errors.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import type { ApplyResult, PendingRevert, PresetProgress, RevertResult } from '../../../app/presets/presets-contract.ts';
 import {
+  appliedFileMeta,
   extendRestoreRecord,
+  fileRestored,
   limitsFilesAfter,
+  NEW_FILE_META,
   planPreset,
   planRevert,
   previousOf,
+  restoreFileMeta,
   restoreFromJournal,
   type HostPresetState,
   type PresetPlan,
 } from '../../../app/presets/preset-plan.ts';
 import { judgeLimits, judgeSysctl, type KeyVerdict } from '../../../app/presets/preset-verify.ts';
-import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type Preset, type PresetDefinition } from '../../../app/presets/presets.ts';
+import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type DropInPath, type Preset, type PresetDefinition } from '../../../app/presets/presets.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
@@ -144,7 +148,7 @@ export class PresetService {
       try {
         progress('restore', `writing the restore record ${RESTORE_FILE}`);
         const record = extendRestoreRecord(reading.state.restore, plan, reading.state, new Date().toISOString());
-        await writeFiles(access, 'write-restore', { [RESTORE_FILE]: { base64: base64Of(`${JSON.stringify(record, null, 2)}\n`) } });
+        await writeFiles(access, 'write-restore', { [RESTORE_FILE]: { base64: base64Of(`${JSON.stringify(record, null, 2)}\n`), meta: restoreFileMeta(record) } });
       } catch (error) {
         this.#options.changes.markFailed(changeId);
         throw stoppedAt('Writing the restore record', host, error, false);
@@ -153,7 +157,13 @@ export class PresetService {
       let step = 'Writing the drop-in files';
       try {
         progress('files', `writing ${files.map((file) => file.path).join(' and ')}`);
-        await writeFiles(access, 'write-drop-ins', Object.fromEntries(files.map((file) => [file.path, file.next === null ? null : { base64: base64Of(file.next) }])));
+        await writeFiles(
+          access,
+          'write-drop-ins',
+          Object.fromEntries(
+            files.map((file) => [file.path, file.next === null ? null : { base64: base64Of(file.next), meta: appliedFileMeta(file.path as DropInPath, reading.state) }]),
+          ),
+        );
         step = 'Setting the sysctls live';
         progress('live', changed.length > 0 ? `setting ${changed.length} sysctl${changed.length === 1 ? '' : 's'} live with sysctl -w` : 'no sysctl to set live');
         const writes = await setSysctls(access, Object.fromEntries(changed.map((row) => [row.key, row.next])));
@@ -227,7 +237,11 @@ export class PresetService {
       try {
         const files = plan.files.filter((file) => file.action !== 'unchanged');
         progress('files', files.length > 0 ? `restoring ${files.map((file) => file.path).join(' and ')}` : 'the files are already as they were');
-        await writeFiles(access, 'write-drop-ins', Object.fromEntries(files.map((file) => [file.path, file.original === null ? null : { base64: file.original }])));
+        await writeFiles(
+          access,
+          'write-drop-ins',
+          Object.fromEntries(files.map((file) => [file.path, file.original === null ? null : { base64: file.original, meta: file.meta ?? NEW_FILE_META }])),
+        );
         step = 'Restoring the sysctls';
         const changed = plan.sysctls.filter((row) => row.change === 'change');
         progress('live', `restoring ${changed.length} sysctl${changed.length === 1 ? '' : 's'} with sysctl -w`);
@@ -246,7 +260,7 @@ export class PresetService {
         const filesBack = plan.files.map((file) => ({
           path: file.path,
           action: file.action,
-          restored: (after.state.dropIns[file.path as keyof typeof after.state.dropIns]?.base64 ?? null) === file.original,
+          restored: fileRestored(after.state.dropIns[file.path as DropInPath], file.original, file.meta),
         }));
         // A key the kernel no longer has cannot be put back and need not be: it holds nothing.
         const complete = filesBack.every((file) => file.restored) && sysctls.every((row) => row.status === 'restored' || row.observed === null);

@@ -1,0 +1,68 @@
+// The remote file writes of presets, run through the local transport on temp files (as root, which
+// chown needs): the mode, owner and group a write is given are what the file gets, atomically,
+// whatever the umask and even in a setgid directory whose group a new file would otherwise take.
+
+import assert from 'node:assert/strict';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { NEW_FILE_META } from '../../../app/presets/preset-plan.ts';
+import { LocalTransport } from '../hosts/local-transport.ts';
+import { writeFiles, type RemoteAccess } from './host-preset-io.ts';
+
+const ADM_GID = 4;
+const skip = process.getuid?.() !== 0 ? 'needs root (chown)' : false;
+
+function metaOf(path: string): string {
+  const stat = statSync(path);
+  return `${(stat.mode & 0o7777).toString(8).padStart(4, '0')} ${stat.uid}:${stat.gid}`;
+}
+
+function base64(text: string): string {
+  return Buffer.from(text).toString('base64');
+}
+
+describe('writeFiles sets the mode, owner and group it is given', { skip }, () => {
+  let dir: string;
+  const access: RemoteAccess = { transport: new LocalTransport(), sudoPassword: undefined };
+  let umask: number;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'benchlab-preset-io-'));
+    // A setgid directory owned by group adm: a new file in it takes group adm unless told otherwise.
+    chownSync(dir, 0, ADM_GID);
+    chmodSync(dir, 0o2755);
+    umask = process.umask(0o077);
+  });
+
+  after(() => {
+    process.umask(umask);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("Benchlab's new file is 0644 root:root under umask 077 in a setgid directory", async () => {
+    const path = join(dir, '90-new.conf');
+    await writeFiles(access, 'write-drop-ins', { [path]: { base64: base64('new\n'), meta: NEW_FILE_META } });
+    assert.equal(readFileSync(path, 'utf8'), 'new\n');
+    assert.equal(metaOf(path), '0644 0:0');
+  });
+
+  test('a file put back gets its recorded mode, owner and group; no temp file is left', async () => {
+    const path = join(dir, '90-restored.conf');
+    await writeFiles(access, 'write-drop-ins', { [path]: { base64: base64('x\n'), meta: NEW_FILE_META } });
+    await writeFiles(access, 'write-drop-ins', { [path]: { base64: base64('old\n'), meta: { mode: '640', uid: 0, gid: ADM_GID, context: null } } });
+    assert.equal(readFileSync(path, 'utf8'), 'old\n');
+    assert.equal(metaOf(path), '0640 0:4');
+    await writeFiles(access, 'write-drop-ins', { [path]: { base64: base64('older\n'), meta: { mode: '600', uid: 0, gid: 0, context: null } } });
+    assert.equal(metaOf(path), '0600 0:0');
+    assert.deepEqual(readdirSync(dir).filter((name) => name.includes('benchlab-tmp')), []);
+  });
+
+  test('null removes the file', async () => {
+    const path = join(dir, '90-gone.conf');
+    await writeFiles(access, 'write-drop-ins', { [path]: { base64: base64('x\n'), meta: NEW_FILE_META } });
+    await writeFiles(access, 'write-drop-ins', { [path]: null });
+    assert.equal(existsSync(path), false);
+  });
+});
