@@ -1,13 +1,16 @@
 // A Benchlab back end in a child process that starts one load session and reports on stdout, so a
 // test can kill -9 it mid-run: `node tests/support/run-child.ts DATA_DIR START_ARGS_JSON`.
 // `hostId` in the args may be "local" (This machine) or a lab role whose target it connects first.
+// Each line is JSON: `started`, every charted `point`, and (stamped with the time it was published)
+// every `state` the run published (what `runs.live` answers) and every `host` connection change. With
+// `exitWhenDone` it closes its services and exits once the session is over (`done`).
 
 import { createDispatcher } from '../../main/api/dispatch.ts';
 import { createHandlers } from '../../main/api/handlers.ts';
 import { createServices } from '../../main/services/services.ts';
 
 const [dataDir, argsJson] = process.argv.slice(2);
-const args = JSON.parse(argsJson!) as Record<string, unknown> & { connect?: Array<{ name: string; address: string; keyPath: string; fingerprint: string }> };
+const args = JSON.parse(argsJson!) as Record<string, unknown> & { connect?: Array<{ name: string; address: string; keyPath: string; fingerprint: string }>; exitWhenDone?: boolean };
 const services = createServices({ dataDir: dataDir!, transport: 'cli', version: 'test' });
 const call = createDispatcher(createHandlers(services), (error) => console.error(error));
 const must = async (name: string, body: unknown) => {
@@ -32,7 +35,18 @@ if (args.connect) {
 }
 services.bus.subscribe('runs.points', (batch) => {
   services.runs.ack(batch.sessionId, batch.seq);
-  for (const point of batch.points) console.log(JSON.stringify({ point: { t: point.t, warmup: point.warmup, rps: point.rps } }));
+  for (const point of batch.points) console.log(JSON.stringify({ point: { t: point.t, at: point.at, warmup: point.warmup, rps: point.rps, errorsPerS: point.errorsPerS } }));
 });
+services.bus.subscribe('runs.state', ({ profile: _profile, latencyMeaning: _meaning, steps, ...run }) => {
+  const failed = steps.reduce((sum, step) => sum + (step.summary?.failed ?? 0), 0);
+  console.log(JSON.stringify({ state: { ...run, failed, publishedAt: Date.now() } }));
+});
+services.bus.subscribe('hosts.connection', (connection) => console.log(JSON.stringify({ host: { ...connection, publishedAt: Date.now() } })));
 const started = await must('runs.start', { clientHostId: ids[0], serverHostId: ids[1] ?? null, profile: args.profile });
 console.log(JSON.stringify({ started: started.sessionId }));
+if (args.exitWhenDone) {
+  const end = await services.runs.finished(started.sessionId as number);
+  await services.close();
+  console.log(JSON.stringify({ done: end.status }));
+  process.exit(0);
+}

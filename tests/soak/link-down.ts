@@ -1,0 +1,82 @@
+// Fault: the client's link down mid-run, for `outageMs`, as a pulled cable would (the veth at the
+// bridge). Short: longer than the agent's heartbeat limit but shorter than SSH keepalive; long:
+// longer than keepalive. A back end in a child process runs the session and ends when it is over.
+// Measured: how soon the agent on the client is gone, what the server saw, how soon `runs.live`
+// and the host's state said so, the seconds lost, how the run ended, and what the hosts kept.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agentOwner } from '../../main/services/runs/run-service.ts';
+import { labSetLink } from '../lab/lab.ts';
+import { until, within } from '../support/until.ts';
+import { firstReport, startChildRun } from './child-run.ts';
+import { machineLoad, type FaultFigures } from './figures.ts';
+import { SETTLE_MS } from './kill-backend.ts';
+import type { Random } from './seeded-random.ts';
+import { agentPid, goneAt, leftovers, SOAK_INSTANCE, type SoakLab } from './soak-lab.ts';
+import { checkStore, secondsLost } from './store-check.ts';
+
+/** The wait for the back end to end its run once the link is back (SSH keepalive and the run's own end bound it). */
+const RUN_END_MS = 90_000;
+
+export async function inject(lab: SoakLab, random: Random, repeat: number, outageMs: number): Promise<FaultFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-soak-link-'));
+  const owner = agentOwner(join(dataDir, 'benchlab.db'));
+  const run = startChildRun(lab, dataDir, { durationS: 60, rate: 200 }, { exitWhenDone: true });
+  let linkDown = false;
+  try {
+    await run.measured(1);
+    const sessionId = run.sessionId();
+    const agent = await until(() => agentPid('client', owner, sessionId, 'load'), 'the load agent pid file', 5000, 20);
+    const delay = random.between(0, 3000);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const loadAverage = machineLoad();
+    await labSetLink('client', 'down', { instance: SOAK_INSTANCE });
+    const downAt = Date.now();
+    linkDown = true;
+    const agentGone = goneAt(agent, outageMs);
+    // The outage lasts its time whatever happens meanwhile: it is the fault, not a wait for a state.
+    await new Promise((resolve) => setTimeout(resolve, outageMs - (Date.now() - downAt)));
+    await lab.server.reportedAfter(Date.now());
+    const answeredBeforeUp = lab.server.answered();
+    const lastRequestBeforeUp = lab.server.lastRequestAt();
+    await labSetLink('client', 'up', { instance: SOAK_INSTANCE });
+    const upAt = Date.now();
+    linkDown = false;
+    const agentGoneAt = (await agentGone) ?? (await goneAt(agent, SETTLE_MS));
+    const ended = await within(run.exited, 'the back end to end its run', RUN_END_MS).catch(() => null);
+    await lab.server.reportedAfter(Date.now());
+    const left = await leftovers(lab, owner, SETTLE_MS);
+    const firstAt = run.points.find((point) => !point.warmup)?.at ?? null;
+    const store = await checkStore(dataDir, sessionId);
+    const report = firstReport(run.states, downAt);
+    const hostReport = run.hosts.find((host) => host.publishedAt >= downAt && host.state !== 'connected');
+    const last = run.states.at(-1);
+    return {
+      repeat,
+      injectedAt: `${delay} ms after the first measured second`,
+      integrityOk: store.integrityOk,
+      booksBalanced: store.booksProblems === null ? null : store.booksProblems.length === 0,
+      secondsLost: secondsLost(store.storedAts, firstAt, agentGoneAt ?? upAt),
+      loadStoppedMs: lastRequestBeforeUp - downAt,
+      agentEndedMs: agentGoneAt === null ? null : agentGoneAt - downAt,
+      reportedMs: report?.afterMs ?? null,
+      reportedAs: report?.said ?? null,
+      leftovers: left,
+      revert: null,
+      loadAverage,
+      extra: {
+        // Requests the client's kernel had sent before the link went down, retransmitted once it is up.
+        'requests at the server after the link came back': lab.server.answered() - answeredBeforeUp,
+        'host shown not connected after (ms)': hostReport ? hostReport.publishedAt - downAt : null,
+        'run ended after the link came back (ms)': last && ended ? Math.max(0, last.publishedAt - upAt) : null,
+        'run ended': ended ? `${last?.status ?? '?'}: ${last?.message ?? ''}`.replace(/\d\d:\d\d:\d\d/g, 'HH:MM:SS') : 'the back end did not end its run',
+      },
+    };
+  } finally {
+    if (linkDown) await labSetLink('client', 'up', { instance: SOAK_INSTANCE });
+    run.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
