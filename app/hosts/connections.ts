@@ -11,6 +11,12 @@ export const HostConnection = z.object({
   /** Why the host is not connected, in words a person can act on. */
   message: z.string().nullable(),
   since: z.string(),
+  /**
+   * Set while a connected host does not answer: what Benchlab runs there fell silent and a command
+   * sent over the connection got no answer either. When it went silent; null while it answers.
+   * The connection is kept (SSH keepalive decides when it is dead).
+   */
+  unresponsiveSince: z.string().nullable(),
 });
 export type HostConnection = z.infer<typeof HostConnection>;
 

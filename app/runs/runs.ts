@@ -50,8 +50,15 @@ export const LiveRun = z.object({
   message: z.string().nullable(),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
+  /**
+   * Per source of once-a-second lines (the client's load agent, the server's sampler): when its
+   * last line came, while nothing has come from it for over 2 s; null while lines flow.
+   */
+  silentSince: z.object({ client: z.string().nullable(), server: z.string().nullable() }),
 });
 export type LiveRun = z.infer<typeof LiveRun>;
+
+export type LineSource = keyof LiveRun['silentSince'];
 
 /** One second on the charts. Latencies in µs, rates per second, shares 0..1; null when unknown. */
 export const LivePoint = z.object({

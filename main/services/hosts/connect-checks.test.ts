@@ -25,7 +25,7 @@ function setUp(connected: (hostId: number) => boolean = () => true) {
   const lines: LogLine[] = [];
   bus.subscribe('log', (line) => lines.push(line));
   const checks = new ConnectChecks({ bus, log: new Logger(new EventsRepository(db), bus), hosts: { get: (id) => ({ name: `host-${id}` }) }, isConnected: connected });
-  const connect = (hostId: number) => bus.publish('hosts.connection', { hostId, state: 'connected', message: null, since: new Date().toISOString() });
+  const connect = (hostId: number) => bus.publish('hosts.connection', { hostId, state: 'connected', message: null, since: new Date().toISOString(), unresponsiveSince: null });
   return { bus, lines, checks, connect };
 }
 

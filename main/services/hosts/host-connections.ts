@@ -1,9 +1,12 @@
 // Live connections to the stored hosts: connect with secrets held in memory only, publish each
 // state change (`hosts.connection`), notice a dead link (SSH keepalive) and reconnect with backoff.
-// Host key problems and refused credentials are never retried: they need the user.
+// Host key problems and refused credentials are never retried: they need the user. When what
+// Benchlab runs on a host falls silent, the host is probed over its connection and shown
+// unresponsive until it answers again — long before keepalive would give up on the link.
 
 import type { ConnectSecrets, ConnectionStateName, HostConnection } from '../../../app/hosts/connections.ts';
 import { ApiError } from '../../../app/common/errors.ts';
+import { clockTime } from '../../../app/common/clock-time.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { Logger } from '../logger.ts';
@@ -14,6 +17,12 @@ import { LocalTransport } from './local-transport.ts';
 
 const NEEDS_THE_USER = new Set(['host_key_unknown', 'host_key_changed', 'auth_failed', 'password_required', 'passphrase_required', 'invalid_args']);
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+/** A suspected host that has not answered a probe within this is shown unresponsive. */
+export const PROBE_ANSWER_MS = 1000;
+/** A probe that failed outright is sent again after this. */
+const PROBE_AGAIN_MS = 1000;
+/** What a probe runs: any answer at all proves the host and the link are there. */
+const PROBE_COMMAND = 'true';
 
 interface Entry {
   connection: HostConnection;
@@ -24,6 +33,8 @@ interface Entry {
   /** Bumped by every connect/disconnect, so a late result of an older attempt is ignored. */
   generation: number;
   presentedKey: string | null;
+  /** Set while something Benchlab runs on the host is silent and the host is being probed. */
+  suspicion: { since: string } | null;
 }
 
 export interface HostConnectionsOptions {
@@ -74,6 +85,24 @@ export class HostConnections {
   /** The host key fingerprint the host last presented when it was not trusted (for pinning). */
   presentedKey(hostId: number): string | null {
     return this.#entry(hostId).presentedKey;
+  }
+
+  /**
+   * What Benchlab runs on the host fell silent at `since`: probe the host, and show it unresponsive
+   * while the probe gets no answer. The connection itself is kept.
+   */
+  suspect(hostId: number, since: Date): void {
+    const entry = this.#entry(hostId);
+    if (entry.suspicion || !entry.transport || entry.connection.state !== 'connected') return;
+    const suspicion = { since: since.toISOString() };
+    entry.suspicion = suspicion;
+    this.#probe(hostId, entry, suspicion);
+  }
+
+  /** What Benchlab runs on the host is heard again: it answers. */
+  heard(hostId: number): void {
+    const entry = this.#entries.get(hostId);
+    if (entry?.suspicion) this.#answered(hostId, entry);
   }
 
   /** The sudo password given at connect time, kept in memory only. */
@@ -208,6 +237,54 @@ export class HostConnections {
     entry.retry.unref?.();
   }
 
+  /** One probe at a time: sent, and again after a failure, until the host answers or the suspicion ends. */
+  #probe(hostId: number, entry: Entry, suspicion: { since: string }): void {
+    const transport = entry.transport;
+    if (!transport || entry.suspicion !== suspicion) return;
+    const current = () => entry.suspicion === suspicion;
+    // Over a dead link the probe waits for the link (its own timeout starts only once it runs).
+    const late = setTimeout(() => {
+      if (current()) this.#unresponsive(hostId, entry, suspicion.since);
+    }, PROBE_ANSWER_MS);
+    late.unref?.();
+    transport.exec(PROBE_COMMAND, { timeoutMs: 10_000 }).then(
+      () => {
+        clearTimeout(late);
+        if (current()) this.#answered(hostId, entry);
+      },
+      () => {
+        clearTimeout(late);
+        if (!current()) return;
+        this.#unresponsive(hostId, entry, suspicion.since);
+        const again = setTimeout(() => this.#probe(hostId, entry, suspicion), PROBE_AGAIN_MS);
+        again.unref?.();
+      },
+    );
+  }
+
+  #unresponsive(hostId: number, entry: Entry, since: string): void {
+    if (entry.connection.unresponsiveSince !== null) return;
+    this.#options.log.warn('hosts', `${this.#nameOf(hostId)}: no answer since ${clockTime(since)} (the link may be down); the connection is kept`);
+    entry.connection = { ...entry.connection, unresponsiveSince: since };
+    this.#options.bus.publish('hosts.connection', entry.connection);
+  }
+
+  #answered(hostId: number, entry: Entry): void {
+    entry.suspicion = null;
+    if (entry.connection.unresponsiveSince === null) return;
+    this.#options.log.info('hosts', `${this.#nameOf(hostId)}: answers again`);
+    entry.connection = { ...entry.connection, unresponsiveSince: null };
+    this.#options.bus.publish('hosts.connection', entry.connection);
+  }
+
+  #nameOf(hostId: number): string {
+    try {
+      return this.#options.hosts.get(hostId).name;
+    } catch {
+      return `host ${hostId}`;
+    }
+  }
+
   #stopRetry(entry: Entry): void {
     if (entry.retry) clearTimeout(entry.retry);
     entry.retry = null;
@@ -217,13 +294,14 @@ export class HostConnections {
     let entry = this.#entries.get(hostId);
     if (!entry) {
       entry = {
-        connection: { hostId, state: 'disconnected', message: null, since: new Date().toISOString() },
+        connection: { hostId, state: 'disconnected', message: null, since: new Date().toISOString(), unresponsiveSince: null },
         transport: null,
         secrets: {},
         retry: null,
         attempt: 0,
         generation: 0,
         presentedKey: null,
+        suspicion: null,
       };
       this.#entries.set(hostId, entry);
     }
@@ -231,7 +309,9 @@ export class HostConnections {
   }
 
   #setState(entry: Entry, state: ConnectionStateName, message: string | null): void {
-    entry.connection = { hostId: entry.connection.hostId, state, message, since: new Date().toISOString() };
+    // A new state is a new connection (or none): a suspicion of the old one ends with it.
+    entry.suspicion = null;
+    entry.connection = { hostId: entry.connection.hostId, state, message, since: new Date().toISOString(), unresponsiveSince: null };
     this.#options.bus.publish('hosts.connection', entry.connection);
   }
 }

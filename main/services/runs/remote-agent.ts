@@ -1,7 +1,8 @@
 // One running agent on a host, over HostTransport.start: sends the start line and a heartbeat
 // every second, parses what comes back line by line (a line that fails its schema is logged, never
 // trusted), and stops it — `stop` first, then a kill of its process group if it has not ended
-// within the grace, then the channel itself.
+// within the grace, then the channel itself. Over a dead link the channel's end would come only
+// when SSH gives the connection up: an agent known gone is given up at once instead.
 
 import {
   AGENT_PROTOCOL_VERSION,
@@ -17,7 +18,8 @@ import { ApiError } from '../../../app/common/errors.ts';
 import type { HostProcess, HostTransport } from '../hosts/host-transport.ts';
 
 export interface AgentEnd {
-  reason: EndReason | 'lost';
+  /** `lost`: the channel ended without the agent's end line; `link-lost`: given up over a silent link. */
+  reason: EndReason | 'lost' | 'link-lost';
   message: string | null;
 }
 
@@ -28,6 +30,8 @@ export interface RemoteAgentOptions {
 
 /** How long `stop` may take before the agent's process group is killed. */
 export const STOP_GRACE_MS = 800;
+/** After the kill, how long the channel may take to end before the agent is given up (a dead link). */
+const KILLED_GRACE_MS = 2000;
 
 export class RemoteAgent {
   readonly #transport: HostTransport;
@@ -37,11 +41,15 @@ export class RemoteAgent {
   #end: AgentEnd | null = null;
   readonly ended: Promise<AgentEnd>;
   #hello: ((pid: number) => void) | null = null;
+  #giveUp: ((end: AgentEnd) => void) | null = null;
+  #givenUp = false;
 
   private constructor(transport: HostTransport, process: HostProcess, feed: LineFeed, options: RemoteAgentOptions) {
     this.#transport = transport;
     this.#process = process;
     feed.listen((text) => {
+      // Given up: whatever still comes is not trusted to belong to the books that were closed.
+      if (this.#givenUp) return;
       const parsed = parseAgentLine(text);
       if (!parsed.ok) return options.onProblem(`agent: ${parsed.error}`);
       const line = parsed.value;
@@ -53,10 +61,11 @@ export class RemoteAgent {
       options.onLine(line);
     });
     this.#heartbeat = setInterval(() => process.write(encodeLine({ type: 'hb' })), HEARTBEAT_EVERY_MS);
-    this.ended = process.exited.then(({ code }) => {
+    const exited = process.exited.then(({ code }): AgentEnd => {
       clearInterval(this.#heartbeat);
       return this.#end ?? { reason: 'lost', message: `the agent ended without saying why (exit code ${code ?? 'none: killed or the link closed'})` };
     });
+    this.ended = Promise.race([exited, new Promise<AgentEnd>((resolve) => (this.#giveUp = resolve))]);
   }
 
   /** Starts the agent and sends its configuration; resolves once it said hello. */
@@ -91,13 +100,30 @@ export class RemoteAgent {
     return this.#pid;
   }
 
-  /** Asks the agent to stop; kills its process group if it has not ended within STOP_GRACE_MS. */
+  /**
+   * Asks the agent to stop; kills its process group if it has not ended within STOP_GRACE_MS, and
+   * gives it up if even then its channel does not end (the link is dead).
+   */
   async stop(graceMs = STOP_GRACE_MS): Promise<AgentEnd> {
     this.#process.write(encodeLine({ type: 'stop' }));
-    const timer = setTimeout(() => this.kill(), graceMs);
+    const kill = setTimeout(() => this.kill(), graceMs);
+    const giveUp = setTimeout(() => this.giveUp({ reason: 'lost', message: `no answer from the agent within ${(graceMs + KILLED_GRACE_MS) / 1000} s of its stop (the link may be down)` }), graceMs + KILLED_GRACE_MS);
     const end = await this.ended;
-    clearTimeout(timer);
+    clearTimeout(kill);
+    clearTimeout(giveUp);
     return end;
+  }
+
+  /**
+   * Ends it now with `end`, without waiting for its channel: the agent is known gone (it stops by
+   * its own heartbeat rule) but the link that would say so is silent. Killed as far as the link
+   * allows; lines that still come are dropped.
+   */
+  giveUp(end: AgentEnd): void {
+    if (this.#givenUp) return;
+    this.#givenUp = true;
+    this.kill();
+    this.#giveUp?.(end);
   }
 
   /** Kills the agent's process group on the host (over a separate command), and the channel. */

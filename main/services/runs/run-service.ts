@@ -4,6 +4,8 @@
 // arrives, run summaries from merged histograms, and the session's status. Stop halts the load
 // within 1 s; a hard cap ends a session that would run on; a killed Benchlab leaves `running`
 // rows that the next start marks `interrupted` (with summaries of the seconds that were stored).
+// Each agent's lines are watched (run-link-watch.ts): a silent source is on the live run within
+// seconds, and a client cut off from Benchlab ends the run as "client link lost", stored seconds kept.
 // Other Benchlab processes may share the store (the app and a CLI): their live sessions, and the
 // agents those sessions run, are theirs; only what a dead process left is recovered or killed.
 
@@ -31,6 +33,7 @@ import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-h
 import { PointStream } from './point-stream.ts';
 import type { SessionSnapshots } from './session-snapshot.ts';
 import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
+import { RunLinkWatch } from './run-link-watch.ts';
 import { StepRecorder } from './step-recorder.ts';
 
 /** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
@@ -38,6 +41,8 @@ const SESSION_CAP_MARGIN_S = 30;
 /** An agent that outlives its step cap by this much is killed from here. */
 const STEP_CAP_MARGIN_MS = 10_000;
 const PROBE_TIMEOUT_MS = 3000;
+/** After a window's last second the drain may be quiet for the request timeout and this (agent: DRAIN_GRACE_MS and the last line's wait). */
+const DRAIN_QUIET_MS = 1500;
 
 export interface RunServiceOptions {
   bus: EventBus;
@@ -76,6 +81,9 @@ interface Live {
   server: ServerMetrics | null;
   done: Promise<void>;
   capTimer: ReturnType<typeof setTimeout> | null;
+  links: RunLinkWatch;
+  /** The current step's load agent, while it runs. */
+  load: RemoteAgent | null;
 }
 
 export class RunService {
@@ -167,6 +175,7 @@ export class RunService {
       message: null,
       startedAt: now.toISOString(),
       endedAt: null,
+      silentSince: { client: null, server: null },
     };
     const live: Live = {
       state,
@@ -177,6 +186,20 @@ export class RunService {
       server: null,
       done: Promise.resolve(),
       capTimer: null,
+      links: new RunLinkWatch({
+        connections,
+        hostIds: { client: client.id, server: server?.id ?? null },
+        onSilence: (silentSince) => {
+          // A silent sampler's last reading is not the server now: the charts get a gap, not a flat line.
+          if (silentSince.server !== null) live.server = null;
+          this.#update(live, { silentSince });
+        },
+        onClientLost: (message) => {
+          this.#options.log.error('runs', `${name}: ${message}`);
+          live.load?.giveUp({ reason: 'link-lost', message });
+        },
+      }),
+      load: null,
     };
     this.#live?.points.close();
     this.#live = live;
@@ -236,6 +259,7 @@ export class RunService {
     live.controller.abort();
     for (const agent of live.agents) agent.kill();
     live.points.close();
+    live.links.close();
     if (live.capTimer) clearTimeout(live.capTimer);
   }
 
@@ -276,13 +300,16 @@ export class RunService {
         const outcome = await this.#runStep(live, step, context);
         const why = describeFailure(outcome, this.#options.hosts.get(context.clientHostId).name);
         if (why) {
-          failure = `step ${step.index + 1} (${step.label}): ${why}`;
+          // A lost link ends the session, whichever step it cut: its message says so on its own.
+          failure = outcome.reason === 'link-lost' ? why : `step ${step.index + 1} (${step.label}): ${why}`;
           break;
         }
       }
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
     } finally {
+      live.links.stopped('server');
+      live.links.close();
       if (sampler) await sampler.stop().catch(() => undefined);
       if (live.capTimer) clearTimeout(live.capTimer);
       const stopped = live.controller.signal.aborted;
@@ -335,10 +362,15 @@ export class RunService {
     let end: AgentEnd;
     try {
       const agent = await RemoteAgent.start(context.clientTransport, context.clientAgent.command, config, {
-        onLine: (line) => this.#onLoadLine(live, step.index, recorder, line),
+        onLine: (line) => {
+          live.links.heard('client');
+          this.#onLoadLine(live, step, recorder, line);
+        },
         onProblem: (message) => this.#options.log.warn('runs', `${state.name}: ${message}`),
       });
       live.agents.add(agent);
+      live.load = agent;
+      live.links.started('client');
       if (live.controller.signal.aborted) void agent.stop();
       const watchdog = setTimeout(() => {
         this.#options.log.warn('runs', `${state.name}: the agent outlived its ${step.capS} s cap; killing it`);
@@ -349,6 +381,9 @@ export class RunService {
       live.agents.delete(agent);
     } catch (error) {
       end = { reason: 'error', message: error instanceof Error ? error.message : String(error) };
+    } finally {
+      live.load = null;
+      live.links.stopped('client');
     }
     // A step cut at its hard cap did not finish what it scheduled: it is stopped, not completed.
     const status = end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
@@ -360,12 +395,13 @@ export class RunService {
     return end;
   }
 
-  #onLoadLine(live: Live, stepIndex: number, recorder: StepRecorder, line: AgentLine): void {
+  #onLoadLine(live: Live, loadStep: LoadStep, recorder: StepRecorder, line: AgentLine): void {
     if (line.type === 'log') {
       this.#options.log.info('agent', line.message);
       return;
     }
     if (line.type !== 'sample') return;
+    const stepIndex = loadStep.index;
     const step = live.state.steps[stepIndex]!;
     if (line.phase === 'measure' && step.status === 'warmup') step.status = 'running';
     const second = recorder.secondOf(line, live.server);
@@ -374,6 +410,11 @@ export class RunService {
       if (problem) this.#options.log.warn('runs', `${live.state.name}: ${problem}`);
     } catch (error) {
       this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}: ${(error as Error).message}`);
+    }
+    const windowS = loadStep.load.durationS;
+    if (second.phase === 'measure' && windowS !== undefined && second.second + 1 >= windowS) {
+      // The window's last second: the drain line comes once the answers still due are in, or at the timeout.
+      live.links.allowPause('client', live.state.profile.request.timeoutMs + DRAIN_QUIET_MS);
     }
     if (second.phase === 'drain') {
       // Not a second of the window: it finishes the step's books, it is no point on the charts.
@@ -395,11 +436,13 @@ export class RunService {
     const capS = sessionCapSeconds(live.state.profile) + SESSION_CAP_MARGIN_S;
     const sampler = await RemoteAgent.start(transport, host.command, { role: 'sampler', port, capS, pidFile }, {
       onLine: (line) => {
+        live.links.heard('server');
         if (line.type === 'server') live.server = line.server;
       },
       onProblem: (message) => this.#options.log.warn('runs', `${live.state.name} (server sampler): ${message}`),
     });
     live.agents.add(sampler);
+    live.links.started('server');
     void sampler.ended.then(() => live.agents.delete(sampler));
     return sampler;
   }
@@ -500,6 +543,8 @@ function describeFailure(end: AgentEnd, clientName: string): string | null {
       return `the agent on ${clientName} lost its connection to Benchlab and stopped its load`;
     case 'lost':
       return `lost the agent on ${clientName}: ${end.message ?? 'the link closed'}`;
+    case 'link-lost':
+      return end.message ?? `client link lost: no data from the agent on ${clientName}`;
     case 'error':
       return end.message ?? 'the agent failed';
   }

@@ -104,6 +104,7 @@ export class ComparisonService {
       message: null,
       startedAt: session.startedAt ?? session.createdAt,
       endedAt: session.endedAt,
+      silentSince: { client: null, server: null },
     };
     return { run, points, durationS: points.at(-1)!.t };
   }

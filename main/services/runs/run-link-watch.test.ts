@@ -1,0 +1,97 @@
+// The run's link watch on an injected clock, with a stand-in for the host connections: a silent
+// source is published with the time of its last line and its host suspected; the client is lost
+// only once its agent is gone by its own rule AND its host does not answer; a silent server never
+// ends the run; a line clears the silence.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { clockTime } from '../../../app/common/clock-time.ts';
+import type { HostConnection } from '../../../app/hosts/connections.ts';
+import type { LiveRun } from '../../../app/runs/runs.ts';
+import { RunLinkWatch } from './run-link-watch.ts';
+import { AGENT_GONE_AFTER_MS, SILENT_AFTER_MS } from './silence-watch.ts';
+
+const CLIENT = 1;
+const SERVER = 2;
+
+function fixture() {
+  let now = Date.parse('2025-01-01T12:00:00Z');
+  const unresponsive = new Set<number>();
+  const suspected: Array<{ hostId: number; since: number }> = [];
+  const heard: number[] = [];
+  const published: Array<LiveRun['silentSince']> = [];
+  const lost: string[] = [];
+  const watch = new RunLinkWatch({
+    connections: {
+      suspect: (hostId, since) => void suspected.push({ hostId, since: since.getTime() }),
+      heard: (hostId) => void heard.push(hostId),
+      state: (hostId) => ({ hostId, state: 'connected', message: null, since: '', unresponsiveSince: unresponsive.has(hostId) ? 'x' : null }) as HostConnection,
+    },
+    hostIds: { client: CLIENT, server: SERVER },
+    onSilence: (silentSince) => published.push(silentSince),
+    onClientLost: (message) => lost.push(message),
+    clock: () => now,
+  });
+  const advance = (ms: number) => {
+    now += ms;
+    watch.tick();
+  };
+  return { watch, advance, unresponsive, suspected, heard, published, lost, now: () => now };
+}
+
+describe('run link watch', () => {
+  test('a silent client is published and suspected, then lost once gone and unanswering', (t) => {
+    const f = fixture();
+    t.after(() => f.watch.close());
+    f.watch.started('client');
+    f.advance(1000);
+    f.watch.heard('client');
+    const lastLine = f.now();
+    f.advance(SILENT_AFTER_MS);
+    assert.deepEqual(f.published, []);
+    f.advance(250);
+    assert.deepEqual(f.published, [{ client: new Date(lastLine).toISOString(), server: null }]);
+    assert.deepEqual(f.suspected, [{ hostId: CLIENT, since: lastLine }]);
+    f.advance(AGENT_GONE_AFTER_MS);
+    assert.deepEqual(f.lost, [], 'the host still answers: its agent is stuck, not cut off');
+    f.unresponsive.add(CLIENT);
+    f.advance(250);
+    assert.equal(f.lost.length, 1);
+    assert.match(f.lost[0]!, /^client link lost at (\d\d:\d\d:\d\d): no data from the client's agent for \d+(\.\d)? s; what was stored is kept$/);
+    assert.ok(f.lost[0]!.includes(`at ${clockTime(lastLine)}:`));
+    f.advance(5000);
+    assert.equal(f.lost.length, 1, 'lost once');
+  });
+
+  test('a silent server is published, never ends the run, and a line clears it', (t) => {
+    const f = fixture();
+    t.after(() => f.watch.close());
+    f.watch.started('client');
+    f.watch.started('server');
+    const serverLast = f.now();
+    for (let second = 0; second < 30; second++) {
+      f.advance(1000);
+      f.watch.heard('client');
+    }
+    f.unresponsive.add(SERVER);
+    assert.deepEqual(f.lost, []);
+    assert.deepEqual(f.published, [{ client: null, server: new Date(serverLast).toISOString() }]);
+    assert.deepEqual(f.suspected, [{ hostId: SERVER, since: serverLast }]);
+    f.watch.heard('server');
+    assert.deepEqual(f.published.at(-1), { client: null, server: null });
+    assert.deepEqual(f.heard, [SERVER], 'its host is heard again');
+  });
+
+  test('a client between steps is not expected to send, and its silence ends with its step', (t) => {
+    const f = fixture();
+    t.after(() => f.watch.close());
+    f.watch.started('client');
+    f.advance(SILENT_AFTER_MS + 250);
+    assert.equal(f.published.length, 1);
+    f.watch.stopped('client');
+    assert.deepEqual(f.published.at(-1), { client: null, server: null });
+    f.unresponsive.add(CLIENT);
+    f.advance(60_000);
+    assert.deepEqual(f.lost, []);
+  });
+});
