@@ -2,6 +2,7 @@
 // checking), read their system info, and check that the client reaches the server.
 
 import { Fragment, useState } from 'react';
+import { clockTime } from '../../../../app/common/clock-time.ts';
 import type { HostConnection } from '../../../../app/hosts/connections.ts';
 import type { Host, HostInput } from '../../../../app/hosts/hosts.ts';
 import type { Reachability } from '../../../../app/hosts/system-info.ts';
@@ -194,6 +195,15 @@ export function HostsPage() {
                     </td>
                     <td data-testid="host-state" title={state?.message ?? ''}>
                       <span className={`badge ${state?.state ?? 'disconnected'}`}>{STATE_LABELS[state?.state ?? 'disconnected']}</span>
+                      {state?.unresponsiveSince && (
+                        <>
+                          {' '}
+                          <span className="badge unresponsive" data-testid="host-unresponsive">
+                            unresponsive
+                          </span>
+                          <div className="state-message">no answer since {clockTime(state.unresponsiveSince)}; the connection is kept until the host answers or SSH gives it up</div>
+                        </>
+                      )}
                       {state?.message && state.state !== 'connected' && <div className="state-message">{state.message}</div>}
                     </td>
                     <td className="row-actions">

@@ -1,7 +1,7 @@
 // The Run page: a load profile form, Start and Stop, live charts (requests/s, latency percentiles
 // on a linear or log axis, errors, client and server CPU, server memory, network, with step
-// markers), the live summary table in the seeds' columns, and the bottleneck banner (client-bound,
-// server-bound or neither, with the evidence).
+// markers), the live summary table in the seeds' columns, the bottleneck banner (client-bound,
+// server-bound or neither, with the evidence), and which agent has fallen silent since when.
 
 import { useMemo, useState } from 'react';
 import { parseTarget, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
@@ -11,6 +11,7 @@ import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
 import { SessionDashboard } from './SessionDashboard.tsx';
+import { SilenceBanner } from './SilenceBanner.tsx';
 import { useDeployments } from '../templates/use-deployments.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
@@ -144,6 +145,7 @@ export function RunPage() {
             )}
             <span className="muted small">{run.latencyMeaning}</span>
           </div>
+          {running && <SilenceBanner run={run} hosts={hosts} connections={connections} />}
           {run.message && (
             <Banner tone={run.status === 'failed' ? 'error' : 'warning'} role="alert" testId="run-message">
               {run.message}
