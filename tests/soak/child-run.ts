@@ -28,6 +28,8 @@ export interface ChildState {
 export interface ChildHost {
   hostId: number;
   state: string;
+  /** Set while a connected host does not answer. */
+  unresponsiveSince: string | null;
   publishedAt: number;
 }
 
@@ -121,7 +123,12 @@ export function firstReport(states: readonly ChildState[], since: number): { aft
     if (state.publishedAt < since) continue;
     const other = Object.entries(state).find(([key, value]) => !plain.has(key) && value !== null && value !== undefined && value !== false);
     if (state.message || !['starting', 'running', 'pausing'].includes(state.status) || other) {
-      const said = [state.status, state.message, other ? `${other[0]}: ${JSON.stringify(other[1])}` : null].filter(Boolean).join(': ');
+      // Clock times differ from run to run; the table groups what was said by its words.
+      const said = [state.status, state.message, other ? `${other[0]}: ${JSON.stringify(other[1])}` : null]
+        .filter(Boolean)
+        .join(': ')
+        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
+        .replace(/\d\d:\d\d:\d\d/g, 'HH:MM:SS');
       return { afterMs: state.publishedAt - since, said };
     }
   }

@@ -16,7 +16,7 @@ import type { Random } from './seeded-random.ts';
 import { agentPid, goneAt, leftovers, type SoakLab } from './soak-lab.ts';
 import { checkStore, secondsLost } from './store-check.ts';
 
-const DURATION_S = 8;
+const DURATION_S = 5;
 
 export async function inject(lab: SoakLab, random: Random, repeat: number): Promise<FaultFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-soak-server-'));

@@ -51,7 +51,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
     const firstAt = run.points.find((point) => !point.warmup)?.at ?? null;
     const store = await checkStore(dataDir, sessionId);
     const report = firstReport(run.states, downAt);
-    const hostReport = run.hosts.find((host) => host.publishedAt >= downAt && host.state !== 'connected');
+    const hostReport = run.hosts.find((host) => host.publishedAt >= downAt && (host.unresponsiveSince !== null || host.state !== 'connected'));
     const last = run.states.at(-1);
     return {
       repeat,
@@ -69,9 +69,10 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
       extra: {
         // Requests the client's kernel had sent before the link went down, retransmitted once it is up.
         'requests at the server after the link came back': lab.server.answered() - answeredBeforeUp,
-        'host shown not connected after (ms)': hostReport ? hostReport.publishedAt - downAt : null,
-        'run ended after the link came back (ms)': last && ended ? Math.max(0, last.publishedAt - upAt) : null,
-        'run ended': ended ? `${last?.status ?? '?'}: ${last?.message ?? ''}`.replace(/\d\d:\d\d:\d\d/g, 'HH:MM:SS') : 'the back end did not end its run',
+        'host shown unresponsive or not connected after (ms)': hostReport ? hostReport.publishedAt - downAt : null,
+        'run ended after (ms)': last && ended ? last.publishedAt - downAt : null,
+        'run ended before the link came back': last && ended ? last.publishedAt < upAt : null,
+        'run ended': ended ? `${last?.status ?? '?'}: ${last?.message ?? ''}`.replace(/\d\d:\d\d:\d\d/g, 'HH:MM:SS').replace(/for \d+(\.\d+)? s/, 'for N s') : 'the back end did not end its run',
       },
     };
   } finally {

@@ -1,0 +1,91 @@
+// The soak, short: each fault of `npm run soak` injected 3 times on the lab (instance soak), with
+// the invariants asserted instead of figures printed: the store's integrity, balanced books, no
+// leftovers on the hosts, at most the second in flight lost per kill, the load stopped within the
+// agent's own limits, a lost link named by runs.live within its silence rule and the run ended as
+// client link lost, revert restoring bytes, mode, owner and live values. The seed is in the test's
+// diagnostics with each fault's table, so a failing run can be repeated with npm run soak -- --seed.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TIMEOUT_MS } from '../../app/runs/agent-protocol.ts';
+import { SILENT_AFTER_MS } from '../../main/services/runs/silence-watch.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
+import { FAULTS } from './faults.ts';
+import { figuresTable, type FaultFigures } from './figures.ts';
+import { freshSeed, seededRandom } from './seeded-random.ts';
+import { openSoakLab, type SoakLab } from './soak-lab.ts';
+
+const skip = labSkipReason({ sudoUser: true });
+const REPEAT = 3;
+
+/**
+ * The agent stops its load on EOF of its stdin at once, and after HEARTBEAT_TIMEOUT_MS without a
+ * line from Benchlab at the latest (checked several times a second): within one more heartbeat
+ * interval of that, its load has stopped.
+ */
+const AGENT_STOP_LIMIT_MS = HEARTBEAT_TIMEOUT_MS + HEARTBEAT_EVERY_MS;
+/** The live run names a silent agent after SILENT_AFTER_MS without a line, seen on its watch's next tick (4 a second). */
+const REPORT_LIMIT_MS = SILENT_AFTER_MS + HEARTBEAT_EVERY_MS;
+
+const checks: Record<string, (figure: FaultFigures) => void> = {
+  'kill-backend': (figure) => {
+    assert.ok(figure.secondsLost !== null && figure.secondsLost <= 1, `${figure.secondsLost} seconds lost`);
+    assert.ok(figure.agentEndedMs !== null && figure.agentEndedMs <= AGENT_STOP_LIMIT_MS, `the agent ended after ${figure.agentEndedMs} ms`);
+    assert.ok(figure.loadStoppedMs !== null && figure.loadStoppedMs <= AGENT_STOP_LIMIT_MS, `the last request came ${figure.loadStoppedMs} ms after the kill`);
+    assert.equal(figure.extra['session interrupted on the next start'], true);
+    assert.equal(figure.extra['stored end time − last stored second (s)'], 0);
+  },
+  'kill-preset-apply': (figure) => {
+    assert.equal(figure.revert?.bytes, true, 'revert restored the bytes');
+    assert.equal(figure.revert?.mode, true, 'revert restored the mode');
+    assert.equal(figure.revert?.owner, true, 'revert restored the owner and group');
+    assert.equal(figure.revert?.liveValues, true, 'revert restored the live values');
+    assert.notEqual(figure.extra['pending revert shown on the next start (host changed)'], false);
+  },
+  'link-short': (figure) => linkChecks(figure),
+  'link-long': (figure) => linkChecks(figure),
+  'kill-server': (figure) => {
+    assert.equal(figure.secondsLost, 0, 'the run went on and stored every second');
+    assert.notEqual(figure.reportedMs, null, 'the failed requests were in the live summary');
+  },
+  'full-disk': () => {},
+};
+
+function linkChecks(figure: FaultFigures): void {
+  assert.ok(figure.agentEndedMs !== null && figure.agentEndedMs <= AGENT_STOP_LIMIT_MS, `the agent ended ${figure.agentEndedMs} ms after the link went down`);
+  assert.ok(figure.reportedMs !== null && figure.reportedMs <= REPORT_LIMIT_MS, `runs.live said so after ${figure.reportedMs} ms`);
+  assert.match(String(figure.extra['run ended']), /^failed: client link lost/);
+}
+
+describe('soak, short: each fault 3 times on the lab', { skip: skip ?? false, concurrency: false }, () => {
+  let lab: SoakLab;
+  const seed = freshSeed();
+
+  before(async () => {
+    lab = await openSoakLab();
+  });
+
+  after(async () => {
+    await lab?.close();
+  });
+
+  for (const fault of FAULTS) {
+    test(fault.title, async (t) => {
+      const random = seededRandom(seed, fault.id);
+      const figures: FaultFigures[] = [];
+      for (let repeat = 1; repeat <= REPEAT; repeat++) figures.push(await fault.inject(lab, random, repeat));
+      t.diagnostic(`seed ${seed} (npm run soak -- --repeat ${REPEAT} --seed ${seed} --only ${fault.id})\n${figuresTable(fault.title, figures)}`);
+      for (const figure of figures) {
+        const where = `injection ${figure.repeat} (${figure.injectedAt})`;
+        assert.equal(figure.integrityOk, true, `${where}: integrity_check`);
+        assert.notEqual(figure.booksBalanced, false, `${where}: the books do not balance`);
+        assert.deepEqual(figure.leftovers, [], `${where}: left on the hosts`);
+        try {
+          checks[fault.id]!(figure);
+        } catch (error) {
+          throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
+        }
+      }
+    });
+  }
+});
