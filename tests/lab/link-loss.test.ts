@@ -134,6 +134,13 @@ describe('faults named as they happen', { skip: skip ?? false }, () => {
     const session = await lab.ok<{ status: string; endedAt: string | null }>('sessions.get', { id: sessionId });
     assert.equal(session.status, 'failed');
 
+    // While the client does not answer, a new run on it is refused, and nothing is stored for it.
+    const sessionsBefore = await lab.ok<unknown[]>('sessions.list', {});
+    const refused = await lab.call('runs.start', { clientHostId: lab.clientId, profile: { target, request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 1 } } });
+    assert.ok(!refused.ok && refused.error.code === 'unavailable', JSON.stringify(refused));
+    assert.match(refused.error.message, /^lab-client has not answered since \d\d:\d\d:\d\d: wait until it answers again, or reconnect it$/);
+    assert.deepEqual(await lab.ok<unknown[]>('sessions.list', {}), sessionsBefore);
+
     const recovered = nextEvent(lab, 'hosts.connection', (connection) => connection.hostId === lab.clientId && connection.state === 'connected' && connection.unresponsiveSince === null);
     await labSetLink('client', 'up', { instance: INSTANCE });
     const back = await within(recovered, 'the client host to answer again', 60_000);

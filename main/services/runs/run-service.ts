@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type ServerMetrics } from '../../../app/runs/agent-protocol.ts';
 import { ApiError } from '../../../app/common/errors.ts';
+import { clockTime } from '../../../app/common/clock-time.ts';
 import { chartPoint } from '../../../app/runs/chart-point.ts';
 import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/runs/load-profile.ts';
 import type { RepeatTag, RunDeployment } from '../../../app/runs/runs-contract.ts';
@@ -41,6 +42,8 @@ const SESSION_CAP_MARGIN_S = 30;
 /** An agent that outlives its step cap by this much is killed from here. */
 const STEP_CAP_MARGIN_MS = 10_000;
 const PROBE_TIMEOUT_MS = 3000;
+/** The first line comes a second after the agent's load threads are up, which takes a moment on a busy host. */
+const THREADS_START_QUIET_MS = 3000;
 /** After a window's last second the drain may be quiet for the request timeout and this (agent: DRAIN_GRACE_MS and the last line's wait). */
 const DRAIN_QUIET_MS = 1500;
 
@@ -129,6 +132,10 @@ export class RunService {
     const clientTransport = connections.transportFor(client.id);
     const server = args.serverHostId ? hosts.get(args.serverHostId) : null;
     const serverTransport = server ? connections.transportFor(server.id) : null;
+    for (const host of [client, server]) {
+      const silentSince = host ? connections.state(host.id).unresponsiveSince : null;
+      if (host && silentSince) throw new ApiError('unavailable', `${host.name} has not answered since ${clockTime(silentSince)}: wait until it answers again, or reconnect it`);
+    }
     const target = parseTarget(profile.target);
     if (typeof target === 'string') throw new ApiError('invalid_args', `target: ${target}`);
     const steps = expandSteps(profile);
@@ -371,6 +378,7 @@ export class RunService {
       live.agents.add(agent);
       live.load = agent;
       live.links.started('client');
+      live.links.allowPause('client', THREADS_START_QUIET_MS);
       if (live.controller.signal.aborted) void agent.stop();
       const watchdog = setTimeout(() => {
         this.#options.log.warn('runs', `${state.name}: the agent outlived its ${step.capS} s cap; killing it`);
