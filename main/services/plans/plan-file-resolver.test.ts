@@ -107,7 +107,7 @@ describe('resolvePlanFile', () => {
 
   test("a study's own file (its study block) runs from its own fields, even when no shipped study has its id", async () => {
     const resolver = deps({ studies: { studies: [], broken: [] } });
-    const text = readFileSync(join(import.meta.dirname, '../../../resources/studies/ab-fixed-count.yaml'), 'utf8').replace(/^  id: ab-fixed-count$/m, '  id: my-own-study');
+    const text = readFileSync(join(import.meta.dirname, '../../../resources/studies/ab-fixed-count.yaml'), 'utf8').replace(/^ {2}id: ab-fixed-count$/m, '  id: my-own-study');
     const plan = fileOf(text);
     assert.equal(plan.study, 'my-own-study');
     const resolved = await resolvePlanFile(resolver, { plan, clientHostId: 1, serverHostId: 2 });
