@@ -5,6 +5,7 @@
 import type { LogLine } from '../../app/contract.ts';
 import type { EventBus } from './event-bus.ts';
 import type { EventsRepository } from './store/events-repository.ts';
+import { isStoreOutOfSpace } from './store/store-errors.ts';
 
 export class Logger {
   readonly #events: EventsRepository;
@@ -16,8 +17,19 @@ export class Logger {
 
   write(level: LogLine['level'], source: string, message: string, refs: { sessionId?: number; hostId?: number } = {}): void {
     const line: LogLine = { at: new Date().toISOString(), level, source, message };
-    if (!this.#events.append(line, refs)) debugNote(`the store is closed; dropped the log line [${level}] ${source}: ${message}`);
+    const notStored = this.#store(line, refs);
+    if (notStored) debugNote(`${notStored}; dropped the log line [${level}] ${source}: ${message}`);
     this.#bus.publish('log', line);
+  }
+
+  /** Stores the line; says why not when it could not be (the store closed, or full). */
+  #store(line: LogLine, refs: { sessionId?: number; hostId?: number }): string | null {
+    try {
+      return this.#events.append(line, refs) ? null : 'the store is closed';
+    } catch (error) {
+      if (isStoreOutOfSpace(error)) return `the store is out of space (${(error as Error).message})`;
+      throw error;
+    }
   }
 
   info(source: string, message: string): void {

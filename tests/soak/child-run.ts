@@ -52,11 +52,15 @@ export interface ChildProfile {
 }
 
 export function startChildRun(lab: SoakLab, dataDir: string, profile: ChildProfile, options: { exitWhenDone: boolean }): ChildRun {
-  const start = {
+  return spawnChildRun(dataDir, {
     connect: lab.connect,
     exitWhenDone: options.exitWhenDone,
     profile: { target: lab.server.url, request: { path: '/soak', timeoutMs: 2000 }, load: { model: 'open', rate: profile.rate, durationS: profile.durationS, connections: 10 }, warmupS: 0 },
-  };
+  });
+}
+
+/** The back end in a child process with run-child.ts's start arguments as they are (This machine when nothing is to connect). */
+export function spawnChildRun(dataDir: string, start: Record<string, unknown>): ChildRun {
   const child = spawn(process.execPath, [RUN_CHILD, dataDir, JSON.stringify(start)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const points: ChildPoint[] = [];
   const states: ChildState[] = [];

@@ -3,14 +3,16 @@
 // `hostId` in the args may be "local" (This machine) or a lab role whose target it connects first.
 // Each line is JSON: `started`, every charted `point`, and (stamped with the time it was published)
 // every `state` the run published (what `runs.live` answers) and every `host` connection change. With
-// `exitWhenDone` it closes its services and exits once the session is over (`done`).
+// `exitWhenDone` it closes its services and exits once the session is over (`done`). With
+// `storeFullAfter: N` the store is capped at its size once N measured seconds are charted
+// (`PRAGMA max_page_count`), so its next writes fail with SQLITE_FULL: a full data disk, no tmpfs.
 
 import { createDispatcher } from '../../main/api/dispatch.ts';
 import { createHandlers } from '../../main/api/handlers.ts';
 import { createServices } from '../../main/services/services.ts';
 
 const [dataDir, argsJson] = process.argv.slice(2);
-const args = JSON.parse(argsJson!) as Record<string, unknown> & { connect?: Array<{ name: string; address: string; keyPath: string; fingerprint: string }>; exitWhenDone?: boolean };
+const args = JSON.parse(argsJson!) as Record<string, unknown> & { connect?: Array<{ name: string; address: string; keyPath: string; fingerprint: string }>; exitWhenDone?: boolean; storeFullAfter?: number };
 const services = createServices({ dataDir: dataDir!, transport: 'cli', version: 'test' });
 const call = createDispatcher(createHandlers(services), (error) => console.error(error));
 const must = async (name: string, body: unknown) => {
@@ -33,8 +35,15 @@ if (args.connect) {
 } else {
   ids.push((await must('hosts.addLocal', {})).id as number);
 }
+let measuredPoints = 0;
+let storeCapped = false;
 services.bus.subscribe('runs.points', (batch) => {
   services.runs.ack(batch.sessionId, batch.seq);
+  measuredPoints += batch.points.filter((point) => !point.warmup).length;
+  if (args.storeFullAfter !== undefined && measuredPoints >= args.storeFullAfter && !storeCapped) {
+    storeCapped = true;
+    services.db.pragma(`max_page_count = ${services.db.pragma('page_count', { simple: true }) as number}`);
+  }
   for (const point of batch.points) console.log(JSON.stringify({ point: { t: point.t, at: point.at, warmup: point.warmup, rps: point.rps, errorsPerS: point.errorsPerS } }));
 });
 services.bus.subscribe('runs.state', ({ profile: _profile, latencyMeaning: _meaning, steps, ...run }) => {

@@ -6,10 +6,13 @@
 // rows that the next start marks `interrupted` (with summaries of the seconds that were stored).
 // Each agent's lines are watched (run-link-watch.ts): a silent source is on the live run within
 // seconds, and a client cut off from Benchlab ends the run as "client link lost", stored seconds kept.
+// A store that runs out of space mid-run (a full data disk) stops the load as Stop does and ends the
+// run as failed, saying so on runs.live and the log even where the store can no longer record it.
 // Other Benchlab processes may share the store (the app and a CLI): their live sessions, and the
 // agents those sessions run, are theirs; only what a dead process left is recovered or killed.
 
 import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type ServerMetrics } from '../../../app/runs/agent-protocol.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { clockTime } from '../../../app/common/clock-time.ts';
@@ -30,6 +33,7 @@ import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { PortableNodeCache } from '../templates/portable-node.ts';
 import type { ConnectChecks } from '../hosts/connect-checks.ts';
 import { isOwnerAlive } from '../store/process-owner.ts';
+import { isStoreOutOfSpace, storeFullMessage } from '../store/store-errors.ts';
 import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-host.ts';
 import { PointStream } from './point-stream.ts';
 import type { SessionSnapshots } from './session-snapshot.ts';
@@ -87,6 +91,10 @@ interface Live {
   links: RunLinkWatch;
   /** The current step's load agent, while it runs. */
   load: RemoteAgent | null;
+  /** The agent's time of the last measured second stored, for what a full store says was kept. */
+  lastStoredAtMs: number | null;
+  /** Set once the store ran out of space: why the run ends. */
+  storeFull: string | null;
 }
 
 export class RunService {
@@ -207,6 +215,8 @@ export class RunService {
         },
       }),
       load: null,
+      lastStoredAtMs: null,
+      storeFull: null,
     };
     this.#live?.points.close();
     this.#live = live;
@@ -313,16 +323,17 @@ export class RunService {
         }
       }
     } catch (error) {
-      failure = error instanceof Error ? error.message : String(error);
+      if (!this.#outOfSpace(live, error)) failure = error instanceof Error ? error.message : String(error);
     } finally {
       live.links.stopped('server');
       live.links.close();
       if (sampler) await sampler.stop().catch(() => undefined);
       if (live.capTimer) clearTimeout(live.capTimer);
+      failure = live.storeFull ?? failure;
       const stopped = live.controller.signal.aborted;
       const status = failure ? 'failed' : stopped ? 'cancelled' : 'completed';
       const ended = new Date();
-      this.#options.sessions.setStatus(state.sessionId, status, { ended });
+      this.#storeSessionEnd(state.sessionId, status, ended);
       for (const step of state.steps) if (step.status === 'pending') step.status = 'stopped';
       this.#update(live, { status, currentStep: null, endedAt: ended.toISOString(), message: failure ?? state.message });
       if (failure) this.#options.log.error('runs', `${state.name}: ${failure}`);
@@ -394,9 +405,16 @@ export class RunService {
       live.links.stopped('client');
     }
     // A step cut at its hard cap did not finish what it scheduled: it is stopped, not completed.
-    const status = end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
+    const status = live.storeFull ? 'failed' : end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
     if (end.reason === 'cap') this.#options.log.warn('runs', `${state.name}: step ${step.index + 1} (${step.label}) reached its ${step.capS} s cap and was cut short`);
-    ({ summary: liveStep.summary, bottleneck: liveStep.bottleneck } = recorder.finish(status));
+    try {
+      ({ summary: liveStep.summary, bottleneck: liveStep.bottleneck } = recorder.finish(status));
+    } catch (error) {
+      // The run's row stays running; the next start summarizes it from its stored seconds.
+      if (!this.#outOfSpace(live, error)) throw error;
+      liveStep.summary = recorder.summary();
+      liveStep.bottleneck = recorder.bottleneck();
+    }
     liveStep.status = status;
     liveStep.endedAtS = this.#elapsed(live);
     this.#update(live, {});
@@ -413,11 +431,15 @@ export class RunService {
     const step = live.state.steps[stepIndex]!;
     if (line.phase === 'measure' && step.status === 'warmup') step.status = 'running';
     const second = recorder.secondOf(line, live.server);
-    try {
-      const problem = recorder.record(second);
-      if (problem) this.#options.log.warn('runs', `${live.state.name}: ${problem}`);
-    } catch (error) {
-      this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}: ${(error as Error).message}`);
+    // Once the store was full, what follows is not stored: what was kept ends where the message says.
+    if (live.storeFull === null) {
+      try {
+        const problem = recorder.record(second);
+        if (second.phase === 'measure') live.lastStoredAtMs = line.at;
+        if (problem) this.#options.log.warn('runs', `${live.state.name}: ${problem}`);
+      } catch (error) {
+        if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}: ${(error as Error).message}`);
+      }
     }
     const windowS = loadStep.load.durationS;
     if (second.phase === 'measure' && windowS !== undefined && second.second + 1 >= windowS) {
@@ -468,6 +490,30 @@ export class RunService {
     if (!answer) throw new ApiError('unavailable', `${hostName}: the reachability check of the target did not answer`);
     if (!answer.reachable) {
       throw new ApiError('unreachable', `target: ${describeTarget(target)} is not reachable from ${hostName}: ${answer.message ?? 'no answer'}`);
+    }
+  }
+
+  /**
+   * Whether `error` says the store is out of space; the first time, the run is ended for it: the
+   * load stopped as Stop does, the reason on runs.live and the log (which drops what it cannot store).
+   */
+  #outOfSpace(live: Live, error: unknown): boolean {
+    if (!isStoreOutOfSpace(error)) return false;
+    if (live.storeFull === null) {
+      live.storeFull = storeFullMessage(dirname(this.#options.databaseFile), live.lastStoredAtMs);
+      this.#options.log.error('runs', `${live.state.name}: ${live.storeFull} (${(error as Error).message})`);
+      void this.#halt(live, live.storeFull);
+    }
+    return true;
+  }
+
+  /** The session's end as stored; a store out of space keeps it running, for the next start to mark interrupted. */
+  #storeSessionEnd(sessionId: number, status: 'completed' | 'failed' | 'cancelled', ended: Date): void {
+    try {
+      this.#options.sessions.setStatus(sessionId, status, { ended });
+    } catch (error) {
+      if (!isStoreOutOfSpace(error)) throw error;
+      debugNote(`could not store the end of session ${sessionId} (${(error as Error).message}): it stays running in the store, and the next start marks it interrupted at its last stored second`);
     }
   }
 
