@@ -125,7 +125,7 @@ export function firstReport(states: readonly ChildState[], since: number): { aft
   const plain = new Set(['sessionId', 'name', 'status', 'clientHostId', 'serverHostId', 'currentStep', 'message', 'startedAt', 'endedAt', 'failed', 'publishedAt']);
   for (const state of states) {
     if (state.publishedAt < since) continue;
-    const other = Object.entries(state).find(([key, value]) => !plain.has(key) && value !== null && value !== undefined && value !== false);
+    const other = Object.entries(state).find(([key, value]) => !plain.has(key) && isSet(value));
     if (state.message || !['starting', 'running', 'pausing'].includes(state.status) || other) {
       // Clock times differ from run to run; the table groups what was said by its words.
       const said = [state.status, state.message, other ? `${other[0]}: ${JSON.stringify(other[1])}` : null]
@@ -137,4 +137,11 @@ export function firstReport(states: readonly ChildState[], since: number): { aft
     }
   }
   return null;
+}
+
+/** Whether a state field says something: not empty, false, or an object of nothing but nulls (a healthy run's silentSince). */
+function isSet(value: unknown): boolean {
+  if (value === null || value === undefined || value === false) return false;
+  if (typeof value === 'object') return Object.values(value).some(isSet);
+  return true;
 }

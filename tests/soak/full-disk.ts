@@ -2,8 +2,9 @@
 // small tmpfs mounted for the injection; at a random moment after the first measured second a
 // ballast file takes every free byte, so the store's next write gets ENOSPC. The ballast goes once
 // the run is over (or the back end gave up), then the store is checked and started on.
-// Measured: whether the back end kept running, how soon `runs.live` said something, the seconds
-// lost while the disk was full, the file's integrity and books after, and what the hosts kept.
+// Measured: whether the back end crashed or ended the run itself, how soon `runs.live` named the
+// full disk, how soon the load stopped, the seconds lost while the disk was full, the file's
+// integrity and books after, and what the hosts kept.
 
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,8 +53,10 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
     const loadAverage = machineLoad();
     fillDisk(ballast);
     const fullAt = Date.now();
+    const agentGone = goneAt(agent, DURATION_S * 1000 + SETTLE_MS);
     const ended = await within(run.exited, 'the back end to end its run', DURATION_S * 1000 + 30_000).catch(() => null);
-    const agentGoneAt = await goneAt(agent, SETTLE_MS);
+    const agentGoneAt = await agentGone;
+    await lab.server.reportedAfter(Date.now());
     run.child.kill('SIGKILL');
     await run.exited;
     rmSync(ballast);
@@ -62,22 +65,25 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
     const store = await checkStore(dataDir, sessionId);
     const report = firstReport(run.states, fullAt);
     const crash = /^\w*Error: .*$/m.exec(run.stderr())?.[0] ?? null;
+    const last = run.states.at(-1);
     return {
       repeat,
       injectedAt: `${delay} ms after the first measured second`,
       integrityOk: store.integrityOk,
       booksBalanced: store.booksProblems === null ? null : store.booksProblems.length === 0,
       secondsLost: secondsLost(store.storedAts, firstAt, agentGoneAt ?? Date.now()),
-      loadStoppedMs: null,
-      agentEndedMs: null,
+      loadStoppedMs: lab.server.lastRequestAt() - fullAt,
+      agentEndedMs: agentGoneAt === null ? null : agentGoneAt - fullAt,
       reportedMs: report?.afterMs ?? null,
-      reportedAs: report?.said ?? null,
+      reportedAs: report?.said.replace(dataDir, 'DATA_DIR') ?? null,
       leftovers: left,
       revert: null,
       loadAverage,
       extra: {
         'back end ended its run itself': ended !== null && ended.done !== null,
-        'back end crashed': ended !== null && ended.code !== 0 ? `crashed (exit ${ended.code ?? ended.signal}): ${crash ?? 'no error line'}` : null,
+        'back end crashed': ended === null ? null : ended.code !== 0,
+        ...(ended !== null && ended.code !== 0 ? { 'crashed with': `exit ${ended.code ?? ended.signal}: ${crash ?? 'no error line'}` } : {}),
+        'run ended': ended?.done ? `${last?.status ?? '?'}: ${(last?.message ?? '').replace(dataDir, 'DATA_DIR').replace(/\d\d:\d\d:\d\d/g, 'HH:MM:SS')}` : null,
         'session status after the next start': store.sessionStatus,
       },
     };

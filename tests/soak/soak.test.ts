@@ -2,7 +2,8 @@
 // the invariants asserted instead of figures printed: the store's integrity, balanced books, no
 // leftovers on the hosts, at most the second in flight lost per kill, the load stopped within the
 // agent's own limits, a lost link named by runs.live within its silence rule and the run ended as
-// client link lost, revert restoring bytes, mode, owner and live values. The seed is in the test's
+// client link lost, a full data disk named by runs.live and the run ended as failed without a crash,
+// revert restoring bytes, mode, owner and live values. The seed is in the test's
 // diagnostics with each fault's table, so a failing run can be repeated with npm run soak -- --seed.
 
 import assert from 'node:assert/strict';
@@ -48,7 +49,13 @@ const checks: Record<string, (figure: FaultFigures) => void> = {
     assert.equal(figure.secondsLost, 0, 'the run went on and stored every second');
     assert.notEqual(figure.reportedMs, null, 'the failed requests were in the live summary');
   },
-  'full-disk': () => {},
+  'full-disk': (figure) => {
+    assert.equal(figure.extra['back end crashed'], false, `the back end crashed: ${figure.extra['crashed with']}`);
+    assert.equal(figure.extra['back end ended its run itself'], true);
+    assert.match(String(figure.extra['run ended']), /^failed: the data disk is full \(DATA_DIR\): (stored up to HH:MM:SS|nothing was stored); free space and start again$/);
+    assert.notEqual(figure.reportedMs, null, 'runs.live named the full disk');
+    assert.notEqual(figure.agentEndedMs, null, 'the load agent ended');
+  },
 };
 
 function linkChecks(figure: FaultFigures): void {
