@@ -47,3 +47,23 @@ test('once shutdown has begun, requests are refused while one admitted before is
   await closing;
   assert.equal(services.db.open, false, 'then the store is closed');
 });
+
+test('a request whose write finds the store full is refused as unavailable, saying so, and stores nothing', async () => {
+  const dispatch = createDispatcher(createHandlers(services), () => {}, services.requests);
+  // A real SQLITE_FULL: the file may not grow past the pages it has.
+  const pages = services.db.pragma('page_count', { simple: true }) as number;
+  services.db.pragma(`max_page_count = ${pages}`);
+  const hosts = Array.from({ length: 200 }, (_, i) => ({ name: `full-${i}-${'x'.repeat(50)}`, address: `10.9.${i >> 8}.${i & 255}`, port: 22, user: 'root', auth: 'agent' }));
+  let refused: unknown = null;
+  let refusedName = '';
+  for (const host of hosts) {
+    const outcome = await dispatch('hosts.add', host);
+    if (!outcome.ok) {
+      refused = outcome.error;
+      refusedName = host.name;
+      break;
+    }
+  }
+  assert.ok(!services.hosts.list().some((host) => host.name === refusedName), 'the refused host is not stored');
+  assert.deepEqual(refused, { code: 'unavailable', message: 'hosts.add: the data disk is full, nothing was stored; free space and try again' });
+});

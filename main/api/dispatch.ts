@@ -1,11 +1,13 @@
 // The single entry point every transport calls: checks the request name, validates arguments
 // against the contract, runs the handler and turns any failure into `{ code, message }`. Through
 // the services' request gate, a request that arrives once shutdown has begun is refused
-// (`unavailable`), and shutdown waits for those admitted before.
+// (`unavailable`), and shutdown waits for those admitted before. A write that finds the store's
+// disk full is `unavailable` too, in words the user can act on.
 
 import { isRequestName, parseArgs, type RequestName } from '../../app/contract.ts';
 import { ApiError, type ApiErrorShape } from '../../app/common/errors.ts';
 import type { RequestGate } from '../services/request-gate.ts';
+import { isStoreOutOfSpace } from '../services/store/store-errors.ts';
 import type { Handlers } from './handlers.ts';
 
 export type DispatchOutcome = { ok: true; result: unknown } | { ok: false; error: ApiErrorShape };
@@ -26,6 +28,8 @@ export function createDispatcher(handlers: Handlers, reportInternal: (error: unk
       return { ok: true, result: await (gate ? gate.admit(name, run) : run()) };
     } catch (error) {
       if (error instanceof ApiError) return { ok: false, error: error.toJSON() };
+      // A full disk is the user's to fix, not a bug to report: say so in their words.
+      if (isStoreOutOfSpace(error)) return { ok: false, error: { code: 'unavailable', message: `${name}: the data disk is full, nothing was stored; free space and try again` } };
       reportInternal(error, name satisfies RequestName);
       return { ok: false, error: { code: 'internal', message: `${name} failed: ${(error as Error)?.message ?? String(error)}` } };
     }
