@@ -114,7 +114,13 @@ describe('agent accounting: misbehaving servers', () => {
     assert.equal((books.errors.timeout ?? 0) + poolFull, 1000);
     // Only what was sent has a latency.
     assert.equal(latency(run).totalCount, books.errors.timeout);
-    for (const line of samplesOf(run)) assert.ok(line.client.openSockets <= 1 && line.client.newConnections <= (books.errors.timeout ?? 0));
+    // At most the one connection allowed at a time: the first, then one more only after a timed-out
+    // request's connection was closed. So at most timeouts + 1 were opened; the +1 is a connection
+    // whose slot outwaited its timeout while it connected (a busy machine), counted pool-full.
+    const timeouts = books.errors.timeout ?? 0;
+    for (const line of samplesOf(run)) {
+      assert.ok(line.client.openSockets <= 1 && line.client.newConnections <= timeouts + 1, `open ${line.client.openSockets}, new ${line.client.newConnections}, timeouts ${timeouts}`);
+    }
   });
 
   test('open model without a maximum: connections open on demand, counted with their connect time', async () => {
