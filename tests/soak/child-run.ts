@@ -5,8 +5,10 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { SoakLab } from './soak-lab.ts';
-import { within } from '../support/until.ts';
+import { machineLoad } from './figures.ts';
+import type { Random } from './seeded-random.ts';
+import { agentPid, type SoakLab } from './soak-lab.ts';
+import { until, within } from '../support/until.ts';
 
 const RUN_CHILD = resolve(import.meta.dirname, '..', 'support', 'run-child.ts');
 
@@ -144,4 +146,18 @@ function isSet(value: unknown): boolean {
   if (value === null || value === undefined || value === false) return false;
   if (typeof value === 'object') return Object.values(value).some(isSet);
   return true;
+}
+
+/**
+ * When a fault strikes: once the run has measured its first second and its load agent is up, at a
+ * random moment up to `withinMs` later (seeded: the moment is the fault's, not a wait for a state).
+ * Gives the session, the load agent's pid, the delay chosen and the machine's load at that moment.
+ */
+export async function faultMoment(run: ChildRun, owner: string, random: Random, withinMs: number): Promise<{ sessionId: number; agent: number; delay: number; loadAverage: number }> {
+  await run.measured(1);
+  const sessionId = run.sessionId();
+  const agent = await until(() => agentPid('client', owner, sessionId, 'load'), 'the load agent pid file', 5000, 20);
+  const delay = random.between(0, withinMs);
+  await new Promise((resolve) => setTimeout(resolve, delay));
+  return { sessionId, agent, delay, loadAverage: machineLoad() };
 }

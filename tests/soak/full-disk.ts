@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { run as runCommand } from '../lab/system.ts';
-import { until, within } from '../support/until.ts';
-import { firstReport, startChildRun } from './child-run.ts';
-import { machineLoad, type FaultFigures } from './figures.ts';
+import { within } from '../support/until.ts';
+import { faultMoment, firstReport, startChildRun } from './child-run.ts';
+import type { FaultFigures } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
-import { agentPid, goneAt, leftovers, type SoakLab } from './soak-lab.ts';
+import { goneAt, leftovers, type SoakLab } from './soak-lab.ts';
 import { checkStore, secondsLost } from './store-check.ts';
 
 const TMPFS_SIZE = '4m';
@@ -45,12 +45,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
   const owner = agentOwner(join(dataDir, 'benchlab.db'));
   const run = startChildRun(lab, dataDir, { durationS: DURATION_S, rate: 200 }, { exitWhenDone: true });
   try {
-    await run.measured(1);
-    const sessionId = run.sessionId();
-    const agent = await until(() => agentPid('client', owner, sessionId, 'load'), 'the load agent pid file', 5000, 20);
-    const delay = random.between(0, 2000);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    const loadAverage = machineLoad();
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 2000);
     fillDisk(ballast);
     const fullAt = Date.now();
     const agentGone = goneAt(agent, DURATION_S * 1000 + SETTLE_MS);

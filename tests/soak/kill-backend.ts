@@ -9,11 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
-import { until } from '../support/until.ts';
-import { startChildRun } from './child-run.ts';
-import { machineLoad, type FaultFigures } from './figures.ts';
+import { faultMoment, startChildRun } from './child-run.ts';
+import type { FaultFigures } from './figures.ts';
 import type { Random } from './seeded-random.ts';
-import { agentPid, goneAt, leftovers, type SoakLab } from './soak-lab.ts';
+import { goneAt, leftovers, type SoakLab } from './soak-lab.ts';
 import { checkStore, secondsLost } from './store-check.ts';
 
 /** How long a fault may take to settle before what is still there counts as left behind. */
@@ -24,12 +23,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
   const owner = agentOwner(join(dataDir, 'benchlab.db'));
   const run = startChildRun(lab, dataDir, { durationS: 60, rate: 200 }, { exitWhenDone: false });
   try {
-    await run.measured(1);
-    const sessionId = run.sessionId();
-    const agent = await until(() => agentPid('client', owner, sessionId, 'load'), 'the load agent pid file', 5000, 20);
-    const delay = random.between(0, 4000);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    const loadAverage = machineLoad();
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 4000);
     run.child.kill('SIGKILL');
     const killedAt = Date.now();
     await run.exited;

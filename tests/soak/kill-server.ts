@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
-import { until, within } from '../support/until.ts';
-import { startChildRun } from './child-run.ts';
-import { machineLoad, type FaultFigures } from './figures.ts';
+import { within } from '../support/until.ts';
+import { faultMoment, startChildRun } from './child-run.ts';
+import type { FaultFigures } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
-import { agentPid, goneAt, leftovers, type SoakLab } from './soak-lab.ts';
+import { goneAt, leftovers, type SoakLab } from './soak-lab.ts';
 import { checkStore, secondsLost } from './store-check.ts';
 
 const DURATION_S = 5;
@@ -24,12 +24,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
   const run = startChildRun(lab, dataDir, { durationS: DURATION_S, rate: 200 }, { exitWhenDone: true });
   let killed = false;
   try {
-    await run.measured(1);
-    const sessionId = run.sessionId();
-    const agent = await until(() => agentPid('client', owner, sessionId, 'load'), 'the load agent pid file', 5000, 20);
-    const delay = random.between(0, 3000);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    const loadAverage = machineLoad();
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 3000);
     lab.server.kill();
     killed = true;
     const killedAt = Date.now();

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { labSetLink } from '../lab/lab.ts';
-import { until, within } from '../support/until.ts';
-import { firstReport, startChildRun } from './child-run.ts';
-import { machineLoad, type FaultFigures } from './figures.ts';
+import { within } from '../support/until.ts';
+import { faultMoment, firstReport, startChildRun } from './child-run.ts';
+import type { FaultFigures } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
-import { agentPid, goneAt, leftovers, SOAK_INSTANCE, type SoakLab } from './soak-lab.ts';
+import { goneAt, leftovers, SOAK_INSTANCE, type SoakLab } from './soak-lab.ts';
 import { checkStore, secondsLost } from './store-check.ts';
 
 /** The wait for the back end to end its run once the link is back (SSH keepalive and the run's own end bound it). */
@@ -26,12 +26,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
   const run = startChildRun(lab, dataDir, { durationS: 60, rate: 200 }, { exitWhenDone: true });
   let linkDown = false;
   try {
-    await run.measured(1);
-    const sessionId = run.sessionId();
-    const agent = await until(() => agentPid('client', owner, sessionId, 'load'), 'the load agent pid file', 5000, 20);
-    const delay = random.between(0, 3000);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    const loadAverage = machineLoad();
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 3000);
     await labSetLink('client', 'down', { instance: SOAK_INSTANCE });
     const downAt = Date.now();
     linkDown = true;
