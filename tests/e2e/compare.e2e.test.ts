@@ -7,15 +7,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openDatabase } from '../../main/services/store/database.ts';
-import { expectAttribute, expectCount, launchChromium } from '../support/browser.ts';
+import { expectAttribute, expectCount } from '../support/browser.ts';
 import { createSeeder } from '../support/session-seed.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
 
-let app: RunningWebApp;
-let browser: Browser;
+let opened: OpenWebApp | undefined;
 let page: Page;
 let library: SessionsLibrary;
 const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-compare-'));
@@ -27,19 +26,14 @@ before(async () => {
   seeder.session({ name: 'Vert.x event loop', templateId: 'vertx', rps: 3300, latencyUs: 900, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-05T10:00:00Z'), serverInfo: { cpuCores: 4 } });
   seeder.session({ name: 'Node hello', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 10, startedAt: new Date('2026-03-09T10:00:00Z') });
   db.close();
-  app = await startWebApp({ dataDir });
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(app.url);
-  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  opened = await openWebApp({ dataDir });
+  page = opened.page;
   library = new SessionsLibrary(page);
   await library.open();
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -7,17 +7,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import * as hdr from 'hdr-histogram-js';
 import { openDatabase } from '../../main/services/store/database.ts';
-import { launchChromium } from '../support/browser.ts';
 import { createSeeder } from '../support/session-seed.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { SessionsLibrary } from './pages/compare-pages.ts';
 import { ExportMenu } from './pages/export-menu.ts';
 
-let app: RunningWebApp;
-let browser: Browser;
+let opened: OpenWebApp | undefined;
 let page: Page;
 let library: SessionsLibrary;
 const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-exports-'));
@@ -29,19 +27,14 @@ before(async () => {
   ids.sweep = seeder.session({ name: '=Sweep', templateId: 'vertx', rps: 900, latencyUs: 700, seconds: 6, sweep: [10, 100], startedAt: new Date('2026-03-01T10:00:00Z') }).sessionId;
   ids.single = seeder.session({ name: 'Node hello', templateId: 'node', rps: 400, latencyUs: 300, seconds: 4, startedAt: new Date('2026-03-02T10:00:00Z') }).sessionId;
   db.close();
-  app = await startWebApp({ dataDir });
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(app.url);
-  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  opened = await openWebApp({ dataDir });
+  page = opened.page;
   library = new SessionsLibrary(page);
   await library.open();
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -9,15 +9,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { IMPORT_CHUNK_BYTES } from '../../app/sessions/importers/index.ts';
-import { expectAttribute, expectCount, expectText, launchChromium } from '../support/browser.ts';
+import { expectAttribute, expectCount, expectText } from '../support/browser.ts';
 import { until } from '../support/until.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { SessionsLibrary } from './pages/compare-pages.ts';
 
-let app: RunningWebApp;
-let browser: Browser;
+let opened: OpenWebApp | undefined;
 let page: Page;
 let library: SessionsLibrary;
 const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-import-'));
@@ -27,28 +26,28 @@ const uploadsDir = join(dataDir, 'tmp', 'imports');
 const gate = { holding: false, held: [] as Array<() => void> };
 
 before(async () => {
-  app = await startWebApp({ dataDir });
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(30_000);
-  await page.routeWebSocket(/.*/, (socket) => {
-    const server = socket.connectToServer();
-    socket.onMessage((message) => {
-      const call = JSON.parse(String(message)) as { name?: string; args?: { offset?: number } };
-      const forward = () => server.send(message);
-      if (gate.holding && call.name === 'sessions.importChunk' && (call.args?.offset ?? 0) >= 2 * IMPORT_CHUNK_BYTES) gate.held.push(forward);
-      else forward();
-    });
+  opened = await openWebApp({
+    dataDir,
+    timeoutMs: 30_000,
+    beforeOpen: async (page) => {
+      await page.routeWebSocket(/.*/, (socket) => {
+        const server = socket.connectToServer();
+        socket.onMessage((message) => {
+          const call = JSON.parse(String(message)) as { name?: string; args?: { offset?: number } };
+          const forward = () => server.send(message);
+          if (gate.holding && call.name === 'sessions.importChunk' && (call.args?.offset ?? 0) >= 2 * IMPORT_CHUNK_BYTES) gate.held.push(forward);
+          else forward();
+        });
+      });
+    },
   });
-  await page.goto(app.url);
-  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  page = opened.page;
   library = new SessionsLibrary(page);
   await library.open();
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

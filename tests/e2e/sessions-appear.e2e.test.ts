@@ -6,15 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openDatabase, type Db } from '../../main/services/store/database.ts';
-import { launchChromium } from '../support/browser.ts';
 import { createSeeder } from '../support/session-seed.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { SessionsLibrary } from './pages/compare-pages.ts';
 
-let app: RunningWebApp;
-let browser: Browser;
+let opened: OpenWebApp | undefined;
 let page: Page;
 let db: Db;
 const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-appear-'));
@@ -22,17 +20,12 @@ const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-appear-'));
 before(async () => {
   db = openDatabase(dataDir).db;
   createSeeder(db).session({ name: 'Before the app opened', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 5, startedAt: new Date('2026-03-01T10:00:00Z') });
-  app = await startWebApp({ dataDir });
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(app.url);
-  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  opened = await openWebApp({ dataDir });
+  page = opened.page;
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
   db?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
