@@ -71,7 +71,7 @@ async function main(): Promise<void> {
       io.send({ type: 'hello', version: AGENT_PROTOCOL_VERSION, role: 'sampler', pid: process.pid, node: process.version, cores: availableParallelism() });
       outcome = await runSampler(config, io);
     } else {
-      io.send({ type: 'hello', version: AGENT_PROTOCOL_VERSION, role: 'load', pid: process.pid, node: process.version, cores: availableParallelism() });
+      io.send({ type: 'hello', version: AGENT_PROTOCOL_VERSION, role: 'load', pid: process.pid, node: process.version, cores: availableParallelism(), engine: config.engine?.kind ?? 'node' });
       outcome = await runLoad(
         config,
         {

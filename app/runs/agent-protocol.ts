@@ -22,6 +22,16 @@ const Micros = z.number().min(0).nullable();
 // ---------------------------------------------------------------------------------------------
 // Benchlab → agent
 
+export const LOAD_ENGINES = ['node', 'native'] as const;
+export type LoadEngineKind = (typeof LOAD_ENGINES)[number];
+
+export const LoadEngine = z.object({
+  kind: z.enum(LOAD_ENGINES),
+  /** The native engine's binary on the client host (required for `native`). */
+  path: z.string().optional(),
+});
+export type LoadEngine = z.output<typeof LoadEngine>;
+
 export const LoadAgentConfig = z
   .object({
     role: z.literal('load'),
@@ -35,6 +45,11 @@ export const LoadAgentConfig = z
     workers: z.number().int().min(1).max(256).optional(),
     /** Where the agent writes its pid (so a later Benchlab can clean up after a crash). */
     pidFile: z.string().optional(),
+    /**
+     * Which engine drives the load: the agent's own Node threads (absent or `node`) or the native
+     * engine binary at `path` on the client host, which the agent starts and reads from.
+     */
+    engine: LoadEngine.optional(),
   })
   .strict();
 export type LoadAgentConfig = z.output<typeof LoadAgentConfig>;
@@ -187,6 +202,8 @@ export const AgentLine = z.discriminatedUnion('type', [
     node: z.string(),
     cores: z.number().int(),
     workers: z.number().int().optional(),
+    /** The load role's engine (absent from older agents and the other roles: node). */
+    engine: z.enum(LOAD_ENGINES).optional(),
   }),
   LoadSampleLine,
   ServerSampleLine,
