@@ -1,0 +1,3 @@
+module benchlab/engine
+
+go 1.26
