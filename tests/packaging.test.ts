@@ -1,5 +1,5 @@
 // The desktop package carries what the back end reads at run time from its resources folder: every
-// folder of resources/ (presets, studies, the payload), the server templates and the agent bundle.
+// folder of resources/ (presets, studies, the payload), the server templates, the agent bundle and the native engine's binaries.
 // A folder missing from electron-builder's extraResources works in development and fails only in
 // the packaged app, so it is checked here.
 
@@ -18,4 +18,5 @@ test('every runtime folder is copied into the package', () => {
   for (const folder of runtimeFolders) assert.ok(copied.includes(`resources/${folder}/ -> ${folder}`), `resources/${folder}/ is in extraResources`);
   assert.ok(copied.includes('server-templates/ -> server-templates'));
   assert.ok(copied.includes('out/agent/ -> agent'));
+  assert.ok(copied.includes('out/engine/ -> engine'), 'the native engine binaries (npm run build:engine) are in the package');
 });

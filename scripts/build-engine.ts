@@ -1,0 +1,132 @@
+// `npm run build:engine`: builds the native load engine (agent/engine, Go) into static binaries for
+// the client hosts it supports, out/engine/benchlab-engine-linux-{amd64,arm64} (CGO_ENABLED=0,
+// -trimpath), as the JVM templates are built: on this machine, skipped while the hash of its sources
+// (the same stepInputsHash the template builds use, over the Go files, go.mod and go.sum) is the one
+// in out/engine/engine-hash.txt. Without Go it says so in one line and exits 0: the engine is then
+// unavailable and runs on `auto` use the Node engine.
+
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { stepInputsHash } from '../main/services/templates/local-build.ts';
+
+const REPO_ROOT = resolve(import.meta.dirname, '..');
+export const ENGINE_SOURCE_DIR = join(REPO_ROOT, 'agent', 'engine');
+export const ENGINE_OUT_DIR = join(REPO_ROOT, 'out', 'engine');
+export const ENGINE_HASH_FILE = 'engine-hash.txt';
+/** The client architectures the engine is built for (Go's names: `uname -m` x86_64 is amd64, aarch64 is arm64). */
+export const ENGINE_ARCHS = ['amd64', 'arm64'] as const;
+export type EngineArch = (typeof ENGINE_ARCHS)[number];
+/** A Go build of two architectures from a cold cache takes about a minute on two cores. */
+const BUILD_TIMEOUT_MS = 10 * 60_000;
+/** Static (no cgo), without local paths or VCS stamps, symbols stripped: the same bytes from the same sources. */
+const GO_BUILD_ARGS = ['build', '-trimpath', '-buildvcs=false', '-ldflags=-s -w'];
+const GO_BUILD_ENV = { CGO_ENABLED: '0', GOOS: 'linux', GOTOOLCHAIN: 'local' };
+
+export function engineBinaryName(arch: EngineArch): string {
+  return `benchlab-engine-linux-${arch}`;
+}
+
+export type EngineBuild =
+  | { status: 'built' | 'up-to-date'; hash: string; binaries: Record<EngineArch, string> }
+  | { status: 'unavailable'; reason: string };
+
+export interface EngineBuildOptions {
+  sourceDir?: string;
+  outDir?: string;
+  /** The go command; default: `go` on PATH, else /usr/local/go/bin/go. */
+  go?: string;
+}
+
+/** The Go toolchain to build with, or null when this machine has none. */
+async function findGo(explicit: string | undefined): Promise<string | null> {
+  for (const candidate of explicit ? [explicit] : ['go', '/usr/local/go/bin/go']) {
+    const works = await promisify(execFile)(candidate, ['version'], { timeout: 30_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (works) return candidate;
+  }
+  return null;
+}
+
+/** What the binary is built from: every non-test Go file (any depth), go.mod and go.sum, relative to the module. */
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && ((entry.name.endsWith('.go') && !entry.name.endsWith('_test.go')) || entry.name === 'go.mod' || entry.name === 'go.sum'))
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .filter((path) => !path.split('/').includes('testdata'))
+    .sort();
+}
+
+function buildStep(sources: string[]) {
+  return {
+    name: 'native engine',
+    // How it is built is part of the hash, as a template step's command is: a new flag rebuilds.
+    command: ['env', ...Object.entries(GO_BUILD_ENV).map(([name, value]) => `${name}=${value}`), 'go', ...GO_BUILD_ARGS],
+    artifacts: ENGINE_ARCHS.map(engineBinaryName),
+    inputs: sources,
+    timeoutSeconds: BUILD_TIMEOUT_MS / 1000,
+  };
+}
+
+/** The hash of the engine's sources (and of how it is built); null when there are none. */
+export async function engineSourceHash(sourceDir = ENGINE_SOURCE_DIR): Promise<string | null> {
+  if (!existsSync(join(sourceDir, 'go.mod'))) return null;
+  return stepInputsHash(sourceDir, buildStep(await sourceFiles(sourceDir)));
+}
+
+/** Builds the binaries unless they exist and were built from these very sources. */
+export async function buildEngine(options: EngineBuildOptions = {}): Promise<EngineBuild> {
+  const sourceDir = options.sourceDir ?? ENGINE_SOURCE_DIR;
+  const outDir = options.outDir ?? ENGINE_OUT_DIR;
+  const hash = await engineSourceHash(sourceDir);
+  if (hash === null) return { status: 'unavailable', reason: `the native engine's sources are missing (${join(sourceDir, 'go.mod')})` };
+  const binaries = Object.fromEntries(ENGINE_ARCHS.map((arch) => [arch, join(outDir, engineBinaryName(arch))])) as Record<EngineArch, string>;
+  const stamp = (await readFile(join(outDir, ENGINE_HASH_FILE), 'utf8').catch(() => '')).trim();
+  if (stamp === hash && Object.values(binaries).every((file) => existsSync(file))) return { status: 'up-to-date', hash, binaries };
+
+  const go = await findGo(options.go);
+  if (!go) return { status: 'unavailable', reason: 'Go is not installed on this machine (no go on PATH nor /usr/local/go/bin/go)' };
+  await mkdir(outDir, { recursive: true });
+  // The hash goes first, so binaries of other sources are never taken for these while they are replaced.
+  await rm(join(outDir, ENGINE_HASH_FILE), { force: true });
+  for (const arch of ENGINE_ARCHS) {
+    // Built beside its place and renamed into it: a process that reads the binary meanwhile (another
+    // build, an upload) sees the old file or the new one, never half of one.
+    const partial = `${binaries[arch]}.${process.pid}.partial`;
+    try {
+      await promisify(execFile)(go, [...GO_BUILD_ARGS, '-o', partial, '.'], {
+        cwd: sourceDir,
+        timeout: BUILD_TIMEOUT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+        env: { ...process.env, ...GO_BUILD_ENV, GOARCH: arch },
+      });
+    } catch (error) {
+      await rm(partial, { force: true });
+      const said = String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message;
+      throw new Error(`the native engine did not build for linux/${arch}:\n${said.split('\n').slice(-15).join('\n')}`, { cause: error });
+    }
+    await rename(partial, binaries[arch]);
+  }
+  await writeFile(join(outDir, ENGINE_HASH_FILE), `${hash}\n`);
+  return { status: 'built', hash, binaries };
+}
+
+if (import.meta.main) {
+  const started = Date.now();
+  const result = await buildEngine().catch((error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(1);
+  });
+  if (result.status === 'unavailable') {
+    console.log(`native engine: not built: ${result.reason}; runs on engine "auto" use the Node engine`);
+  } else {
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const how = result.status === 'built' ? `built in ${seconds} s` : 'up to date (sources unchanged)';
+    console.log(`native engine: ${ENGINE_ARCHS.map((arch) => engineBinaryName(arch)).join(', ')} in ${ENGINE_OUT_DIR}, ${how}, sources sha256 ${result.hash.slice(0, 12)}`);
+  }
+}
