@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseManifest, renderStartArgv, requirementsFor, resolveDeploySettings, sharedFolders, toCommandLine, type Manifest } from './templates.ts';
+import {
+  parseManifest,
+  postgresUrl,
+  renderStartArgv,
+  requirementsFor,
+  resolveDeploySettings,
+  serverEnvironment,
+  sharedFolders,
+  toCommandLine,
+  wantsDatabase,
+  type Manifest,
+} from './templates.ts';
 
 const TEMPLATES_DIR = join(import.meta.dirname, '..', '..', 'server-templates');
 
@@ -140,6 +151,54 @@ describe('start command', () => {
       () => renderStartArgv(parsed, { settings: { variant: 'async', knobs: { workers: 1 }, port: 1 }, dir: '/d', run: '/r', runtimes: {} }),
       /placeholder \{node\} has no value/,
     );
+  });
+});
+
+describe('the database a template declares', () => {
+  const withDatabase = {
+    endpoints: ['hello', 'health', 'db', 'fortunes'],
+    knobs: [{ id: 'database', name: 'Database', description: 'a private PostgreSQL', type: 'boolean', default: false }],
+    database: { kind: 'postgresql', minVersion: 13, knob: 'database' },
+    payload: null,
+    start: ['{node}', '{dir}/server.mjs', '--port', '{port}', '--db', '{db.url}'],
+  };
+
+  test('a manifest without one has none; one with its boolean knob parses', () => {
+    assert.equal(valid().database, null);
+    assert.deepEqual(valid(withDatabase).database, { kind: 'postgresql', minVersion: 13, knob: 'database' });
+  });
+
+  test('database endpoints need it, and it needs a boolean knob of the manifest', () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...withDatabase, database: null, start: ['{node}'] }, /database: is required when the template serves "db", "fortunes"/],
+      [{ ...withDatabase, database: { kind: 'postgresql', minVersion: 13, knob: 'db' } }, /database\.knob: "db" is not one of the knobs/],
+      [{ ...withDatabase, knobs: [{ id: 'database', name: 'D', description: 'd', type: 'integer', min: 0, max: 1, default: 0 }] }, /"database" must be a boolean knob/],
+      [{ ...withDatabase, database: { kind: 'mysql', minVersion: 8, knob: 'database' } }, /database\.kind: must be "postgresql"/],
+      [{ ...manifest(), start: ['{node}', '{db.url}'] }, /unknown placeholder \{db\.url\}/],
+    ];
+    for (const [overrides, error] of cases) {
+      const result = parse(overrides);
+      assert.equal(result.ok, false, String(error));
+      if (!result.ok) assert.match(result.error, error);
+    }
+  });
+
+  test('the knob turns it on: {db.url} and BENCHLAB_DB_URL carry the URL, or "none"', () => {
+    const parsed = valid(withDatabase);
+    const off = { variant: 'async', knobs: { database: false }, port: 9000 };
+    const on = { ...off, knobs: { database: true } };
+    assert.equal(wantsDatabase(parsed, off), false);
+    assert.equal(wantsDatabase(parsed, on), true);
+    assert.equal(wantsDatabase(valid(), { knobs: { cacheFile: true } }), false);
+    const url = postgresUrl({ user: 'bench', password: 'p@ss', port: 54321, name: 'hello' });
+    assert.equal(url, 'postgresql://bench:p%40ss@127.0.0.1:54321/hello');
+    const values = { dir: '/d', run: '/r', runtimes: { node: '/usr/bin/node' } };
+    assert.equal(renderStartArgv(parsed, { ...values, settings: on, databaseUrl: url }).at(-1), url);
+    assert.equal(renderStartArgv(parsed, { ...values, settings: off, databaseUrl: null }).at(-1), 'none');
+    assert.deepEqual(serverEnvironment(parsed, url), { BENCHLAB_DB_URL: url });
+    assert.deepEqual(serverEnvironment(parsed, null), { BENCHLAB_DB_URL: 'none' });
+    assert.deepEqual(serverEnvironment(valid(), url), {}, 'a template without a database gets no variable');
+    assert.equal(toCommandLine(['/usr/bin/node', 's.mjs'], { BENCHLAB_DB_URL: "it's" }), `'env' 'BENCHLAB_DB_URL=it'\\''s' '/usr/bin/node' 's.mjs'`);
   });
 });
 

@@ -7,8 +7,11 @@ import { z } from 'zod';
 import { shellQuote } from '../common/shell-quote.ts';
 
 /** The endpoints of server-templates/CONTRACT.md, by name. */
-export const ENDPOINTS = ['hello', 'file', 'json', 'fib', 'concat', 'sleep', 'health'] as const;
+export const ENDPOINTS = ['hello', 'file', 'json', 'fib', 'concat', 'sleep', 'health', 'db', 'queries', 'updates', 'fortunes', 'docs'] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
+
+/** The endpoints served from the private PostgreSQL: a template that lists one declares `database`. */
+export const DATABASE_ENDPOINTS = ['db', 'queries', 'updates', 'fortunes', 'docs'] as const satisfies readonly Endpoint[];
 
 /** The request each endpoint answers, with the contract's default parameters. */
 export const ENDPOINT_REQUESTS: Record<Endpoint, string> = {
@@ -19,6 +22,11 @@ export const ENDPOINT_REQUESTS: Record<Endpoint, string> = {
   concat: '/concat?n=10000',
   sleep: '/sleep?ms=500',
   health: '/health',
+  db: '/db',
+  queries: '/queries?n=20',
+  updates: '/updates?n=20',
+  fortunes: '/fortunes',
+  docs: '/docs',
 };
 
 /** Runtimes a template may require on the server host; each has a probe and placeholders in main/. */
@@ -126,6 +134,20 @@ export const RUNTIME_PLACEHOLDERS: Record<RuntimeName, readonly string[]> = {
   java: ['java'],
 };
 
+/**
+ * A database the template's servers use when its boolean knob is on: Benchlab starts a private
+ * instance on the server host before the server and hands its URL over as {db.url} and BENCHLAB_DB_URL.
+ */
+const DatabaseNeed = z
+  .object({ kind: z.literal('postgresql', { error: 'must be "postgresql"' }), minVersion: z.number().int().min(9).max(1000), knob: KnobId })
+  .strict();
+export type DatabaseNeed = z.infer<typeof DatabaseNeed>;
+
+/** The value of {db.url} and BENCHLAB_DB_URL when the database knob is off. */
+export const NO_DATABASE_URL = 'none';
+/** The environment variable a template reads the database's URL from. */
+export const DATABASE_URL_ENV = 'BENCHLAB_DB_URL';
+
 export const ManifestShape = z
   .object({
     schema: z.literal(1, { error: 'must be 1' }),
@@ -150,6 +172,7 @@ export const ManifestShape = z
     stop: z.object({ signal: z.enum(STOP_SIGNALS), graceSeconds: z.number().int().min(1).max(120) }).strict(),
     /** Log files the server writes, relative to the run dir; streamed to the log terminal. */
     logs: z.array(RelativePath).default([]),
+    database: DatabaseNeed.nullable().default(null),
   })
   .strict();
 
@@ -176,8 +199,10 @@ function manifestProblems(manifest: Manifest): string[] {
   if (!manifest.endpoints.includes('health')) problems.push('endpoints: must include "health" (readiness and the contract need it)');
   if (manifest.endpoints.includes('file') && manifest.payload === null) problems.push('payload: is required when the template serves "file"');
   if (sharedFolders(manifest).includes(manifest.id)) problems.push(`build: an input "../${manifest.id}" names the template's own folder`);
+  problems.push(...databaseProblems(manifest));
   const allowed = new Set<string>([
     ...FIXED_PLACEHOLDERS,
+    ...(manifest.database ? ['db.url'] : []),
     ...manifest.knobs.map((knob) => `knob.${knob.id}`),
     ...manifest.requires.flatMap((requirement) => RUNTIME_PLACEHOLDERS[requirement.runtime]),
     ...manifest.variants.flatMap((variant) => (variant.requires ?? []).flatMap((requirement) => RUNTIME_PLACEHOLDERS[requirement.runtime])),
@@ -188,6 +213,21 @@ function manifestProblems(manifest: Manifest): string[] {
     }
   }
   return problems;
+}
+
+/** A database endpoint needs the database; the database names a boolean knob that turns it on. */
+function databaseProblems(manifest: Manifest): string[] {
+  const served = manifest.endpoints.filter((endpoint) => (DATABASE_ENDPOINTS as readonly string[]).includes(endpoint));
+  if (!manifest.database) return served.length > 0 ? [`database: is required when the template serves ${served.map((endpoint) => `"${endpoint}"`).join(', ')}`] : [];
+  const knob = manifest.knobs.find((candidate) => candidate.id === manifest.database!.knob);
+  if (!knob) return [`database.knob: "${manifest.database.knob}" is not one of the knobs`];
+  if (knob.type !== 'boolean') return [`database.knob: "${knob.id}" must be a boolean knob (on: Benchlab starts the database)`];
+  return [];
+}
+
+/** The deploy starts the template's database: it declares one and its knob is on. */
+export function wantsDatabase(manifest: Pick<Manifest, 'database'>, settings: Pick<DeploySettings, 'knobs'>): boolean {
+  return manifest.database !== null && settings.knobs[manifest.database.knob] === true;
 }
 
 /** The shared folders beside the template's own that its build reads (inputs "../<folder>"), each once. */
@@ -309,6 +349,8 @@ export interface StartValues {
   run: string;
   /** Values of the runtime placeholders, e.g. { node: '/usr/bin/node' }. */
   runtimes: Record<string, string>;
+  /** The private database's URL when the deploy started one ({db.url}); `none` otherwise. */
+  databaseUrl?: string | null;
 }
 
 /** The start command's argv with every placeholder replaced; throws on a placeholder without a value. */
@@ -318,6 +360,7 @@ export function renderStartArgv(manifest: Manifest, values: StartValues): string
     if (name === 'dir') return values.dir;
     if (name === 'run') return values.run;
     if (name === 'variant') return values.settings.variant;
+    if (name === 'db.url') return values.databaseUrl ?? NO_DATABASE_URL;
     if (name.startsWith('knob.')) {
       const value = values.settings.knobs[name.slice('knob.'.length)];
       if (value !== undefined) return String(value);
@@ -329,7 +372,21 @@ export function renderStartArgv(manifest: Manifest, values: StartValues): string
   return manifest.start.map((argument) => argument.replace(PLACEHOLDER, (_match, name: string) => lookup(name)));
 }
 
-/** One sh command line from an argv: every argument quoted, so no value can inject a command. */
-export function toCommandLine(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(' ');
+/** The environment the server starts with: BENCHLAB_DB_URL for a template that declares a database. */
+export function serverEnvironment(manifest: Pick<Manifest, 'database'>, databaseUrl: string | null): Record<string, string> {
+  return manifest.database ? { [DATABASE_URL_ENV]: databaseUrl ?? NO_DATABASE_URL } : {};
+}
+
+/** `postgresql://USER:PASS@127.0.0.1:PORT/NAME`, the form {db.url} takes. */
+export function postgresUrl(database: { user: string; password: string; port: number; name: string }): string {
+  return `postgresql://${encodeURIComponent(database.user)}:${encodeURIComponent(database.password)}@127.0.0.1:${database.port}/${encodeURIComponent(database.name)}`;
+}
+
+/**
+ * One sh command line from an argv: every argument quoted, so no value can inject a command; an
+ * environment goes first through env(1), so the supervisor still runs a plain argv.
+ */
+export function toCommandLine(argv: readonly string[], environment: Record<string, string> = {}): string {
+  const assignments = Object.entries(environment).map(([name, value]) => `${name}=${value}`);
+  return (assignments.length > 0 ? ['env', ...assignments, ...argv] : argv).map(shellQuote).join(' ');
 }

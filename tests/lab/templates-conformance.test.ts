@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { majorOf, pickJava } from '../../app/templates/template-hosts.ts';
-import { ENDPOINTS, requirementsFor, type Endpoint, type KnobValue, type Manifest } from '../../app/templates/templates.ts';
+import { DATABASE_ENDPOINTS, ENDPOINT_REQUESTS, ENDPOINTS, requirementsFor, type Endpoint, type KnobValue, type Manifest } from '../../app/templates/templates.ts';
 import { bundledPaths, loadCatalog } from '../../main/services/templates/catalog.ts';
 import { probeHost } from '../../main/services/templates/remote-server.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
@@ -49,7 +49,27 @@ function expectOk(answer: Answer, type: string, what: string): void {
   assert.equal(answer.headers['content-length'], String(answer.body.length), `${what}: Content-Length`);
 }
 
-const CHECKS: Record<Endpoint, (address: string) => Promise<void>> = {
+type DatabaseEndpoint = (typeof DATABASE_ENDPOINTS)[number];
+
+function isDatabaseEndpoint(endpoint: Endpoint): endpoint is DatabaseEndpoint {
+  return (DATABASE_ENDPOINTS as readonly string[]).includes(endpoint);
+}
+
+/** A database endpoint of a template deployed with its database knob off: 503 and the sentence. */
+async function expectNoDatabase(address: string, endpoint: DatabaseEndpoint): Promise<void> {
+  const answer = await get(address, ENDPOINT_REQUESTS[endpoint]);
+  assert.equal(answer.status, 503, `/${endpoint} without the database: status`);
+  assert.equal(answer.body.toString(), 'no database: deploy with the knob database on\n', `/${endpoint} without the database: body`);
+}
+
+/** Each endpoint of a template deployed as the suite deploys it (database knob off). */
+async function checkEndpoint(address: string, manifest: Manifest, endpoint: Endpoint): Promise<void> {
+  if (!manifest.endpoints.includes(endpoint)) assert.equal((await get(address, `/${endpoint}`)).status, 404, `/${endpoint} is not declared: 404`);
+  else if (isDatabaseEndpoint(endpoint)) await expectNoDatabase(address, endpoint);
+  else await CHECKS[endpoint](address);
+}
+
+const CHECKS: Record<Exclude<Endpoint, DatabaseEndpoint>, (address: string) => Promise<void>> = {
   hello: async (address) => {
     const answer = await get(address, '/hello');
     expectOk(answer, 'text/plain', '/hello');
@@ -173,10 +193,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
           const deployment = await lab.service.deploy(lab.hostId, templateId, { variant: variant.id, port: PORT });
           assert.equal(deployment.state, 'ready');
           assert.equal(deployment.url, `http://${lab.address}:${PORT}/`);
-          for (const endpoint of ENDPOINTS) {
-            if (manifest.endpoints.includes(endpoint)) await CHECKS[endpoint](lab.address);
-            else assert.equal((await get(lab.address, `/${endpoint}`)).status, 404, `/${endpoint} is not declared: 404`);
-          }
+          for (const endpoint of ENDPOINTS) await checkEndpoint(lab.address, manifest, endpoint);
           assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
           if (manifest.endpoints.includes('sleep')) {
             const inSeries = await sleepsInSeries(lab.address);
@@ -216,10 +233,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
           await until(() => lab.logs.some((line) => onJava.test(line.message)), 'the server says it listens', 5000);
           const said = lab.logs.filter((line) => onJava.test(line.message)).at(-1)!.message;
           assert.match(said, new RegExp(` on Java ${majorOf(java.version)}[.+: ]`), `runs on the Java Benchlab picked (${java.path}): ${said}`);
-          for (const endpoint of ENDPOINTS) {
-            if (manifest.endpoints.includes(endpoint)) await CHECKS[endpoint](lab.address);
-            else assert.equal((await get(lab.address, `/${endpoint}`)).status, 404, `/${endpoint} is not declared: 404`);
-          }
+          for (const endpoint of ENDPOINTS) await checkEndpoint(lab.address, manifest, endpoint);
           assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
           assert.equal(await connectionsFor(lab.address, 150), 1, 'keep-alive without a limit of requests per connection');
           const inSeries = await sleepsInSeries(lab.address);

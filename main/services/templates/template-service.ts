@@ -9,7 +9,7 @@ import type { Host } from '../../../app/hosts/hosts.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import { DEPLOY_STEPS, type Deployment, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
-import { renderStartArgv, requirementsFor, resolveDeploySettings, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
+import { renderStartArgv, requirementsFor, resolveDeploySettings, serverEnvironment, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
 import type { EventBus } from '../event-bus.ts';
 import { ConnectChecks } from '../hosts/connect-checks.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
@@ -243,7 +243,8 @@ export class TemplateService {
       this.#log(`${host.name}: ${synced.uploaded.length > 0 ? `uploaded ${synced.uploaded.join(', ')} (${synced.bytes} bytes)` : 'files unchanged, nothing uploaded'}`);
 
       step(3, 'starting');
-      const argv = renderStartArgv(manifest, { settings: deployment, dir, run, runtimes: placeholders });
+      const databaseUrl: string | null = null;
+      const argv = renderStartArgv(manifest, { settings: deployment, dir, run, runtimes: placeholders, databaseUrl });
       const record: RecordedDeployment = {
         id: active.id,
         templateId: manifest.id,
@@ -260,7 +261,7 @@ export class TemplateService {
         {
           paths: { root, run },
           deploymentJson: JSON.stringify(record),
-          commandLine: toCommandLine(argv),
+          commandLine: toCommandLine(argv, serverEnvironment(manifest, databaseUrl)),
           logs: manifest.logs,
           maxHeartbeatAgeSeconds: this.#options.maxHeartbeatAgeSeconds ?? 60,
           stopSignal: manifest.stop.signal,
