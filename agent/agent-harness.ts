@@ -55,46 +55,82 @@ export interface ScriptedServer {
   port: number;
   /** Requests that arrived, answered or not. */
   received(): number;
+  /** The most requests one read of a connection held: more than 1 means they were pipelined. */
+  mostInOneRead(): number;
   close(): Promise<void>;
 }
 
 export interface Script {
-  /** Answer each request this long after it arrived (in order); absent: never answer. */
+  /** Answer each request this long after it arrived (in order; 0: at once); absent: never answer. */
   answerAfterMs?: number;
-  /** Every `n`th request of a connection is not answered: the server closes (FIN) or resets (RST) the connection instead. */
-  endEvery?: { n: number; how: 'fin' | 'reset' };
+  /** The raw answers, taken in turn for the requests of a connection; default a 200 with a 5-byte body. */
+  answers?: string[];
+  /** Write each answer in pieces of this many bytes, one per turn of the event loop (a server dripping its answer). */
+  pieceBytes?: number;
+  /** Close the connection (FIN) after each answer: answers that end with the connection or say `Connection: close`. */
+  closeAfterAnswer?: boolean;
+  /**
+   * Every `n`th request of a connection is not answered: the server closes (FIN) or resets (RST) the
+   * connection instead, or (`fin-mid-answer`) writes the first half of its answer, then closes.
+   */
+  endEvery?: { n: number; how: 'fin' | 'reset' | 'fin-mid-answer' };
 }
 
-const ANSWER = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello');
+export const ANSWER_200 = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello';
 
 /** A raw TCP server speaking just enough HTTP/1.1 (requests without bodies) to misbehave on purpose. */
 export async function startScriptedServer(script: Script): Promise<ScriptedServer> {
   let received = 0;
+  let mostInOneRead = 0;
+  const answers = (script.answers ?? [ANSWER_200]).map((answer) => Buffer.from(answer, 'latin1'));
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const server = createTcpServer((socket) => {
     sockets.add(socket);
+    socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     let text = '';
     let count = 0;
+    // Answers leave in the order of their requests, even when written in pieces.
+    let writing = Promise.resolve();
+    // Once the server has decided to close, what else arrives on the connection is not read.
+    let ending = false;
+    const answer = (bytes: Buffer, then: 'keep' | 'end') => {
+      writing = writing.then(() => writeAnswer(socket, bytes, script.pieceBytes, then));
+    };
     socket.on('data', (chunk) => {
+      if (ending) return;
       text += chunk.toString('latin1');
+      let inThisRead = 0;
       for (let end = text.indexOf('\r\n\r\n'); end >= 0; end = text.indexOf('\r\n\r\n')) {
         text = text.slice(end + 4);
         received++;
         count++;
+        mostInOneRead = Math.max(mostInOneRead, ++inThisRead);
+        const bytes = answers[(count - 1) % answers.length]!;
         if (script.endEvery && count % script.endEvery.n === 0) {
+          ending = true;
           if (script.endEvery.how === 'fin') socket.end();
-          else socket.resetAndDestroy();
+          else if (script.endEvery.how === 'reset') socket.resetAndDestroy();
+          else answer(bytes.subarray(0, bytes.length >> 1), 'end');
           return;
         }
         if (script.answerAfterMs === undefined) continue;
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (socket.writable) socket.write(ANSWER);
-        }, script.answerAfterMs);
-        timers.add(timer);
+        const then = script.closeAfterAnswer ? 'end' : 'keep';
+        if (script.answerAfterMs === 0) {
+          answer(bytes, then);
+        } else {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            answer(bytes, then);
+          }, script.answerAfterMs);
+          timers.add(timer);
+        }
+        if (then === 'end') {
+          ending = true;
+          return;
+        }
       }
     });
   });
@@ -102,6 +138,7 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
   return {
     port: (server.address() as AddressInfo).port,
     received: () => received,
+    mostInOneRead: () => mostInOneRead,
     close: () =>
       new Promise((done) => {
         timers.forEach((timer) => clearTimeout(timer));
@@ -109,6 +146,18 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
         server.close(() => done());
       }),
   };
+}
+
+async function writeAnswer(socket: Socket, bytes: Buffer, pieceBytes: number | undefined, then: 'keep' | 'end'): Promise<void> {
+  if (!socket.writable) return;
+  if (!pieceBytes) socket.write(bytes);
+  else {
+    for (let at = 0; at < bytes.length && socket.writable; at += pieceBytes) {
+      socket.write(bytes.subarray(at, at + pieceBytes));
+      await new Promise((next) => setImmediate(next));
+    }
+  }
+  if (then === 'end') socket.end();
 }
 
 export interface AgentRun {

@@ -1,24 +1,25 @@
-// The agent's books against servers that misbehave on purpose (agent-harness.ts' scripted server):
-// a FIN or a reset under a request fails it by kind and timing restarts cleanly; a silent server's
+// The agent's books against servers that misbehave on purpose (agent-harness.ts' scripted server),
+// once per engine: a FIN or a reset under a request fails it by kind and timing restarts cleanly; a silent server's
 // timeouts run from the intended time and enter the histogram at the timeout (open model) or are
 // counted only (closed); a full pool leaves slots not sent; connections open on demand; fixed counts
 // schedule exactly N; the window is exactly the duration and ONE drain line settles the rest.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
-import { latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
-import { assertBooks, endOf, runAgent, samplesOf, startScriptedServer, type AgentRun, type ScriptedServer } from './agent-harness.ts';
+import { after, before, test } from 'node:test';
+import type { LoadAgentConfig } from '../../app/runs/agent-protocol.ts';
+import { latencyStats, mergeEncodedHistograms } from '../../app/common/hdr.ts';
+import { assertBooks, endOf, runAgent, samplesOf, startScriptedServer, type AgentRun, type ScriptedServer } from '../agent-harness.ts';
+import { describeEachEngine, type Engine } from './engines.ts';
 
-function loadConfig(port: number, load: LoadAgentConfig['load'], extra: { warmupS?: number; timeoutMs?: number } = {}): LoadAgentConfig {
-  return {
+function loadConfig(engine: Engine, port: number, load: LoadAgentConfig['load'], extra: { warmupS?: number; timeoutMs?: number } = {}): LoadAgentConfig {
+  return engine.configure({
     role: 'load',
     target: { protocol: 'http', hostname: '127.0.0.1', port },
     request: { method: 'GET', path: '/', headers: {}, timeoutMs: extra.timeoutMs ?? 5000 },
     load,
     warmupS: extra.warmupS ?? 0,
     capS: 30,
-  };
+  });
 }
 
 function latency(run: AgentRun, phases: string[] = ['measure', 'drain']) {
@@ -32,7 +33,7 @@ async function completed(config: LoadAgentConfig): Promise<AgentRun> {
   return run;
 }
 
-describe('agent accounting: a 20 ms server that closes (FIN) every 10th request instead of answering it', () => {
+describeEachEngine('agent accounting: a 20 ms server that closes (FIN) every 10th request instead of answering it', (engine) => {
   let server: ScriptedServer;
   before(async () => {
     server = await startScriptedServer({ answerAfterMs: 20, endEvery: { n: 10, how: 'fin' } });
@@ -44,7 +45,7 @@ describe('agent accounting: a 20 ms server that closes (FIN) every 10th request 
     { model: 'open', rate: 100, durationS: 2 },
   ] as const) {
     test(`${load.model} model: the closes are errors of kind closed, latency stays the server's 20 ms`, async () => {
-      const run = await completed(loadConfig(server.port, load));
+      const run = await completed(loadConfig(engine, server.port, load));
       const books = assertBooks(run);
       const stats = latencyStats(latency(run));
       assert.ok(stats.p50Us! >= 20_000 && stats.p50Us! < 35_000, `p50 ${stats.p50Us} µs`);
@@ -58,7 +59,7 @@ describe('agent accounting: a 20 ms server that closes (FIN) every 10th request 
   }
 });
 
-describe('agent accounting: misbehaving servers', () => {
+describeEachEngine('agent accounting: misbehaving servers', (engine) => {
   const servers: ScriptedServer[] = [];
   const start = async (script: Parameters<typeof startScriptedServer>[0]) => {
     const server = await startScriptedServer(script);
@@ -69,7 +70,7 @@ describe('agent accounting: misbehaving servers', () => {
 
   test('a reset (RST) under a request fails it as reset', async () => {
     const server = await start({ answerAfterMs: 2, endEvery: { n: 5, how: 'reset' } });
-    const run = await completed(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 1 }));
+    const run = await completed(loadConfig(engine, server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 1 }));
     const books = assertBooks(run);
     const reset = books.errors.reset ?? 0;
     const opened = samplesOf(run).reduce((sum, line) => sum + line.client.newConnections, 0);
@@ -83,7 +84,7 @@ describe('agent accounting: misbehaving servers', () => {
     // time out. Timed from the intended time, each is sent when its predecessor times out and times
     // out 100 ms later, so none outwaits its timeout; timed from the write, the waits would pile up
     // into slots not sent.
-    const run = await completed(loadConfig(server.port, { model: 'open', rate: 10, durationS: 1, connections: 1 }, { timeoutMs: 500 }));
+    const run = await completed(loadConfig(engine, server.port, { model: 'open', rate: 10, durationS: 1, connections: 1 }, { timeoutMs: 500 }));
     const books = assertBooks(run);
     assert.equal(books.scheduled, 10);
     assert.equal(books.errors.timeout, 10);
@@ -96,7 +97,7 @@ describe('agent accounting: misbehaving servers', () => {
 
   test('closed model, silent server: timeouts are counted from the write, latency stays service time', async () => {
     const server = await start({});
-    const run = await completed(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 1 }, { timeoutMs: 300 }));
+    const run = await completed(loadConfig(engine, server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 1 }, { timeoutMs: 300 }));
     const books = assertBooks(run);
     assert.ok(books.scheduled >= 4, `${books.scheduled} scheduled`);
     assert.equal(books.errors.timeout, books.scheduled);
@@ -106,7 +107,7 @@ describe('agent accounting: misbehaving servers', () => {
   test('the pool maximum reached: slots that outwait their timeout are not sent (pool-full)', async () => {
     const server = await start({});
     // 2000 slots/s for one connection that never gets an answer: slots expire while they wait.
-    const run = await completed(loadConfig(server.port, { model: 'open', rate: 2000, durationS: 0.5, connections: 1 }, { timeoutMs: 200 }));
+    const run = await completed(loadConfig(engine, server.port, { model: 'open', rate: 2000, durationS: 0.5, connections: 1 }, { timeoutMs: 200 }));
     const books = assertBooks(run);
     assert.equal(books.scheduled, 1000);
     const poolFull = books.notSent['pool-full'] ?? 0;
@@ -125,7 +126,7 @@ describe('agent accounting: misbehaving servers', () => {
 
   test('open model without a maximum: connections open on demand, counted with their connect time', async () => {
     const server = await start({ answerAfterMs: 20 });
-    const run = await completed(loadConfig(server.port, { model: 'open', rate: 200, durationS: 1 }));
+    const run = await completed(loadConfig(engine, server.port, { model: 'open', rate: 200, durationS: 1 }));
     const books = assertBooks(run);
     assert.equal(books.scheduled, 200);
     assert.equal(books.answered, 200);
@@ -140,7 +141,7 @@ describe('agent accounting: misbehaving servers', () => {
 
   test('warm-up requests answered after the warm-up count nowhere; the window is exact; ONE drain line carries the answers still due', async () => {
     const server = await start({ answerAfterMs: 300 });
-    const run = await completed(loadConfig(server.port, { model: 'open', rate: 50, durationS: 1.5 }, { warmupS: 1 }));
+    const run = await completed(loadConfig(engine, server.port, { model: 'open', rate: 50, durationS: 1.5 }, { warmupS: 1 }));
     const books = assertBooks(run);
     const lines = samplesOf(run);
     assert.deepEqual(
@@ -167,7 +168,7 @@ describe('agent accounting: misbehaving servers', () => {
 
   test('a fixed count after a warm-up schedules exactly N measured requests', async () => {
     const server = await start({ answerAfterMs: 1 });
-    const run = await completed(loadConfig(server.port, { model: 'closed', connections: 3, pipelining: 2, requests: 300 }, { warmupS: 1 }));
+    const run = await completed(loadConfig(engine, server.port, { model: 'closed', connections: 3, pipelining: 2, requests: 300 }, { warmupS: 1 }));
     const books = assertBooks(run);
     assert.equal(books.scheduled, 300);
     assert.equal(books.answered, 300);
