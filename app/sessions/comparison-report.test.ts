@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ratioVerdict } from './compare-stats.ts';
-import { renderReportHtml } from './comparison-report.ts';
+import { comparisonCharts, renderReportHtml } from './comparison-report.ts';
 import type { Comparison } from './comparison.ts';
 
 const interval = (median: number) => ({ n: 2, median, low: median, high: median });
@@ -62,7 +62,88 @@ test('two runs a side: the PDF says too few runs for a verdict, never "significa
 
 test('a run that was not steady is marked in its step table, with the evidence beneath', () => {
   const html = renderReportHtml(comparison(), { generatedAt: new Date('2026-01-02T00:00:00Z') });
-  assert.match(html, /<td>async #1 — not steady †<\/td>/);
+  assert.match(html, /<td class="text">B1 · async #1 — not steady †<\/td>/);
   assert.match(html, /† async #1: not steady: requests\/s fell 18 % from the first half to the second/);
-  assert.doesNotMatch(html, /<td>sync #1 — not steady/);
+  assert.doesNotMatch(html, /· sync #1 — not steady/);
+  assert.match(html, /Not steady: “async #1”/, 'and it is among the first page\'s warnings');
+});
+
+/** A two-session sweep with a pause between its steps, one host fact differing. */
+function sweep(): Comparison {
+  const base = comparison();
+  const steps = ['c=10, 30 s', 'c=100, 30 s'];
+  return {
+    ...base,
+    sessions: base.sessions.slice(0, 2).map((session, i) => ({ ...session, group: i, name: i === 0 ? 'Tomcat' : 'Vert.x', configuration: 'GET http://server:8080/ · closed model, 10 → 100 connections, 30 s each' })),
+    columns: [
+      { key: 'rps', label: 'Requests/s', unit: 'rps', better: 'higher' },
+      { key: 'p50', label: 'p50', unit: 'us', better: 'lower' },
+      { key: 'p99', label: 'p99', unit: 'us', better: 'lower' },
+    ],
+    steps: steps.map((label, s) => ({
+      label,
+      position: { axis: 'connections' as const, value: s === 0 ? 10 : 100 },
+      rows: [0, 1].map((session) => ({ session, runId: s * 2 + session + 1, values: [1000 * (session + 1), 900, 2000], best: [session === 1, false, false], steadiness: null })),
+    })),
+    repeats: [0, 1].map((g) => ({ label: g === 0 ? 'Tomcat' : 'Vert.x', sessions: [g], steps: [] })),
+    // 3 s of the first step, a 5 s pause, 3 s of the second.
+    timelines: [0, 1].map((session) => ({ session, t: [0, 1, 2, 8, 9, 10], rps: [1, 2, 3, 4, 5, 6], p99Us: [1000, 1000, 1000, 2000, 2000, 2000], steps: [{ t: 0, label: steps[0]! }, { t: 8, label: steps[1]! }] })),
+    distributions: steps.flatMap((step) => [0, 1].map((session) => ({ session, step, points: [{ percentile: 50, us: 900 }, { percentile: 99, us: 2000 }] }))),
+    hosts: {
+      rows: [
+        { role: 'server', label: 'kernel', values: ['6.12', '6.12'], differs: false },
+        { role: 'server', label: 'cores', values: ['2', '4'], differs: true },
+      ],
+      warnings: ['Not comparable: the server hosts differ in cores.'],
+    },
+    warnings: ['Not comparable: the server hosts differ in cores.'],
+  };
+}
+
+test('a sweep gets requests/s and p50/p99 against connections, a distribution for every step, and time series broken at the pause', () => {
+  const charts = comparisonCharts(sweep());
+  assert.deepEqual(charts.map((chart) => chart.id), ['sweep-rps', 'sweep-latency', 'time-rps', 'time-p99', 'distribution-1', 'distribution-2']);
+  const timeRps = charts.find((chart) => chart.id === 'time-rps')!.svg;
+  const path = /<path data-series="A" d="([^"]+)"/.exec(timeRps)![1]!;
+  assert.equal(path.match(/M/g)!.length, 2, 'a new line after the pause, none drawn across it');
+  assert.match(timeRps, />c=100, 30 s<\/text>/, 'the second step is marked where it began');
+  const latency = charts.find((chart) => chart.id === 'sweep-latency')!.svg;
+  assert.equal(latency.match(/stroke-dasharray="5 3"/g)!.length, 2, 'p50 dashed, one line per configuration');
+  // A comparison of one step each has no sweep to draw.
+  const single = { ...sweep(), steps: sweep().steps.slice(0, 1) };
+  assert.ok(!comparisonCharts(single).some((chart) => chart.id.startsWith('sweep-')));
+});
+
+test('first page: the configurations by letter, the headline with its verdict, the warnings and the notes before any chart', () => {
+  const html = renderReportHtml(sweep(), { generatedAt: new Date('2026-01-02T00:00:00Z'), notes: 'Same lab.' });
+  const charts = html.indexOf('<h2>Charts</h2>');
+  for (const part of ['data-section="configurations"', 'data-section="headline"', 'Requests/s: B is 2.00× A — too few runs for a verdict (1 run each; 5 a side needed).', 'Not comparable: the server hosts differ in cores.', 'Same lab.']) {
+    const at = html.indexOf(part);
+    assert.ok(at > 0 && at < charts, `${part} is on the first page`);
+  }
+  assert.doesNotMatch(html.slice(0, charts), /<th[^>]*>Engine<\/th>/, 'no engine column when no session recorded one');
+  const withEngine = renderReportHtml({ ...sweep(), sessions: sweep().sessions.map((session) => ({ ...session, engine: 'native' })) }, { generatedAt: new Date() });
+  assert.match(withEngine, /<th class="text">Engine<\/th>/);
+});
+
+test('layout: every heading is kept with what follows it; the host table holds only facts that differ, the rest folded into a line', () => {
+  const html = renderReportHtml(sweep(), { generatedAt: new Date('2026-01-02T00:00:00Z'), notes: 'n' });
+  const headings = [...html.matchAll(/<h([23])>/g)];
+  assert.ok(headings.length >= 6);
+  for (const heading of headings) {
+    const before = html.slice(0, heading.index);
+    assert.ok(before.endsWith('<div class="keep">'), `heading at ${heading.index} opens a keep-together block`);
+    const after = html.slice(heading.index).replace(/^<h[23]>[^<]*<\/h[23]>/, '');
+    assert.ok(!after.startsWith('</div>'), 'and something follows it inside the block');
+  }
+  const hostTable = /<table data-section="host-diff">.*?<\/table>/s.exec(html)![0];
+  assert.match(hostTable, /cores/);
+  assert.doesNotMatch(hostTable, /kernel/);
+  assert.match(html, /Server hosts alike<\/b> in every session: kernel 6\.12\./);
+});
+
+test('no internal field names: a stored profile is described in words', () => {
+  const html = renderReportHtml(sweep(), { generatedAt: new Date('2026-01-02T00:00:00Z') });
+  const text = html.replace(/<style>.*?<\/style>/s, '').replace(/<[^>]+>/g, ' ');
+  for (const internal of [/durationS/, /warmupS/, /sweep\s*\[/, /\[\]/, /\bundefined\b/, /\bnull\b/, /NaN/]) assert.doesNotMatch(text, internal);
 });

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { Bottleneck } from '../runs/bottleneck.ts';
 import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom } from './compare-stats.ts';
 import type { LatencyHistogram } from '../common/hdr.ts';
-import { describeProfile, LoadProfile } from '../runs/load-profile.ts';
+import { describeProfile, LoadProfile, StepLoad, targetRate } from '../runs/load-profile.ts';
 import { diffHosts, type HostRole, type HostSnapshot } from './host-diff.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
@@ -39,6 +39,10 @@ export const ComparedSession = z.object({
   group: z.number(),
   /** For a session imported from another tool's file: where from and at what resolution; absent for Benchlab's own. */
   imported: z.string().nullable().optional(),
+  /** Each distinct server set-up its runs used: template, variant and the knobs in words ("threads 4, gzip on"). */
+  setups: z.array(z.object({ template: z.string(), variant: z.string(), knobs: z.string() })).optional(),
+  /** Which load engine ran, when the session recorded it (e.g. "native", "node"); null or absent: not recorded. */
+  engine: z.string().nullable().optional(),
 });
 export type ComparedSession = z.infer<typeof ComparedSession>;
 
@@ -66,7 +70,11 @@ export const CompareRow = z.object({
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
-export const CompareStep = z.object({ label: z.string(), rows: z.array(CompareRow) });
+/** Where a sweep step sits on the sweep's axis: its connections (closed model) or target requests/s (open). */
+export const StepPosition = z.object({ axis: z.enum(['connections', 'rate']), value: z.number() });
+export type StepPosition = z.infer<typeof StepPosition>;
+
+export const CompareStep = z.object({ label: z.string(), rows: z.array(CompareRow), position: StepPosition.nullable().optional() });
 export type CompareStep = z.infer<typeof CompareStep>;
 
 export const Timeline = z.object({
@@ -152,6 +160,10 @@ export interface ComparedRunInput {
   seconds: ReadonlyArray<{ second: number; requests: number; durationMs: number; p99Us: number | null }>;
   /** The run's bottleneck verdict (judgeBottleneck over its stored seconds). */
   bottleneck?: Bottleneck | null;
+  /** The knobs its server was deployed with. */
+  knobs?: Record<string, unknown>;
+  /** The step's load as stored with the run (app/runs/load-profile.ts StepLoad), for the sweep charts' axis. */
+  load?: unknown;
 }
 
 export interface ComparedSessionInput {
@@ -243,6 +255,41 @@ function stableJson(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** Knobs in words, in name order: "container jetty, database on"; "defaults" when none was set. */
+export function knobsText(knobs: Readonly<Record<string, unknown>> | undefined): string {
+  const entries = Object.entries(knobs ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return 'defaults';
+  const value = (v: unknown) => (v === true ? 'on' : v === false ? 'off' : typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v));
+  return entries.map(([name, v]) => `${name} ${value(v)}`).join(', ');
+}
+
+/**
+ * Which load engine ran, as the session recorded it (config.engine: `{ choice, kind, notice }`,
+ * app/runs/engine-choice.ts); null when it recorded none (sessions from before the choice, imports).
+ */
+export function recordedEngine(config: Record<string, unknown>): string | null {
+  const engine = config.engine as { kind?: unknown } | undefined;
+  return engine && typeof engine === 'object' && typeof engine.kind === 'string' ? engine.kind : null;
+}
+
+/** Where a step sits on a sweep's axis, from its stored load; null when the load is not readable. */
+export function stepPosition(load: unknown): StepPosition | null {
+  const parsed = StepLoad.safeParse(load);
+  if (!parsed.success) return null;
+  if (parsed.data.model === 'closed') return { axis: 'connections', value: parsed.data.connections };
+  const rate = targetRate(parsed.data);
+  return rate === null ? null : { axis: 'rate', value: rate };
+}
+
+function setupsOf(runs: readonly ComparedRunInput[]): Array<{ template: string; variant: string; knobs: string }> {
+  const seen = new Map<string, { template: string; variant: string; knobs: string }>();
+  for (const run of runs) {
+    const setup = { template: run.templateId, variant: run.variant, knobs: knobsText(run.knobs) };
+    seen.set(JSON.stringify(setup), setup);
+  }
+  return [...seen.values()];
 }
 
 function templateLabel(run: ComparedRunInput): string {
@@ -350,8 +397,10 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
     const absent = found.map(({ index }) => importProvenanceOf(sessions[index]!.config)?.absent ?? {});
     const values = found.map(({ run }, r) => columns.map((column) => readColumn(column, run.summary, absent[r])));
     const best = markBest(columns, values);
+    const position = found.map(({ run }) => stepPosition(run.load)).find((candidate) => candidate !== null) ?? null;
     return {
       label,
+      position,
       rows: found.map(({ index, run }, r) => {
         const missing = Object.fromEntries(columns.flatMap((column) => (absent[r]![figureOf(column)] ? [[column.key, absent[r]![figureOf(column)]!]] : [])));
         return { session: index, runId: run.runId, values: values[r]!, best: best[r]!, steadiness: run.summary?.steadiness ?? null, bottleneck: run.bottleneck ?? null, ...(Object.keys(missing).length > 0 ? { missing } : {}) };
@@ -397,6 +446,8 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       configuration: describeConfiguration(session.config),
       group: groupOf[i]!,
       imported: importedNote(session.config),
+      setups: setupsOf(session.runs),
+      engine: recordedEngine(session.config),
     })),
     columns,
     steps,

@@ -47,6 +47,7 @@ export class ComparisonReader {
 
   runs(session: Session, onlyRunIds?: ReadonlySet<number>): ReadRun[] {
     const stored = this.#runs.withHistograms(session.id).filter((run) => !onlyRunIds || onlyRunIds.has(run.id));
+    const knobs = this.#runs.knobs(session.id);
     return stored.map((run) => {
       const rules = summaryRulesOf(session.config.profile, run.step);
       const measured = this.#samples.withoutHistograms(run.id, { measured: true });
@@ -66,6 +67,8 @@ export class ComparisonReader {
         histogram,
         startedAt: run.startedAt,
         step: run.step,
+        knobs: knobs.get(run.id) ?? {},
+        load: run.step.load,
         // Per second for the timelines: the clients of one second added up, the slowest one's p99 standing for it.
         seconds: window.map(({ second, requests, durationMs, p99Us }) => ({ second, requests, durationMs, p99Us })),
         // The same verdict as the Run page's, from the same stored seconds.
