@@ -1,0 +1,103 @@
+// The engine's stdout: NDJSON, one whole object per line, flushed per line, from any goroutine.
+
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"sync"
+)
+
+type output struct {
+	mu     sync.Mutex
+	writer io.Writer
+}
+
+func (o *output) emit(line any) {
+	data, err := json.Marshal(line)
+	if err != nil {
+		data, _ = json.Marshal(logLine{Type: "log", Level: "error", Message: "cannot encode a line: " + err.Error()})
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, _ = o.writer.Write(append(data, '\n'))
+}
+
+func (o *output) log(level, message string) {
+	o.emit(logLine{Type: "log", Level: level, Message: message})
+}
+
+type logLine struct {
+	Type    string `json:"type"`
+	Level   string `json:"level"`
+	Message string `json:"message"`
+}
+
+type readyLine struct {
+	Type    string `json:"type"`
+	Threads int    `json:"threads"`
+}
+
+type endLine struct {
+	Type    string `json:"type"`
+	Reason  string `json:"reason"`
+	Message string `json:"message,omitempty"`
+}
+
+type versionLine struct {
+	Version string `json:"version"`
+	Go      string `json:"go"`
+}
+
+type statusCounts struct {
+	C1 int64 `json:"1xx"`
+	C2 int64 `json:"2xx"`
+	C3 int64 `json:"3xx"`
+	C4 int64 `json:"4xx"`
+	C5 int64 `json:"5xx"`
+}
+
+type errorCounts struct {
+	Timeout int64 `json:"timeout"`
+	Refused int64 `json:"refused"`
+	Reset   int64 `json:"reset"`
+	Closed  int64 `json:"closed"`
+	Other   int64 `json:"other"`
+}
+
+type notSentCounts struct {
+	PoolFull  int64 `json:"pool-full"`
+	StepEnded int64 `json:"step-ended"`
+}
+
+type engineFigures struct {
+	Threads        int     `json:"threads"`
+	CPUS           float64 `json:"cpuS"`
+	LagMs          float64 `json:"lagMs"`
+	Backlog        int64   `json:"backlog"`
+	Sent           int64   `json:"sent"`
+	PortErrors     int64   `json:"portErrors"`
+	NewConnections int64   `json:"newConnections"`
+	ConnectUsMax   *int64  `json:"connectUsMax"`
+}
+
+type intervalLine struct {
+	Type       string        `json:"type"`
+	Second     int           `json:"second"`
+	At         int64         `json:"at"`
+	Phase      string        `json:"phase"`
+	DurationMs int64         `json:"durationMs"`
+	Scheduled  int64         `json:"scheduled"`
+	Requests   int64         `json:"requests"`
+	Bytes      int64         `json:"bytes"`
+	Status     statusCounts  `json:"status"`
+	Errors     errorCounts   `json:"errors"`
+	NotSent    notSentCounts `json:"notSent"`
+	InFlight   int64         `json:"inFlight"`
+	Histogram  *string       `json:"histogram"`
+	P50Us      *int64        `json:"p50Us"`
+	P90Us      *int64        `json:"p90Us"`
+	P99Us      *int64        `json:"p99Us"`
+	MaxUs      *int64        `json:"maxUs"`
+	Engine     engineFigures `json:"engine"`
+}

@@ -1,0 +1,116 @@
+// The few system calls the loops make outside the syscall package's wrappers: reads and writes on
+// nonblocking sockets without the scheduler hand-off (they never block), an epoll wait with a
+// nanosecond timeout (epoll_pwait2, falling back to epoll_wait's milliseconds on older kernels),
+// an eventfd to wake a loop, and the process's own CPU time.
+
+package main
+
+import (
+	"sync/atomic"
+	"syscall"
+	"unsafe"
+)
+
+// epoll_pwait2's number is the same on amd64 and arm64 (the generic table).
+const sysEpollPwait2 = 441
+
+var noPwait2 atomic.Bool
+
+func rawRead(fd int, buffer []byte) (int, syscall.Errno) {
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&buffer[0])), uintptr(len(buffer)))
+	return int(n), errno
+}
+
+func rawWrite(fd int, buffer []byte) (int, syscall.Errno) {
+	n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&buffer[0])), uintptr(len(buffer)))
+	return int(n), errno
+}
+
+// rawSend writes on a socket without SIGPIPE when the peer is gone (EPIPE says it instead).
+func rawSend(fd int, buffer []byte) (int, syscall.Errno) {
+	n, _, errno := syscall.RawSyscall6(syscall.SYS_SENDTO, uintptr(fd), uintptr(unsafe.Pointer(&buffer[0])), uintptr(len(buffer)), syscall.MSG_NOSIGNAL, 0, 0)
+	return int(n), errno
+}
+
+// epollWait waits at most timeoutNs (negative: without limit); EINTR returns 0 events.
+func epollWait(epfd int, events []syscall.EpollEvent, timeoutNs int64) (int, error) {
+	if !noPwait2.Load() {
+		var timeout *syscall.Timespec
+		var spec syscall.Timespec
+		if timeoutNs >= 0 {
+			spec = syscall.NsecToTimespec(timeoutNs)
+			timeout = &spec
+		}
+		n, _, errno := syscall.Syscall6(sysEpollPwait2, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(unsafe.Pointer(timeout)), 0, 0)
+		switch errno {
+		case 0:
+			return int(n), nil
+		case syscall.EINTR:
+			return 0, nil
+		case syscall.ENOSYS:
+			noPwait2.Store(true)
+		default:
+			return 0, errno
+		}
+	}
+	timeoutMs := -1
+	if timeoutNs >= 0 {
+		// Rounded up: waking early would spin, late by under a millisecond is what this kernel allows.
+		timeoutMs = int((timeoutNs + 999_999) / 1_000_000)
+	}
+	n, err := syscall.EpollWait(epfd, events, timeoutMs)
+	if err == syscall.EINTR {
+		return 0, nil
+	}
+	return n, err
+}
+
+func newEventFd() (int, error) {
+	fd, _, errno := syscall.Syscall(syscall.SYS_EVENTFD2, 0, syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(fd), nil
+}
+
+func signalEventFd(fd int) {
+	one := [8]byte{1}
+	_, _ = rawWrite(fd, one[:])
+}
+
+func drainEventFd(fd int) {
+	var value [8]byte
+	_, _ = rawRead(fd, value[:])
+}
+
+// cpuSeconds is the process's own CPU time so far, user plus system.
+func cpuSeconds() float64 {
+	var usage syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &usage) != nil {
+		return 0
+	}
+	return float64(usage.Utime.Nano()+usage.Stime.Nano()) / 1e9
+}
+
+func socketError(fd int) syscall.Errno {
+	value, err := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_ERROR)
+	if err != nil {
+		if errno, ok := err.(syscall.Errno); ok {
+			return errno
+		}
+		return syscall.EIO
+	}
+	return syscall.Errno(value)
+}
+
+// errorKind classifies a socket error as the Node engine does.
+func errorKind(errno syscall.Errno) int {
+	switch errno {
+	case syscall.ECONNREFUSED:
+		return errRefused
+	case syscall.ECONNRESET, syscall.EPIPE, syscall.ECONNABORTED:
+		return errReset
+	default:
+		return errOther
+	}
+}
