@@ -154,6 +154,9 @@ async function connectionsFor(address: string, count: number): Promise<number> {
   return sockets.size;
 }
 
+/** The Node templates: plain node:http and the frameworks, each bundled by npm and esbuild on this machine. */
+const NODE = ['node', 'node-express', 'node-fastify', 'node-restify'];
+
 const SLEEP_MS = 400;
 
 /**
@@ -182,10 +185,10 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
   });
 
   test('the catalog has the templates this suite must cover', () => {
-    assert.deepEqual(manifests.map((manifest) => manifest.id).sort(), ['apache-static', 'node', ...Object.keys(JVM)].sort());
+    assert.deepEqual(manifests.map((manifest) => manifest.id).sort(), ['apache-static', ...NODE, ...Object.keys(JVM)].sort());
   });
 
-  for (const templateId of ['node', 'apache-static']) {
+  for (const templateId of [...NODE, 'apache-static']) {
     test(`${templateId}: every variant serves the contract, and stopping leaves the host clean`, async (t) => {
       const manifest = manifests.find((candidate) => candidate.id === templateId)!;
       for (const variant of manifest.variants) {
