@@ -19,6 +19,7 @@ const deployment = (change: Partial<Deployment>): Deployment => ({
   installOffers: [],
   startedAt: null,
   readyMs: null,
+  database: null,
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...change,
 });

@@ -137,7 +137,11 @@ function javaPackage(manager: PackageManager, minVersion: number): string {
 
 /** The non-interactive install command for a runtime with a host's package manager (run as root); `minVersion` picks Java's. */
 export function installCommand(runtime: RuntimeName, manager: PackageManager, minVersion = 0): string {
-  const name = runtime === 'java' ? javaPackage(manager, minVersion) : PACKAGES[runtime][manager];
+  return installPackageCommand(manager, runtime === 'java' ? javaPackage(manager, minVersion) : PACKAGES[runtime][manager]);
+}
+
+/** The non-interactive command that installs one package with a host's package manager (run as root). */
+export function installPackageCommand(manager: PackageManager, name: string): string {
   switch (manager) {
     case 'apt-get':
       return `DEBIAN_FRONTEND=noninteractive apt-get install -y ${name}`;

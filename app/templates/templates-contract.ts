@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { NoArgs, request } from '../common/contract-kit.ts';
 import { HostId } from '../hosts/hosts.ts';
+import { DatabaseFacts } from './template-database.ts';
 import { PACKAGE_MANAGERS } from './template-hosts.ts';
 import { ManifestShape, Port, RUNTIMES } from './templates.ts';
 
@@ -47,6 +48,8 @@ export const Deployment = z.object({
   startedAt: z.string().nullable(),
   /** Milliseconds from the deploy request to the first good readiness answer. */
   readyMs: z.number().nullable(),
+  /** The private database the deploy started (database knob on), with its version and settings. */
+  database: DatabaseFacts.nullable(),
   updatedAt: z.string(),
 });
 export type Deployment = z.infer<typeof Deployment>;

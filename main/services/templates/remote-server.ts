@@ -3,6 +3,7 @@
 // script of host-scripts.ts, its output read into a typed result.
 
 import { ApiError } from '../../../app/common/errors.ts';
+import type { DatabaseFacts } from '../../../app/templates/template-database.ts';
 import { parseHostFacts, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import { untilAborted } from './until-aborted.ts';
@@ -40,6 +41,8 @@ export interface RecordedDeployment {
   stopSignal?: string;
   graceSeconds?: number;
   logs?: string[];
+  /** The private database started with it (version, port, settings). */
+  database?: DatabaseFacts;
 }
 
 export interface RunInspection {
@@ -49,7 +52,7 @@ export interface RunInspection {
   heartbeatAgeSeconds: number | null;
   exitCode: string | null;
   portInUse: boolean;
-  /** Something of Benchlab's is in the run dir (files, processes). */
+  /** Something of Benchlab's is in the run dir (files, processes, a private database). */
   present: boolean;
 }
 
@@ -71,7 +74,7 @@ export async function inspectRun(transport: HostTransport, run: string, port: nu
     } else if (key === 'alive') {
       inspection.present = true;
       inspection.alive = value === 'yes';
-    } else if (key === 'stale-boot') inspection.present = true;
+    } else if (key === 'stale-boot' || key === 'database') inspection.present = true;
     else if (key === 'heartbeat-age' && /^-?\d+$/.test(value)) inspection.heartbeatAgeSeconds = Number(value);
     else if (key === 'exit-code') inspection.exitCode = value;
   }

@@ -9,7 +9,8 @@ import type { Host } from '../../../app/hosts/hosts.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import { DEPLOY_STEPS, type Deployment, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
-import { renderStartArgv, requirementsFor, resolveDeploySettings, serverEnvironment, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
+import { missingPostgres, pickPostgres, type FoundPostgres } from '../../../app/templates/template-database.ts';
+import { renderStartArgv, requirementsFor, resolveDeploySettings, serverEnvironment, toCommandLine, wantsDatabase, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
 import type { EventBus } from '../event-bus.ts';
 import { ConnectChecks } from '../hosts/connect-checks.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
@@ -20,6 +21,7 @@ import { syncFiles, type SyncItem } from './file-sync.ts';
 import { SUPERVISOR_SCRIPT } from './host-scripts.ts';
 import { buildInWorkspace } from './build-workspace.ts';
 import { ServerLogStream } from './log-stream.ts';
+import { DATABASE_FOLDER, findPostgres, startPrivatePostgres } from './private-postgres.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
 import { beat, inspectRun, probeHost, startSupervised, stopRun, waitReady, watchLogs, type RecordedDeployment } from './remote-server.ts';
 
@@ -76,6 +78,12 @@ function safeName(text: string): string {
 function urlOf(host: Host, port: number): string {
   const address = host.kind === 'local' ? '127.0.0.1' : host.address;
   return `http://${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${port}/`;
+}
+
+function describeSettings(settings: Record<string, string>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(', ');
 }
 
 function tailText(lines: readonly string[]): string {
@@ -163,6 +171,7 @@ export class TemplateService {
         installOffers: [],
         startedAt: new Date().toISOString(),
         readyMs: null,
+        database: null,
         updatedAt: new Date().toISOString(),
       },
       controller: new AbortController(),
@@ -202,6 +211,7 @@ export class TemplateService {
         this.#update(active, { installOffers: verdict.missing.flatMap((item) => (item.install ? [item.install] : [])) });
         throw new ApiError('unavailable', describeMissing(host.name, verdict.missing));
       }
+      const postgres = await this.#postgresFor(manifest, deployment, host, transport, facts, signal);
       if (previous?.run && previous.deployment.state === 'ready') {
         this.#unfollow(previous);
         const stopped = await stopRun(transport, previous.run, previous.manifest.stop.signal, previous.manifest.stop.graceSeconds, previous.manifest.logs);
@@ -243,7 +253,20 @@ export class TemplateService {
       this.#log(`${host.name}: ${synced.uploaded.length > 0 ? `uploaded ${synced.uploaded.join(', ')} (${synced.bytes} bytes)` : 'files unchanged, nothing uploaded'}`);
 
       step(3, 'starting');
-      const databaseUrl: string | null = null;
+      // From here on the host holds something to clean if the deploy fails: the database, then the server.
+      startedServer = true;
+      let databaseUrl: string | null = null;
+      if (postgres) {
+        const started = await startPrivatePostgres(
+          transport,
+          { dir: `${run}/${DATABASE_FOLDER}`, postgres, asRoot: facts.uid === 0 },
+          (stage) => this.#update(active, { step: { ...active.deployment.step!, detail: stage } }),
+          signal,
+        );
+        databaseUrl = started.url;
+        this.#update(active, { database: started.facts, step: { ...active.deployment.step!, detail: null } });
+        this.#log(`${host.name}: private PostgreSQL ${started.facts.version} ready on 127.0.0.1:${started.facts.port} (${describeSettings(started.facts.settings)})`);
+      }
       const argv = renderStartArgv(manifest, { settings: deployment, dir, run, runtimes: placeholders, databaseUrl });
       const record: RecordedDeployment = {
         id: active.id,
@@ -254,8 +277,8 @@ export class TemplateService {
         stopSignal: manifest.stop.signal,
         graceSeconds: manifest.stop.graceSeconds,
         logs: manifest.logs,
+        ...(active.deployment.database ? { database: active.deployment.database } : {}),
       };
-      startedServer = true;
       await startSupervised(
         transport,
         {
@@ -293,6 +316,15 @@ export class TemplateService {
     } finally {
       active.controller = null;
     }
+  }
+
+  /** The PostgreSQL installation the deploy's database runs on, when its knob is on; refused with the install command when none serves. */
+  async #postgresFor(manifest: Manifest, deployment: Deployment, host: Host, transport: HostTransport, facts: HostFacts, signal: AbortSignal): Promise<FoundPostgres | null> {
+    if (!manifest.database || !wantsDatabase(manifest, deployment)) return null;
+    const found = await findPostgres(transport, signal);
+    const postgres = pickPostgres(found, manifest.database.minVersion);
+    if (!postgres) throw new ApiError('unavailable', missingPostgres(host.name, manifest.database.minVersion, found, facts.packageManager));
+    return postgres;
   }
 
   #requireTools(host: Host, facts: HostFacts): void {
@@ -466,6 +498,7 @@ export class TemplateService {
         installOffers: [],
         startedAt: null,
         readyMs: null,
+        database: null,
         updatedAt: new Date().toISOString(),
       };
       this.#options.bus.publish('templates.progress', leftover);
