@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { NATIVE_ENGINE_ARCHS, nativeEngineFileName, type NativeEngineArch } from '../app/runs/engine-choice.ts';
 import { stepInputsHash } from '../main/services/templates/local-build.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -17,17 +18,13 @@ export const ENGINE_SOURCE_DIR = join(REPO_ROOT, 'agent', 'engine');
 export const ENGINE_OUT_DIR = join(REPO_ROOT, 'out', 'engine');
 export const ENGINE_HASH_FILE = 'engine-hash.txt';
 /** The client architectures the engine is built for (Go's names: `uname -m` x86_64 is amd64, aarch64 is arm64). */
-export const ENGINE_ARCHS = ['amd64', 'arm64'] as const;
-export type EngineArch = (typeof ENGINE_ARCHS)[number];
+export const ENGINE_ARCHS = NATIVE_ENGINE_ARCHS;
+export type EngineArch = NativeEngineArch;
 /** A Go build of two architectures from a cold cache takes about a minute on two cores. */
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 /** Static (no cgo), without local paths or VCS stamps, symbols stripped: the same bytes from the same sources. */
 const GO_BUILD_ARGS = ['build', '-trimpath', '-buildvcs=false', '-ldflags=-s -w'];
 const GO_BUILD_ENV = { CGO_ENABLED: '0', GOOS: 'linux', GOTOOLCHAIN: 'local' };
-
-export function engineBinaryName(arch: EngineArch): string {
-  return `benchlab-engine-linux-${arch}`;
-}
 
 export type EngineBuild =
   | { status: 'built' | 'up-to-date'; hash: string; binaries: Record<EngineArch, string> }
@@ -67,7 +64,7 @@ function buildStep(sources: string[]) {
     name: 'native engine',
     // How it is built is part of the hash, as a template step's command is: a new flag rebuilds.
     command: ['env', ...Object.entries(GO_BUILD_ENV).map(([name, value]) => `${name}=${value}`), 'go', ...GO_BUILD_ARGS],
-    artifacts: ENGINE_ARCHS.map(engineBinaryName),
+    artifacts: ENGINE_ARCHS.map(nativeEngineFileName),
     inputs: sources,
     timeoutSeconds: BUILD_TIMEOUT_MS / 1000,
   };
@@ -85,7 +82,7 @@ export async function buildEngine(options: EngineBuildOptions = {}): Promise<Eng
   const outDir = options.outDir ?? ENGINE_OUT_DIR;
   const hash = await engineSourceHash(sourceDir);
   if (hash === null) return { status: 'unavailable', reason: `the native engine's sources are missing (${join(sourceDir, 'go.mod')})` };
-  const binaries = Object.fromEntries(ENGINE_ARCHS.map((arch) => [arch, join(outDir, engineBinaryName(arch))])) as Record<EngineArch, string>;
+  const binaries = Object.fromEntries(ENGINE_ARCHS.map((arch) => [arch, join(outDir, nativeEngineFileName(arch))])) as Record<EngineArch, string>;
   const stamp = (await readFile(join(outDir, ENGINE_HASH_FILE), 'utf8').catch(() => '')).trim();
   if (stamp === hash && Object.values(binaries).every((file) => existsSync(file))) return { status: 'up-to-date', hash, binaries };
 
@@ -127,6 +124,6 @@ if (import.meta.main) {
   } else {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const how = result.status === 'built' ? `built in ${seconds} s` : 'up to date (sources unchanged)';
-    console.log(`native engine: ${ENGINE_ARCHS.map((arch) => engineBinaryName(arch)).join(', ')} in ${ENGINE_OUT_DIR}, ${how}, sources sha256 ${result.hash.slice(0, 12)}`);
+    console.log(`native engine: ${ENGINE_ARCHS.map((arch) => nativeEngineFileName(arch)).join(', ')} in ${ENGINE_OUT_DIR}, ${how}, sources sha256 ${result.hash.slice(0, 12)}`);
   }
 }

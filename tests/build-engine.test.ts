@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { buildEngine, ENGINE_HASH_FILE, engineBinaryName, type EngineBuild } from '../scripts/build-engine.ts';
+import { nativeEngineFileName } from '../app/runs/engine-choice.ts';
+import { buildEngine, ENGINE_HASH_FILE, type EngineBuild } from '../scripts/build-engine.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-engine-build-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,7 +51,7 @@ function elfMachine(file: string): number {
 test('builds both architectures once, and again only when a source changes', { skip: hasGo() ? false : 'Go is not installed here' }, async () => {
   writeModule('one');
   const first = binariesOf(await buildEngine({ sourceDir: source, outDir: out }), 'built');
-  assert.equal(first.binaries.amd64, join(out, engineBinaryName('amd64')));
+  assert.equal(first.binaries.amd64, join(out, nativeEngineFileName('amd64')));
   assert.equal(elfMachine(first.binaries.amd64), 0x3e);
   assert.equal(elfMachine(first.binaries.arm64), 0xb7);
   assert.equal(readFileSync(join(out, ENGINE_HASH_FILE), 'utf8').trim(), first.hash);

@@ -128,6 +128,12 @@ describe('parsePlanFile: good files', () => {
     assert.deepEqual(placed('{\n  "version": 1,\n  "name": Plan\n}', 'json'), ['3:11 YAML: Unresolved plain scalar "Plan"']);
   });
 
+  test('the engine: absent (auto) unless written, one of auto, native, node', () => {
+    assert.equal(plan(MINIMAL).engine, undefined);
+    assert.equal(plan(`${MINIMAL}engine: native\n`).engine, 'native');
+    assert.deepEqual(placed(`${MINIMAL}engine: turbo\n`), ['7:9 engine: must be one of auto, native, node']);
+  });
+
   test('a study id stands in for the templates and the profile', () => {
     const fromStudy = plan('version: 1\nname: From a study\nstudy: wrk-connections\nhosts: { client: a, server: b }\n');
     assert.equal(fromStudy.study, 'wrk-connections');
@@ -272,6 +278,14 @@ describe('formatPlanFile', () => {
     assert.match(text, /\n {2}- node:sync\n/);
     assert.match(text, /\n {2}- template: node\n {4}variant: async\n/);
     assert.match(text, /thresholds:\n {2}- p99 < 20ms\n {2}- errors < 0\.1%\n/);
+  });
+
+  test('the engine is written when the plan names one, and reads back', () => {
+    const forced = plan(`${MINIMAL}engine: node\n`);
+    const text = formatPlanFile(forced, 'yaml');
+    assert.match(text, /# The load engine: auto \(native where it can run, else Node\), native, or node\nengine: node\n/);
+    assert.deepEqual(plan(text), forced);
+    assert.doesNotMatch(formatPlanFile(plan(MINIMAL), 'yaml'), /engine:/);
   });
 
   test('JSON that reads back to the same plan', () => {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { FORBIDDEN_KEYS, utf8ByteLength } from '../common/safe-json.ts';
 import { hasControlCharacters } from '../common/text.ts';
 import { PresetId } from '../presets/presets.ts';
+import { EngineChoice } from '../runs/engine-choice.ts';
 import { LoadProfile } from '../runs/load-profile.ts';
 import { Tags } from '../sessions/session-library.ts';
 import { SessionName } from '../sessions/sessions.ts';
@@ -125,6 +126,7 @@ const PlanFileShape = z
       .max(MAX_PLAN_TARGETS, `holds at most ${MAX_PLAN_TARGETS} templates or variants`)
       .optional(),
     profile: StudyProfile.optional(),
+    engine: EngineChoice.optional(),
     repeats: PlanSpec.shape.repeats,
     thresholds: z.array(ThresholdText).max(MAX_THRESHOLDS, `holds at most ${MAX_THRESHOLDS} thresholds`).default([]),
   })
@@ -310,6 +312,7 @@ function fileObject(plan: PlanFile): Record<string, unknown> {
         }
       : {}),
     ...(plan.profile ? { profile: plan.profile } : {}),
+    ...(plan.engine ? { engine: plan.engine } : {}),
     repeats: plan.repeats,
     ...(plan.thresholds.length > 0 ? { thresholds: plan.thresholds } : {}),
   };
@@ -326,6 +329,7 @@ const FIELD_NOTES: Readonly<Record<string, string>> = {
   revertPresets: ' Put both hosts back as they were once the last run ends',
   templates: ' template:variant, or a map with template, variant, knobs and port; run one after another',
   profile: ' The load for every template; each deployment gives the address',
+  engine: ' The load engine: auto (native where it can run, else Node), native, or node',
   repeats: ' Runs of each template, interleaved (A B A B …)',
   thresholds: ' Checked by `benchlab run`: metric, comparison, value (p99 < 20ms, errors < 0.1%)',
 };

@@ -8,6 +8,7 @@
 
 import { z } from 'zod';
 import { HostId } from '../hosts/hosts.ts';
+import { DEFAULT_ENGINE_CHOICE, EngineChoice } from '../runs/engine-choice.ts';
 import { expandSteps, LoadProfile, plannedSeconds } from '../runs/load-profile.ts';
 import { PresetId } from '../presets/presets.ts';
 import { Tags } from '../sessions/session-library.ts';
@@ -57,6 +58,8 @@ export const PlanSpec = z
       .refine((targets) => new Set(targets.map(targetKey)).size === targets.length, 'lists the same template and variant twice'),
     /** The load for every target; its target address is replaced by each deployment's own. */
     profile: LoadProfile,
+    /** The load engine of every session: auto (native where it can run, else Node with a notice), native, or node. */
+    engine: EngineChoice.default(DEFAULT_ENGINE_CHOICE),
     /** Runs of each target, interleaved: round 1 runs every target once, then round 2, … */
     repeats: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_REPEATS, `must be at most ${MAX_REPEATS}`).default(1),
     studyId: z.string().max(64).nullable().default(null),

@@ -16,6 +16,11 @@ export const DEFAULT_ENGINE_CHOICE: EngineChoice = 'auto';
 export const NATIVE_ENGINE_ARCHS = ['amd64', 'arm64'] as const;
 export type NativeEngineArch = (typeof NATIVE_ENGINE_ARCHS)[number];
 
+/** The binary's file name in a build or a package (out/engine, resources/engine). */
+export function nativeEngineFileName(arch: NativeEngineArch): string {
+  return `benchlab-engine-linux-${arch}`;
+}
+
 const ARCH_OF_MACHINE: Readonly<Record<string, NativeEngineArch>> = { x86_64: 'amd64', amd64: 'amd64', aarch64: 'arm64', arm64: 'arm64' };
 
 /** Go's architecture for a host's `uname -m`, when the native engine is built for it; null otherwise. */

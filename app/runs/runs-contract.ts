@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { NoArgs, request } from '../common/contract-kit.ts';
 import { HostId } from '../hosts/hosts.ts';
+import { EngineChoice } from './engine-choice.ts';
 import { LoadProfile } from './load-profile.ts';
 import { SessionHostFacts } from '../hosts/host-facts.ts';
 import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
@@ -43,6 +44,8 @@ export const runRequests = {
         /** One of several repeats of one configuration (a plan's Repeats), stored in the session's config. */
         repeat: RepeatTag.optional(),
         deployment: RunDeployment.optional(),
+        /** The load engine: auto (default: native where it can run, else Node with a notice), native, or node. */
+        engine: EngineChoice.optional(),
       })
       .strict(),
     LiveRun,

@@ -3,6 +3,7 @@
 // backpressure, and stored runs. Points are compact numbers only: the charts read them as they are.
 
 import { z } from 'zod';
+import { RecordedEngine } from './engine-choice.ts';
 import { LoadProfile } from './load-profile.ts';
 import { RunSummary } from './run-summary-schema.ts';
 import { Bottleneck } from './bottleneck.ts';
@@ -55,6 +56,8 @@ export const LiveRun = z.object({
    * last line came, while nothing has come from it for over 2 s; null while lines flow.
    */
   silentSince: z.object({ client: z.string().nullable(), server: z.string().nullable() }),
+  /** The load engine that runs (ran) on the client, with the fallback notice if any; null: not recorded (older sessions ran the Node engine). */
+  engine: RecordedEngine.nullable(),
 });
 export type LiveRun = z.infer<typeof LiveRun>;
 

@@ -105,6 +105,9 @@ colour: blue
     const repeats = cli(dataDir, file, '--repeats', '21');
     assert.equal(repeats.code, 2);
     assert.match(repeats.stderr, /--repeats must be a whole number from 1 to 20, got "21"/);
+    const engine = cli(dataDir, file, '--engine', 'turbo');
+    assert.equal(engine.code, 2);
+    assert.match(engine.stderr, /--engine must be one of auto, native, node/);
     const regression = cli(dataDir, file, '--threshold', 'p99 regression < 10%');
     assert.equal(regression.code, 2);
     assert.match(regression.stderr, /a regression threshold needs a baseline: pass --baseline SESSION\|TAG/);

@@ -12,6 +12,7 @@ import { MAX_REPEATS, type PlanState } from '../../../app/plans/plan.ts';
 import { summaryRows, thresholdLines } from '../../../app/plans/plan-report.ts';
 import { parseThresholds, type ThresholdResult } from '../../../app/plans/thresholds.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
+import { ENGINE_CHOICES, EngineChoice } from '../../../app/runs/engine-choice.ts';
 import { resolvePlanFile } from '../../services/plans/plan-file-resolver.ts';
 import { builtInStudiesDir, loadStudies } from '../../services/plans/study-catalog.ts';
 import { EXIT, formatTable, intOption, listOption, stringOption, UsageError, type Command, type CommandContext } from '../cli-kit.ts';
@@ -38,6 +39,8 @@ export const runCommand: Command = {
   --junit FILE              write the results as JUnit XML (a testcase per threshold)
   --markdown FILE           write the results as Markdown
   --repeats N               runs of each template (1–${MAX_REPEATS}), instead of the file's
+  --engine auto|native|node the load engine, instead of the file's (default auto: native where it
+                            can run, else Node with a notice)
   --name NAME               the sessions' name prefix, instead of the file's
   --tag TAG                 a tag for every session (repeatable)
   --quiet                   no progress on stderr
@@ -61,6 +64,7 @@ benchlab run plan.yaml --client lab-client --server root@10.0.0.2 --threshold "p
     junit: { type: 'string' },
     markdown: { type: 'string' },
     repeats: { type: 'string' },
+    engine: { type: 'string' },
     name: { type: 'string' },
     tag: { type: 'string', multiple: true },
     quiet: { type: 'boolean' },
@@ -91,9 +95,12 @@ async function readPlan(ctx: CommandContext): Promise<{ file: string; plan: Plan
 function withOptions(ctx: CommandContext, plan: PlanFile): PlanFile {
   const repeats = intOption(ctx, 'repeats', 1, MAX_REPEATS);
   const name = stringOption(ctx, 'name');
+  const engine = stringOption(ctx, 'engine');
+  if (engine !== undefined && !EngineChoice.safeParse(engine).success) throw new UsageError(`--engine must be one of ${ENGINE_CHOICES.join(', ')}`);
   return {
     ...plan,
     ...(repeats !== undefined ? { repeats } : {}),
+    ...(engine !== undefined ? { engine: EngineChoice.parse(engine) } : {}),
     ...(name !== undefined ? { name } : {}),
     tags: [...new Set([...plan.tags, ...listOption(ctx, 'tag')])],
     thresholds: [...plan.thresholds, ...listOption(ctx, 'threshold')],

@@ -104,6 +104,7 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
     revertPresets: plan.revertPresets,
     targets: templates.map((entry) => ({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, ...(entry.port !== undefined ? { port: entry.port } : {}) })),
     profile: { ...profile, target: STUDY_TARGET_PLACEHOLDER } as PlanSpecInput['profile'],
+    ...(plan.engine ? { engine: plan.engine } : {}),
     repeats: plan.repeats,
     studyId: plan.study ?? null,
     tags: plan.tags,

@@ -253,6 +253,7 @@ export class PlanRunner {
           profile: { ...spec.profile, target: deployment.url ?? spec.profile.target },
           ...(repeat ? { repeat } : {}),
           deployment: runDeploymentOf(deployment),
+          engine: spec.engine,
         });
         stage.sessionId = started.sessionId;
         active.state.sessionIds.push(started.sessionId);

@@ -2,6 +2,7 @@
 // >= 18 to run it (the host's own, or the deployer's portable Node uploaded when there is none),
 // the bundle uploaded only when its content changed, and the folder of pid files that lets a later
 // Benchlab kill an agent an earlier one left running. Facts are probed once per host and session.
+// On a client host, the native engine's binary beside the agent when the run may use it.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
@@ -10,7 +11,9 @@ import type { HostTransport } from '../hosts/host-transport.ts';
 import { syncFiles } from '../templates/file-sync.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, type PortableNodeCache } from '../templates/portable-node.ts';
 import { probeHost } from '../templates/remote-server.ts';
+import { nativeEngineArch, nativeEngineObstacle } from '../../../app/runs/engine-choice.ts';
 import { AGENT_FILE_NAME, agentBundle } from './agent-bundle.ts';
+import { engineBinary } from './engine-binary.ts';
 
 export const AGENT_MIN_NODE = 18;
 
@@ -20,6 +23,10 @@ export interface AgentHost {
   /** Where agents' pid files live on this host. */
   pidDir: string;
   hostname: string;
+  /** The agent's folder on the host: the native engine's binary goes beside it. */
+  agentDir: string;
+  /** `uname -m`: which native engine binary fits the host. */
+  machine: string;
 }
 
 function safeName(text: string): string {
@@ -57,7 +64,39 @@ export async function prepareAgentHost(
     // Not under ${root}/run: the template deployer owns that folder and clears it.
     pidDir: `${root}/agent/pids/${safeName(facts.hostname)}`,
     hostname: facts.hostname,
+    agentDir: `${root}/agent`,
+    machine: facts.arch,
   };
+}
+
+/**
+ * The native engine on the host, for a run against a `protocol` target: its binary beside the
+ * agent as `benchlab-engine-<hash12>`, uploaded (executable) only when that name is missing there.
+ * Returns its path, or why the native engine cannot run there (in words for decideEngine).
+ */
+export async function prepareNativeEngine(
+  transport: HostTransport,
+  host: AgentHost,
+  hostName: string,
+  protocol: 'http' | 'https',
+  options: { onStep?: (text: string) => void } = {},
+): Promise<{ path: string } | { obstacle: string }> {
+  const os = (await transport.exec('uname -s', { timeoutMs: 30_000 })).stdout.trim();
+  const obstacle = nativeEngineObstacle({ os, machine: host.machine }, protocol);
+  if (obstacle) return { obstacle };
+  const found = await engineBinary(nativeEngineArch(host.machine)!);
+  if (!found.ok) return { obstacle: found.reason };
+  const { binary } = found;
+  const path = `${host.agentDir}/${binary.remoteName}`;
+  const present = await transport.exec(`[ -x ${shellQuote(path)} ] && echo present; true`, { timeoutMs: 30_000 });
+  if (present.stdout.trim() === 'present') return { path };
+  try {
+    await transport.upload(binary.bytes, path, { mode: 0o755 });
+  } catch (error) {
+    return { obstacle: `its binary could not be uploaded (${(error as Error).message})` };
+  }
+  options.onStep?.(`${hostName}: uploaded the native engine for linux/${binary.arch} (${Math.round(binary.bytes.length / 1024)} KB)`);
+  return { path };
 }
 
 /** The pid-file folder of a host, found by the host itself (no probe, no upload): as prepareAgentHost lays it out. */

@@ -1,5 +1,5 @@
 // Orchestrates load sessions: pre-flight (agent and Node on the client, reachability of the target
-// from the client, leftovers of a crashed Benchlab cleaned), then the steps one after another with
+// from the client, leftovers of a crashed Benchlab cleaned, the load engine chosen and recorded), then the steps one after another with
 // the pause between them, a server sampler alongside, each second stored and charted as it
 // arrives, run summaries from merged histograms, and the session's status. Stop halts the load
 // within 1 s; a hard cap ends a session that would run on; a killed Benchlab leaves `running`
@@ -13,7 +13,8 @@
 
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
-import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type ServerMetrics } from '../../../app/runs/agent-protocol.ts';
+import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type LoadEngine, type ServerMetrics } from '../../../app/runs/agent-protocol.ts';
+import { decideEngine, DEFAULT_ENGINE_CHOICE, engineLabel, type EngineChoice, type RecordedEngine } from '../../../app/runs/engine-choice.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { clockTime } from '../../../app/common/clock-time.ts';
 import { chartPoint } from '../../../app/runs/chart-point.ts';
@@ -34,7 +35,7 @@ import type { PortableNodeCache } from '../templates/portable-node.ts';
 import type { ConnectChecks } from '../hosts/connect-checks.ts';
 import { isOwnerAlive } from '../store/process-owner.ts';
 import { isStoreOutOfSpace, storeFullMessage } from '../store/store-errors.ts';
-import { cleanLeftoverAgents, prepareAgentHost, type AgentHost } from './agent-host.ts';
+import { cleanLeftoverAgents, prepareAgentHost, prepareNativeEngine, type AgentHost } from './agent-host.ts';
 import { PointStream } from './point-stream.ts';
 import type { SessionSnapshots } from './session-snapshot.ts';
 import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
@@ -77,6 +78,14 @@ export interface StartArgs {
   repeat?: RepeatTag | undefined;
   /** What the target serves, as the caller deployed or chose it; none: an external server. */
   deployment?: RunDeployment | undefined;
+  /** The load engine asked for; default auto. */
+  engine?: EngineChoice | undefined;
+}
+
+/** The engine a session's steps run on the client: what the session records, and the native binary's path there. */
+interface SessionEngine {
+  recorded: RecordedEngine;
+  config: LoadEngine;
 }
 
 interface Live {
@@ -153,6 +162,7 @@ export class RunService {
     if (server) await this.#options.connectChecks.settled(server.id);
     const clientAgent = await this.#agentHost(client.id, client.name, clientTransport);
     await this.#probe(clientTransport, clientAgent, client.name, target);
+    const engine = await this.#engineFor(args.engine ?? DEFAULT_ENGINE_CHOICE, clientTransport, clientAgent, client.name, target);
     const serverAgent = server && serverTransport ? await this.#agentHost(server.id, server.name, serverTransport) : null;
     if (this.#closing) throw new ApiError('unavailable', 'Benchlab is shutting down: start it again to run a session');
 
@@ -162,7 +172,7 @@ export class RunService {
       name,
       clientHostId: client.id,
       serverHostId: server?.id ?? null,
-      config: { profile, target: profile.target, clientHost: client.name, serverHost: server?.name ?? null, ...(args.repeat ? { repeat: args.repeat } : {}) },
+      config: { profile, target: profile.target, clientHost: client.name, serverHost: server?.name ?? null, engine: engine.recorded, ...(args.repeat ? { repeat: args.repeat } : {}), ...(args.deployment?.components ? { components: args.deployment.components } : {}) },
       status: 'running',
     });
     this.#options.sessions.setStatus(session.id, 'running', { started: now });
@@ -191,6 +201,7 @@ export class RunService {
       startedAt: now.toISOString(),
       endedAt: null,
       silentSince: { client: null, server: null },
+      engine: engine.recorded,
     };
     const live: Live = {
       state,
@@ -226,7 +237,8 @@ export class RunService {
       void this.#halt(live, `stopped at the session's hard cap of ${capS} s`);
     }, capS * 1000);
     live.capTimer.unref?.();
-    this.#options.log.info('runs', `${name}: starting on ${client.name}${server ? `, sampling ${server.name}` : ''}`);
+    this.#options.log.info('runs', `${name}: starting on ${client.name} with the ${engineLabel(engine.recorded.kind)}${server ? `, sampling ${server.name}` : ''}`);
+    if (engine.recorded.notice) this.#options.log.warn('runs', `${name}: ${engine.recorded.notice}`);
     this.#publish(live);
     live.done = this.#drive(live, {
       steps,
@@ -238,6 +250,7 @@ export class RunService {
       serverAgent,
       serverHostId: server?.id ?? null,
       deployment: args.deployment ?? null,
+      engine: engine.config,
     });
     return state;
   }
@@ -294,6 +307,7 @@ export class RunService {
       serverAgent: AgentHost | null;
       serverHostId: number | null;
       deployment: RunDeployment | null;
+      engine: LoadEngine;
     },
   ): Promise<void> {
     const { state } = live;
@@ -344,7 +358,7 @@ export class RunService {
   async #runStep(
     live: Live,
     step: LoadStep,
-    context: { target: ParsedTarget; clientTransport: HostTransport; clientAgent: AgentHost; clientHostId: number; deployment: RunDeployment | null },
+    context: { target: ParsedTarget; clientTransport: HostTransport; clientAgent: AgentHost; clientHostId: number; deployment: RunDeployment | null; engine: LoadEngine },
   ): Promise<AgentEnd> {
     const { state } = live;
     const profile = state.profile;
@@ -376,6 +390,8 @@ export class RunService {
       warmupS,
       capS: step.capS,
       pidFile,
+      // Absent is the Node engine (the protocol's default).
+      ...(context.engine.kind === 'native' ? { engine: context.engine } : {}),
     };
     let end: AgentEnd;
     try {
@@ -523,6 +539,19 @@ export class RunService {
     live.controller.abort();
     this.#update(live, { status: 'stopping', ...(message ? { message } : {}) });
     await Promise.all([...live.agents].map((agent) => agent.stop().catch(() => undefined)));
+  }
+
+  /**
+   * The engine the session runs on its client (engine-choice.ts): the native engine where it can run
+   * (its binary uploaded beside the agent when missing), else the Node engine, with auto's notice.
+   * A forced native engine that cannot run is refused here, before the session exists.
+   */
+  async #engineFor(choice: EngineChoice, transport: HostTransport, host: AgentHost, hostName: string, target: ParsedTarget): Promise<SessionEngine> {
+    const native = choice === 'node' ? null : await prepareNativeEngine(transport, host, hostName, target.protocol, { onStep: (text) => this.#options.log.info('runs', text) });
+    const decision = decideEngine(choice, hostName, native === null || 'path' in native ? null : native.obstacle);
+    if ('error' in decision) throw new ApiError('unavailable', decision.error);
+    const recorded: RecordedEngine = { choice, kind: decision.kind, notice: decision.notice };
+    return { recorded, config: decision.kind === 'native' && native && 'path' in native ? { kind: 'native', path: native.path } : { kind: 'node' } };
   }
 
   #agentHost(hostId: number, hostName: string, transport: HostTransport): Promise<AgentHost> {

@@ -8,6 +8,7 @@ import { storedTargetRate } from '../../../app/runs/bottleneck.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { LoadProfile } from '../../../app/runs/load-profile.ts';
 import { chartPoint } from '../../../app/runs/chart-point.ts';
+import { recordedEngineOf } from '../../../app/runs/engine-choice.ts';
 import type { ReplayData } from '../../../app/sessions/replay.ts';
 import { latencyMeaning, type LivePoint, type LiveRun, type LiveStep } from '../../../app/runs/runs.ts';
 import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
@@ -105,6 +106,7 @@ export class ComparisonService {
       startedAt: session.startedAt ?? session.createdAt,
       endedAt: session.endedAt,
       silentSince: { client: null, server: null },
+      engine: recordedEngineOf(session.config),
     };
     return { run, points, durationS: points.at(-1)!.t };
   }

@@ -4,6 +4,7 @@
 // saying why, when the original has no load profile to repeat or has lost its client host.
 
 import { ApiError } from '../../../app/common/errors.ts';
+import { recordedEngineOf } from '../../../app/runs/engine-choice.ts';
 import { LoadProfile } from '../../../app/runs/load-profile.ts';
 import { deploymentServing } from '../../../app/runs/run-deployment.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
@@ -37,6 +38,8 @@ export class SessionRerun {
       serverHostId: original.serverHostId,
       profile: profile.data,
       deployment: deploymentServing(this.#options.templates.deployments(), original.serverHostId, profile.data.target),
+      // The engine asked for then (auto again falls back where it must); older sessions ran Node's.
+      engine: recordedEngineOf(original.config)?.choice ?? 'node',
     });
     this.#options.library.linkRerun(live.sessionId, id);
     return live;
