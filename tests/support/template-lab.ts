@@ -1,6 +1,7 @@
 // A template deployer wired to the lab's server host the way the app wires it (store, event bus,
 // logger, host connections, TemplateService), with its own folder on the host so test files never
-// share a run dir. Also: the host-side checks that a deployment left nothing behind.
+// share a run dir. Also: the host-side checks that a deployment left nothing behind, and psql on
+// the server against a deployment's private database.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,9 @@ import { EventsRepository } from '../../main/services/store/events-repository.ts
 import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
 import { TemplateService, type TemplateServiceOptions } from '../../main/services/templates/template-service.ts';
 import { inspectRun } from '../../main/services/templates/remote-server.ts';
+import { findPostgres } from '../../main/services/templates/private-postgres.ts';
+import { pickPostgres } from '../../app/templates/template-database.ts';
+import { shellQuote } from '../../app/common/shell-quote.ts';
 import { labTargets } from './lab-hosts.ts';
 
 /** Portable Node archives survive between test runs here, so `npm pack` runs once per machine. */
@@ -73,15 +77,42 @@ export async function templateLab(
   };
 }
 
-/** Nothing of Benchlab's runs or remains in the run dir, and the port is free. */
+/** Nothing of Benchlab's runs or remains in the run dir (no process works in it, a private database included), and the port is free. */
 export async function hostIsClean(lab: TemplateLab, port: number): Promise<{ clean: boolean; why: string }> {
   const transport = lab.connections.transportFor(lab.hostId);
   const inspection = await inspectRun(transport, lab.run, port);
   const leftover = await transport.exec(`test -e '${lab.run}' && echo run-dir-exists; true`);
+  const working = await processesIn(lab, lab.run);
   const reasons = [
     ...(inspection.present ? [`run dir holds ${JSON.stringify(inspection)}`] : []),
     ...(inspection.portInUse ? [`port ${port} still listens`] : []),
     ...(leftover.stdout.includes('run-dir-exists') ? ['run dir exists'] : []),
+    ...(working.length > 0 ? [`processes still work in the run dir: ${working.join('; ')}`] : []),
   ];
   return { clean: reasons.length === 0, why: reasons.join('; ') };
+}
+
+/** `pid cwd` of every process on the server whose working directory is `dir` or below (a postmaster works in its data dir). */
+export async function processesIn(lab: TemplateLab, dir: string): Promise<string[]> {
+  const result = await lab.connections.transportFor(lab.hostId).exec(
+    `for p in /proc/[0-9]*; do c=$(readlink "$p/cwd" 2>/dev/null) || continue; case $c in ${shellQuote(dir)}|${shellQuote(dir)}/*) echo "\${p#/proc/} $c" ;; esac; done; true`,
+  );
+  return result.stdout.split('\n').filter((line) => line.trim() !== '');
+}
+
+/** Runs SQL with psql on the lab server against a private database's URL; its unaligned rows. */
+export async function psqlOnServer(lab: TemplateLab, url: string, sql: string): Promise<string[]> {
+  const transport = lab.connections.transportFor(lab.hostId);
+  const postgres = pickPostgres(await findPostgres(transport), 13);
+  if (!postgres) throw new Error('the lab server has no PostgreSQL 13+');
+  const result = await transport.exec(`${shellQuote(`${postgres.bin}/psql`)} -X -At -v ON_ERROR_STOP=1 ${shellQuote(url)} -c ${shellQuote(sql)}`);
+  if (result.code !== 0) throw new Error(`psql on the lab server: ${result.stderr.trim()}`);
+  return result.stdout.split('\n').filter((line) => line !== '');
+}
+
+/** The URL of the private database in the lab's run dir (written there by its start). */
+export async function privateDatabaseUrl(lab: TemplateLab): Promise<string> {
+  const result = await lab.connections.transportFor(lab.hostId).exec(`cat ${shellQuote(`${lab.run}/postgres/url`)}`);
+  if (result.code !== 0) throw new Error(`no private database in ${lab.run}: ${result.stderr.trim()}`);
+  return result.stdout.trim();
 }

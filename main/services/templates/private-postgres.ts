@@ -3,9 +3,10 @@
 // cluster of its own (initdb as the user postgres when Benchlab logs in as root, password auth,
 // 127.0.0.1 on a free port, no Unix socket), starting it with pg_ctl, creating the database and
 // its owner, seeding the contract's tables and reading back its version and settings. It leaves
-// `<run>/postgres/stop.sh` behind, which the supervisor and the stop script run before the run
-// dir goes, so every way a deployment ends stops it. The system's cluster, its service and
-// /var/lib/postgresql are never touched.
+// `<run>/postgres/stop.sh` behind, which the supervisor and the stop script run before the run dir
+// goes, so every way a deployment ends stops it, and `url` (the owner's URL, for a look inside;
+// readable by the login user only). The system's cluster, its service and /var/lib/postgresql
+// are never touched.
 
 import { randomBytes, randomInt } from 'node:crypto';
 import { ApiError } from '../../../app/common/errors.ts';
@@ -130,6 +131,8 @@ echo "progress seeding world, fortune and docs"
 PGPASSWORD=${shellQuote(passwords.user)} ${psql(DATABASE_USER, DATABASE_NAME)} -f - > psql.log 2>&1 <<'BENCHLAB_SEED' || fail "cannot seed the database"
 ${seedSql()}BENCHLAB_SEED
 PGPASSWORD=${shellQuote(passwords.user)} ${psql(DATABASE_USER, DATABASE_NAME)} -At -c ${shellQuote(factsQuery())} 2>psql.log || fail "cannot read the database's settings"
+# For a person (or a test) who wants to look inside: the owner's URL, readable by the login user only.
+(umask 077; printf 'postgresql://${DATABASE_USER}:%s@127.0.0.1:%s/${DATABASE_NAME}\n' ${shellQuote(passwords.user)} "$port" > url)
 echo "port $port"
 echo started
 } </dev/null 2>&1
