@@ -1,0 +1,95 @@
+// Benchlab's Spring Boot template: reads the command line Benchlab renders from template.json and the
+// database URL from BENCHLAB_DB_URL, turns them into Spring Boot properties (no application.properties:
+// the whole configuration is here, in one place), and starts one application whose profiles pick the
+// controllers — the variant ("sync", "async", "webflux") and "database" when a database is given.
+// The embedded server is picked by leaving out the other servers' auto-configuration: all three are
+// in the one jar.
+
+package benchlab.springboot;
+
+import benchlab.common.Options;
+import benchlab.common.Payload;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+@SpringBootApplication
+public class Main {
+    private static final String TOMCAT_SERVLET = "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration";
+    private static final String JETTY_SERVLET = "org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration";
+    private static final String TOMCAT_REACTIVE = "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration";
+    private static final String JETTY_REACTIVE = "org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration";
+    private static final String JDBC = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration";
+    private static final String R2DBC = "org.springframework.boot.r2dbc.autoconfigure.R2dbcAutoConfiguration";
+
+    public static void main(String[] args) {
+        Options options = Options.parse("benchlab-spring-boot", args, "--port", "--variant", "--container", "--threads",
+                "--event-loops", "--cache-file", "--payload");
+        int port = options.number("--port", 1, 65535);
+        String variant = options.choice("--variant", "sync", "async", "webflux");
+        String container = options.choice("--container", "tomcat", "jetty");
+        int threads = options.number("--threads", 1, 10_000);
+        int eventLoops = options.number("--event-loops", 0, 64);
+        Payload payload = options.payload();
+        DatabaseUrl database = DatabaseUrl.fromEnvironment(options);
+        boolean reactive = variant.equals("webflux");
+
+        Map<String, Object> properties = new HashMap<>();
+        properties.put("server.port", port);
+        properties.put("server.address", "0.0.0.0");
+        // Quiet: no banner, no start-up report; warnings and errors only.
+        properties.put("spring.main.banner-mode", "off");
+        properties.put("spring.main.log-startup-info", false);
+        properties.put("logging.level.root", "WARN");
+        // A 404 or 405 is an answer of the contract, not a warning worth a log line per request.
+        properties.put("logging.level.org.springframework.web", "ERROR");
+        // Every path the contract does not name answers 404; no static resources are looked up for it.
+        properties.put("spring.web.resources.add-mappings", false);
+        // Within the template's 10 s stop grace, even with a long /sleep in progress.
+        properties.put("spring.lifecycle.timeout-per-shutdown-phase", "5s");
+        // Past the longest /sleep (60 s): the container's own async timeout (30 s) would cut it.
+        properties.put("spring.mvc.async.request-timeout", "120s");
+        // The contract keeps connections alive without a request limit (Tomcat closes after 100 by default).
+        properties.put("server.tomcat.max-keep-alive-requests", -1);
+        properties.put("server.tomcat.threads.max", threads);
+        properties.put("server.tomcat.threads.min-spare", Math.min(10, threads));
+        // Jetty's pool also holds its acceptor and selector: they come on top (see JettyThreads).
+        int jettyPool = threads + JettyThreads.ACCEPTORS + JettyThreads.SELECTORS;
+        properties.put("server.jetty.threads.acceptors", JettyThreads.ACCEPTORS);
+        properties.put("server.jetty.threads.selectors", JettyThreads.SELECTORS);
+        properties.put("server.jetty.threads.max", jettyPool);
+        properties.put("server.jetty.threads.min", Math.min(8, jettyPool));
+        // Reactor Netty's event loops (its default: one per core, at least 4).
+        if (reactive && eventLoops > 0) System.setProperty("reactor.netty.ioWorkerCount", String.valueOf(eventLoops));
+
+        List<String> excluded = new ArrayList<>();
+        // WebFlux runs on Reactor Netty; the servlet variants on the container the knob names.
+        if (reactive) excluded.addAll(List.of(TOMCAT_REACTIVE, JETTY_REACTIVE));
+        else excluded.add(container.equals("tomcat") ? JETTY_SERVLET : TOMCAT_SERVLET);
+        if (database != null && reactive) database.putR2dbc(properties);
+        else excluded.add(R2DBC);
+        if (database != null && !reactive) database.putJdbc(properties);
+        else excluded.add(JDBC);
+        properties.put("spring.autoconfigure.exclude", String.join(",", excluded));
+
+        SpringApplication application = new SpringApplication(Main.class);
+        application.setWebApplicationType(reactive ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET);
+        application.setDefaultProperties(properties);
+        application.setAdditionalProfiles(database != null ? new String[] {variant, "database"} : new String[] {variant});
+        application.addInitializers(context -> context.getBeanFactory().registerSingleton("payload", payload));
+        ConfigurableApplicationContext context = application.run();
+
+        int listening = ((WebServerApplicationContext) context).getWebServer().getPort();
+        System.out.printf("spring-boot %s on Java %s: listening on port %d (variant %s, %s, %s, %s)%n",
+                SpringBootVersion.getVersion(), Runtime.version(), listening, variant,
+                reactive ? Servers.netty(eventLoops) : Servers.servlet(container, threads), payload.describe(),
+                database == null ? "no database" : database.describe());
+    }
+}
