@@ -1,20 +1,24 @@
 // The endpoint contract (server-templates/CONTRACT.md), checked against every template and variant
 // deployed for real to the lab's server host over SSH: status codes, exact content types and
 // bodies, the 43 KiB payload byte for byte, 404 for what a template does not declare, sync versus
-// async /sleep, and a clean host after each stop. The JVM templates (built by Maven on this machine)
+// async /sleep, and a clean host after each stop. Templates that declare a database answer 503 on
+// its endpoints with the knob off, and with it on serve them as TechEmpower defines them (shapes,
+// n clamped, /updates stored, /fortunes byte for byte, /docs growing), the database gone after stop. The JVM templates (built by Maven on this machine)
 // run with one worker thread, so a blocking /sleep shows as two sleeps one after the other; their
 // Java-21 variant runs where the lab has such a Java and is refused with an install offer where not.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { FORTUNES } from '../../app/templates/template-database.ts';
 import { majorOf, pickJava } from '../../app/templates/template-hosts.ts';
 import { DATABASE_ENDPOINTS, ENDPOINT_REQUESTS, ENDPOINTS, requirementsFor, type Endpoint, type KnobValue, type Manifest } from '../../app/templates/templates.ts';
 import { bundledPaths, loadCatalog } from '../../main/services/templates/catalog.ts';
 import { probeHost } from '../../main/services/templates/remote-server.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
-import { hostIsClean, templateLab, type TemplateLab } from '../support/template-lab.ts';
+import { hostIsClean, privateDatabaseUrl, psqlOnServer, templateLab, type TemplateLab } from '../support/template-lab.ts';
 import { until } from '../support/until.ts';
 
 const skip = labSkipReason();
@@ -120,6 +124,94 @@ const CHECKS: Record<Exclude<Endpoint, DatabaseEndpoint>, (address: string) => P
   },
 };
 
+const WORLD_ROW = (what: string) => (row: unknown) => {
+  assert.deepEqual(Object.keys(row as object), ['id', 'randomNumber'], `${what}: {id, randomNumber}`);
+  const { id, randomNumber } = row as { id: unknown; randomNumber: unknown };
+  assert.ok(Number.isInteger(id) && (id as number) >= 1 && (id as number) <= 10_000, `${what}: id ${String(id)} in 1..10000`);
+  assert.ok(Number.isInteger(randomNumber) && (randomNumber as number) >= 1 && (randomNumber as number) <= 10_000, `${what}: randomNumber ${String(randomNumber)} in 1..10000`);
+};
+
+async function jsonOf(address: string, path: string, method = 'GET'): Promise<unknown> {
+  const answer = await get(address, path, method);
+  expectOk(answer, 'application/json', path);
+  return JSON.parse(answer.body.toString());
+}
+
+/** n of /queries and /updates: clamped to 1..500, 1 when missing or not a number. */
+async function checkCounts(address: string, endpoint: 'queries' | 'updates'): Promise<void> {
+  for (const [query, count] of [['?n=20', 20], ['?n=0', 1], ['?n=501', 500], ['?n=abc', 1], ['', 1]] as const) {
+    const rows = await jsonOf(address, `/${endpoint}${query}`);
+    assert.ok(Array.isArray(rows), `/${endpoint}${query} answers an array`);
+    assert.equal(rows.length, count, `/${endpoint}${query}: ${count} rows`);
+    rows.forEach(WORLD_ROW(`/${endpoint}${query}`));
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** /fortunes exactly: the seeded rows and the one added at request time, sorted by message (code units). */
+const FORTUNES_HTML = (() => {
+  const rows = [...FORTUNES.map((message, index) => ({ id: index + 1, message })), { id: 0, message: 'Additional fortune added at request time.' }];
+  rows.sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+  const table = rows.map((row) => `<tr><td>${row.id}</td><td>${escapeHtml(row.message)}</td></tr>`).join('');
+  return `<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>${table}</table></body></html>`;
+})();
+
+interface Doc {
+  id: number;
+  title: string;
+  body: string;
+  count: number;
+}
+
+function checkDocs(docs: unknown, what: string): Doc[] {
+  assert.ok(Array.isArray(docs), `${what} answers an array`);
+  assert.equal(docs.length, 100, `${what}: the 100 newest`);
+  for (const doc of docs as Doc[]) {
+    assert.deepEqual(Object.keys(doc).sort(), ['body', 'count', 'id', 'title'], `${what}: {id, title, body, count}`);
+    assert.match(doc.title, /^[a-z]{10}$/);
+    assert.match(doc.body, /^[a-z]{100}$/);
+    assert.ok(Number.isInteger(doc.count) && doc.count >= 1 && doc.count <= 10_000, `${what}: count ${doc.count}`);
+  }
+  const ids = (docs as Doc[]).map((doc) => doc.id);
+  assert.deepEqual(ids, [...ids].sort((a, b) => b - a), `${what}: newest first`);
+  return docs as Doc[];
+}
+
+/** The database endpoints with the knob on; `sql` reads the private database directly, to see what /updates wrote. */
+const DATABASE_CHECKS: Record<DatabaseEndpoint, (address: string, sql: (query: string) => Promise<string[]>) => Promise<void>> = {
+  db: async (address) => {
+    WORLD_ROW('/db')(await jsonOf(address, '/db'));
+  },
+  queries: async (address) => {
+    await checkCounts(address, 'queries');
+  },
+  updates: async (address, sql) => {
+    await checkCounts(address, 'updates');
+    const rows = (await jsonOf(address, '/updates?n=20')) as Array<{ id: number; randomNumber: number }>;
+    // A row drawn twice in one request may keep either value (a batched update), so only rows drawn once are compared.
+    const once = rows.filter((row) => rows.filter((other) => other.id === row.id).length === 1);
+    const written = new Map(once.map((row) => [row.id, row.randomNumber]));
+    const stored = await sql(`SELECT id || ' ' || randomnumber FROM world WHERE id IN (${[...written.keys()].join(',')}) ORDER BY id`);
+    assert.deepEqual(stored, [...written].sort(([a], [b]) => a - b).map(([id, value]) => `${id} ${value}`), '/updates returns what it stored');
+  },
+  fortunes: async (address) => {
+    const answer = await get(address, '/fortunes');
+    expectOk(answer, 'text/html; charset=utf-8', '/fortunes');
+    assert.equal(answer.body.toString(), FORTUNES_HTML);
+  },
+  docs: async (address, sql) => {
+    const first = checkDocs(await jsonOf(address, '/docs'), 'GET /docs');
+    const second = checkDocs(await jsonOf(address, '/docs', 'POST'), 'POST /docs');
+    assert.ok(second[0]!.id > first[0]!.id, 'each call inserts a newer document');
+    assert.deepEqual(second.slice(1).map((doc) => doc.id), first.slice(0, 99).map((doc) => doc.id), 'the newest 100 shift by one');
+    const [newest] = await sql(`SELECT id || ' ' || title || ' ' || body || ' ' || count FROM docs ORDER BY id DESC LIMIT 1`);
+    assert.equal(newest, `${second[0]!.id} ${second[0]!.title} ${second[0]!.body} ${second[0]!.count}`, 'the document answered is the one stored');
+  },
+};
+
 /**
  * The JVM templates: knobs that leave one thread for blocking work, and which variants block on
  * /sleep with them (virtual threads block, but a parked virtual thread frees its carrier).
@@ -129,6 +221,7 @@ const JVM: Record<string, { knobs: Record<string, KnobValue>; blocks: Record<str
   undertow: { knobs: { workerThreads: 1 }, blocks: { nonblocking: false, servlet: true } },
   vertx: { knobs: { workerPoolSize: 1 }, blocks: { eventloop: false, blocking: true } },
   spray: { knobs: { threads: 1 }, blocks: { async: false, sync: true } },
+  'spring-boot': { knobs: { threads: 1 }, blocks: { sync: true, async: false, webflux: false } },
 };
 
 /** `count` GETs in a row on one keep-alive connection: how many connections they took. */
@@ -156,6 +249,11 @@ async function connectionsFor(address: string, count: number): Promise<number> {
 
 /** The Node templates: plain node:http and the frameworks, each bundled by npm and esbuild on this machine. */
 const NODE = ['node', 'node-express', 'node-fastify', 'node-restify'];
+
+/** The packages a Node template's package.json pins (exact versions): what its bundle holds. */
+function pinnedPackages(templateId: string): Record<string, string> {
+  return JSON.parse(readFileSync(join(bundledPaths().templatesDir, templateId, 'package.json'), 'utf8')).dependencies;
+}
 
 const SLEEP_MS = 400;
 
@@ -196,6 +294,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
           const deployment = await lab.service.deploy(lab.hostId, templateId, { variant: variant.id, port: PORT });
           assert.equal(deployment.state, 'ready');
           assert.equal(deployment.url, `http://${lab.address}:${PORT}/`);
+          if (NODE.includes(templateId)) assert.deepEqual(deployment.components, pinnedPackages(templateId), 'the deployment records the bundled packages');
           for (const endpoint of ENDPOINTS) await checkEndpoint(lab.address, manifest, endpoint);
           assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
           if (manifest.endpoints.includes('sleep')) {
@@ -267,6 +366,59 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
     await lab.service.stop(lab.hostId);
     const clean = await hostIsClean(lab, PORT);
     assert.ok(clean.clean, clean.why);
+  });
+
+  test('spring-boot on Jetty with one request thread (sync and async), and webflux on 2 event loops with the file cached', async (t) => {
+    const manifest = manifests.find((candidate) => candidate.id === 'spring-boot')!;
+    for (const variant of ['sync', 'async']) {
+      await t.test(variant, async () => {
+        await lab.service.deploy(lab.hostId, 'spring-boot', { variant, knobs: { container: 'jetty', threads: 1 }, port: PORT });
+        await until(() => lab.logs.some((line) => new RegExp(`variant ${variant}, jetty 12\\.[\\d.]+, threads 1,`).test(line.message)), 'spring boot says jetty', 5000);
+        for (const endpoint of ENDPOINTS) await checkEndpoint(lab.address, manifest, endpoint);
+        assert.equal(await connectionsFor(lab.address, 150), 1, 'keep-alive without a limit of requests per connection');
+        const inSeries = await sleepsInSeries(lab.address);
+        if (variant === 'sync') assert.ok(inSeries >= 2, `one thread, blocking: two sleeps ran ${inSeries} in series`);
+        else assert.equal(inSeries, 1, 'not blocking a thread: the two sleeps overlap');
+        await lab.service.stop(lab.hostId);
+        const clean = await hostIsClean(lab, PORT);
+        assert.ok(clean.clean, clean.why);
+      });
+    }
+    await t.test('webflux', async () => {
+      await lab.service.deploy(lab.hostId, 'spring-boot', { variant: 'webflux', knobs: { eventLoops: 2, cacheFile: true }, port: PORT });
+      await until(() => lab.logs.some((line) => /variant webflux, reactor-netty [\d.]+, 2 event loops, payload cached in memory/.test(line.message)), 'spring boot says netty', 5000);
+      await CHECKS.file(lab.address);
+      await CHECKS.sleep(lab.address);
+      await lab.service.stop(lab.hostId);
+      const clean = await hostIsClean(lab, PORT);
+      assert.ok(clean.clean, clean.why);
+    });
+  });
+
+  test('every template with a database serves the database endpoints with the knob on, and stopping removes the database', async (t) => {
+    for (const manifest of manifests.filter((candidate) => candidate.database)) {
+      for (const variant of manifest.variants) {
+        await t.test(`${manifest.id} ${variant.id}`, async (t) => {
+          const needed = requirementsFor(manifest, variant.id).find((requirement) => requirement.runtime === 'java');
+          const javas = needed ? (await probeHost(lab.connections.transportFor(lab.hostId), undefined)).java : [];
+          if (needed && !pickJava(javas, 'minVersion' in needed ? needed.minVersion : 0)) {
+            t.skip(`no Java new enough on the lab server for ${variant.id}`);
+            return;
+          }
+          const deployment = await lab.service.deploy(lab.hostId, manifest.id, { variant: variant.id, knobs: { [manifest.database!.knob]: true }, port: PORT });
+          assert.equal(deployment.state, 'ready');
+          assert.ok(deployment.database, 'the deployment records its database');
+          const url = await privateDatabaseUrl(lab);
+          for (const endpoint of DATABASE_ENDPOINTS) {
+            if (manifest.endpoints.includes(endpoint)) await DATABASE_CHECKS[endpoint](lab.address, (query) => psqlOnServer(lab, url, query));
+            else assert.equal((await get(lab.address, `/${endpoint}`)).status, 404, `/${endpoint} is not declared: 404`);
+          }
+          await lab.service.stop(lab.hostId);
+          const clean = await hostIsClean(lab, PORT);
+          assert.ok(clean.clean, clean.why);
+        });
+      }
+    }
   });
 
   test('node with 2 cluster workers: both serve, sync sleeps overlap across them', async () => {
