@@ -50,6 +50,8 @@ export const Deployment = z.object({
   readyMs: z.number().nullable(),
   /** The private database the deploy started (database knob on), with its version and settings. */
   database: DatabaseFacts.nullable(),
+  /** The packages the server was built with and their versions (the manifest's `components`), when it names them. */
+  components: z.record(z.string(), z.string()).optional(),
   updatedAt: z.string(),
 });
 export type Deployment = z.infer<typeof Deployment>;

@@ -250,3 +250,20 @@ describe('variant requirements', () => {
     if (!own.ok) assert.match(own.error, /build: an input "\.\.\/demo" names the template's own folder/);
   });
 });
+
+describe('the components a template names', () => {
+  const bundled = { build: [{ name: 'bundle', command: ['node', 'build.mjs'], artifacts: ['dist/server.mjs', 'dist/components.json'] }] };
+
+  test('none by default; a build artifact when named', () => {
+    assert.equal(valid().components, null);
+    assert.equal(valid({ ...bundled, components: 'dist/components.json' }).components, 'dist/components.json');
+  });
+
+  test('a components file no build step makes is refused', () => {
+    for (const overrides of [{ components: 'dist/components.json' }, { ...bundled, components: 'dist/versions.json' }]) {
+      const result = parse(overrides);
+      assert.equal(result.ok, false);
+      if (!result.ok) assert.match(result.error, /components: "dist\/(components|versions)\.json" is not an artifact of a build step/);
+    }
+  });
+});

@@ -173,6 +173,11 @@ export const ManifestShape = z
     /** Log files the server writes, relative to the run dir; streamed to the log terminal. */
     logs: z.array(RelativePath).default([]),
     database: DatabaseNeed.nullable().default(null),
+    /**
+     * A build artifact naming the packages the server was built with and their versions (a JSON
+     * object, e.g. {"express": "5.3.0", "pg": "8.23.1"}); recorded with the deployment and its sessions.
+     */
+    components: RelativePath.nullable().default(null),
   })
   .strict();
 
@@ -198,6 +203,9 @@ function manifestProblems(manifest: Manifest): string[] {
   }
   if (!manifest.endpoints.includes('health')) problems.push('endpoints: must include "health" (readiness and the contract need it)');
   if (manifest.endpoints.includes('file') && manifest.payload === null) problems.push('payload: is required when the template serves "file"');
+  if (manifest.components !== null && !manifest.build.some((step) => step.artifacts.includes(manifest.components!))) {
+    problems.push(`components: "${manifest.components}" is not an artifact of a build step`);
+  }
   if (sharedFolders(manifest).includes(manifest.id)) problems.push(`build: an input "../${manifest.id}" names the template's own folder`);
   problems.push(...databaseProblems(manifest));
   const allowed = new Set<string>([

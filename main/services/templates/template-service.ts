@@ -20,6 +20,7 @@ import { bundledPaths, loadCatalog, type BundledPaths, type CatalogEntry } from 
 import { syncFiles, type SyncItem } from './file-sync.ts';
 import { SUPERVISOR_SCRIPT } from './host-scripts.ts';
 import { buildInWorkspace } from './build-workspace.ts';
+import { describeComponents, readBuildComponents } from './build-components.ts';
 import { ServerLogStream } from './log-stream.ts';
 import { DATABASE_FOLDER, findPostgres, startPrivatePostgres } from './private-postgres.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
@@ -228,6 +229,12 @@ export class TemplateService {
               onStep: (name) => this.#update(active, { step: { ...active.deployment.step!, detail: name } }),
               onOutput: (line) => this.#log(`${host.name} build: ${line}`),
             });
+
+      if (manifest.components) {
+        const components = await readBuildComponents(join(built.dir, manifest.components), manifest.components);
+        this.#update(active, { components });
+        this.#log(`${host.name}: ${manifest.name} is built with ${describeComponents(components)}`);
+      }
 
       step(2, 'uploading');
       const placeholders = { ...verdict.placeholders };
