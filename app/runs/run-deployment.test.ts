@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Deployment } from '../templates/templates-contract.ts';
-import { deploymentServing } from './run-deployment.ts';
+import { deploymentServing, runDeploymentOf } from './run-deployment.ts';
 
 const deployment = (change: Partial<Deployment>): Deployment => ({
   hostId: 2,
@@ -35,4 +35,10 @@ test('no deployment without a server host, on another port, not ready, or for a 
   assert.equal(deploymentServing(ready, 2, 'http://10.0.0.2:9090'), undefined);
   assert.equal(deploymentServing([deployment({ state: 'building' as Deployment['state'] })], 2, 'http://10.0.0.2:8080'), undefined);
   assert.equal(deploymentServing(ready, 2, 'not a url'), undefined);
+});
+
+test('a deployment that names its components passes them on to the run; one that does not, none', () => {
+  const components = { express: '5.3.0', pg: '8.23.1' };
+  assert.deepEqual(runDeploymentOf(deployment({ templateId: 'node-express', components })), { templateId: 'node-express', variant: 'async', knobs: { workers: 2 }, components });
+  assert.equal('components' in runDeploymentOf(deployment({})), false);
 });

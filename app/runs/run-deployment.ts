@@ -14,6 +14,6 @@ export function deploymentServing(deployments: readonly Deployment[], serverHost
 }
 
 /** A deployment as a run is labelled with it. */
-export function runDeploymentOf(deployment: Pick<Deployment, 'templateId' | 'variant' | 'knobs'>): RunDeployment {
-  return { templateId: deployment.templateId, variant: deployment.variant, knobs: deployment.knobs };
+export function runDeploymentOf(deployment: Pick<Deployment, 'templateId' | 'variant' | 'knobs' | 'components'>): RunDeployment {
+  return { templateId: deployment.templateId, variant: deployment.variant, knobs: deployment.knobs, ...(deployment.components ? { components: deployment.components } : {}) };
 }

@@ -28,7 +28,13 @@ export type RepeatTag = z.infer<typeof RepeatTag>;
  * ready on the server): the run is labelled with it. Without one the run is labelled `external`.
  */
 export const RunDeployment = z
-  .object({ templateId: TemplateId, variant: z.string().max(40, 'is too long'), knobs: z.record(z.string().max(40, 'is too long'), KnobValue) })
+  .object({
+    templateId: TemplateId,
+    variant: z.string().max(40, 'is too long'),
+    knobs: z.record(z.string().max(40, 'is too long'), KnobValue),
+    /** The packages the server was built with and their versions (e.g. express 5.3.0, pg 8.23.1): kept in the session's config. */
+    components: z.record(z.string().max(100, 'is too long'), z.string().max(100, 'is too long')).optional(),
+  })
   .strict();
 export type RunDeployment = z.infer<typeof RunDeployment>;
 
