@@ -4,8 +4,13 @@
 package benchlab.common;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
 
 public final class Payload {
     private final Path file;
@@ -49,5 +54,49 @@ public final class Payload {
     /** For the start line in the server's log. */
     public String describe() {
         return inMemory ? "payload cached in memory" : "payload read per request";
+    }
+
+    /**
+     * The body of /file without blocking the caller, for the async variants: from memory, or read
+     * with an AsynchronousFileChannel (completed on its own threads, never a request thread).
+     */
+    public CompletableFuture<byte[]> readAsync() {
+        if (inMemory) return CompletableFuture.completedFuture(atStart);
+        AsynchronousFileChannel channel;
+        ByteBuffer buffer;
+        try {
+            channel = AsynchronousFileChannel.open(file, StandardOpenOption.READ);
+            buffer = ByteBuffer.allocate(Math.toIntExact(channel.size()));
+        } catch (IOException | ArithmeticException error) {
+            return CompletableFuture.failedFuture(error);
+        }
+        CompletableFuture<byte[]> read = new CompletableFuture<>();
+        channel.read(buffer, 0, null, new CompletionHandler<Integer, Void>() {
+            @Override
+            public void completed(Integer count, Void attachment) {
+                if (count >= 0 && buffer.hasRemaining()) {
+                    // A short read: go on from where it stopped.
+                    channel.read(buffer, buffer.position(), null, this);
+                    return;
+                }
+                close(channel);
+                read.complete(buffer.array());
+            }
+
+            @Override
+            public void failed(Throwable error, Void attachment) {
+                close(channel);
+                read.completeExceptionally(error);
+            }
+        });
+        return read;
+    }
+
+    private static void close(AsynchronousFileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // read-only: nothing to lose
+        }
     }
 }

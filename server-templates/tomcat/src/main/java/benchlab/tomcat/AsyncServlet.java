@@ -1,12 +1,14 @@
-// Variant "async" of the Tomcat template: the shared blocking servlet with its two waits made
-// asynchronous. /sleep releases its thread through AsyncContext and answers from a timer; /file is
-// read with an AsynchronousFileChannel and written with a WriteListener (servlet non-blocking
-// output), so no container thread waits on the disk or on a slow client.
+// Variant "async" of the Tomcat template: the shared servlet with its two waits made asynchronous.
+// /sleep releases its thread through AsyncContext and answers from a timer; /file is read with an
+// AsynchronousFileChannel (Payload.readAsync) and written with a WriteListener (servlet non-blocking
+// output), so no container thread waits on the disk or on a slow client. The database endpoints
+// stay blocking JDBC on the request thread, as in the sync servlet it extends.
 
 package benchlab.tomcat;
 
-import benchlab.common.BlockingServlet;
+import benchlab.common.DatabaseServlet;
 import benchlab.common.Endpoints.Sleep;
+import benchlab.common.JdbcDatabase;
 import benchlab.common.Payload;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
@@ -14,15 +16,11 @@ import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.AsynchronousFileChannel;
-import java.nio.channels.CompletionHandler;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-final class AsyncServlet extends BlockingServlet {
+final class AsyncServlet extends DatabaseServlet {
     private static final long serialVersionUID = 1L;
     /** Async writes go out in pieces so that isReady() gets a say between them. */
     private static final int CHUNK = 16 * 1024;
@@ -34,8 +32,8 @@ final class AsyncServlet extends BlockingServlet {
         return thread;
     });
 
-    AsyncServlet(Payload payload) {
-        super(payload);
+    AsyncServlet(Payload payload, JdbcDatabase database) {
+        super(payload, database);
     }
 
     @Override
@@ -63,36 +61,9 @@ final class AsyncServlet extends BlockingServlet {
     @Override
     protected void file(HttpServletRequest request, HttpServletResponse response) {
         AsyncContext context = request.startAsync();
-        if (payload.inMemory()) {
-            writeNonBlocking(context, payload.atStart());
-            return;
-        }
-        AsynchronousFileChannel channel;
-        ByteBuffer buffer;
-        try {
-            channel = AsynchronousFileChannel.open(payload.file(), StandardOpenOption.READ);
-            buffer = ByteBuffer.allocate(Math.toIntExact(channel.size()));
-        } catch (IOException | ArithmeticException error) {
-            fail(context, error);
-            return;
-        }
-        channel.read(buffer, 0, null, new CompletionHandler<Integer, Void>() {
-            @Override
-            public void completed(Integer count, Void attachment) {
-                if (count >= 0 && buffer.hasRemaining()) {
-                    // A short read: go on from where it stopped.
-                    channel.read(buffer, buffer.position(), null, this);
-                    return;
-                }
-                close(channel);
-                writeNonBlocking(context, buffer.array());
-            }
-
-            @Override
-            public void failed(Throwable error, Void attachment) {
-                close(channel);
-                fail(context, error);
-            }
+        payload.readAsync().whenComplete((body, error) -> {
+            if (error != null) fail(context, error);
+            else writeNonBlocking(context, body);
         });
     }
 
@@ -140,13 +111,5 @@ final class AsyncServlet extends BlockingServlet {
             // nothing more to tell the client
         }
         context.complete();
-    }
-
-    private static void close(AsynchronousFileChannel channel) {
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // read-only: nothing to lose
-        }
     }
 }

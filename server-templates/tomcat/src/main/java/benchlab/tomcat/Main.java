@@ -1,11 +1,12 @@
 // Benchlab's Tomcat template: embedded Apache Tomcat 11 with one context and one servlet (the
-// shared BlockingServlet, or AsyncServlet for variant "async"), started from the command line
-// Benchlab renders from template.json. Owns the connector (NIO or NIO2, maxThreads, acceptCount,
-// maxConnections, or virtual threads) and a clean stop on SIGTERM.
+// shared DatabaseServlet, or AsyncServlet for variant "async"), started from the command line
+// Benchlab renders from template.json and the database of BENCHLAB_DB_URL. Owns the connector (NIO
+// or NIO2, maxThreads, acceptCount, maxConnections, or virtual threads) and a clean stop on SIGTERM.
 
 package benchlab.tomcat;
 
-import benchlab.common.BlockingServlet;
+import benchlab.common.DatabaseServlet;
+import benchlab.common.JdbcDatabase;
 import benchlab.common.Options;
 import benchlab.common.Payload;
 import java.nio.file.Path;
@@ -36,6 +37,7 @@ public final class Main {
         // Benchlab offers this variant only on Java 21+; say so plainly if started by hand on less.
         if (variant.equals("virtual") && java < 21) options.fail("variant virtual needs Java 21 or newer (this is Java " + java + ")");
         Payload payload = options.payload();
+        JdbcDatabase database = JdbcDatabase.fromEnvironment(options);
 
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(baseDir.toString());
@@ -54,7 +56,7 @@ public final class Main {
         tomcat.setConnector(connector);
 
         Context context = tomcat.addContext("", null);
-        BlockingServlet servlet = variant.equals("async") ? new AsyncServlet(payload) : new BlockingServlet(payload);
+        DatabaseServlet servlet = variant.equals("async") ? new AsyncServlet(payload, database) : new DatabaseServlet(payload, database);
         Tomcat.addServlet(context, "bench", servlet).setAsyncSupported(true);
         context.addServletMappingDecoded("/", "bench");
 
@@ -67,13 +69,15 @@ public final class Main {
             try {
                 tomcat.stop();
                 tomcat.destroy();
+                if (database != null) database.close();
             } catch (LifecycleException ignored) {
                 // exiting anyway
             }
         }, "benchlab-stop"));
-        System.out.printf("tomcat %s on Java %s: listening on port %d (variant %s, connector %s, %s, %s)%n",
+        System.out.printf("tomcat %s on Java %s: listening on port %d (variant %s, connector %s, %s, %s, %s)%n",
                 org.apache.catalina.util.ServerInfo.getServerNumber(), Runtime.version(), port, variant, connectorName,
-                variant.equals("virtual") ? "virtual threads" : "maxThreads " + maxThreads, payload.describe());
+                variant.equals("virtual") ? "virtual threads" : "maxThreads " + maxThreads, payload.describe(),
+                database == null ? "no database" : database.describe());
         tomcat.getServer().await();
     }
 }

@@ -4,10 +4,13 @@
 // Variant "eventloop" never blocks: /sleep is a timer, /file is sendFile (the kernel copies it).
 // Variant "blocking" blocks only where the endpoint itself waits — /sleep's sleep and /file's disk
 // read — and moves exactly that onto the worker pool with executeBlocking. CPU work (/fib,
-// /concat) stays on the event loop in both: it computes, it does not wait.
+// /concat) stays on the event loop in both: it computes, it does not wait. The database endpoints
+// use the reactive PostgreSQL client (PgDatabase) in both variants: it never blocks.
 
 package benchlab.vertx;
 
+import benchlab.common.DatabaseEndpoints;
+import benchlab.common.DatabaseEndpoints.Query;
 import benchlab.common.Endpoints;
 import benchlab.common.Endpoints.Reply;
 import benchlab.common.Endpoints.Route;
@@ -27,12 +30,15 @@ final class BenchVerticle extends VerticleBase {
     private final Payload payload;
     /** The payload read at start, as a Buffer once: served when it is kept in memory. */
     private final Buffer inMemory;
+    /** Null when the template runs without a database (knob database off). */
+    private final PgDatabase database;
 
-    BenchVerticle(int port, boolean blocking, Payload payload) {
+    BenchVerticle(int port, boolean blocking, Payload payload, PgDatabase database) {
         this.port = port;
         this.blocking = blocking;
         this.payload = payload;
         this.inMemory = Buffer.buffer(payload.atStart());
+        this.database = database;
     }
 
     @Override
@@ -45,10 +51,27 @@ final class BenchVerticle extends VerticleBase {
     private void handle(HttpServerRequest request) {
         // Vert.x leaves the body out of a HEAD response itself.
         HttpServerResponse response = request.response();
+        Query query = DatabaseEndpoints.query(request.path(), request::getParam);
+        if (query != null) {
+            database(request.method().name(), response, query);
+            return;
+        }
         Route route = Endpoints.route(request.method().name(), request.path(), request::getParam);
         if (route instanceof Reply reply) send(response, reply);
         else if (route instanceof Sleep sleep) sleep(response, sleep);
         else file(request.method() == HttpMethod.HEAD, response);
+    }
+
+    private void database(String method, HttpServerResponse response, Query query) {
+        Reply refusal = DatabaseEndpoints.refusal(method, query, database != null);
+        if (refusal != null) {
+            send(response, refusal);
+            return;
+        }
+        database.answer(query).onComplete(done -> {
+            if (done.succeeded()) send(response, done.result());
+            else fail(response, done.cause());
+        });
     }
 
     private static void send(HttpServerResponse response, Reply reply) {

@@ -1,9 +1,11 @@
 // Benchlab's Vert.x template: deploys N instances of BenchVerticle on the given port, started from
-// the command line Benchlab renders from template.json. Owns the worker pool size (used only by
-// the "blocking" variant's executeBlocking) and a clean stop on SIGTERM.
+// the command line Benchlab renders from template.json, with the database of BENCHLAB_DB_URL when
+// there is one (checked before the server listens). Owns the worker pool size (used only by the
+// "blocking" variant's executeBlocking) and a clean stop on SIGTERM.
 
 package benchlab.vertx;
 
+import benchlab.common.DatabaseUrl;
 import benchlab.common.Options;
 import benchlab.common.Payload;
 import io.vertx.core.DeploymentOptions;
@@ -23,6 +25,7 @@ public final class Main {
         int instances = options.number("--instances", 1, 256);
         int workerPoolSize = options.number("--worker-pool-size", 1, 10_000);
         Payload payload = options.payload();
+        DatabaseUrl databaseUrl = DatabaseUrl.fromEnvironment(options);
 
         // One event loop per instance at least, so that N instances really are N loops in parallel.
         VertxOptions vertxOptions = new VertxOptions()
@@ -30,8 +33,19 @@ public final class Main {
                 .setWorkerPoolSize(workerPoolSize);
         Vertx vertx = Vertx.vertx(vertxOptions);
         boolean blocking = variant.equals("blocking");
+        PgDatabase database = databaseUrl == null ? null : PgDatabase.open(vertx, databaseUrl, vertxOptions.getEventLoopPoolSize());
+        if (database != null) {
+            try {
+                database.check().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (Exception error) {
+                Throwable cause = error.getCause() != null ? error.getCause() : error;
+                System.err.println("benchlab-vertx: cannot connect to the database " + databaseUrl.describe() + ": " + cause);
+                vertx.close();
+                System.exit(1);
+            }
+        }
         try {
-            vertx.deployVerticle(() -> new BenchVerticle(port, blocking, payload),
+            vertx.deployVerticle(() -> new BenchVerticle(port, blocking, payload, database),
                     new DeploymentOptions().setInstances(instances))
                     .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception error) {
@@ -47,9 +61,9 @@ public final class Main {
                 // exiting anyway
             }
         }, "benchlab-stop"));
-        System.out.printf("vert.x %s on Java %s: listening on port %d (variant %s, %d instance%s, worker pool %d, %s)%n",
+        System.out.printf("vert.x %s on Java %s: listening on port %d (variant %s, %d instance%s, worker pool %d, %s, %s)%n",
                 version(), Runtime.version(), port, variant, instances,
-                instances == 1 ? "" : "s", workerPoolSize, payload.describe());
+                instances == 1 ? "" : "s", workerPoolSize, payload.describe(), database == null ? "no database" : database.describe());
     }
 
     /** Vert.x's own version file (a shaded jar has no per-library manifest to ask). */
