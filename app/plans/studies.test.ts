@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { describeOpenCapacity } from '../runs/load-profile.ts';
 import { STUDY_TARGET_PLACEHOLDER } from './plan-file.ts';
+import { DATABASE_ENDPOINTS, parseManifest, resolveDeploySettings, wantsDatabase, type Endpoint, type Manifest } from '../templates/templates.ts';
 import { parseStudy, Study, type Study as StudyType } from './studies.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -118,12 +119,6 @@ describe('parseStudy', () => {
 
 // The shipped catalog.
 
-interface TemplateManifest {
-  id: string;
-  endpoints: string[];
-  variants: { id: string }[];
-}
-
 function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
@@ -142,12 +137,12 @@ function study(id: string): StudyType {
   return found;
 }
 
-const templates = new Map<string, TemplateManifest>(
+const templates = new Map<string, Manifest>(
   readdirSync(TEMPLATES_DIR, { withFileTypes: true })
     // A folder without a manifest is code the templates share (jvm-common), not a template.
     .filter((entry) => entry.isDirectory() && existsSync(join(TEMPLATES_DIR, entry.name, 'template.json')))
-    .map((entry) => readJson(join(TEMPLATES_DIR, entry.name, 'template.json')) as TemplateManifest)
-    .map((manifest) => [manifest.id, manifest]),
+    .map((entry) => parseManifest(readFileSync(join(TEMPLATES_DIR, entry.name, 'template.json'), 'utf8'), entry.name))
+    .flatMap((parsed) => (parsed.ok ? [[parsed.manifest.id, parsed.manifest] as const] : [])),
 );
 
 const presetIds = new Set(
@@ -157,8 +152,8 @@ const presetIds = new Set(
 );
 
 describe('the shipped studies', () => {
-  test('five plan files, each parsing, each named after its id, ids unique', () => {
-    assert.equal(studyFiles.length, 5);
+  test('nine plan files, each parsing, each named after its id, ids unique', () => {
+    assert.equal(studyFiles.length, 9);
     for (const file of studyFiles) {
       const result = parseStudy(readFileSync(join(STUDIES_DIR, file), 'utf8'));
       assert.notEqual(typeof result, 'string', `${file}: ${String(result)}`);
@@ -166,7 +161,17 @@ describe('the shipped studies', () => {
     }
     const ids = [...studies.values()].map((entry) => entry.id);
     assert.equal(new Set(ids).size, ids.length);
-    assert.deepEqual(ids.sort(), ['ab-fixed-count', 'gatling-file', 'loadtest-sleep', 'siege-mixed', 'wrk-connections']);
+    assert.deepEqual(ids.sort(), [
+      'ab-fixed-count',
+      'gatling-file',
+      'loadtest-sleep',
+      'siege-mixed',
+      'techempower-db',
+      'techempower-fortunes',
+      'techempower-queries',
+      'techempower-updates',
+      'wrk-connections',
+    ]);
   });
 
   test('the files hold no target (the deployments give it)', () => {
@@ -176,20 +181,21 @@ describe('the shipped studies', () => {
     }
   });
 
-  test('every template and variant exists, and serves the study path', () => {
+  test('every template, variant and knob exists, and serves the study path (a database path with the database knob on)', () => {
     assert.ok(templates.size > 0);
     for (const entry of studies.values()) {
       const endpoint = entry.profile.request.path.slice(1).split(/[/?]/)[0]!;
-      for (const { templateId, variant } of entry.templates) {
+      for (const { templateId, variant, knobs } of entry.templates) {
         const manifest = templates.get(templateId);
         assert.ok(manifest, `${entry.id}: no template ${templateId}`);
-        assert.ok(
-          manifest.variants.some((candidate) => candidate.id === variant),
-          `${entry.id}: ${templateId} has no variant ${variant}`,
-        );
-        assert.ok(manifest.endpoints.includes(endpoint), `${entry.id}: ${templateId} does not serve /${endpoint}`);
+        const settings = resolveDeploySettings(manifest, { variant, knobs });
+        assert.ok(settings.ok, `${entry.id}: ${templateId} ${settings.ok ? '' : settings.errors.join('; ')}`);
+        assert.ok(manifest.endpoints.includes(endpoint as Endpoint), `${entry.id}: ${templateId} does not serve /${endpoint}`);
+        if ((DATABASE_ENDPOINTS as readonly string[]).includes(endpoint)) {
+          assert.ok(wantsDatabase(manifest, settings.settings), `${entry.id}: ${templateId} needs its database knob on for /${endpoint}`);
+        }
       }
-      const keys = entry.templates.map(({ templateId, variant }) => `${templateId}/${variant}`);
+      const keys = entry.templates.map(({ templateId, variant, knobs }) => `${templateId}/${variant}/${JSON.stringify(knobs ?? {})}`);
       assert.equal(new Set(keys).size, keys.length, `${entry.id}: a template listed twice`);
     }
   });
@@ -259,8 +265,28 @@ describe('the shipped studies', () => {
     assert.ok(variants.includes('sync') && variants.includes('async'));
   });
 
-  test('siege seed: /json', () => {
-    assert.equal(study('siege-mixed').profile.request.path, '/json');
+  test('siege seed: /json, restify and Vert.x with the database for its /docs step', () => {
+    const entry = study('siege-mixed');
+    assert.equal(entry.profile.request.path, '/json');
+    for (const templateId of ['node-restify', 'vertx']) {
+      assert.deepEqual(entry.templates.find((target) => target.templateId === templateId)?.knobs, { database: true }, templateId);
+    }
+    assert.match(entry.seed, /\/docs/);
+  });
+
+  test('wrk seed: Spring Boot on each container it supports', () => {
+    const containers = study('wrk-connections').templates.filter((target) => target.templateId === 'spring-boot').map((target) => target.knobs?.container);
+    assert.deepEqual(containers, ['tomcat', 'jetty']);
+  });
+
+  test('TechEmpower-style database: /db, /queries?n=20, /updates?n=20, /fortunes, each across every template that serves them', () => {
+    const paths = ['db', 'queries', 'updates', 'fortunes'].map((id) => study(`techempower-${id}`).profile.request.path);
+    assert.deepEqual(paths, ['/db', '/queries?n=20', '/updates?n=20', '/fortunes']);
+    const serving = [...templates.values()].filter((manifest) => manifest.database !== null).map((manifest) => manifest.id);
+    for (const id of ['db', 'queries', 'updates', 'fortunes']) {
+      const listed = new Set(study(`techempower-${id}`).templates.map((target) => target.templateId));
+      assert.deepEqual([...listed].sort(), [...serving].sort(), `techempower-${id} runs every template with a database`);
+    }
   });
 
   test('a parsed study is what the Study schema (the contract) keeps', () => {
