@@ -23,7 +23,8 @@ describe('template catalog', () => {
   });
 
   test('broken folders are listed with their reason and do not hide the good ones', async () => {
-    cpSync(join(bundledPaths().templatesDir, 'node'), join(scratch, 'node'), { recursive: true });
+    // The node template with the folder its build shares with the other Node templates.
+    for (const folder of ['node', 'node-common']) cpSync(join(bundledPaths().templatesDir, folder), join(scratch, folder), { recursive: true });
     mkdirSync(join(scratch, 'no-manifest'));
     mkdirSync(join(scratch, 'bad-json'));
     writeFileSync(join(scratch, 'bad-json', 'template.json'), '{ "schema": 1,');
@@ -37,7 +38,7 @@ describe('template catalog', () => {
       ['bad-json', 'missing-file', 'no-manifest'],
     );
     assert.match(catalog.broken[0]!.error, /template\.json is not valid JSON/);
-    assert.match(catalog.broken[1]!.error, /files: server\.mjs does not exist in the folder/);
+    assert.match(catalog.broken[1]!.error, /files: README\.md does not exist in the folder/);
     assert.equal(catalog.broken[2]!.error, 'template.json is missing');
   });
 
@@ -49,6 +50,7 @@ describe('template catalog', () => {
       id,
       files: ['server.mjs'],
       build: [{ name: 'compile', command: ['true'], artifacts: ['out/app.jar'], inputs: ['src', `../${shared}`] }],
+      components: null,
     });
     for (const [id, shared] of [['uses-common', 'common'], ['uses-absent', 'absent']] as const) {
       mkdirSync(join(dir, id), { recursive: true });

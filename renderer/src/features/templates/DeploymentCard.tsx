@@ -97,6 +97,14 @@ export function DeploymentCard({ deployment }: { deployment: Deployment }) {
             {deployment.readyMs !== null && <span className="muted"> (ready {(deployment.readyMs / 1000).toFixed(1)} s after Deploy)</span>}
           </span>
         )}
+        {deployment.components && Object.keys(deployment.components).length > 0 && (
+          <span className="muted" data-testid="deployment-components">
+            built with{' '}
+            {Object.entries(deployment.components)
+              .map(([name, version]) => `${name} ${version}`)
+              .join(', ')}
+          </span>
+        )}
       </div>
       {deployment.message && (
         <p className={deployment.state === 'failed' ? 'field-error' : 'hint'} data-testid="deployment-message">
