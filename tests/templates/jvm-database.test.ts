@@ -23,6 +23,7 @@ const TEMPLATES: Record<string, string[]> = {
   tomcat: ['sync', 'async'],
   jetty: ['blocking', 'async'],
   vertx: ['eventloop', 'blocking'],
+  'spring-boot': ['sync', 'async', 'webflux'],
 };
 /** Kept between runs: an unchanged template is not built again. */
 const BUILD_DIR = join(tmpdir(), 'benchlab-test-jvm-template-builds');

@@ -8,6 +8,9 @@ import benchlab.common.Options;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.Map;
 
 record DatabaseUrl(String host, int port, String name, String user, String password) {
@@ -39,7 +42,7 @@ record DatabaseUrl(String host, int port, String name, String user, String passw
 
     /** The servlet variants: JDBC through HikariCP, a fixed pool of POOL_SIZE connections. */
     void putJdbc(Map<String, Object> properties) {
-        properties.put("spring.datasource.url", "jdbc:postgresql://" + host + ":" + port + "/" + name);
+        properties.put("spring.datasource.url", jdbcUrl());
         properties.put("spring.datasource.username", user);
         properties.put("spring.datasource.password", password);
         properties.put("spring.datasource.hikari.maximum-pool-size", POOL_SIZE);
@@ -55,8 +58,31 @@ record DatabaseUrl(String host, int port, String name, String user, String passw
         properties.put("spring.r2dbc.pool.max-size", POOL_SIZE);
     }
 
-    /** For the start line in the server's log: where, without the password. */
+    /**
+     * One connection before Spring starts, so a database that does not answer fails the start (exit 2,
+     * the URL without its password) instead of a deployment that is ready but fails every query.
+     */
+    void checkReachable(Options options) {
+        DriverManager.setLoginTimeout(10);
+        try (Connection connection = DriverManager.getConnection(jdbcUrl(), user, password)) {
+            connection.isValid(10);
+        } catch (SQLException error) {
+            options.fail("cannot connect to the database " + this + ": " + error.getMessage());
+        }
+    }
+
+    private String jdbcUrl() {
+        return "jdbc:postgresql://" + host + ":" + port + "/" + name;
+    }
+
+    /** For the start line in the server's log: where, with the pool's size. */
     String describe() {
-        return "database " + name + " on " + host + ":" + port + ", pool " + POOL_SIZE;
+        return "database " + this + ", pool " + POOL_SIZE;
+    }
+
+    /** The URL without its password: what log lines show. */
+    @Override
+    public String toString() {
+        return "postgresql://" + user + "@" + host + ":" + port + "/" + name;
     }
 }

@@ -39,6 +39,7 @@ public class Main {
         int eventLoops = options.number("--event-loops", 0, 64);
         Payload payload = options.payload();
         DatabaseUrl database = DatabaseUrl.fromEnvironment(options);
+        if (database != null) database.checkReachable(options);
         boolean reactive = variant.equals("webflux");
 
         Map<String, Object> properties = new HashMap<>();
