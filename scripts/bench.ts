@@ -3,7 +3,7 @@
 import { benchAgentStop } from '../bench/agent-stop.ts';
 import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchHeadless } from '../bench/headless.ts';
-import { benchJvmTemplates } from '../bench/jvm-templates.ts';
+import { benchFrameworkTemplates, benchJvmTemplates } from '../bench/templates-build-deploy.ts';
 import { benchChartLag } from '../bench/chart-lag.ts';
 import { benchLoadEngine } from '../bench/load-engine.ts';
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
@@ -64,16 +64,18 @@ for (const noise of ['normal', 'lognormal', 'slow-tail'] as const) {
 }
 print('Repeat statistics: the verdict on seeded runs drawn from one distribution (2000 trials each)', calibration);
 
-const jvm = await benchJvmTemplates();
-for (const row of jvm.rows) {
-  const lab = (value: number | null, unit: string) => (value === null ? `n/a (${jvm.labSkipped ?? 'lab'})` : `${value.toFixed(0)} ${unit}`);
-  print(`JVM template ${row.id} (Maven build from a warm cache; deploy to the lab's server host)`, {
-    'warm build s': (row.warmBuildMs / 1000).toFixed(1),
-    'jar MiB': (row.jarBytes / 2 ** 20).toFixed(1),
-    'deploy to ready': lab(row.firstDeployMs, 'ms (uploads the jar)'),
-    'again, nothing changed': lab(row.againDeployMs, 'ms'),
-    'server RSS after start': lab(row.rssKiB === null ? null : row.rssKiB / 1024, 'MiB'),
-  });
+for (const [kind, templates] of [['JVM template', await benchJvmTemplates()], ['Template', await benchFrameworkTemplates()]] as const) {
+  for (const row of templates.rows) {
+    const lab = (value: number | null, unit: string) => (value === null ? `n/a (${templates.labSkipped ?? 'lab'})` : `${value.toFixed(0)} ${unit}`);
+    print(`${kind} ${row.id} (build from a warm cache; deploy to the lab's server host)`, {
+      'warm build s': (row.warmBuildMs / 1000).toFixed(1),
+      [`${row.artifact} MiB`]: (row.artifactBytes / 2 ** 20).toFixed(1),
+      'deploy to ready': lab(row.firstDeployMs, 'ms (uploads it)'),
+      'again, nothing changed': lab(row.againDeployMs, 'ms'),
+      ...(row.databaseDeployMs === null ? {} : { 'with the database knob on': lab(row.databaseDeployMs, 'ms (PostgreSQL started and seeded)') }),
+      'server RSS after start': lab(row.rssKiB === null ? null : row.rssKiB / 1024, 'MiB'),
+    });
+  }
 }
 
 const percentOf = (value: number, of: number) => `${((value / of) * 100).toFixed(0)} %`;

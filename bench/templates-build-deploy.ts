@@ -1,8 +1,10 @@
-// Figures for the JVM server templates (Tomcat, Undertow, Vert.x, Spray): the Maven build from a warm
-// local repository (a full build of a fresh copy, after one untimed build that warms the repository),
-// the runnable jar's size, and on the lab's server host the time from "deploy" to ready (the deploy
-// pipeline's own readyMs: check, cached build, upload, start, readiness) and the server's resident
-// memory once ready, before any load.
+// Figures for the server templates with a build step (the JVM ones: Maven; the Node ones: npm ci and
+// esbuild): the build from a warm cache (a full build of a fresh copy, after one untimed build that
+// warms the local Maven repository or npm cache), the artifact's size (the runnable jar, the
+// bundle), and on the lab's server host the time from "deploy" to ready (the deploy pipeline's own
+// readyMs: check, cached build, upload, start, readiness), again with nothing changed, with the
+// database knob on where the template has one (the private PostgreSQL's start included), and the
+// server's resident memory once ready, before any load.
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -15,15 +17,21 @@ import { labSkipReason } from '../tests/support/lab-hosts.ts';
 import { templateLab } from '../tests/support/template-lab.ts';
 
 export const JVM_TEMPLATES = ['tomcat', 'undertow', 'vertx', 'spray'] as const;
+/** The templates issue 18 added: Spring Boot, Jetty and the Node frameworks. */
+export const FRAMEWORK_TEMPLATES = ['spring-boot', 'jetty', 'node-express', 'node-fastify', 'node-restify'] as const;
 const PORT = 18195;
 
-export interface JvmTemplateFigures {
+export interface TemplateFigures {
   id: string;
   warmBuildMs: number;
-  jarBytes: number;
-  /** Deploy to ready with the jar to upload, then again with nothing changed; null without the lab. */
+  /** The build step's first artifact: the jar, or the bundle. */
+  artifact: string;
+  artifactBytes: number;
+  /** Deploy to ready with the artifact to upload, then again with nothing changed; null without the lab. */
   firstDeployMs: number | null;
   againDeployMs: number | null;
+  /** Deploy to ready with the database knob on; null without the lab or a database. */
+  databaseDeployMs: number | null;
   /** VmRSS of the server process right after it answered its readiness check. */
   rssKiB: number | null;
 }
@@ -35,7 +43,7 @@ export interface JvmTemplateFigures {
 function timedBuild(dir: string, shared: readonly string[], command: string[], artifact: string): { ms: number; bytes: number } {
   const root = mkdtempSync(join(tmpdir(), 'benchlab-bench-build-'));
   const copy = join(root, basename(dir));
-  const withoutOutput = (from: string) => (source: string) => !source.startsWith(join(from, 'target'));
+  const withoutOutput = (from: string) => (source: string) => !['target', 'node_modules', 'dist'].some((output) => source.startsWith(join(from, output)));
   try {
     cpSync(dir, copy, { recursive: true, filter: withoutOutput(dir) });
     for (const folder of shared) {
@@ -52,18 +60,20 @@ function timedBuild(dir: string, shared: readonly string[], command: string[], a
   }
 }
 
-export async function benchJvmTemplates(): Promise<{ rows: JvmTemplateFigures[]; labSkipped: string | null }> {
+export async function benchTemplates(ids: readonly string[]): Promise<{ rows: TemplateFigures[]; labSkipped: string | null }> {
   const catalog = await loadCatalog(bundledPaths().templatesDir);
-  const rows: JvmTemplateFigures[] = [];
-  for (const id of JVM_TEMPLATES) {
+  const rows: TemplateFigures[] = [];
+  const databaseKnobs = new Map<string, string>();
+  for (const id of ids) {
     const entry = catalog.entries.find((candidate) => candidate.manifest.id === id);
     const step = entry?.manifest.build[0];
     if (!entry || !step) throw new Error(`template ${id} is missing or has no build step`);
     const artifact = step.artifacts[0]!;
     const shared = sharedFolders(entry.manifest);
-    timedBuild(entry.dir, shared, step.command, artifact); // warms the local Maven repository
+    timedBuild(entry.dir, shared, step.command, artifact); // warms the local Maven repository or npm cache
     const build = timedBuild(entry.dir, shared, step.command, artifact);
-    rows.push({ id, warmBuildMs: build.ms, jarBytes: build.bytes, firstDeployMs: null, againDeployMs: null, rssKiB: null });
+    rows.push({ id, warmBuildMs: build.ms, artifact, artifactBytes: build.bytes, firstDeployMs: null, againDeployMs: null, databaseDeployMs: null, rssKiB: null });
+    if (entry.manifest.database) databaseKnobs.set(id, entry.manifest.database.knob);
   }
 
   const labSkipped = labSkipReason();
@@ -80,6 +90,8 @@ export async function benchJvmTemplates(): Promise<{ rows: JvmTemplateFigures[];
       row.rssKiB = /^\d+$/.test(rss.stdout.trim()) ? Number(rss.stdout.trim()) : null;
       const again = await lab.service.deploy(lab.hostId, row.id, { port: PORT });
       row.againDeployMs = again.readyMs;
+      const knob = databaseKnobs.get(row.id);
+      if (knob) row.databaseDeployMs = (await lab.service.deploy(lab.hostId, row.id, { port: PORT, knobs: { [knob]: true } })).readyMs;
       await lab.service.stop(lab.hostId);
     }
   } finally {
@@ -87,4 +99,12 @@ export async function benchJvmTemplates(): Promise<{ rows: JvmTemplateFigures[];
     await lab.close();
   }
   return { rows, labSkipped: null };
+}
+
+export function benchJvmTemplates(): Promise<{ rows: TemplateFigures[]; labSkipped: string | null }> {
+  return benchTemplates(JVM_TEMPLATES);
+}
+
+export function benchFrameworkTemplates(): Promise<{ rows: TemplateFigures[]; labSkipped: string | null }> {
+  return benchTemplates(FRAMEWORK_TEMPLATES);
 }
