@@ -43,6 +43,8 @@ const INSTANCES = {
   // Preset reverts that must restore mode, owner and group: its files get odd modes and a setgid
   // directory, which no other test should meet.
   revert: { prefix: 'blr-', thirdOctet: 14 },
+  // A whole session on each load engine (native and Node) against a deployed template.
+  engines: { prefix: 'bln-', thirdOctet: 15 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;

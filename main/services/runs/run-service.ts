@@ -442,6 +442,11 @@ export class RunService {
       this.#options.log.info('agent', line.message);
       return;
     }
+    const asked = live.state.engine?.kind ?? 'node';
+    if (line.type === 'hello' && (line.engine ?? 'node') !== asked) {
+      // The session records the engine it asked for: an agent that runs another is said, not hidden.
+      this.#options.log.error('runs', `${live.state.name}: the agent runs the ${engineLabel(line.engine ?? 'node')}, not the ${engineLabel(asked)} the session records`);
+    }
     if (line.type !== 'sample') return;
     const stepIndex = loadStep.index;
     const step = live.state.steps[stepIndex]!;
