@@ -71,6 +71,14 @@ function opened(text: string, studies: Study[] = [], current: WizardDraft = DEFA
 }
 
 describe('Save plan file → Open plan file', () => {
+  test('the engine: written only when not auto, and read back', () => {
+    const text = formatPlanFile(saved({ ...WHOLE, engine: 'native' }), 'yaml');
+    assert.match(text, /\nengine: native\n/);
+    assert.equal(opened(text).draft.engine, 'native');
+    assert.doesNotMatch(formatPlanFile(saved(WHOLE), 'yaml'), /engine:/);
+    assert.equal(opened(formatPlanFile(saved(WHOLE), 'yaml'), [], { ...DEFAULT_WIZARD, engine: 'node' }).draft.engine, 'auto', 'a file without engine means auto');
+  });
+
   test('a whole draft comes back unchanged through the YAML text, at the first step', () => {
     const text = formatPlanFile(saved({ ...WHOLE, step: 'review' }), 'yaml');
     assert.match(text, /hosts: \{client: lab-client, server: lab-server\}/);

@@ -3,6 +3,7 @@
 // presets are taken only on the user's word, since steps 2 and 3 already chose theirs.
 
 import type { Study } from '../../../../app/plans/studies.ts';
+import { EngineField } from '../runs/EngineField.tsx';
 import { ProfileForm } from '../runs/ProfileForm.tsx';
 import { draftOfProfile, type ProfileDraft } from '../runs/profile-draft.ts';
 import type { WizardDraft } from './wizard-draft.ts';
@@ -76,7 +77,9 @@ export function LoadStep(props: {
           disabled={false}
           withTarget={false}
           onDraft={(change: Partial<ProfileDraft>) => props.onChange({ profile: { ...draft.profile, ...change } })}
-        />
+        >
+          <EngineField value={draft.engine} disabled={false} testId="wizard-engine" onChange={(engine) => props.onChange({ engine })} />
+        </ProfileForm>
         <p className="hint">The target is each deployment’s own address on the server host, as the client reaches it.</p>
       </div>
     </div>

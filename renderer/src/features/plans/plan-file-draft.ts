@@ -3,6 +3,7 @@
 // when that matches a stored host); a study named by id fills what the file leaves out, as it does
 // for `benchlab run`. What the wizard cannot hold as written is said in a note, never dropped silently.
 
+import { DEFAULT_ENGINE_CHOICE } from '../../../../app/runs/engine-choice.ts';
 import { checkPlanFile, STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileParse } from '../../../../app/plans/plan-file.ts';
 import type { Study } from '../../../../app/plans/studies.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
@@ -33,6 +34,8 @@ export function planFileOfDraft(draft: WizardDraft, hostName: (id: number) => st
       ? { templates: draft.targets.map((target) => ({ template: target.templateId, variant: target.variant, knobs: target.knobs ?? {}, ...(port === undefined ? {} : { port }) })) }
       : {}),
     profile,
+    // Auto is what a file without the field runs: written only when another engine is chosen.
+    ...(draft.engine === DEFAULT_ENGINE_CHOICE ? {} : { engine: draft.engine }),
     repeats: Number(draft.repeats.trim()),
     thresholds: draft.thresholds,
   });
@@ -102,6 +105,7 @@ export function draftOfPlanFile(plan: PlanFile, hosts: readonly StoredHost[], st
       name: plan.name,
       tags: plan.tags.join(', '),
       repeats: String(plan.repeats),
+      engine: plan.engine ?? DEFAULT_ENGINE_CHOICE,
       thresholds: plan.thresholds,
     },
     notes,

@@ -2,6 +2,7 @@
 // restored field by field from whatever was saved (a bad field falls back to its default, never
 // loses the rest), checked step by step before Next, and turned into the plan the back end runs.
 
+import { DEFAULT_ENGINE_CHOICE, EngineChoice } from '../../../../app/runs/engine-choice.ts';
 import { LoadProfile, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
 import { MAX_REPEATS, PlanSpec, type PlanSpecInput } from '../../../../app/plans/plan.ts';
 import { parseTags } from '../../../../app/sessions/session-library.ts';
@@ -44,6 +45,8 @@ export interface WizardDraft {
   tags: string;
   /** Runs of each template, interleaved (text as typed; checked on Review). */
   repeats: string;
+  /** The load engine of every session. */
+  engine: EngineChoice;
   /** From an opened plan file, kept for the file it is saved to: `benchlab run` checks them, the wizard does not. */
   thresholds: string[];
 }
@@ -62,6 +65,7 @@ export const DEFAULT_WIZARD: WizardDraft = {
   name: '',
   tags: '',
   repeats: '1',
+  engine: DEFAULT_ENGINE_CHOICE,
   thresholds: [],
 };
 
@@ -93,6 +97,7 @@ export function restoreWizard(saved: unknown): WizardDraft {
     name: pick('name', isText),
     tags: pick('tags', isText),
     repeats: pick('repeats', isText),
+    engine: pick('engine', (value) => EngineChoice.safeParse(value).success),
     thresholds: pick('thresholds', (value) => Array.isArray(value) && value.every(isText)),
   };
 }
@@ -180,6 +185,7 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
     studyId: draft.studyId,
     tags: parseTags(draft.tags),
     repeats: repeatsOf(draft) ?? Number(draft.repeats),
+    engine: draft.engine,
   };
 }
 

@@ -1,11 +1,13 @@
 // The Run page: a load profile form, Start and Stop, live charts (requests/s, latency percentiles
 // on a linear or log axis, errors, client and server CPU, server memory, network, with step
 // markers), the live summary table in the seeds' columns, the bottleneck banner (client-bound,
-// server-bound or neither, with the evidence), and which agent has fallen silent since when.
+// server-bound or neither, with the evidence), which agent has fallen silent since when, and the
+// load engine asked for and the one that runs.
 
 import { useMemo, useState } from 'react';
 import { parseTarget, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
 import { deploymentServing } from '../../../../app/runs/run-deployment.ts';
+import { DEFAULT_ENGINE_CHOICE, type EngineChoice } from '../../../../app/runs/engine-choice.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
@@ -18,6 +20,8 @@ import { useHosts } from '../hosts/use-hosts.ts';
 import { usePreflight } from './use-preflight.ts';
 import { useLiveRun } from './use-live-run.ts';
 import { ProfileForm } from './ProfileForm.tsx';
+import { EngineField } from './EngineField.tsx';
+import { EngineLabel } from './EngineLabel.tsx';
 import { RunHostFields } from './RunHostFields.tsx';
 import { stepMarkers } from './run-charts.ts';
 import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from './profile-draft.ts';
@@ -39,6 +43,7 @@ export function RunPage() {
   const [busy, setBusy] = useState<'starting' | 'stopping' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [logLatency, setLogLatency] = useState(false);
+  const [engine, setEngine] = useState<EngineChoice>(DEFAULT_ENGINE_CHOICE);
 
   const running = run !== null && ACTIVE.has(run.status);
   const targetPort = useMemo(() => {
@@ -69,7 +74,7 @@ export function RunPage() {
     try {
       // The deployment picked above, or ready on the chosen server at the target's port, labels the runs.
       const deployment = deploymentServing([...deployments.values()], serverHostId, draft.target);
-      setRun(await api.runs.start({ clientHostId, serverHostId, profile: profileOf(draft), ...(deployment ? { deployment } : {}) }));
+      setRun(await api.runs.start({ clientHostId, serverHostId, profile: profileOf(draft), engine, ...(deployment ? { deployment } : {}) }));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -126,6 +131,7 @@ export function RunPage() {
               setTouched((current) => new Set([...current, ...Object.keys(change)]));
             }}
           />
+          <EngineField value={engine} disabled={running || busy !== null} testId="run-engine-choice" onChange={setEngine} />
         </ProfileForm>
       </div>
       {!running && (
@@ -138,6 +144,7 @@ export function RunPage() {
             <span className={`badge run-${run.status}`} data-testid="run-state">
               {run.status}
             </span>
+            <EngineLabel engine={run.engine} testId="run-engine" />
             {run.currentStep !== null && run.steps.length > 1 && (
               <span className="muted">
                 step {run.currentStep + 1} of {run.steps.length}

@@ -7,6 +7,7 @@ import { pause, play, positionAt, REPLAY_SPEEDS, seek, setSpeed, startClock, vis
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
 import { stepMarkers } from '../runs/run-charts.ts';
+import { EngineLabel } from '../runs/EngineLabel.tsx';
 import { SessionDashboard } from '../runs/SessionDashboard.tsx';
 import { PointBuffer } from '../runs/use-live-run.ts';
 
@@ -85,6 +86,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
     <div className="card" data-testid="replay" data-position={shownPosition} data-duration={duration}>
       <div className="page-header">
         <h2>Replay: {data?.run.name ?? '…'}</h2>
+        {data && <EngineLabel engine={data.run.engine} testId="replay-engine" />}
         <div className="actions">
           <button type="button" data-testid="replay-run-again" disabled={busy || !data} onClick={() => void runAgain()}>
             {busy ? 'Starting…' : 'Run again'}
