@@ -30,6 +30,8 @@ export interface ExportRun {
   summary: RunSummary | null;
   /** Stored seconds in order (the drain last), with their encoded histograms. */
   seconds: RunSecond[];
+  /** The run's merged histogram as stored (base64), read only for a comparison's merged-histogram log. */
+  merged?: string | null;
 }
 
 export interface SessionExportInput {
@@ -54,12 +56,15 @@ export function exportSession(input: SessionExportInput, format: SessionExportFo
 
 /** The JSON document, keys in the documented order, two-space indented, ending with a newline. */
 export function sessionJson(input: SessionExportInput, now = new Date()): string {
+  const document = { format: SESSION_EXPORT_FORMAT, version: SESSION_EXPORT_VERSION, exportedAt: now.toISOString(), ...sessionDocument(input) };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** The session and its runs as the JSON document holds them (a comparison's export holds one per session). */
+export function sessionDocument(input: SessionExportInput) {
   const { session } = input;
   const config = session.config;
-  const document = {
-    format: SESSION_EXPORT_FORMAT,
-    version: SESSION_EXPORT_VERSION,
-    exportedAt: now.toISOString(),
+  return {
     session: {
       id: session.id,
       name: session.name,
@@ -90,7 +95,6 @@ export function sessionJson(input: SessionExportInput, now = new Date()): string
       seconds: run.seconds.map(secondDocument),
     })),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 function distinctTemplates(runs: readonly ExportRun[]): Array<{ template: string; variant: string; knobs: unknown }> {
@@ -194,7 +198,7 @@ function withSortedKeys(value: unknown): unknown {
 
 // ── CSV ─────────────────────────────────────────────────────────────────────────────────────────
 
-const CSV_COLUMNS = [
+export const CSV_COLUMNS = [
   'run',
   'step',
   'template',
@@ -218,11 +222,20 @@ const CSV_COLUMNS = [
   ...STATUS_CLASSES.map((status) => `status_${status}`),
 ] as const;
 
-type CsvCell = string | number | null;
+export type CsvCell = string | number | null;
 
 /** One row per stored second and client, in run then second order; RFC 4180 (CRLF line ends, quoted where needed). */
 export function sessionCsv(input: SessionExportInput): string {
-  const rows: CsvCell[][] = [[...CSV_COLUMNS]];
+  return csvText([[...CSV_COLUMNS], ...sessionCsvRows(input)]);
+}
+
+export function csvText(rows: ReadonlyArray<readonly CsvCell[]>): string {
+  return rows.map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}
+
+/** The CSV's rows without its header, in CSV_COLUMNS order. */
+export function sessionCsvRows(input: SessionExportInput): CsvCell[][] {
+  const rows: CsvCell[][] = [];
   for (const run of input.runs) {
     for (const second of run.seconds) {
       const durationMs = durationOf(second);
@@ -251,7 +264,7 @@ export function sessionCsv(input: SessionExportInput): string {
       ]);
     }
   }
-  return rows.map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+  return rows;
 }
 
 /**
@@ -346,18 +359,18 @@ function sessionStartMs(session: Session): number {
 }
 
 /** Seconds with three decimals from milliseconds, as the log format writes every time. */
-function seconds3(ms: number): string {
+export function seconds3(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
 /** Comment lines hold one line of text. */
-function commentText(text: string): string {
+export function commentText(text: string): string {
   return [...text].map((char) => (hasControlCharacters(char) ? ' ' : char)).join('');
 }
 
 // ── shared ──────────────────────────────────────────────────────────────────────────────────────
 
-function labelOf(run: ExportRun): string {
+export function labelOf(run: ExportRun): string {
   return typeof run.step.label === 'string' ? run.step.label : `step ${run.ordinal}`;
 }
 
@@ -370,7 +383,7 @@ function ratePerSecond(count: number, durationMs: number): number {
 }
 
 /** A file-name-safe rendering of the session's name, after its id (empty when nothing usable is left). */
-function slugOf(name: string): string {
+export function slugOf(name: string): string {
   const slug = name
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9]+/g, '-')

@@ -29,10 +29,16 @@ export const CompareSelection = z
 export type CompareSelection = z.output<typeof CompareSelection>;
 
 export const PdfExport = z.object({
+  /** The copy kept in the data dir's reports folder. */
   file: z.string(),
+  fileName: z.string(),
   bytes: z.number(),
   /** Time Chromium took to lay out and print, in ms. */
   renderMs: z.number(),
+  /** The PDF as base64, when asked for a download (web mode hands it to the browser); null otherwise. */
+  content: z.string().nullable(),
+  /** Where the desktop app's save dialog put it; null when not asked, or the dialog was cancelled. */
+  savedTo: z.string().nullable(),
 });
 export type PdfExport = z.infer<typeof PdfExport>;
 
@@ -82,10 +88,16 @@ export const sessionRequests = {
   /** The session as a file for other tools: JSON, CSV per second, or an HdrHistogram interval log. */
   'sessions.export': request(z.object({ id: SessionId, format: SessionExportFormat }).strict(), SessionExportFile),
   'compare.open': request(CompareSelection, Comparison),
+  /**
+   * Prints the comparison to a PDF kept in the data dir and, with `deliver`, gives it to the user:
+   * `download` returns its bytes for the browser, `save-dialog` asks where to save (the desktop app).
+   */
   'compare.exportPdf': request(
-    CompareSelection.extend({ notes: Notes.optional() }).strict(),
+    CompareSelection.extend({ notes: Notes.optional(), deliver: z.enum(['download', 'save-dialog'], { error: 'must be download or save-dialog' }).optional() }).strict(),
     PdfExport,
   ),
+  /** The comparison's data as one file: JSON, CSV per second of every compared run, or their merged histograms as an HdrHistogram log. */
+  'compare.export': request(CompareSelection.extend({ format: SessionExportFormat }).strict(), SessionExportFile),
   'replay.load': request(z.object({ sessionId: SessionId }).strict(), ReplayData),
 } as const;
 

@@ -22,7 +22,8 @@ export function createSessionHandlers({ sessions, compare, rerun, reports, expor
     'sessions.importCancel': ({ uploadId }) => imports.cancelUpload(uploadId),
     'sessions.export': ({ id, format }) => exports.export(id, format),
     'compare.open': (selection) => compare.open(selection),
-    'compare.exportPdf': ({ notes, ...selection }) => reports.export(compare.open(selection), { notes }),
+    'compare.exportPdf': ({ notes, deliver, ...selection }) => reports.export(compare.open(selection), { notes, deliver }),
+    'compare.export': ({ format, ...selection }) => exports.exportComparison(compare.open(selection), format),
     'replay.load': ({ sessionId }) => compare.replay(sessionId),
   };
 }

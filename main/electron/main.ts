@@ -11,6 +11,7 @@ import { createDispatcher, type Dispatcher, type DispatchOutcome } from '../api/
 import { createHandlers } from '../api/handlers.ts';
 import { createServices, type Services } from '../services/services.ts';
 import { electronPdfRenderer } from './print-pdf.ts';
+import { electronSaveDialog } from './save-dialog.ts';
 import { NewerSchemaError } from '../services/store/database.ts';
 import { CONTENT_SECURITY_POLICY } from '../web/security.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL, SUBSCRIBE_CHANNEL, UNSUBSCRIBE_CHANNEL } from './channels.ts';
@@ -185,6 +186,7 @@ async function start(): Promise<void> {
     return;
   }
   services.reports.useRenderer(electronPdfRenderer);
+  services.reports.useSaveDialog(electronSaveDialog);
   // Quitting waits for the services to shut down in order (the work in flight ended or awaited,
   // then the store closed), then quits for real.
   let shutdown: 'none' | 'closing' | 'closed' = 'none';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -9,6 +9,8 @@ import { openDatabase } from '../store/database.ts';
 import { SessionsRepository } from './sessions-repository.ts';
 import { ComparisonService } from './comparison-service.ts';
 import { ReportExporter } from './pdf-export.ts';
+import { renderReportHtml } from '../../../app/sessions/comparison-report.ts';
+import { headingsOf, orphanHeadings, pdfPages } from '../../../tests/support/pdf-layout.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-pdf-'));
 const { db } = openDatabase(dir);
@@ -36,9 +38,54 @@ test('a comparison prints to a PDF holding names, figures, system info and notes
   const figure = Math.round(comparison.steps[0]!.rows[1]!.values[rps]!).toLocaleString('en-US');
   assert.ok(text.includes(figure), `the PDF holds Undertow's requests/s ${figure}`);
 
+  // The first page answers the question: both configurations by letter, the headline and its verdict, the warning, the notes.
+  const [first] = pdfPages(result.file);
+  for (const expected of ['Tomcat vs Undertow', 'What was compared', 'Headline', 'undertow', 'nio', 'seed-client → seed-server', 'Requests/s: B is', 'too few runs for a verdict', 'Not comparable: the server hosts differ in cores', 'Report note: same lab, same preset.']) {
+    assert.ok(first!.includes(expected), `the first page holds ${expected}`);
+  }
+  assert.doesNotMatch(text, /durationS|warmupS|sweep \[/);
+
   const prefix = join(dir, 'page');
   execFileSync('pdftoppm', ['-png', '-r', '50', '-f', '1', '-l', '1', result.file, prefix]);
   const page = readdirSync(dir).find((name) => name.startsWith('page') && name.endsWith('.png'));
   assert.ok(page, 'pdftoppm rendered the first page');
   assert.ok(statSync(join(dir, page)).size > 5000);
+});
+
+test('layout: no heading is the last line of its page, over a long comparison of many steps and sessions', async () => {
+  const seeder = createSeeder(db, { client: 'layout-client', server: 'layout-server' });
+  const ids = ['Jetty blocking', 'Jetty async', 'Spring Boot sync', 'Spring Boot webflux'].map(
+    (name, i) => seeder.session({ name, templateId: name.toLowerCase().replace(/ /g, '-'), rps: 1000 * (i + 1), latencyUs: 2000 / (i + 1), seconds: 8, sweep: [10, 50, 100, 200, 400, 800], serverInfo: { cpuCores: 2 + (i % 2) * 2 }, histogramPool: 4 }).sessionId,
+  );
+  const comparison = new ComparisonService({ db, sessions: new SessionsRepository(db) }).open({ sessionIds: ids, title: 'Four servers over a six-step sweep' });
+  const result = await new ReportExporter({ folder: join(dir, 'reports') }).export(comparison, { notes: 'Layout check.' });
+  const pages = pdfPages(result.file);
+  assert.ok(pages.length >= 4, `a long report (${pages.length} pages)`);
+  assert.deepEqual(orphanHeadings(pages, headingsOf(renderReportHtml(comparison, { generatedAt: new Date() }))), []);
+  // Every step's latency distribution is drawn, not only the first.
+  for (const step of comparison.steps) assert.ok(pages.some((page) => page.includes(`Latency distribution, ${step.label}`)), step.label);
+});
+
+test('delivery: download returns the PDF\'s bytes, the save dialog gets a copy where it says, and without a dialog that is refused', async () => {
+  const seeder = createSeeder(db, { client: 'd-client', server: 'd-server' });
+  const ids = ['One', 'Two'].map((name) => seeder.session({ name, rps: 100, latencyUs: 1000, seconds: 2 }).sessionId);
+  const comparison = new ComparisonService({ db, sessions: new SessionsRepository(db) }).open({ sessionIds: ids });
+  const fakePdf = new Uint8Array([37, 80, 68, 70, 45]);
+  const exporter = new ReportExporter({ folder: join(dir, 'delivered'), renderer: async () => fakePdf });
+  const downloaded = await exporter.export(comparison, { deliver: 'download' });
+  assert.deepEqual(Buffer.from(downloaded.content!, 'base64'), Buffer.from(fakePdf));
+  assert.ok(existsSync(downloaded.file), 'a copy kept in the data dir');
+  assert.ok(downloaded.file.endsWith(downloaded.fileName));
+
+  await assert.rejects(exporter.export(comparison, { deliver: 'save-dialog' }), /no save dialog/);
+  const chosen = join(dir, 'chosen.pdf');
+  const asked: string[] = [];
+  exporter.useSaveDialog(async (name) => (asked.push(name), chosen));
+  const saved = await exporter.export(comparison, { deliver: 'save-dialog' });
+  assert.equal(saved.savedTo, chosen);
+  assert.equal(saved.content, null);
+  assert.deepEqual(asked, [saved.fileName]);
+  assert.deepEqual(readFileSync(chosen), Buffer.from(fakePdf));
+  exporter.useSaveDialog(async () => null);
+  assert.equal((await exporter.export(comparison, { deliver: 'save-dialog' })).savedTo, null, 'cancelled: kept in the data dir only');
 });

@@ -1,9 +1,11 @@
 // Exports a comparison as a PDF: renders the report page (app/sessions/comparison-report.ts) and has
 // Chromium print it. Web mode and the CLI drive Debian's headless Chromium through playwright-core
 // with JavaScript off and the network closed (the page is self-contained); the Electron front door
-// swaps in webContents.printToPDF. Files go to <data dir>/reports unless a folder is given.
+// swaps in webContents.printToPDF. Files go to <data dir>/reports unless a folder is given; then the
+// PDF goes to the user as asked: its bytes for the browser to download (web mode), or wherever the
+// desktop app's save dialog says (the Electron front door installs the dialog).
 
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { PdfExport } from '../../../app/sessions/sessions-contract.ts';
@@ -13,6 +15,11 @@ import { ApiError } from '../../../app/common/errors.ts';
 
 /** Turns a self-contained HTML page into PDF bytes (A4, backgrounds printed). */
 export type PdfRenderer = (html: string) => Promise<Uint8Array>;
+
+/** Asks the user where to save a file of this name: the chosen path, or null when cancelled. */
+export type SaveDialog = (fileName: string) => Promise<string | null>;
+
+export type PdfDelivery = 'download' | 'save-dialog';
 
 export const CHROMIUM_PATH = process.env.BENCHLAB_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -43,6 +50,7 @@ function slug(text: string): string {
 export class ReportExporter {
   readonly #folder: string;
   #renderer: PdfRenderer;
+  #saveDialog: SaveDialog | null = null;
 
   constructor(options: { folder: string; renderer?: PdfRenderer }) {
     this.#folder = options.folder;
@@ -54,17 +62,30 @@ export class ReportExporter {
     this.#renderer = renderer;
   }
 
-  async export(comparison: Comparison, options: { notes?: string; now?: Date } = {}): Promise<PdfExport> {
+  /** The desktop app's save dialog; without one, `save-dialog` is refused. */
+  useSaveDialog(dialog: SaveDialog): void {
+    this.#saveDialog = dialog;
+  }
+
+  async export(comparison: Comparison, options: { notes?: string | undefined; now?: Date; deliver?: PdfDelivery | undefined } = {}): Promise<PdfExport> {
+    if (options.deliver === 'save-dialog' && !this.#saveDialog) throw new ApiError('invalid_args', 'deliver: this Benchlab has no save dialog (web mode); ask for download');
     const now = options.now ?? new Date();
     const html = renderReportHtml(comparison, { generatedAt: now, notes: options.notes });
     const started = performance.now();
     const pdf = await this.#renderer(html);
     const renderMs = performance.now() - started;
     mkdirSync(this.#folder, { recursive: true });
-    const file = join(this.#folder, `${slug(comparison.title)}-${now.toISOString().replace(/[:.]/g, '-')}.pdf`);
+    const fileName = `${slug(comparison.title)}-${now.toISOString().replace(/[:.]/g, '-')}.pdf`;
+    const file = join(this.#folder, fileName);
     // Written aside and renamed: a reader never sees half a PDF.
     writeFileSync(`${file}.part`, pdf);
     renameSync(`${file}.part`, file);
-    return { file, bytes: pdf.byteLength, renderMs: Math.round(renderMs) };
+    let savedTo: string | null = null;
+    if (options.deliver === 'save-dialog') {
+      savedTo = await this.#saveDialog!(fileName);
+      if (savedTo !== null) copyFileSync(file, savedTo);
+    }
+    const content = options.deliver === 'download' ? Buffer.from(pdf).toString('base64') : null;
+    return { file, fileName, bytes: pdf.byteLength, renderMs: Math.round(renderMs), content, savedTo };
   }
 }

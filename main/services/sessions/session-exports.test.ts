@@ -70,3 +70,40 @@ test('refused: a session that does not exist, a format Benchlab does not write',
   assert.match(JSON.stringify(badFormat), /json, csv or hdr-log/);
   assert.throws(() => services.exports.export(seeded.sessionId, 'pdf' as 'csv'), /format: must be one of json, csv, hdr-log/);
 });
+
+test('compare.export: one file of each kind for the compared runs only — CSV per second, JSON with the headline, the runs\' merged histograms as a log', async () => {
+  const seeder = createSeeder(services.db, { client: 'cmp-client', server: 'cmp-server' });
+  const a = seeder.session({ name: 'Tomcat', templateId: 'tomcat', rps: 500, latencyUs: 2000, seconds: 3, sweep: [10, 100] });
+  const b = seeder.session({ name: 'Vert.x', templateId: 'vertx', rps: 900, latencyUs: 800, seconds: 3, sweep: [10, 100] });
+  // The second step of Tomcat left out.
+  const selection = { sessionIds: [a.sessionId, b.sessionId], runIds: [a.runIds[0]!, ...b.runIds], title: 'Tomcat vs Vert.x' };
+
+  const csvOutcome = await dispatch('compare.export', { ...selection, format: 'csv' });
+  assert.ok(csvOutcome.ok, JSON.stringify(csvOutcome));
+  const csv = csvOutcome.result as { fileName: string; content: string };
+  assert.equal(csv.fileName, 'benchlab-comparison-tomcat-vs-vert-x.csv');
+  const lines = csv.content.trimEnd().split('\r\n');
+  assert.match(lines[0]!, /^configuration,label,session_id,session,run,step,template,/);
+  assert.equal(lines.length, 1 + 3 * 3, 'three compared runs of three seconds');
+  assert.deepEqual([...new Set(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(',')))], ['A,A', 'B,B']);
+
+  const json = JSON.parse(services.exports.exportComparison(services.compare.open(selection), 'json').content) as {
+    format: string;
+    configurations: Array<{ letter: string; name: string; server: string }>;
+    headline: Array<{ step: string; rows: Array<{ configuration: string; requestsPerSecond: number }>; verdicts: string[] }>;
+    sessions: Array<{ label: string; session: { name: string }; runs: unknown[] }>;
+  };
+  assert.equal(json.format, 'benchlab-comparison');
+  assert.deepEqual(json.configurations.map((config) => [config.letter, config.name, config.server]), [['A', 'Tomcat', 'tomcat'], ['B', 'Vert.x', 'vertx']]);
+  assert.deepEqual(json.headline.map((step) => step.rows.map((row) => row.configuration)), [['A', 'B'], ['B']]);
+  assert.match(json.headline[0]!.verdicts[0]!, /^Requests\/s: B is 1\.\d\d× A — too few runs for a verdict/);
+  assert.deepEqual(json.sessions.map((session) => [session.label, session.runs.length]), [['A', 1], ['B', 2]]);
+
+  const log = services.exports.exportComparison(services.compare.open(selection), 'hdr-log');
+  const reader = new hdr.HistogramLogReader(log.content);
+  const intervals: Array<{ tag: string; count: number }> = [];
+  for (let interval = reader.nextIntervalHistogram(); interval; interval = reader.nextIntervalHistogram()) intervals.push({ tag: interval.tag!, count: interval.totalCount });
+  assert.deepEqual(intervals.map((interval) => interval.tag).sort(), ['A.step-1', 'B.step-1', 'B.step-2']);
+  // Each interval is the run's whole merged histogram: 3 seconds of 200 recorded latencies.
+  assert.deepEqual([...new Set(intervals.map((interval) => interval.count))], [600]);
+});

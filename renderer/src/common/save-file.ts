@@ -4,7 +4,7 @@
 /** Long enough for the browser to have read the file before its object URL goes. */
 const OBJECT_URL_LIFETIME_MS = 60_000;
 
-export function saveFile(fileName: string, content: string, mediaType: string): void {
+export function saveFile(fileName: string, content: string | Uint8Array<ArrayBuffer>, mediaType: string): void {
   const url = URL.createObjectURL(new Blob([content], { type: mediaType }));
   const link = document.createElement('a');
   link.href = url;

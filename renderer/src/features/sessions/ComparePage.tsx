@@ -1,9 +1,10 @@
 // Compare: pick 2..N sessions from the library (or arrive with those ticked on the Sessions page),
-// and within a sweep the steps (runs) to keep, open the comparison, and export it as a PDF with a
-// title and notes.
+// and within a sweep the steps (runs) to keep, open the comparison, and export it: a PDF with a
+// title and notes (downloaded by the browser in web mode, saved where the desktop app's dialog
+// says, a copy kept in the data dir either way) and its data as one file of each kind.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PdfExport } from '../../../../app/sessions/sessions-contract.ts';
+import type { CompareSelection, PdfExport } from '../../../../app/sessions/sessions-contract.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import type { StoredRun } from '../../../../app/runs/runs.ts';
 import { filterLibrary } from '../../../../app/sessions/session-library.ts';
@@ -13,6 +14,7 @@ import { Page } from '../../common/Page.tsx';
 import { ComparisonView } from './ComparisonView.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
+import { saveFile } from '../../common/save-file.ts';
 import { useLibrary } from './use-library.ts';
 
 function stepLabel(run: StoredRun): string {
@@ -31,6 +33,8 @@ export function ComparePage() {
   /** Runs the user left out; every run of the chosen sessions is compared unless listed here. */
   const [leftOut, setLeftOut] = useState<Set<number>>(new Set());
   const [comparison, setComparison] = useState<Comparison | null>(null);
+  /** What the shown comparison was opened with: the exports export exactly that. */
+  const [opened, setOpened] = useState<CompareSelection | null>(null);
   const [busy, setBusy] = useState<'opening' | 'exporting' | null>(null);
   const [exported, setExported] = useState<PdfExport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -63,9 +67,12 @@ export function ComparePage() {
       setError(null);
       setExported(null);
       try {
-        setComparison(await api.compare.open({ sessionIds: ids, ...(runIds ? { runIds } : {}), ...(title.trim() ? { title } : {}) }));
+        const selection: CompareSelection = { sessionIds: ids, ...(runIds ? { runIds } : {}), ...(title.trim() ? { title } : {}) };
+        setComparison(await api.compare.open(selection));
+        setOpened(selection);
       } catch (failure) {
         setComparison(null);
+        setOpened(null);
         setError(errorMessage(failure));
       } finally {
         setBusy(null);
@@ -80,7 +87,13 @@ export function ComparePage() {
     if (link !== 'connected' || autoOpened.current) return;
     autoOpened.current = true;
     if (selected.length < 2) return;
-    api.compare.open({ sessionIds: selected }).then(setComparison, (failure: unknown) => setError(errorMessage(failure)));
+    api.compare.open({ sessionIds: selected }).then(
+      (shown) => {
+        setComparison(shown);
+        setOpened({ sessionIds: selected });
+      },
+      (failure: unknown) => setError(errorMessage(failure)),
+    );
   }, [api, link, selected]);
 
   const toggle = (id: number) => {
@@ -90,10 +103,19 @@ export function ComparePage() {
   };
 
   const exportPdf = async () => {
+    if (!opened) return;
     setBusy('exporting');
     setError(null);
     try {
-      setExported(await api.compare.exportPdf({ sessionIds: selected, ...(runIds ? { runIds } : {}), ...(title.trim() ? { title } : {}), ...(notes.trim() ? { notes } : {}) }));
+      const { title: _openedTitle, ...selection } = opened;
+      const result = await api.compare.exportPdf({
+        ...selection,
+        ...(title.trim() ? { title } : {}),
+        ...(notes.trim() ? { notes } : {}),
+        deliver: api.transport === 'electron' ? 'save-dialog' : 'download',
+      });
+      if (result.content !== null) saveFile(result.fileName, Uint8Array.from(atob(result.content), (char) => char.charCodeAt(0)), 'application/pdf');
+      setExported(result);
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -115,14 +137,19 @@ export function ComparePage() {
           <button type="button" data-testid="compare-export" disabled={!comparison || busy !== null} onClick={() => void exportPdf()}>
             {busy === 'exporting' ? 'Printing…' : 'Export PDF'}
           </button>
-          <ExportMenu sessionIds={comparison?.sessions.map((session) => session.id) ?? []} testId="compare-export-data" label="Export data" />
+          <ExportMenu source={comparison && opened ? { comparison: opened } : null} testId="compare-export-data" label="Export data" />
         </div>
       }
     >
       <ErrorBanner error={error ?? libraryError} testId="compare-error" />
       {exported && (
         <Banner tone="info" role="status" testId="compare-exported">
-          PDF written to <span className="mono" data-testid="compare-pdf-file">{exported.file}</span> ({Math.round(exported.bytes / 1024)} KiB, printed in {exported.renderMs} ms)
+          {exported.content !== null
+            ? `PDF downloaded as ${exported.fileName}; `
+            : exported.savedTo !== null
+              ? `PDF saved to ${exported.savedTo}; `
+              : ''}
+          a copy is kept in <span className="mono" data-testid="compare-pdf-file">{exported.file}</span> ({Math.round(exported.bytes / 1024)} KiB, printed in {exported.renderMs} ms)
         </Banner>
       )}
       <div className="card compare-picker">

@@ -1,9 +1,12 @@
-// One opened comparison: warnings, per-step tables with the best values and the runs that were not
-// steady marked, each run's bottleneck verdict, repeated-run intervals with the ratio verdicts,
-// overlay charts and the host diff.
+// One opened comparison, answering first as the PDF's first page does: the configurations under
+// their letters, the headline figures with who is ahead by how much, the warnings. Then per-step
+// tables with the best values and the runs that were not steady marked, each run's bottleneck
+// verdict, repeated-run intervals with the ratio verdicts, overlay charts (a sweep's against-load
+// charts first; series labelled by letter, coloured by configuration) and the host diff.
 
 import { useMemo, useState } from 'react';
-import { formatMs, formatValue, missingNote, percentileTick, percentileX } from '../../../../app/sessions/comparison-report.ts';
+import { formatMs, formatValue, missingNote, percentileTick, percentileX, sweepAxis } from '../../../../app/sessions/comparison-report.ts';
+import { buildHeadline, configurationSeries, HEADLINE_LABELS, HEADLINE_METRICS, letterOf, sessionLabel, type HeadlineMetric } from '../../../../app/sessions/comparison-headline.ts';
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
@@ -25,17 +28,109 @@ function VerdictCell({ verdict, metric }: { verdict: Verdict; metric: 'rps' | 'p
   );
 }
 
+/** A pause between steps (a gap over 1.5 s) becomes a null point, where chart.js breaks the line. */
+function withPauses(xs: readonly number[], ys: ReadonlyArray<number | null>): Array<{ x: number; y: number | null }> {
+  return xs.flatMap((x, i) => {
+    const point = { x, y: ys[i] ?? null };
+    return i > 0 && x - xs[i - 1]! > 1.5 ? [{ x: xs[i - 1]! + 1, y: null }, point] : [point];
+  });
+}
+
+function formatMetric(metric: HeadlineMetric, value: number | null): string {
+  if (value === null) return '—';
+  return metric === 'rps' ? formatValue({ unit: 'rps' }, value) : metric === 'errors' ? formatValue({ unit: 'count' }, value) : `${formatMs(value)} ms`;
+}
+
+/** The answer first: configurations by letter, the headline figures and verdicts, the warnings. */
+function ComparisonHeadline({ comparison }: { comparison: Comparison }) {
+  const headline = useMemo(() => buildHeadline(comparison), [comparison]);
+  const withEngine = headline.configurations.some((config) => config.engine !== null);
+  const stepped = headline.steps.some((step) => step.rows.some((row) => row.step !== step.label));
+  return (
+    <section data-testid="compare-headline">
+      {headline.warnings.map((warning) => (
+        <Banner key={warning} tone="warning" role="alert" testId="compare-warning">
+          {warning}
+        </Banner>
+      ))}
+      <h2>What was compared</h2>
+      <table className="table compact" data-testid="compare-configurations">
+        <TableHead columns={['', 'Configuration', 'Server', 'Variant', 'Knobs', 'Client → server host', ...(withEngine ? ['Engine'] : []), 'Load']} />
+        <tbody>
+          {headline.configurations.map((config, g) => (
+            <tr key={config.letter} data-testid="compare-configuration" data-letter={config.letter}>
+              <td className="strong nowrap">
+                <span className="swatch" style={{ background: seriesColor(g) }} /> {config.letter}
+              </td>
+              <td>{config.name}</td>
+              <td>{config.server}</td>
+              <td>{config.variant}</td>
+              <td className="small">{config.knobs}</td>
+              <td>{config.hosts}</td>
+              {withEngine && <td data-testid="compare-engine">{config.engine ?? 'not recorded'}</td>}
+              <td className="small">{config.load}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Headline</h2>
+      {headline.steps.map((step) => (
+        <div key={step.label} data-testid="compare-headline-step" data-step={step.label}>
+          {(headline.steps.length > 1 || stepped) && <h3>{step.label}</h3>}
+          <table className="table compact summary-table">
+            <TableHead columns={['', 'Configuration', ...(stepped ? ['Step'] : []), ...(headline.repeated ? ['Runs'] : []), ...HEADLINE_METRICS.map((metric) => HEADLINE_LABELS[metric])]} />
+            <tbody>
+              {step.rows.map((row) => {
+                const config = headline.configurations[row.configuration]!;
+                return (
+                  <tr key={config.letter} data-testid="compare-headline-row" data-letter={config.letter}>
+                    <td className="strong nowrap">
+                      <span className="swatch" style={{ background: seriesColor(row.configuration) }} /> {config.letter}
+                    </td>
+                    <td>{config.name}</td>
+                    {stepped && <td>{row.step}</td>}
+                    {headline.repeated && <td>{row.runs}</td>}
+                    {HEADLINE_METRICS.map((metric) => (
+                      <td key={metric} data-metric={metric} className={row.best[metric] ? 'best' : undefined}>
+                        {formatMetric(metric, row.values[metric])}
+                      </td>
+                    ))}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {step.verdicts.map((verdict) => (
+            <p key={verdict} className="hint" data-testid="compare-verdict">
+              {verdict}
+            </p>
+          ))}
+        </div>
+      ))}
+      {headline.stepNote && <p className="hint">{headline.stepNote}</p>}
+    </section>
+  );
+}
+
 export function ComparisonView({ comparison }: { comparison: Comparison }) {
   const name = (i: number) => comparison.sessions[i]?.name ?? `#${i + 1}`;
   const [step, setStep] = useState(comparison.steps[0]?.label ?? '');
+  const colorOf = (session: number) => seriesColor(comparison.sessions[session]?.group ?? session);
   const rps: OverlaySeries[] = useMemo(
-    () => comparison.timelines.map((t) => ({ label: name(t.session), color: seriesColor(t.session), points: t.t.map((x, i) => ({ x, y: t.rps[i]! })) })),
+    () => comparison.timelines.map((t) => ({ label: sessionLabel(comparison, t.session), color: colorOf(t.session), points: withPauses(t.t, t.rps) })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [comparison],
   );
   const p99: OverlaySeries[] = useMemo(
     () =>
-      comparison.timelines.map((t) => ({ label: name(t.session), color: seriesColor(t.session), points: t.t.map((x, i) => ({ x, y: t.p99Us[i] === null ? null : t.p99Us[i]! / 1000 })) })),
+      comparison.timelines.map((t) => ({
+        label: sessionLabel(comparison, t.session),
+        color: colorOf(t.session),
+        points: withPauses(
+          t.t,
+          t.p99Us.map((us) => (us === null ? null : us / 1000)),
+        ),
+      })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [comparison],
   );
@@ -43,27 +138,32 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
     () =>
       comparison.distributions
         .filter((d) => d.step === step)
-        .map((d) => ({ label: name(d.session), color: seriesColor(d.session), points: d.points.map((p) => ({ x: percentileX(p.percentile), y: p.us / 1000 })) })),
+        .map((d) => ({ label: sessionLabel(comparison, d.session), color: colorOf(d.session), points: d.points.map((p) => ({ x: percentileX(p.percentile), y: p.us / 1000 })) })),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [comparison, step],
   );
+  const sweep = useMemo(() => sweepAxis(comparison), [comparison]);
+  const sweepSeries = (metric: HeadlineMetric, scale = 1): OverlaySeries[] =>
+    sweep
+      ? configurationSeries(comparison, metric).map((ys, g) => ({
+          label: metric === 'rps' ? letterOf(g) : `${letterOf(g)} ${metric}`,
+          color: seriesColor(g),
+          points: sweep.values.map((x, i) => ({ x, y: ys[i] === null ? null : ys[i]! / scale })),
+        }))
+      : [];
   const repeated = comparison.repeats.some((group) => group.sessions.length > 1);
 
   return (
     <div data-testid="comparison">
-      {comparison.warnings.map((warning) => (
-        <Banner key={warning} tone="warning" role="alert" testId="compare-warning">
-          {warning}
-        </Banner>
-      ))}
+      <ComparisonHeadline comparison={comparison} />
       <h2>Sessions</h2>
       <table className="table compact" data-testid="compare-sessions">
         <TableHead columns={['', 'Session', 'Started', 'Status', 'Hosts', 'Templates', 'Load']} />
         <tbody>
           {comparison.sessions.map((session, i) => (
             <tr key={session.id}>
-              <td>
-                <span className="swatch" style={{ background: seriesColor(i) }} />
+              <td className="strong nowrap">
+                <span className="swatch" style={{ background: colorOf(i) }} /> {sessionLabel(comparison, i)}
               </td>
               <td className="strong">{session.name}</td>
               <td>{new Date(session.startedAt ?? session.createdAt).toLocaleString()}</td>
@@ -154,6 +254,20 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
 
       <h2>Charts</h2>
       <div className="chart-grid">
+        {sweep && (
+          <>
+            <OverlayChart id="sweep-rps" title={`Requests/s against ${sweep.axis === 'rate' ? 'target rate' : 'connections'}`} series={sweepSeries('rps')} xTitle={sweep.axis === 'rate' ? 'target req/s' : 'connections'} yTitle="req/s" showPoints />
+            <OverlayChart
+              id="sweep-latency"
+              title={`p50 and p99 against ${sweep.axis === 'rate' ? 'target rate' : 'connections'}`}
+              series={[...sweepSeries('p99', 1000), ...sweepSeries('p50', 1000)]}
+              xTitle={sweep.axis === 'rate' ? 'target req/s' : 'connections'}
+              yTitle="ms"
+              yLog
+              showPoints
+            />
+          </>
+        )}
         <OverlayChart id="rps" title="Requests/s over time" series={rps} xTitle="s since the session started" yTitle="req/s" />
         <OverlayChart id="p99" title="p99 over time" series={p99} xTitle="s since the session started" yTitle="ms" yLog />
         <div>
@@ -174,7 +288,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
       <h2>Hosts and system info</h2>
       <p className="hint">As each session recorded its hosts when it started, never what they are now.</p>
       <table className="table compact" data-testid="compare-hosts">
-        <TableHead columns={['Host', 'Fact', ...comparison.sessions.map((session) => session.name)]} />
+        <TableHead columns={['Host', 'Fact', ...comparison.sessions.map((session, i) => `${sessionLabel(comparison, i)} · ${session.name}`)]} />
         <tbody>
           {comparison.hosts.rows.map((row) => (
             <tr key={`${row.role}-${row.label}`} className={row.differs ? 'differs' : undefined} data-differs={row.differs}>

@@ -218,7 +218,7 @@ export function SessionsPage() {
                       <button type="button" data-testid="session-duplicate" onClick={() => void act(() => api.sessions.duplicate({ id: session.id }))}>
                         Duplicate
                       </button>
-                      <ExportMenu sessionIds={[session.id]} testId="session-export" />
+                      <ExportMenu source={{ sessionId: session.id }} testId="session-export" />
                       <button type="button" data-testid="session-delete" onClick={() => setConfirmDelete(session.id)}>
                         Delete
                       </button>
