@@ -355,7 +355,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
     });
   }
 
-  test('the other JVM knobs: Tomcat on NIO2 with the file cached, Vert.x on 4 event loops', async () => {
+  test('the other JVM knobs: Tomcat on NIO2 with the file cached, Vert.x on 4 event loops, Jetty with 2 request threads and no acceptor', async () => {
     await lab.service.deploy(lab.hostId, 'tomcat', { variant: 'async', knobs: { connector: 'nio2', cacheFile: true }, port: PORT });
     await until(() => lab.logs.some((line) => /connector nio2, maxThreads 200, payload cached in memory/.test(line.message)), 'tomcat says nio2', 5000);
     await CHECKS.file(lab.address);
@@ -367,6 +367,12 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
     // more) and not four (one thread).
     const inSeries = await sleepsInSeries(lab.address, 4);
     assert.ok(inSeries >= 2 && inSeries < 4, `four sleeps ran ${inSeries} in series`);
+    // Jetty's acceptors and selectors hold pool threads of their own: maxThreads 2 is two request threads.
+    await lab.service.deploy(lab.hostId, 'jetty', { variant: 'blocking', knobs: { maxThreads: 2, acceptors: 0, selectors: 2, cacheFile: true }, port: PORT });
+    await until(() => lab.logs.some((line) => /variant blocking, maxThreads 2, acceptors 0, selectors 2, payload cached in memory/.test(line.message)), 'jetty says 2 threads', 5000);
+    await CHECKS.file(lab.address);
+    const jettyInSeries = await sleepsInSeries(lab.address, 4);
+    assert.ok(jettyInSeries >= 2 && jettyInSeries < 4, `jetty: four sleeps ran ${jettyInSeries} in series`);
     await lab.service.stop(lab.hostId);
     const clean = await hostIsClean(lab, PORT);
     assert.ok(clean.clean, clean.why);
