@@ -1,5 +1,5 @@
 // The JVM templates' database endpoints (server-templates/jvm-common: JDBC for Tomcat and Jetty,
-// Vert.x's reactive client) against a real PostgreSQL: each template is built the way a deploy
+// Vert.x's reactive client; Spring Boot's JdbcTemplate and R2DBC) against a real PostgreSQL: each template is built the way a deploy
 // builds it (Maven in a build workspace), its jar started on this machine with the start command
 // and environment its manifest renders, BENCHLAB_DB_URL pointing at a private instance started here
 // by hand, and each answer checked against what the database holds. The lab's conformance suite
