@@ -50,7 +50,11 @@ export const Deployment = z.object({
   readyMs: z.number().nullable(),
   /** The private database the deploy started (database knob on), with its version and settings. */
   database: DatabaseFacts.nullable(),
-  /** The packages the server was built with and their versions (the manifest's `components`), when it names them. */
+  /**
+   * What the server runs on and with, name → version: the runtime its start command uses (node,
+   * java, apache2) and the packages its build bundled (the manifest's `components`), e.g.
+   * { node: '24.11.0', express: '5.3.0', pg: '8.23.1' }. Absent until the deploy knows them.
+   */
   components: z.record(z.string(), z.string()).optional(),
   updatedAt: z.string(),
 });

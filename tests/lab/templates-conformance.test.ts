@@ -298,7 +298,11 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
           const deployment = await lab.service.deploy(lab.hostId, templateId, { variant: variant.id, port: PORT });
           assert.equal(deployment.state, 'ready');
           assert.equal(deployment.url, `http://${lab.address}:${PORT}/`);
-          if (NODE.includes(templateId)) assert.deepEqual(deployment.components, pinnedPackages(templateId), 'the deployment records the bundled packages');
+          if (NODE.includes(templateId)) {
+            const { node, ...bundled } = deployment.components ?? {};
+            assert.deepEqual(bundled, pinnedPackages(templateId), 'the deployment records the bundled packages');
+            assert.match(node ?? '', /^\d+\.\d+\.\d+$/, 'and the Node it runs on');
+          }
           for (const endpoint of ENDPOINTS) await checkEndpoint(lab.address, manifest, endpoint);
           assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
           if (manifest.endpoints.includes('sleep')) {

@@ -20,7 +20,7 @@ import { bundledPaths, loadCatalog, type BundledPaths, type CatalogEntry } from 
 import { syncFiles, type SyncItem } from './file-sync.ts';
 import { SUPERVISOR_SCRIPT } from './host-scripts.ts';
 import { buildInWorkspace } from './build-workspace.ts';
-import { describeComponents, readBuildComponents } from './build-components.ts';
+import { describeComponents, readBuildComponents, runtimeVersions } from './build-components.ts';
 import { ServerLogStream } from './log-stream.ts';
 import { DATABASE_FOLDER, findPostgres, startPrivatePostgres } from './private-postgres.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
@@ -230,14 +230,11 @@ export class TemplateService {
               onOutput: (line) => this.#log(`${host.name} build: ${line}`),
             });
 
-      if (manifest.components) {
-        const components = await readBuildComponents(join(built.dir, manifest.components), manifest.components);
-        this.#update(active, { components });
-        this.#log(`${host.name}: ${manifest.name} is built with ${describeComponents(components)}`);
-      }
+      const bundled = manifest.components ? await readBuildComponents(join(built.dir, manifest.components), manifest.components) : {};
 
       step(2, 'uploading');
       const placeholders = { ...verdict.placeholders };
+      const uploadedRuntimes: Record<string, string> = {};
       if (verdict.provisionNode) {
         this.#update(active, { step: { ...active.deployment.step!, detail: `portable Node v${PORTABLE_NODE_MAJOR} (fetching once with npm pack)` } });
         const archive = await this.#cache.archive(verdict.provisionNode, signal);
@@ -245,6 +242,12 @@ export class TemplateService {
         const provided = await ensurePortableNode(transport, root, archive, { signal });
         if (provided.uploaded) this.#log(`${host.name}: uploaded the portable Node v${archive.version} (the host has no Node >= 18)`);
         placeholders.node = provided.node;
+        uploadedRuntimes.node = archive.version;
+      }
+      const components = { ...runtimeVersions(placeholders, facts, uploadedRuntimes), ...bundled };
+      if (Object.keys(components).length > 0) {
+        this.#update(active, { components });
+        this.#log(`${host.name}: ${manifest.name} runs with ${describeComponents(components)}`);
       }
       const dir = `${root}/templates/${manifest.id}`;
       const items: SyncItem[] = [
