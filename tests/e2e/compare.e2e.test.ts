@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -12,7 +12,8 @@ import { openDatabase } from '../../main/services/store/database.ts';
 import { expectAttribute, expectCount } from '../support/browser.ts';
 import { createSeeder } from '../support/session-seed.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
-import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
+import { CompareHeadline, ComparePage, exportPdf, SessionsLibrary } from './pages/compare-pages.ts';
+import { orphanHeadings, pdfPages } from '../support/pdf-layout.ts';
 
 let opened: OpenWebApp | undefined;
 let page: Page;
@@ -73,7 +74,7 @@ test('library: filter by text, template, tag and date; notes and tags; duplicate
   assert.equal(await page.getByTestId('session-row').count(), 3);
 });
 
-test('compare two sweeps: best values marked, host warning, charts, and a PDF with both sessions', async () => {
+test('compare two sweeps: the headline first, best values marked, host warning, charts, and a PDF downloaded with its first page answering', async () => {
   await library.row('Tomcat BIO').getByTestId('session-select').check();
   await library.row('Vert.x event loop').getByTestId('session-select').check();
   await page.getByTestId('sessions-compare').click();
@@ -87,6 +88,16 @@ test('compare two sweeps: best values marked, host warning, charts, and a PDF wi
   assert.match(await page.getByTestId('compare-warning').first().innerText(), /Not comparable: the server hosts differ in cores/);
   assert.equal(await page.getByTestId('compare-chart-rps').getAttribute('data-series'), '2');
   assert.equal(await page.getByTestId('compare-chart-distribution').getAttribute('data-series'), '2');
+  assert.equal(await page.getByTestId('compare-chart-sweep-rps').getAttribute('data-series'), '2', 'a sweep is drawn against its connections');
+
+  const headline = new CompareHeadline(page);
+  const configurations = await headline.configurations();
+  assert.deepEqual(configurations.map((config) => [config.letter, config.cells[1], config.cells[2], config.cells[3]]), [['A', 'Tomcat BIO', 'tomcat', 'bio'], ['B', 'Vert.x event loop', 'vertx', 'default']]);
+  const rows = await headline.rows('c=10, 30 s');
+  assert.deepEqual(rows.map((row) => row.letter), ['A', 'B']);
+  assert.equal(rows[1]!.values.rps, rps[1]!.value, 'the headline shows the step table\'s figure');
+  assert.deepEqual(rows[1]!.best.sort(), ['max', 'p50', 'p99', 'rps']);
+  assert.match((await headline.verdicts('c=10, 30 s'))[0]!, /^Requests\/s: B is 3\.\d\d× A — too few runs for a verdict \(1 run each; 5 a side needed\)\.$/);
 
   // A reload keeps the selection and reopens the comparison.
   await page.reload();
@@ -94,13 +105,18 @@ test('compare two sweeps: best values marked, host warning, charts, and a PDF wi
 
   await page.getByTestId('compare-title').fill('Tomcat BIO vs Vert.x');
   await page.getByTestId('compare-notes').fill('Seeded for the e2e test.');
-  await page.getByTestId('compare-export').click();
-  const file = await page.getByTestId('compare-pdf-file').innerText({ timeout: 30_000 });
-  assert.ok(existsSync(file));
-  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-  for (const expected of ['Tomcat BIO vs Vert.x', 'Tomcat BIO', 'Vert.x event loop', 'Seeded for the e2e test.', rps[1]!.value]) {
-    assert.ok(text.includes(expected), `the PDF holds ${expected}`);
+  const pdf = await exportPdf(page);
+  assert.ok(existsSync(pdf.kept), 'a copy is kept in the data dir');
+  assert.match(pdf.fileName, /^tomcat-bio-vs-vert-x-.*\.pdf$/);
+  assert.deepEqual(readFileSync(pdf.downloaded), readFileSync(pdf.kept), 'the browser got the same PDF');
+  const pages = pdfPages(pdf.downloaded);
+  for (const expected of ['Tomcat BIO vs Vert.x', 'What was compared', 'Tomcat BIO', 'Vert.x event loop', 'Headline', rps[1]!.value, 'too few runs for a verdict', 'Not comparable: the server hosts differ in cores', 'Seeded for the e2e test.']) {
+    assert.ok(pages[0]!.includes(expected), `the first page holds ${expected}`);
   }
+  assert.deepEqual(orphanHeadings(pages, ['What was compared', 'Headline', 'Warnings', 'Notes', 'Charts', 'Results per step', 'c=10, 30 s', 'c=100, 30 s', 'Hosts']), []);
+  // Rendered, the first page is not blank.
+  execFileSync('pdftoppm', ['-png', '-r', '40', '-f', '1', '-l', '1', pdf.downloaded, join(dataDir, 'first')]);
+  assert.ok(readFileSync(join(dataDir, 'first-1.png')).byteLength > 5000);
 });
 
 test('compare chosen steps: a step left out of one session leaves only the other in that step', async () => {

@@ -1,6 +1,6 @@
 // Session exports end to end in web mode and real Chromium: the Sessions page's Export ▾ downloads
-// a session's CSV and HdrHistogram log, and the Compare page's Export data ▾ one JSON file per
-// compared session, over sessions seeded into the data dir's real SQLite file.
+// a session's CSV and HdrHistogram log, and the Compare page's Export data ▾ the opened comparison
+// as one file of each kind, over sessions seeded into the data dir's real SQLite file.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,13 +54,27 @@ test('Sessions page: Export ▾ downloads a session as CSV per second and as an 
   assert.deepEqual(tags, [...Array(6).fill('run-1'), ...Array(6).fill('run-2')]);
 });
 
-test('Compare page: Export data ▾ downloads one JSON file per compared session', async () => {
+test('Compare page: Export data ▾ downloads the comparison as one JSON, one CSV per second and one merged-histogram log', async () => {
   await library.row('=Sweep').getByTestId('session-select').check();
   await library.row('Node hello').getByTestId('session-select').check();
   await page.getByTestId('sessions-compare').click();
   await page.getByTestId('comparison').waitFor();
-  const files = await new ExportMenu(page, page.getByTestId('page-compare'), 'compare-export-data').download('json', 2);
-  const documents = files.map((file) => JSON.parse(file.content) as { format: string; session: { id: number; name: string } });
-  assert.deepEqual(documents.map((document) => document.format), ['benchlab-session', 'benchlab-session']);
-  assert.deepEqual(documents.map((document) => document.session.name).sort(), ['=Sweep', 'Node hello']);
+  const menu = new ExportMenu(page, page.getByTestId('page-compare'), 'compare-export-data');
+  const [json] = await menu.download('json');
+  const document = JSON.parse(json!.content) as { format: string; configurations: Array<{ letter: string; name: string }>; sessions: Array<{ label: string; session: { name: string } }> };
+  assert.equal(document.format, 'benchlab-comparison');
+  assert.deepEqual(document.configurations.map((config) => [config.letter, config.name]).sort(), [['A', '=Sweep'], ['B', 'Node hello']].sort());
+  assert.equal(document.sessions.length, 2);
+
+  const [csv] = await menu.download('csv');
+  const lines = csv!.content.trimEnd().split('\r\n');
+  assert.match(lines[0]!, /^configuration,label,session_id,session,run,step,/);
+  assert.equal(lines.length, 1 + 12 + 4, 'every stored second of both sessions');
+  assert.ok(lines.some((line) => line.includes(",\"'=Sweep\",") || line.includes(",'=Sweep,")), 'the session name is neutralised as a formula');
+
+  const [log] = await menu.download('hdr-log');
+  const reader = new hdr.HistogramLogReader(log!.content);
+  const tags: string[] = [];
+  for (let interval = reader.nextIntervalHistogram(); interval; interval = reader.nextIntervalHistogram()) tags.push(interval.tag);
+  assert.equal(tags.length, 3, 'one merged histogram per compared run');
 });
