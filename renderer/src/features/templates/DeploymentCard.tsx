@@ -99,7 +99,7 @@ export function DeploymentCard({ deployment }: { deployment: Deployment }) {
         )}
         {deployment.components && Object.keys(deployment.components).length > 0 && (
           <span className="muted" data-testid="deployment-components">
-            built with{' '}
+            runs with{' '}
             {Object.entries(deployment.components)
               .map(([name, version]) => `${name} ${version}`)
               .join(', ')}
