@@ -57,7 +57,7 @@ test('one run a side: letters, configuration lines, best figures, and "too few r
   assert.deepEqual(
     headline.configurations.map(({ letter, name, server, variant, knobs, hosts, engine }) => ({ letter, name, server, variant, knobs, hosts, engine })),
     [
-      { letter: 'A', name: 'Tomcat', server: 'tomcat', variant: 'nio', knobs: 'gzip off, threads 200', hosts: 'lab-client → lab-server', engine: 'native' },
+      { letter: 'A', name: 'Tomcat', server: 'tomcat', variant: 'nio', knobs: 'gzip off, threads 200', hosts: 'lab-client → lab-server', engine: 'native engine' },
       { letter: 'B', name: 'Vert.x', server: 'vertx', variant: 'default', knobs: 'defaults', hosts: 'lab-client → lab-server', engine: null },
     ],
   );
@@ -112,5 +112,5 @@ test('a sweep of more steps than the headline shows: each configuration at its p
 test('letters go on past Z; the engine a session recorded is read from its config', () => {
   assert.deepEqual([letterOf(0), letterOf(25), letterOf(26)], ['A', 'Z', 'AA']);
   assert.equal(recordedEngine({}), null);
-  assert.equal(recordedEngine({ engine: { choice: 'auto', kind: 'node', notice: 'native engine unavailable on c: …' } }), 'node');
+  assert.equal(recordedEngine({ engine: { choice: 'auto', kind: 'node', notice: 'native engine unavailable on c: …' } }), 'Node engine');
 });

@@ -8,6 +8,7 @@
 
 import { z } from 'zod';
 import { Bottleneck } from '../runs/bottleneck.ts';
+import { engineLabel, recordedEngineOf } from '../runs/engine-choice.ts';
 import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom } from './compare-stats.ts';
 import type { LatencyHistogram } from '../common/hdr.ts';
 import { describeProfile, LoadProfile, StepLoad, targetRate } from '../runs/load-profile.ts';
@@ -265,13 +266,10 @@ export function knobsText(knobs: Readonly<Record<string, unknown>> | undefined):
   return entries.map(([name, v]) => `${name} ${value(v)}`).join(', ');
 }
 
-/**
- * Which load engine ran, as the session recorded it (config.engine: `{ choice, kind, notice }`,
- * app/runs/engine-choice.ts); null when it recorded none (sessions from before the choice, imports).
- */
+/** Which load engine ran, in words ("native engine"), as the session recorded it; null when it recorded none (older sessions, imports). */
 export function recordedEngine(config: Record<string, unknown>): string | null {
-  const engine = config.engine as { kind?: unknown } | undefined;
-  return engine && typeof engine === 'object' && typeof engine.kind === 'string' ? engine.kind : null;
+  const engine = recordedEngineOf(config);
+  return engine ? engineLabel(engine.kind) : null;
 }
 
 /** Where a step sits on a sweep's axis, from its stored load; null when the load is not readable. */
