@@ -112,6 +112,8 @@ describe('plan runner on the lab', { skip: skip ?? false }, () => {
       assert.equal(session.status, 'completed');
       assert.deepEqual(session.tags, ['lab-plan']);
       assert.equal(session.serverHostId, serverId);
+      // What the server ran with, from its deployment: the Node on the host and the bundled pg.
+      assert.deepEqual(Object.keys(session.config.components ?? {}).sort(), ['node', 'pg'], JSON.stringify(session.config));
     }
     const runs = await Promise.all(final.sessionIds.map((sessionId) => ok<StoredRun[]>('runs.list', { sessionId })));
     assert.deepEqual(runs.map((list) => list.map((run) => `${run.templateId}/${run.variant}`)), [['node/async'], ['node/sync']]);
