@@ -305,6 +305,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
           }
           for (const endpoint of ENDPOINTS) await checkEndpoint(lab.address, manifest, endpoint);
           assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
+          if (NODE.includes(templateId)) assert.equal(await connectionsFor(lab.address, 150), 1, 'keep-alive without a limit of requests per connection');
           if (manifest.endpoints.includes('sleep')) {
             const inSeries = await sleepsInSeries(lab.address);
             if (variant.id === 'sync') assert.ok(inSeries >= 2, `sync blocks: two sleeps ran ${inSeries} in series`);
