@@ -1,0 +1,169 @@
+// Small in-process HTTP/1.1 servers for the engine's tests, each with one behaviour (keep-alive
+// answers, chunked, interim answers, a body cut short, resets, stalls, batched pipelining), and the
+// harness that runs the engine's `run` in-process on a config and returns its lines.
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// testServer accepts connections and hands each to serve; it counts connections and requests.
+type testServer struct {
+	listener    net.Listener
+	connections atomic.Int64
+	requests    atomic.Int64
+	mu          sync.Mutex
+	open        []net.Conn
+}
+
+func startServer(t *testing.T, serve func(s *testServer, c net.Conn, r *bufio.Reader)) *testServer {
+	t.Helper()
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &testServer{listener: listener}
+	go func() {
+		for {
+			c, err := listener.Accept()
+			if err != nil {
+				return
+			}
+			s.connections.Add(1)
+			s.mu.Lock()
+			s.open = append(s.open, c)
+			s.mu.Unlock()
+			go serve(s, c, bufio.NewReader(c))
+		}
+	}()
+	t.Cleanup(func() {
+		_ = listener.Close()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, c := range s.open {
+			_ = c.Close()
+		}
+	})
+	return s
+}
+
+func (s *testServer) port() int { return s.listener.Addr().(*net.TCPAddr).Port }
+
+// readRequest reads one request head (and a Content-Length body); false at the connection's end.
+func (s *testServer) readRequest(r *bufio.Reader) (method string, ok bool) {
+	length := 0
+	for first := true; ; first = false {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return "", false
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if first {
+			method, _, _ = strings.Cut(line, " ")
+			continue
+		}
+		if line == "" {
+			break
+		}
+		if name, value, found := strings.Cut(line, ":"); found && strings.EqualFold(name, "content-length") {
+			length, _ = strconv.Atoi(strings.TrimSpace(value))
+		}
+	}
+	if length > 0 {
+		if _, err := io.CopyN(io.Discard, r, int64(length)); err != nil {
+			return "", false
+		}
+	}
+	s.requests.Add(1)
+	return method, true
+}
+
+// answering serves every request on a connection with the same answer bytes.
+func answering(answer string) func(*testServer, net.Conn, *bufio.Reader) {
+	return func(s *testServer, c net.Conn, r *bufio.Reader) {
+		for {
+			if _, ok := s.readRequest(r); !ok {
+				return
+			}
+			if _, err := c.Write([]byte(answer)); err != nil {
+				return
+			}
+		}
+	}
+}
+
+type lines []map[string]any
+
+// runEngine runs the engine in-process on config and returns its output lines.
+func runEngine(t *testing.T, config map[string]any) lines {
+	t.Helper()
+	encoded, err := json.Marshal(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdinReader, stdinWriter := io.Pipe()
+	go func() { _, _ = stdinWriter.Write(append(encoded, '\n')) }()
+	var buffer lockedBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(stdinReader, &output{writer: &buffer}) }()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("engine exited %d: %s", code, buffer.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("engine did not end within 60 s: %s", buffer.String())
+	}
+	_ = stdinWriter.Close()
+	return parseLines(t, buffer.String())
+}
+
+func parseLines(t *testing.T, text string) lines {
+	t.Helper()
+	var out lines
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		var value map[string]any
+		if err := json.Unmarshal([]byte(line), &value); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		out = append(out, value)
+	}
+	return out
+}
+
+type lockedBuffer struct {
+	mu     sync.Mutex
+	buffer bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buffer.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buffer.String()
+}
+
+func mustJSON(t *testing.T, value any) []byte {
+	t.Helper()
+	encoded, err := json.Marshal(value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return encoded
+}
