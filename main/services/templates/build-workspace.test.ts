@@ -72,6 +72,15 @@ describe('build workspaces', () => {
     assert.equal(readFileSync(join(built.dir, 'out/app.jar'), 'utf8'), 'a.txt=A;b.txt=B');
   });
 
+  test('installed packages in the template folder (node_modules) are neither copied nor part of its hash', async () => {
+    const clean = await templateSourceHash(template, manifest);
+    mkdirSync(join(template, 'node_modules', 'pg'), { recursive: true });
+    writeFileSync(join(template, 'node_modules', 'pg', 'package.json'), '{}');
+    assert.equal(await templateSourceHash(template, manifest), clean);
+    const built = await buildInWorkspace(template, manifest, builds);
+    assert.equal(existsSync(join(built.dir, 'node_modules')), false);
+  });
+
   test('two deploys of one template at once: one copy, one build', async () => {
     const [a, b] = await Promise.all([buildInWorkspace(template, manifest, builds), buildInWorkspace(template, manifest, builds)]);
     assert.equal(a.dir, b.dir);
@@ -118,8 +127,11 @@ describe('build workspaces', () => {
       assert.equal(readFileSync(join(built.dir, 'runs.txt'), 'utf8'), 'run\n', 'the copy started clean');
     });
 
-    test('is part of the sources\' hash', async () => {
+    test('is part of the sources\' hash, its installed packages not', async () => {
       const before = await templateSourceHash(template, sharing());
+      mkdirSync(join(shared, 'node_modules'));
+      writeFileSync(join(shared, 'node_modules', 'x.js'), 'X');
+      assert.equal(await templateSourceHash(template, sharing()), before);
       writeFileSync(join(shared, 'more.txt'), 'M');
       assert.notEqual(await templateSourceHash(template, sharing()), before);
     });

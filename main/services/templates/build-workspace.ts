@@ -17,9 +17,15 @@ import { runBuild, type BuildOptions } from './local-build.ts';
 /** Beside the copies in the workspace: the hash of the sources they were copied from. */
 const SOURCE_STAMP = '.benchlab-source-sha256';
 
-/** Top-level folders the build writes (the first part of each artifact path): not part of the source. */
+/**
+ * Installed packages are never sources: a Node template built by hand in its folder leaves its
+ * node_modules there, which the build's own `npm ci` makes again from the lockfile.
+ */
+const INSTALLED_PACKAGES = 'node_modules';
+
+/** Top-level folders the build writes (the first part of each artifact path) and installed packages: not part of the source. */
 function outputFolders(manifest: Manifest): Set<string> {
-  return new Set(manifest.build.flatMap((step) => step.artifacts.map((artifact) => artifact.split('/')[0]!)).filter((first) => first !== ''));
+  return new Set([INSTALLED_PACKAGES, ...manifest.build.flatMap((step) => step.artifacts.map((artifact) => artifact.split('/')[0]!)).filter((first) => first !== '')]);
 }
 
 /** A folder the workspace copies: from the templates folder, to `name` in the workspace, without its top-level `skip` folders. */
@@ -33,7 +39,7 @@ interface CopiedFolder {
 function copiedFolders(templateDir: string, manifest: Manifest): CopiedFolder[] {
   return [
     { from: templateDir, name: manifest.id, skip: outputFolders(manifest) },
-    ...sharedFolders(manifest).map((name) => ({ from: join(dirname(templateDir), name), name, skip: new Set<string>() })),
+    ...sharedFolders(manifest).map((name) => ({ from: join(dirname(templateDir), name), name, skip: new Set([INSTALLED_PACKAGES]) })),
   ];
 }
 
