@@ -76,6 +76,7 @@ export function sessionDocument(input: SessionExportInput) {
       endedAt: session.endedAt,
       hosts: { client: input.hosts.client, server: input.hosts.server },
       engine: typeof config.engine === 'string' ? config.engine : null,
+      components: componentsOf(config),
       templates: distinctTemplates(input.runs),
       profile: config.profile === undefined ? null : withSortedKeys(config.profile),
       // Where an imported session came from (the tool, its file, what it lacked); null for a measured one.
@@ -95,6 +96,14 @@ export function sessionDocument(input: SessionExportInput) {
       seconds: run.seconds.map(secondDocument),
     })),
   };
+}
+
+/** What the server ran on and with (runtime and bundled packages, name → version) as the session recorded it, or null. */
+function componentsOf(config: Record<string, unknown>): Record<string, string> | null {
+  const components = config.components;
+  if (typeof components !== 'object' || components === null || Array.isArray(components)) return null;
+  const entries = Object.entries(components).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return entries.length > 0 ? (withSortedKeys(Object.fromEntries(entries)) as Record<string, string>) : null;
 }
 
 function distinctTemplates(runs: readonly ExportRun[]): Array<{ template: string; variant: string; knobs: unknown }> {
