@@ -86,10 +86,11 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     const readyMs = Date.now() - started;
     const card = templates.deployment('lab-server');
     assert.match(await card.getByTestId('deployment-url').innerText(), new RegExp(`http://${targets.server.address.replace(/\./g, '\\.')}:${PORT}/`));
+    assert.match(await card.getByTestId('deployment-components').innerText(), /^runs with node \d+\.\d+\.\d+, pg \d+\.\d+\.\d+$/);
     const answer = await fetch(`http://${targets.server.address}:${PORT}/hello`);
     assert.equal(await answer.text(), 'hello world\n');
     await page.screenshot({ path: join(tmpdir(), 'benchlab-templates-ready.png'), fullPage: true });
-    await templates.waitForLog(/lab-server node: node v\d+\.\d+\.\d+ worker \d \(pid \d+\): listening on port 18280/);
+    await templates.waitForLog(/lab-server node: node v\d+\.\d+\.\d+ pg \d+\.\d+\.\d+ worker \d \(pid \d+\): listening on port 18280/);
     console.log(`deploy to ready through the UI: ${readyMs} ms`);
 
     await templates.stop('lab-server');

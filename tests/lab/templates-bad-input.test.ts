@@ -175,7 +175,7 @@ describe('a host without the runtimes (runtimes looked up in an empty PATH)', { 
     const deployment = await lab.service.deploy(lab.hostId, 'node', { port: PORT + 1 });
     const firstMs = Date.now() - first;
     assert.equal(deployment.state, 'ready');
-    await until(() => lab.logs.some((line) => /node v24\.\d+\.\d+ pid \d+: listening/.test(line.message)), 'the server says it runs on v24', 5000);
+    await until(() => lab.logs.some((line) => /node v24\.\d+\.\d+ pg \d+\.\d+\.\d+ pid \d+: listening/.test(line.message)), 'the server says it runs on v24', 5000);
     assert.equal((await fetch(`http://${lab.address}:${PORT + 1}/hello`)).status, 200);
     const again = Date.now();
     await lab.service.deploy(lab.hostId, 'node', { port: PORT + 1, variant: 'sync' });

@@ -240,7 +240,9 @@ export class TemplateService {
         const archive = await this.#cache.archive(verdict.provisionNode, signal);
         this.#update(active, { step: { ...active.deployment.step!, detail: `portable Node v${archive.version}` } });
         const provided = await ensurePortableNode(transport, root, archive, { signal });
-        if (provided.uploaded) this.#log(`${host.name}: uploaded the portable Node v${archive.version} (the host has no Node >= 18)`);
+        const needed = requirementsFor(manifest, deployment.variant).find((requirement) => requirement.runtime === 'node');
+        const minimum = needed && 'minVersion' in needed ? needed.minVersion : PORTABLE_NODE_MAJOR;
+        if (provided.uploaded) this.#log(`${host.name}: uploaded the portable Node v${archive.version} (the host has no Node >= ${minimum})`);
         placeholders.node = provided.node;
         uploadedRuntimes.node = archive.version;
       }
