@@ -4,7 +4,7 @@
 // URL in BENCHLAB_DB_URL; `none` (the template's knob `database` off) answers 503 on every one.
 // Pool: min(2 × cores, 32) connections per server, split between cluster workers.
 
-import { availableParallelism } from 'node:os';
+import os from 'node:os';
 import { URL } from 'node:url';
 import pg from 'pg';
 import { randomLetters, text } from './contract.mjs';
@@ -23,8 +23,8 @@ const SELECT_FORTUNES = { name: 'select-fortunes', text: 'SELECT id, message FRO
 const INSERT_DOC = { name: 'insert-doc', text: 'INSERT INTO docs (title, body, count) VALUES ($1, $2, $3)' };
 const SELECT_NEWEST_DOCS = { name: 'select-newest-docs', text: `SELECT id, title, body, count FROM docs ORDER BY id DESC LIMIT ${NEWEST_DOCS}` };
 
-/** Connections of one server process: the server's min(2 × cores, 32), shared out between its workers. */
-export function poolSizePerProcess(workers, cores = availableParallelism()) {
+/** Connections of one server process: the server's min(2 × cores, 32), shared out between its workers (cores: availableParallelism from Node 18.14, cpus() before). */
+export function poolSizePerProcess(workers, cores = os.availableParallelism?.() ?? os.cpus().length) {
   return Math.max(1, Math.ceil(Math.min(2 * cores, 32) / workers));
 }
 
