@@ -111,7 +111,11 @@ describeEachEngine('agent accounting: misbehaving servers', (engine) => {
     const books = assertBooks(run);
     assert.equal(books.scheduled, 1000);
     const poolFull = books.notSent['pool-full'] ?? 0;
-    assert.ok(poolFull > 100, `${poolFull} pool-full`);
+    // Each slot times out on the wire or outwaits its timeout unsent. The split is the engine's timer
+    // precision: the timed-out request's deadline comes before every waiting slot's, so a slot expires
+    // unsent only when the loop wakes late (Node's millisecond timers: about half; the native engine's
+    // nanosecond waits: a few, or none on a quiet machine).
+    if (engine.kind === 'node') assert.ok(poolFull > 100, `${poolFull} pool-full`);
     assert.equal((books.errors.timeout ?? 0) + poolFull, 1000);
     // Only what was sent has a latency.
     assert.equal(latency(run).totalCount, books.errors.timeout);
