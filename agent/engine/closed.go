@@ -1,6 +1,6 @@
 // The closed model in one loop, as agent/closed-driver.ts: a fixed set of connections, each keeping
-// `pipelining` requests on the wire and writing the next as answers arrive (all of a turn's in one
-// write). Latency is service time, from the write; the timeout runs from the write too, and a
+// `pipelining` requests on the wire and writing the next right after a read brings answers (all the
+// room they make in one write). Latency is service time, from the write; the timeout runs from the write too, and a
 // timed-out request is counted, not put in the histogram. A connection the server closed or reset
 // is opened again at once; one that could not connect counts the request it set out to send as
 // failed and is tried again after a pause.
@@ -23,7 +23,6 @@ type closedDriver struct {
 	budget int64
 	// Times at which a connection is to be opened (the start, and pauses after failed connects).
 	opens       timeRing
-	toFill      []*conn
 	stopped     bool
 	finished    bool
 	draining    bool
@@ -106,13 +105,6 @@ func (d *closedDriver) schedule(at int64) int {
 	return tag
 }
 
-func (d *closedDriver) queueFill(c *conn) {
-	if !c.fillQueued {
-		c.fillQueued = true
-		d.toFill = append(d.toFill, c)
-	}
-}
-
 func (d *closedDriver) fill(c *conn) {
 	if !c.usable() || c.count >= d.pipelining {
 		return
@@ -132,12 +124,12 @@ func (d *closedDriver) fill(c *conn) {
 
 func (d *closedDriver) connected(c *conn, connectUs int64) {
 	d.l.recorder.connected(connectUs)
-	d.queueFill(c)
+	c.wantsFill = true
 }
 
 func (d *closedDriver) answered(c *conn, status int, bytes int64, from int64, tag int, now int64) {
 	d.l.recorder.answered(tag, status, bytes, now-from)
-	d.queueFill(c)
+	c.wantsFill = true
 }
 
 func (d *closedDriver) failed(_ *conn, kind int, _ int64, tag int) {
@@ -178,14 +170,15 @@ func (d *closedDriver) tick(now int64) {
 		d.opens.pop()
 		d.open()
 	}
-	// Fills may end connections whose reopened successors queue fills of their own.
-	for i := 0; i < len(d.toFill); i++ {
-		c := d.toFill[i]
-		c.fillQueued = false
+}
+
+// served writes a connection's next requests as soon as its answers are read, so the server works
+// on them while the loop serves the other sockets of the turn.
+func (d *closedDriver) served(c *conn) {
+	if c.wantsFill {
+		c.wantsFill = false
 		d.fill(c)
 	}
-	clear(d.toFill)
-	d.toFill = d.toFill[:0]
 }
 
 func (d *closedDriver) nextWake() (int64, bool) {

@@ -41,8 +41,8 @@ type conn struct {
 	ended     bool
 	// The last answer said the connection closes: it takes no more requests.
 	closeAfter bool
-	// Closed model: queued for the loop's fill at the end of this turn.
-	fillQueued bool
+	// Closed model: answered or connected, so it takes its next requests once its events are served.
+	wantsFill bool
 	// Open model: counted in the pool.
 	inPool bool
 	// A connect that failed before the socket reached epoll, delivered by the loop after this turn.

@@ -67,6 +67,8 @@ type driver interface {
 	halt(at int64)
 	settle()
 	finish()
+	// served follows the events of one connection's socket.
+	served(c *conn)
 	// tick acts on what is due at `now` after a turn's sockets were served.
 	tick(now int64)
 	// check tells the reporter once when a fixed count is done or the drain has nothing left.
@@ -271,6 +273,7 @@ func (l *loop) serve(event *syscall.EpollEvent) {
 	if c == nil || c.gen != event.Pad {
 		return // a socket closed earlier in this turn
 	}
+	defer l.driver.served(c)
 	events := event.Events
 	if !c.connected {
 		if events&(syscall.EPOLLOUT|syscall.EPOLLERR|syscall.EPOLLHUP) == 0 {

@@ -217,6 +217,13 @@ func (d *openDriver) tick(now int64) {
 	d.dispatch()
 }
 
+// served sends waiting slots on connections this socket's answers freed, without waiting for the turn's end.
+func (d *openDriver) served(*conn) {
+	if d.waiting.count > 0 && len(d.idle) > 0 {
+		d.dispatch()
+	}
+}
+
 func (d *openDriver) dispatch() {
 	if d.finished || d.halted {
 		return
