@@ -164,6 +164,8 @@ export interface AgentRun {
   lines: Array<AgentLine & { receivedAt: number }>;
   stderr: string;
   exitCode: number | null;
+  /** The signal that ended the agent, if one did. */
+  exitSignal: NodeJS.Signals | null;
   exitedAt: number;
   /** When `stop` was written, if it was. */
   stopSentAt: number | null;
@@ -185,6 +187,8 @@ export interface RunOptions {
   stopWhen?: (line: AgentLine) => boolean;
   /** Close stdin (Benchlab gone) once a line makes this true. */
   closeStdinWhen?: (line: AgentLine) => boolean;
+  /** Kill the agent with SIGKILL (no chance to clean up) once a line makes this true. */
+  killWhen?: (line: AgentLine) => boolean;
 }
 
 export function runAgent(config: AgentConfig, options: RunOptions = {}): Promise<AgentRun> {
@@ -205,6 +209,7 @@ export function runAgent(config: AgentConfig, options: RunOptions = {}): Promise
         child.stdin.write(encodeLine({ type: 'stop' }));
       }
       if (options.closeStdinWhen?.(parsed.value)) child.stdin.end();
+      if (options.killWhen?.(parsed.value)) child.kill('SIGKILL');
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -225,9 +230,9 @@ export function runAgent(config: AgentConfig, options: RunOptions = {}): Promise
   }
   if (options.closeStdinAfterMs !== undefined) timers.push(setTimeout(() => child.stdin.end(), options.closeStdinAfterMs));
   return new Promise((done) => {
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       timers.forEach((timer) => clearTimeout(timer));
-      done({ lines, stderr, exitCode: code, exitedAt: Date.now(), stopSentAt });
+      done({ lines, stderr, exitCode: code, exitSignal: signal, exitedAt: Date.now(), stopSentAt });
     });
   });
 }

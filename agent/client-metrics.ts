@@ -2,7 +2,8 @@
 // (established and TIME_WAIT, from /proc/net/tcp{,6}) and the local port range, so a saturated
 // client is visible next to the numbers it produced. The agent's own CPU and the busy share of the
 // cores its busy threads ran on are what the bottleneck verdict reads: the host's CPU counts every
-// other process on the machine.
+// other process on the machine. The load process is the agent itself (the Node engine's threads) or
+// the native engine it started, whose CPU comes from the engine's own count.
 
 import { availableParallelism } from 'node:os';
 import type { ClientMetrics } from '../app/runs/agent-protocol.ts';
@@ -20,6 +21,8 @@ export interface LoadThreadFigures {
   portErrors: number;
   newConnections?: number;
   connectUsMax?: number | null;
+  /** CPU seconds (user + system) the load process has used since it started; absent: this process's own. */
+  cpuS?: number;
 }
 
 export class ClientMetricsSampler {
@@ -30,19 +33,25 @@ export class ClientMetricsSampler {
   #cpu: CpuTimes | null;
   #coreTimes: Map<number, CpuTimes>;
   #taskTicks: Map<string, number>;
+  readonly #tasks: string;
   #agentCpu = process.cpuUsage();
+  #loadCpuS = 0;
   #at = performance.now();
 
-  /** `loadThreads`: the worker threads carrying the load (0 when not known). */
-  constructor(targetPort: number, loadThreads = 0) {
+  /**
+   * `loadThreads`: the threads carrying the load (0 when not known); `loadPid`: the process they run
+   * in when it is not this one (the native engine).
+   */
+  constructor(targetPort: number, loadThreads = 0, loadPid?: number) {
     this.#targetPort = targetPort;
     this.#loadThreads = loadThreads;
+    this.#tasks = `/proc/${loadPid ?? 'self'}/task`;
     const range = parsePortRange(readProc('/proc/sys/net/ipv4/ip_local_port_range') ?? '');
     this.#portRangeSize = range ? range[1] - range[0] + 1 : null;
     const stat = readProc('/proc/stat') ?? '';
     this.#cpu = parseCpuTimes(stat);
     this.#coreTimes = parsePerCoreTimes(stat);
-    this.#taskTicks = readTaskTicks().ticks;
+    this.#taskTicks = readTaskTicks(this.#tasks).ticks;
   }
 
   sample(threads: LoadThreadFigures): ClientMetrics {
@@ -51,14 +60,14 @@ export class ClientMetricsSampler {
     const busy = cpu && this.#cpu ? cpuShares(this.#cpu, cpu).busy : 0;
     this.#cpu = cpu;
     const at = performance.now();
-    const used = process.cpuUsage(this.#agentCpu);
-    this.#agentCpu = process.cpuUsage();
     const elapsedUs = Math.max(1, (at - this.#at) * 1000);
+    const usedUs = threads.cpuS === undefined ? this.#ownCpuUs() : Math.max(0, threads.cpuS - this.#loadCpuS) * 1e6;
+    if (threads.cpuS !== undefined) this.#loadCpuS = threads.cpuS;
     this.#at = at;
     const coreTimes = parsePerCoreTimes(stat);
     const coreBusy = perCoreBusy(this.#coreTimes, coreTimes);
     this.#coreTimes = coreTimes;
-    const tasks = readTaskTicks();
+    const tasks = readTaskTicks(this.#tasks);
     const agentCores = busyCores(this.#taskTicks, tasks, (elapsedUs / 1e6) * TICKS_PER_SECOND);
     this.#taskTicks = tasks.ticks;
     const agentBusy = [...agentCores].map((core) => coreBusy.get(core)).filter((share): share is number => share !== undefined);
@@ -73,7 +82,7 @@ export class ClientMetricsSampler {
     }
     return {
       cpu: busy,
-      agentCpu: (used.user + used.system) / elapsedUs,
+      agentCpu: usedUs / elapsedUs,
       cores: this.#cores,
       loadThreads: this.#loadThreads,
       agentCoresBusy: agentBusy.length === 0 ? null : agentBusy.reduce((sum, share) => sum + share, 0) / agentBusy.length,
@@ -88,6 +97,12 @@ export class ClientMetricsSampler {
       portRangeSize: this.#portRangeSize,
     };
   }
+
+  #ownCpuUs(): number {
+    const used = process.cpuUsage(this.#agentCpu);
+    this.#agentCpu = process.cpuUsage();
+    return used.user + used.system;
+  }
 }
 
 interface TaskReading {
@@ -95,11 +110,11 @@ interface TaskReading {
   processors: Map<string, number>;
 }
 
-/** CPU ticks and last core of each of this process's threads (/proc/self/task). */
-function readTaskTicks(): TaskReading {
+/** CPU ticks and last core of each thread of the load process (`tasks`: its /proc/<pid>/task). */
+function readTaskTicks(tasks: string): TaskReading {
   const reading: TaskReading = { ticks: new Map(), processors: new Map() };
-  for (const tid of listProc('/proc/self/task') ?? []) {
-    const task = parseTaskStat(readProc(`/proc/self/task/${tid}/stat`) ?? '');
+  for (const tid of listProc(tasks) ?? []) {
+    const task = parseTaskStat(readProc(`${tasks}/${tid}/stat`) ?? '');
     if (!task) continue;
     reading.ticks.set(tid, task.ticks);
     reading.processors.set(tid, task.processor);

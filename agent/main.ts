@@ -1,7 +1,7 @@
 // The agent's entry point, also the entry of its load worker threads. Reads the start line on
 // stdin, writes its pid file (so a later Benchlab can clean up after a crash), says hello, runs
-// its role — load, sampler or probe — and ends with one `end` line. Runs under setsid on the host;
-// whatever ends it, it stops its load first.
+// its role — load (on its own threads or the native engine), sampler or probe — and ends with one
+// `end` line. Runs under setsid on the host; whatever ends it, it stops its load first.
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -9,7 +9,8 @@ import { dirname } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { AGENT_PROTOCOL_VERSION, type EndReason, type SamplerConfig } from '../app/runs/agent-protocol.ts';
 import { AgentIo } from './agent-io.ts';
-import { runLoad, type LoadOutcome } from './load-coordinator.ts';
+import { runLoad, type LoadIo, type LoadOutcome } from './load-coordinator.ts';
+import { runNativeLoad } from './native-engine.ts';
 import { runLoadThread } from './load-thread.ts';
 import type { ThreadSetup } from './thread-messages.ts';
 import { probe } from './probe.ts';
@@ -72,15 +73,12 @@ async function main(): Promise<void> {
       outcome = await runSampler(config, io);
     } else {
       io.send({ type: 'hello', version: AGENT_PROTOCOL_VERSION, role: 'load', pid: process.pid, node: process.version, cores: availableParallelism(), engine: config.engine?.kind ?? 'node' });
-      outcome = await runLoad(
-        config,
-        {
-          sample: (line) => io.send(line),
-          log: (level, message) => io.log(level, message),
-          onStop: (listener) => io.onStop(listener),
-        },
-        new URL(import.meta.url),
-      );
+      const loadIo: LoadIo = {
+        sample: (line) => io.send(line),
+        log: (level, message) => io.log(level, message),
+        onStop: (listener) => io.onStop(listener),
+      };
+      outcome = config.engine?.kind === 'native' ? await runNativeLoad(config, loadIo) : await runLoad(config, loadIo, new URL(import.meta.url));
     }
   } catch (error) {
     outcome = { reason: 'error', message: error instanceof Error ? error.message : String(error) };

@@ -164,6 +164,12 @@ describeEachEngine('agent: load', (engine) => {
     await noLoadLeft(server);
   });
 
+  test('an agent killed outright (SIGKILL) leaves no load behind', async () => {
+    const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 30 }), { killWhen: (line) => line.type === 'sample' && line.second === 0 });
+    assert.equal(run.exitSignal, 'SIGKILL');
+    await noLoadLeft(server);
+  });
+
   test('the hard cap ends a step that would run on', async () => {
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, durationS: 60 }, { capS: 1.5 }));
     assert.equal(endOf(run)?.reason, 'cap');

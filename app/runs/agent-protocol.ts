@@ -190,6 +190,36 @@ export const ServerSampleLine = z.object({
 });
 export type ServerSampleLine = z.infer<typeof ServerSampleLine>;
 
+// ---------------------------------------------------------------------------------------------
+// Native engine → agent (agent/engine/README.md): the lines the engine binary writes on its stdout.
+// The agent reads them and speaks the protocol above to Benchlab.
+
+/** One second of the engine: the agent's sample line without `type`/`client`, plus the engine's own figures. */
+export const EngineIntervalLine = LoadSampleLine.omit({ type: true, client: true }).extend({
+  type: z.literal('interval'),
+  engine: z.object({
+    threads: Count,
+    /** CPU seconds (user + system) the engine has used since it started. */
+    cpuS: z.number().min(0),
+    /** The longest loop turn of the second across its threads. */
+    lagMs: z.number().min(0),
+    backlog: Count,
+    sent: Count,
+    portErrors: Count,
+    newConnections: Count,
+    connectUsMax: Micros,
+  }),
+});
+export type EngineIntervalLine = z.infer<typeof EngineIntervalLine>;
+
+export const EngineLine = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), threads: Count }),
+  EngineIntervalLine,
+  z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string() }),
+  z.object({ type: z.literal('end'), reason: z.enum(['completed', 'stopped', 'cap', 'error']), message: z.string().optional() }),
+]);
+export type EngineLine = z.infer<typeof EngineLine>;
+
 export const END_REASONS = ['completed', 'stopped', 'heartbeat', 'stdin-closed', 'cap', 'error'] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
@@ -237,6 +267,10 @@ export function parseAgentLine(line: string): ParsedLine<AgentLine> {
 
 export function parseAgentCommand(line: string): ParsedLine<AgentCommand> {
   return parseWith(AgentCommand, line);
+}
+
+export function parseEngineLine(line: string): ParsedLine<EngineLine> {
+  return parseWith(EngineLine, line);
 }
 
 export function encodeLine(message: AgentLine | AgentCommand): string {
