@@ -156,9 +156,9 @@ func (c *conn) drop() {
 func (c *conn) onReadable(hangUp bool) {
 	buffer := c.loop.readBuffer
 	for !c.ended {
-		n, errno := rawRead(c.fd, buffer)
+		n, receivedAt, errno := c.loop.receiver.read(c.fd, buffer)
 		if n > 0 {
-			c.onData(buffer[:n], c.loop.now())
+			c.onData(buffer[:n], c.loop.arrival(receivedAt))
 			if n < len(buffer) && !hangUp {
 				return
 			}

@@ -97,6 +97,9 @@ type loop struct {
 	head       bool
 	ringSize   int
 	readBuffer []byte
+	receiver   receiver
+	// Wall clock minus the monotonic clock at the turn's start, to place kernel receive times.
+	wallOffset int64
 	recorder   *Recorder
 	deadlines  deadlineQueue
 	driver     driver
@@ -133,6 +136,23 @@ func newLoop(index int, setup *engineSetup, plan ThreadPlan, out chan<- loopMess
 }
 
 func (l *loop) now() int64 { return monotonicNs() }
+
+func (l *loop) stampTurn() int64 {
+	now := time.Now()
+	mono := int64(now.Sub(processStart))
+	l.wallOffset = now.UnixNano() - mono
+	return mono
+}
+
+// arrival is when the kernel received the bytes just read, on the monotonic clock: latency ends
+// there, not when the loop came round to read them. Now when the kernel gave no time.
+func (l *loop) arrival(receivedAtNs int64) int64 {
+	now := l.now()
+	if receivedAtNs == 0 {
+		return now
+	}
+	return min(now, receivedAtNs-l.wallOffset)
+}
 
 func (l *loop) post(message loopMessage) {
 	message.thread = l.index
@@ -189,7 +209,7 @@ func (l *loop) run(ready *sync.WaitGroup) {
 			l.finishNow()
 			break
 		}
-		turnStart := l.now()
+		turnStart := l.stampTurn()
 		if l.hasCommands.Load() {
 			l.takeCommands()
 			if l.finished {
@@ -306,6 +326,7 @@ func (l *loop) dial() *conn {
 	}
 	c.fd = fd
 	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+	_ = syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_TIMESTAMPNS, 1)
 	if err := syscall.Connect(fd, l.sockaddr); err != nil && err != syscall.EINPROGRESS {
 		return l.connectFailed(c, err)
 	}

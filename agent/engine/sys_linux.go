@@ -1,7 +1,8 @@
-// The few system calls the loops make outside the syscall package's wrappers: reads and writes on
-// nonblocking sockets without the scheduler hand-off (they never block), an epoll wait with a
-// nanosecond timeout (epoll_pwait2, falling back to epoll_wait's milliseconds on older kernels),
-// an eventfd to wake a loop, and the process's own CPU time.
+// The few system calls the loops make outside the syscall package's wrappers: reads (with the
+// kernel's receive time) and writes on nonblocking sockets without the scheduler hand-off (they
+// never block), an epoll wait with a nanosecond timeout (epoll_pwait2, falling back to
+// epoll_wait's milliseconds on older kernels), an eventfd to wake a loop, and the process's own
+// CPU time.
 
 package main
 
@@ -113,4 +114,33 @@ func errorKind(errno syscall.Errno) int {
 	default:
 		return errOther
 	}
+}
+
+// receiver reads a socket with recvmsg and returns the kernel's receive time of the last bytes read
+// (SO_TIMESTAMPNS, wall clock), one message header reused for every read.
+type receiver struct {
+	header  syscall.Msghdr
+	iov     syscall.Iovec
+	control [64]byte
+}
+
+func (r *receiver) read(fd int, buffer []byte) (n int, receivedAtNs int64, errno syscall.Errno) {
+	r.iov.Base = &buffer[0]
+	r.iov.SetLen(len(buffer))
+	r.header.Iov = &r.iov
+	r.header.Iovlen = 1
+	r.header.Control = &r.control[0]
+	r.header.SetControllen(len(r.control))
+	got, _, errno := syscall.RawSyscall(syscall.SYS_RECVMSG, uintptr(fd), uintptr(unsafe.Pointer(&r.header)), 0)
+	if errno != 0 || got == 0 {
+		return int(got), 0, errno
+	}
+	if r.header.Controllen >= syscall.SizeofCmsghdr+16 {
+		cmsg := (*syscall.Cmsghdr)(unsafe.Pointer(&r.control[0]))
+		if cmsg.Level == syscall.SOL_SOCKET && cmsg.Type == syscall.SCM_TIMESTAMPNS {
+			stamp := (*syscall.Timespec)(unsafe.Pointer(&r.control[syscall.SizeofCmsghdr]))
+			receivedAtNs = stamp.Nano()
+		}
+	}
+	return int(got), receivedAtNs, 0
 }
