@@ -198,6 +198,8 @@ describeEachEngine('agent: load', (engine) => {
   test('the bundle runs on the oldest Node it targets that is here (/usr/bin/node)', { skip: !existsSync(AGENT_BUNDLE) || !existsSync('/usr/bin/node') }, async () => {
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, requests: 200 }), { node: '/usr/bin/node', script: AGENT_BUNDLE });
     assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+    // The engine choice survives bundling: the bundled agent ran the load on this engine.
+    assert.equal(run.lines.flatMap((line) => (line.type === 'hello' ? [line.engine] : []))[0], engine.kind);
     assertBooks(run);
     assert.equal(samplesOf(run).reduce((sum, sample) => sum + sample.requests, 0), 200);
   });
