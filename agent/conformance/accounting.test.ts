@@ -1,8 +1,9 @@
 // The agent's books against servers that misbehave on purpose (agent-harness.ts' scripted server),
-// once per engine: a FIN or a reset under a request fails it by kind and timing restarts cleanly; a silent server's
-// timeouts run from the intended time and enter the histogram at the timeout (open model) or are
-// counted only (closed); a full pool leaves slots not sent; connections open on demand; fixed counts
-// schedule exactly N; the window is exactly the duration and ONE drain line settles the rest.
+// once per engine: a FIN or a reset under a request fails it by kind and timing restarts cleanly;
+// a silent server's timeouts run from the intended time and enter the histogram at the timeout
+// (open model) or are counted only (closed); a full pool leaves slots not sent; connections open
+// on demand; fixed counts schedule exactly N; the window is exactly the duration and ONE drain
+// line settles the rest, cut short by the cap if need be.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -168,6 +169,18 @@ describeEachEngine('agent accounting: misbehaving servers', (engine) => {
     assert.ok(books.drain!.durationMs <= 5000 + 500);
     assert.equal(books.scheduled, 75);
     assert.equal(books.answered, 75);
+  });
+
+  test('a drain cut short by the cap: what is on the wire is a timeout, what waits for a connection was never sent (step-ended)', async () => {
+    const server = await start({});
+    // One connection to a silent server, a slot every 100 ms, 5 s timeouts: the first slot is on the
+    // wire, the nine after it wait for the connection; the cap (2 s) ends the drain long before any
+    // timeout runs out.
+    const run = await completed({ ...loadConfig(engine, server.port, { model: 'open', rate: 10, durationS: 1, connections: 1 }, { timeoutMs: 5000 }), capS: 2 });
+    const books = assertBooks(run);
+    assert.equal(books.scheduled, 10);
+    assert.deepEqual([books.errors.timeout, books.notSent['step-ended'], books.notSent['pool-full']], [1, 9, 0]);
+    assert.ok(books.drain!.durationMs < 5000, `the drain lasted ${books.drain!.durationMs} ms, past the cap`);
   });
 
   test('a fixed count after a warm-up schedules exactly N measured requests', async () => {
