@@ -183,6 +183,19 @@ describeEachEngine('agent accounting: misbehaving servers', (engine) => {
     assert.ok(books.drain!.durationMs < 5000, `the drain lasted ${books.drain!.durationMs} ms, past the cap`);
   });
 
+  test('open model, stopped with answers due: the last line is cut short and reports them in flight, nothing is sent after it', async () => {
+    const server = await start({ answerAfterMs: 300 });
+    const run = await runAgent(loadConfig(engine, server.port, { model: 'open', rate: 200, durationS: 20 }), { stopWhen: (line) => line.type === 'sample' && line.second === 0 });
+    assert.equal(endOf(run)?.reason, 'stopped', run.stderr);
+    const books = assertBooks(run);
+    const last = samplesOf(run).at(-1)!;
+    assert.ok(last.phase === 'measure' && last.durationMs < 1000, `last line: ${last.phase}, ${last.durationMs} ms`);
+    // About rate × answer time (60) are due at any moment.
+    assert.ok(last.inFlight > 10, `${last.inFlight} in flight on the last line`);
+    const sent = books.scheduled - Object.values(books.notSent).reduce((sum, count) => sum + count, 0);
+    assert.ok(server.received() <= sent, `the server got ${server.received()} requests, the books hold ${sent} sent`);
+  });
+
   test('a fixed count after a warm-up schedules exactly N measured requests', async () => {
     const server = await start({ answerAfterMs: 1 });
     const run = await completed(loadConfig(engine, server.port, { model: 'closed', connections: 3, pipelining: 2, requests: 300 }, { warmupS: 1 }));
