@@ -589,3 +589,38 @@ func runEngineStopped(t *testing.T, config map[string]any) lines {
 	_ = writer.Close()
 	return parseLines(t, buffer.String())
 }
+
+func TestMalformedAnswersAreOtherErrors(t *testing.T) {
+	for name, answer := range map[string]string{
+		"not HTTP":               "garbage that is no status line\r\n\r\n",
+		"a status with no class": "HTTP/1.1 600 Beyond\r\nContent-Length: 0\r\n\r\n",
+		"a bad length":           "HTTP/1.1 200 OK\r\nContent-Length: twelve\r\n\r\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			server := startServer(t, answering(answer))
+			ls := runEngine(t, closedConfig(server.port(), 2, map[string]any{"requests": 20}))
+			assertEnd(t, ls, "completed")
+			b := assertBooks(t, ls)
+			if b.errors["other"] != 20 || b.answered != 0 {
+				t.Fatalf("errors %v, answered %d: want 20 of kind other", b.errors, b.answered)
+			}
+		})
+	}
+}
+
+func TestThreadsShareAFixedCount(t *testing.T) {
+	server := startServer(t, answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+	config := closedConfig(server.port(), 5, map[string]any{"requests": 301})
+	config["threads"] = []map[string]any{{"connections": 3, "requests": 151}, {"connections": 2, "requests": 150}}
+	ls := runEngine(t, config)
+	assertEnd(t, ls, "completed")
+	b := assertBooks(t, ls)
+	if b.scheduled != 301 || b.status["2xx"] != 301 || server.connections.Load() != 5 {
+		t.Fatalf("scheduled %d, 2xx %d, %d connections", b.scheduled, b.status["2xx"], server.connections.Load())
+	}
+	for _, line := range ls.intervals() {
+		if number(line["engine"].(map[string]any)["threads"]) != 2 {
+			t.Fatalf("line %v: want 2 threads", line["second"])
+		}
+	}
+}

@@ -117,7 +117,7 @@ func newLoop(index int, setup *engineSetup, plan ThreadPlan, out chan<- loopMess
 	l := &loop{
 		index:      index,
 		events:     make([]syscall.EpollEvent, 512),
-		sockaddr:   setup.sockaddr,
+		sockaddr:   ownSockaddr(setup.sockaddr),
 		family:     setup.family,
 		request:    setup.request,
 		batch:      setup.batch,
@@ -136,6 +136,17 @@ func newLoop(index int, setup *engineSetup, plan ThreadPlan, out chan<- loopMess
 }
 
 func (l *loop) now() int64 { return monotonicNs() }
+
+// ownSockaddr copies the target's address: connect writes its raw form into it, so loops must not share one.
+func ownSockaddr(sockaddr syscall.Sockaddr) syscall.Sockaddr {
+	switch address := sockaddr.(type) {
+	case *syscall.SockaddrInet4:
+		return &syscall.SockaddrInet4{Port: address.Port, Addr: address.Addr}
+	case *syscall.SockaddrInet6:
+		return &syscall.SockaddrInet6{Port: address.Port, ZoneId: address.ZoneId, Addr: address.Addr}
+	}
+	return sockaddr
+}
 
 func (l *loop) stampTurn() int64 {
 	now := time.Now()
