@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -622,5 +623,32 @@ func TestThreadsShareAFixedCount(t *testing.T) {
 		if number(line["engine"].(map[string]any)["threads"]) != 2 {
 			t.Fatalf("line %v: want 2 threads", line["second"])
 		}
+	}
+}
+
+func openDescriptors(t *testing.T) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(entries)
+}
+
+func TestNoDescriptorOutlivesARun(t *testing.T) {
+	before := openDescriptors(t)
+	t.Run("a run that reconnects and times out", func(t *testing.T) {
+		server := startServer(t, misbehaving(3, func(c net.Conn) { _ = c.Close() }))
+		runEngine(t, closedConfig(server.port(), 20, map[string]any{"durationS": 1}))
+		stalledServer := startServer(t, stalled)
+		runEngine(t, setRequest(openConfig(stalledServer.port(), 200, 1, 30), "timeoutMs", 300))
+	})
+	// The servers' sockets close with their goroutines, a moment after their listeners.
+	deadline := time.Now().Add(5 * time.Second)
+	for openDescriptors(t) > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if after := openDescriptors(t); after > before {
+		t.Fatalf("%d descriptors open after the runs, %d before", after, before)
 	}
 }
