@@ -59,7 +59,7 @@ export interface StallFigures {
   autocannonWithoutCorrection: ToolFigures;
 }
 
-function agentConfig(url: URL, load: LoadAgentConfig['load'], warmupS = 1): LoadAgentConfig {
+export function agentConfig(url: URL, load: LoadAgentConfig['load'], warmupS = 1): LoadAgentConfig {
   return {
     role: 'load',
     target: { protocol: 'http', hostname: url.hostname, port: Number(url.port) },
@@ -77,7 +77,7 @@ function cpuTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-async function withMachineLoad<T>(measure: () => Promise<T>): Promise<{ value: T; load: MachineLoad }> {
+export async function withMachineLoad<T>(measure: () => Promise<T>): Promise<{ value: T; load: MachineLoad }> {
   const loadAverage = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
   const before = cpuTicks();
   const value = await measure();

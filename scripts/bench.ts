@@ -5,6 +5,7 @@ import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchHeadless } from '../bench/headless.ts';
 import { benchFrameworkTemplates, benchJvmTemplates } from '../bench/templates-build-deploy.ts';
 import { benchChartLag } from '../bench/chart-lag.ts';
+import { benchEngineEfficiency, GENERATORS, medianOf } from '../bench/engine-efficiency.ts';
 import { benchLoadEngine } from '../bench/load-engine.ts';
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
@@ -80,6 +81,31 @@ for (const [kind, templates] of [['JVM template', await benchJvmTemplates()], ['
 
 const percentOf = (value: number, of: number) => `${((value / of) * 100).toFixed(0)} %`;
 const msText = (value: number | null) => (value === null ? 'n/a' : `${value.toFixed(2)} ms`);
+const efficiency = await benchEngineEfficiency();
+if (efficiency.skipped) console.log(`\nLoad generators' efficiency: skipped (${efficiency.skipped})`);
+else {
+  const wrkRps = medianOf(efficiency.runs.wrk, (run) => run.rps) ?? Number.NaN;
+  const wrkP50 = medianOf(efficiency.runs.wrk, (run) => run.p50Ms);
+  const wrkP99 = medianOf(efficiency.runs.wrk, (run) => run.p99Ms);
+  const goals: Record<string, string> = { 'native engine': ' (goal >= 90 %)', 'Node engine': ' (goal >= 60 %)' };
+  const figures: Record<string, string> = {
+    'machine load': `load average ${efficiency.load!.loadAverage.toFixed(2)}, all cores ${percentOf(efficiency.load!.busy, 1)} busy over the ${efficiency.repeats} rounds`,
+  };
+  for (const generator of GENERATORS) {
+    const runs = efficiency.runs[generator];
+    const rps = medianOf(runs, (run) => run.rps) ?? Number.NaN;
+    const p50 = medianOf(runs, (run) => run.p50Ms);
+    const p99 = medianOf(runs, (run) => run.p99Ms);
+    const cpuPerThousand = medianOf(runs, (run) => (run.answered > 0 ? (run.cpuS / run.answered) * 1000 : null));
+    const rss = efficiency.rssAtManyConnections[generator];
+    figures[`${generator} req/s`] = `${rps.toFixed(0)} (rounds ${runs.map((run) => run.rps.toFixed(0)).join(', ')}); ${percentOf(rps, wrkRps)} of wrk${goals[generator] ?? ''}`;
+    figures[`${generator} p50 / p99`] = `${msText(p50)} / ${msText(p99)}${generator === 'wrk' || p50 === null || wrkP50 === null ? '' : ` (${percentOf(p50, wrkP50)} / ${wrkP99 && p99 !== null ? percentOf(p99, wrkP99) : 'n/a'} of wrk's${generator === 'native engine' ? '; p50 goal within 10 %' : ''})`}`;
+    figures[`${generator} CPU`] = `${cpuPerThousand === null ? 'n/a' : `${(cpuPerThousand * 1000).toFixed(1)} ms`} per 1,000 requests; ${rss === null ? 'n/a' : `${(rss / 2 ** 20).toFixed(1)} MiB`} peak RSS at ${efficiency.manyConnections.toLocaleString('en')} connections`;
+    figures[`${generator} errors`] = runs.map((run) => run.errors).join(', ');
+  }
+  print(`Load generators' efficiency: nginx (1 worker, core 1) ← each generator on core 0, GET /, ${efficiency.connections} keep-alive connections, ${efficiency.durationS} s × ${efficiency.repeats} interleaved rounds (medians)`, figures);
+}
+
 const load = await benchLoadEngine();
 for (const run of load.runs) {
   print(`Load engine, ${run.where}, ${run.server}: GET ${run.path}, ${run.connections} connections, 5 s each (closed model; agent vs bare autocannon vs wrk)`, {

@@ -1,0 +1,224 @@
+// The load generator's own efficiency, measured the way a 2-core machine allows: a cheap target
+// (Debian's nginx, one worker answering a fixed body, pinned to core 1) and each generator in turn
+// pinned to core 0 — the native engine and the Node engine (both through the agent bundle, one load
+// thread, as Benchlab runs them), bare autocannon and wrk (-t1) — at 100 keep-alive connections,
+// in interleaved repeats (the order rotates each round so drift in the machine hits every tool).
+// Per tool: requests/s, p50/p99, and its CPU per 1,000 requests (user + system of the whole process
+// tree, from /usr/bin/time); then each generator's peak RSS holding 10,000 connections.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
+import { engineBinary } from '../main/services/runs/engine-binary.ts';
+import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
+import { localExec, runAgentTool, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
+
+const NGINX_PORT = 18481;
+const CONNECTIONS = 100;
+const DURATION_S = 5;
+const REPEATS = 3;
+const MANY_CONNECTIONS = 10_000;
+const TIME = '/usr/bin/time';
+const GENERATOR_CORE = '0';
+const SERVER_CORE = '1';
+
+export const GENERATORS = ['native engine', 'Node engine', 'autocannon', 'wrk'] as const;
+export type Generator = (typeof GENERATORS)[number];
+
+export interface GeneratorRun extends ToolFigures {
+  /** User + system CPU seconds of the generator's process tree over the run. */
+  cpuS: number;
+  /** Requests answered over the run (requests/s × the measured seconds). */
+  answered: number;
+}
+
+export interface EngineEfficiency {
+  skipped: string | null;
+  load: MachineLoad | null;
+  runs: Record<Generator, GeneratorRun[]>;
+  /** Peak RSS (bytes) of each generator holding MANY_CONNECTIONS; null when it could not be measured. */
+  rssAtManyConnections: Record<Generator, number | null>;
+  manyConnections: number;
+  connections: number;
+  durationS: number;
+  repeats: number;
+}
+
+/** Runs `argv` pinned to the generator's core under /usr/bin/time; returns its stdout and CPU/RSS. */
+function timedExec(timeFile: string): Exec {
+  return (argv, timeoutMs) =>
+    localExec(['sh', '-c', 'ulimit -n "$(ulimit -Hn)"; exec "$@"', 'sh', 'taskset', '-c', GENERATOR_CORE, TIME, '-o', timeFile, '-f', '%U %S %M', ...argv], timeoutMs);
+}
+
+function readTime(timeFile: string): { cpuS: number; rssBytes: number } {
+  // time(1) may write the child's own complaints first; the figures are its last line.
+  const last = readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '';
+  const [user, system, rssKb] = last.split(/\s+/).map(Number);
+  return { cpuS: (user ?? Number.NaN) + (system ?? Number.NaN), rssBytes: (rssKb ?? Number.NaN) * 1024 };
+}
+
+function nginxConfig(dir: string): string {
+  return `worker_processes 1;
+worker_rlimit_nofile 65536;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+daemon off;
+events { worker_connections 30000; }
+http {
+  access_log off;
+  keepalive_requests 1000000000;
+  keepalive_timeout 120s;
+  server {
+    listen 127.0.0.1:${NGINX_PORT} backlog=16384;
+    location / { default_type text/plain; return 200 "hello, world\\n"; }
+  }
+}
+`;
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), done(true)));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Starts nginx pinned to the server core; resolves once it accepts connections. */
+async function startNginx(dir: string): Promise<() => Promise<void>> {
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir));
+  const child = spawn('taskset', ['-c', SERVER_CORE, 'nginx', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'ignore' });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  let alive = true;
+  void exited.then(() => (alive = false));
+  while (!(await portAnswers(NGINX_PORT))) {
+    if (!alive) throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8').trim().split('\n').pop() ?? 'no log'}`);
+    await new Promise((next) => setImmediate(next));
+  }
+  return async () => {
+    child.kill('SIGQUIT');
+    await exited;
+  };
+}
+
+function nativeAgentConfig(base: LoadAgentConfig, enginePath: string | null): LoadAgentConfig {
+  return { ...base, workers: 1, ...(enginePath ? { engine: { kind: 'native' as const, path: enginePath } } : {}) };
+}
+
+async function runGenerator(generator: Generator, enginePath: string, timeFile: string, connections: number, durationS: number): Promise<GeneratorRun> {
+  const exec = timedExec(timeFile);
+  const url = `http://127.0.0.1:${NGINX_PORT}/`;
+  const closed = agentConfig(new URL(url), { model: 'closed', connections, pipelining: 1, durationS });
+  const figures: ToolFigures =
+    generator === 'native engine'
+      ? await runAgentTool(exec, process.execPath, nativeAgentConfig(closed, enginePath))
+      : generator === 'Node engine'
+        ? await runAgentTool(exec, process.execPath, nativeAgentConfig(closed, null))
+        : generator === 'autocannon'
+          ? await runAutocannon(exec, process.execPath, { url, connections, durationS })
+          : await runWrk(exec, { url, connections, durationS, threads: 1 });
+  const { cpuS } = readTime(timeFile);
+  return { ...figures, cpuS, answered: figures.rps * durationS };
+}
+
+/** Peak RSS of each generator holding `connections` keep-alive connections for 3 s. */
+async function rssHolding(generator: Generator, enginePath: string, timeFile: string, connections: number): Promise<number | null> {
+  try {
+    if (generator === 'native engine') {
+      // The engine alone: through the agent, time(1) would report the agent's Node heap instead.
+      const config = {
+        target: { hostname: '127.0.0.1', port: NGINX_PORT },
+        request: { method: 'GET', path: '/', headers: {}, timeoutMs: 10_000 },
+        load: { model: 'closed', connections, pipelining: 1, durationS: 3 },
+        warmupS: 0,
+        capS: 30,
+        threads: [{ connections }],
+      };
+      // stdin stays open while the engine runs (EOF would stop it); `cat` after the config line holds it.
+      const script = `(printf '%s\\n' "$1"; cat) | "$2" run`;
+      await runUntilEnd(['sh', '-c', 'ulimit -n "$(ulimit -Hn)"; exec "$@"', 'sh', 'taskset', '-c', GENERATOR_CORE, TIME, '-o', timeFile, '-f', '%U %S %M', 'sh', '-c', script, 'engine', JSON.stringify(config), enginePath]);
+    } else {
+      await runGenerator(generator, enginePath, timeFile, connections, 3);
+    }
+    return readTime(timeFile).rssBytes;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs the engine pipeline until its end line, then closes the stdin that kept it going. */
+function runUntilEnd(argv: string[]): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/"type":"end"/.test(out)) child.stdin.end();
+    });
+    child.once('error', fail);
+    child.once('close', (code) => (code === 0 && /"type":"end"/.test(out) ? done() : fail(new Error(`the engine exited with ${code}`))));
+  });
+}
+
+function skipReason(): string | null {
+  if (availableParallelism() < 2) return 'needs 2 cores: one for nginx, one for the generator';
+  for (const [tool, install] of [
+    ['nginx', 'apt-get install nginx'],
+    ['wrk', 'apt-get install wrk'],
+    ['taskset', 'apt-get install util-linux'],
+  ] as const) {
+    if (!['/usr/sbin', '/usr/bin', '/sbin', '/bin'].some((dir) => existsSync(join(dir, tool)))) return `${tool} is missing (${install})`;
+  }
+  if (!existsSync(TIME)) return `${TIME} is missing (apt-get install time)`;
+  return null;
+}
+
+function emptyRuns(): Record<Generator, GeneratorRun[]> {
+  return { 'native engine': [], 'Node engine': [], autocannon: [], wrk: [] };
+}
+
+export async function benchEngineEfficiency(): Promise<EngineEfficiency> {
+  const result: EngineEfficiency = {
+    skipped: skipReason(),
+    load: null,
+    runs: emptyRuns(),
+    rssAtManyConnections: { 'native engine': null, 'Node engine': null, autocannon: null, wrk: null },
+    manyConnections: MANY_CONNECTIONS,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+    repeats: REPEATS,
+  };
+  if (result.skipped) return result;
+  const binary = await engineBinary(process.arch === 'arm64' ? 'arm64' : 'amd64');
+  if (!binary.ok) return { ...result, skipped: `the native engine is unavailable: ${binary.reason}` };
+  const dir = mkdtempSync(join(tmpdir(), 'benchlab-engine-bench-'));
+  const timeFile = join(dir, 'time.txt');
+  const stopNginx = await startNginx(dir);
+  try {
+    const measured = await withMachineLoad(async () => {
+      for (let round = 0; round < REPEATS; round += 1) {
+        for (let turn = 0; turn < GENERATORS.length; turn += 1) {
+          const generator = GENERATORS[(round + turn) % GENERATORS.length]!;
+          result.runs[generator].push(await runGenerator(generator, binary.binary.file, timeFile, CONNECTIONS, DURATION_S));
+        }
+      }
+    });
+    result.load = measured.load;
+    for (const generator of GENERATORS) result.rssAtManyConnections[generator] = await rssHolding(generator, binary.binary.file, timeFile, MANY_CONNECTIONS);
+  } finally {
+    await stopNginx();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return result;
+}
+
+/** The median of the runs' values (null values left out); null when none. */
+export function medianOf(runs: GeneratorRun[], pick: (run: GeneratorRun) => number | null): number | null {
+  const values = runs.map(pick).filter((value): value is number => value !== null && Number.isFinite(value)).sort((a, b) => a - b);
+  if (values.length === 0) return null;
+  const middle = Math.floor(values.length / 2);
+  return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+}
