@@ -13,14 +13,16 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
+import { parseManifest } from '../app/templates/templates.ts';
+import { buildInWorkspace } from '../main/services/templates/build-workspace.ts';
 import { bundledPaths } from '../main/services/templates/catalog.ts';
 import { labSkipReason } from '../tests/support/lab-hosts.ts';
 import { templateLab } from '../tests/support/template-lab.ts';
 import { labExec } from '../tests/lab/lab.ts';
-import { AGENT_BUNDLE, localExec, ROOT, runAgentTool, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
+import { AGENT_BUNDLE, localExec, runAgentTool, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
 
 const DURATION_S = 5;
 /** Target path and connections of each side-by-side comparison. */
@@ -165,9 +167,14 @@ export async function benchLoadEngine(): Promise<{ runs: SideBySide[]; labSkippe
   const payload = bundledPaths().payloadFile;
   const runs: SideBySide[] = [];
 
+  // The Node template bundles its packages at build (npm ci + esbuild), as a deploy builds it.
+  const templateDir = join(bundledPaths().templatesDir, 'node');
+  const manifest = parseManifest(readFileSync(join(templateDir, 'template.json'), 'utf8'), 'node');
+  if (!manifest.ok) throw new Error(`the node template's manifest: ${manifest.error}`);
+  const built = await buildInWorkspace(templateDir, manifest.manifest, join(tmpdir(), 'benchlab-bench-template-builds'));
   const server = spawn(
     process.execPath,
-    [join(ROOT, 'server-templates', 'node', 'server.mjs'), '--port', String(LOOPBACK_PORT), '--variant', 'async', '--workers', '1', '--cache-file', 'true', '--payload', payload],
+    [join(built.dir, 'dist', 'server.mjs'), '--port', String(LOOPBACK_PORT), '--variant', 'async', '--workers', '1', '--cache-file', 'true', '--payload', payload],
     { stdio: 'ignore' },
   );
   await waitForPort(LOOPBACK_PORT);
