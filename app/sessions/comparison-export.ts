@@ -17,6 +17,7 @@ import {
   seconds3,
   sessionCsvRows,
   sessionDocument,
+  exportFile,
   slugOf,
   type CsvCell,
   type SessionExportInput,
@@ -41,15 +42,11 @@ export interface ComparisonExportInput {
 }
 
 export function exportComparison(input: ComparisonExportInput, format: SessionExportFormat, now = new Date()): SessionExportFile {
-  const base = `benchlab-comparison${slugOf(input.comparison.title)}`;
-  switch (format) {
-    case 'json':
-      return { fileName: `${base}.json`, mediaType: 'application/json', content: comparisonJson(input, now) };
-    case 'csv':
-      return { fileName: `${base}.csv`, mediaType: 'text/csv', content: comparisonCsv(input) };
-    case 'hdr-log':
-      return { fileName: `${base}.hlog`, mediaType: 'text/plain', content: comparisonHdrLog(input) };
-  }
+  return exportFile(`benchlab-comparison${slugOf(input.comparison.title)}`, format, {
+    json: () => comparisonJson(input, now),
+    csv: () => comparisonCsv(input),
+    'hdr-log': () => comparisonHdrLog(input),
+  });
 }
 
 export function comparisonJson(input: ComparisonExportInput, now = new Date()): string {

@@ -40,16 +40,24 @@ export interface SessionExportInput {
   runs: ExportRun[];
 }
 
+const EXPORT_KINDS: Record<SessionExportFormat, { extension: string; mediaType: string }> = {
+  json: { extension: 'json', mediaType: 'application/json' },
+  csv: { extension: 'csv', mediaType: 'text/csv' },
+  'hdr-log': { extension: 'hlog', mediaType: 'text/plain' },
+};
+
+/** One export file named `<base>.<extension>` of the format, its content rendered only for that format. */
+export function exportFile(base: string, format: SessionExportFormat, render: Record<SessionExportFormat, () => string>): SessionExportFile {
+  const kind = EXPORT_KINDS[format];
+  return { fileName: `${base}.${kind.extension}`, mediaType: kind.mediaType, content: render[format]() };
+}
+
 export function exportSession(input: SessionExportInput, format: SessionExportFormat, now = new Date()): SessionExportFile {
-  const base = `benchlab-session-${input.session.id}${slugOf(input.session.name)}`;
-  switch (format) {
-    case 'json':
-      return { fileName: `${base}.json`, mediaType: 'application/json', content: sessionJson(input, now) };
-    case 'csv':
-      return { fileName: `${base}.csv`, mediaType: 'text/csv', content: sessionCsv(input) };
-    case 'hdr-log':
-      return { fileName: `${base}.hlog`, mediaType: 'text/plain', content: sessionHdrLog(input) };
-  }
+  return exportFile(`benchlab-session-${input.session.id}${slugOf(input.session.name)}`, format, {
+    json: () => sessionJson(input, now),
+    csv: () => sessionCsv(input),
+    'hdr-log': () => sessionHdrLog(input),
+  });
 }
 
 // ── JSON ────────────────────────────────────────────────────────────────────────────────────────
