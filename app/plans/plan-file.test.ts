@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { describeProblems, formatPlanFile, MAX_PLAN_FILE_BYTES, parsePlanFile, type PlanFile, type PlanFileProblem } from './plan-file.ts';
+import { describeProblems, formatPlanFile, MAX_PLAN_FILE_BYTES, parsePlanFile, planFileClients, type PlanFile, type PlanFileProblem } from './plan-file.ts';
 
 const STUDIES_DIR = join(import.meta.dirname, '..', '..', 'resources', 'studies');
 
@@ -156,6 +156,36 @@ describe('parsePlanFile: good files', () => {
   test('a few aliases are fine', () => {
     const aliased = plan(`${MINIMAL.replace('templates: [node:async]', 'templates:\n  - { template: node, variant: async, knobs: &k { workers: 2 } }\n  - { template: node, variant: sync, knobs: *k }')}`);
     assert.deepEqual(aliased.templates?.[1]?.knobs, { workers: 2 });
+  });
+});
+
+describe('plan files: several load clients', () => {
+  const withHosts = (hosts: string) => `${MINIMAL}hosts:\n${hosts}`;
+
+  test('clients by name, or with a weight; one client stays `client`', () => {
+    const several = plan(withHosts('  clients: [lab-client, { host: lab-client2, weight: 2 }]\n  server: lab-server\n'));
+    assert.deepEqual(several.hosts, { clients: [{ host: 'lab-client' }, { host: 'lab-client2', weight: 2 }], server: 'lab-server' });
+    assert.deepEqual(planFileClients(several.hosts), [{ host: 'lab-client' }, { host: 'lab-client2', weight: 2 }]);
+    assert.deepEqual(planFileClients(plan(withHosts('  client: lab-client\n')).hosts), [{ host: 'lab-client' }]);
+    assert.deepEqual(planFileClients(plan(MINIMAL).hosts), []);
+  });
+
+  test('client and clients together, a repeated host, a bad weight, an empty list: each with its line', () => {
+    assert.deepEqual(placed(withHosts('  client: a\n  clients: [b, c]\n')), ['9:12 hosts.clients: give either client or clients, not both']);
+    assert.deepEqual(placed(withHosts('  clients:\n    - a\n    - { host: b, weight: 0 }\n    - a\n')), [
+      '10:26 hosts.clients[1].weight: must be above 0',
+      '11:7 hosts.clients[2]: names a again: each client host once',
+    ]);
+    assert.deepEqual(placed(withHosts('  clients: []\n')), ['8:12 hosts.clients: needs at least one client']);
+    assert.deepEqual(placed(withHosts('  clients: [{ name: a }]\n')), ['8:13 hosts.clients[0].host: is required', '8:15 hosts.clients[0].name: is not a field of a plan file (see docs/plan-files.md)']);
+  });
+
+  test('written back as names where no weight is given, and read back to the same plan', () => {
+    const several = plan(withHosts('  clients: [a, { host: b, weight: 1.5 }]\n  server: s\n'));
+    const text = formatPlanFile(several, 'yaml');
+    assert.match(text, /\nhosts:\n {2}clients:\n {4}- a\n {4}- \{host: b, weight: 1\.5\}\n {2}server: s\n/);
+    assert.deepEqual(plan(text), several);
+    assert.deepEqual(plan(formatPlanFile(several, 'json'), 'json'), several);
   });
 });
 

@@ -73,6 +73,37 @@ const HostRef = z
   .max(300, 'is too long')
   .refine((text) => !hasControlCharacters(text), 'must not contain line breaks or control characters');
 
+/** A run's load clients at most (as runs.start takes them). */
+export const MAX_PLAN_CLIENTS = 16;
+
+/** `lab-client` is short for `{ host: lab-client }`; a weight is the client's share relative to the others. */
+const ClientEntry = z.preprocess(
+  (value) => (typeof value === 'string' ? { host: value } : value),
+  z.object({ host: HostRef, weight: z.number().gt(0, 'must be above 0').max(1000, 'must be at most 1000').optional() }).strict(),
+);
+export type PlanFileClient = z.output<typeof ClientEntry>;
+
+const PlanHosts = z
+  .object({
+    client: HostRef.optional(),
+    clients: z.array(ClientEntry).min(1, 'needs at least one client').max(MAX_PLAN_CLIENTS, `holds at most ${MAX_PLAN_CLIENTS} clients`).optional(),
+    server: HostRef.optional(),
+  })
+  .strict()
+  .superRefine((hosts, ctx) => {
+    if (hosts.client !== undefined && hosts.clients !== undefined) ctx.addIssue({ code: 'custom', path: ['clients'], message: 'give either client or clients, not both' });
+    const seen = new Set<string>();
+    hosts.clients?.forEach((entry, index) => {
+      if (seen.has(entry.host)) ctx.addIssue({ code: 'custom', path: ['clients', index], message: `names ${entry.host} again: each client host once` });
+      seen.add(entry.host);
+    });
+  });
+
+/** The plan file's load clients as references with their weights (none when it names no client). */
+export function planFileClients(hosts: PlanFile['hosts']): PlanFileClient[] {
+  return hosts?.clients ?? (hosts?.client ? [{ host: hosts.client }] : []);
+}
+
 export const StudyId = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be a study id (lower-case letters, digits and "-")');
 
 /** In a study's own file: what it is. Elsewhere `study:` is just the id of a shipped study. */
@@ -117,7 +148,7 @@ const PlanFileShape = z
     name: SessionName,
     tags: Tags.default([]),
     study: StudyField.optional(),
-    hosts: z.object({ client: HostRef.optional(), server: HostRef.optional() }).strict().optional(),
+    hosts: PlanHosts.optional(),
     presets: z.object({ client: PresetId.nullable().optional(), server: PresetId.nullable().optional() }).strict().optional(),
     revertPresets: z.boolean().default(true),
     templates: z
@@ -294,6 +325,15 @@ export function describeProblems(fileName: string, problems: readonly PlanFilePr
     .join('\n');
 }
 
+/** The hosts as written: a client without a weight by its name alone. */
+function fileHosts(hosts: NonNullable<PlanFile['hosts']>): Record<string, unknown> {
+  return {
+    ...(hosts.client !== undefined ? { client: hosts.client } : {}),
+    ...(hosts.clients ? { clients: hosts.clients.map((entry) => (entry.weight === undefined ? entry.host : entry)) } : {}),
+    ...(hosts.server !== undefined ? { server: hosts.server } : {}),
+  };
+}
+
 /** The plan in the file's order, defaults written out (so the file says what will run), empty lists left out. */
 function fileObject(plan: PlanFile): Record<string, unknown> {
   return {
@@ -301,7 +341,7 @@ function fileObject(plan: PlanFile): Record<string, unknown> {
     name: plan.name,
     ...(plan.tags.length > 0 ? { tags: plan.tags } : {}),
     ...(plan.study ? { study: plan.studyInfo ? { id: plan.study, ...plan.studyInfo } : plan.study } : {}),
-    ...(plan.hosts ? { hosts: plan.hosts } : {}),
+    ...(plan.hosts ? { hosts: fileHosts(plan.hosts) } : {}),
     ...(plan.presets ? { presets: plan.presets } : {}),
     revertPresets: plan.revertPresets,
     ...(plan.templates
