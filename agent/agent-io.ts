@@ -3,6 +3,7 @@
 // end of stdin (Benchlab's side closed) asks the agent to stop, so no load outlives its driver.
 
 import type { Readable, Writable } from 'node:stream';
+import { hostNowMs } from './host-clock.ts';
 import { encodeLine, HEARTBEAT_TIMEOUT_MS, LineSplitter, parseAgentCommand, type AgentCommand, type AgentLine, type EndReason } from '../app/runs/agent-protocol.ts';
 
 export type StopReason = Extract<EndReason, 'stopped' | 'heartbeat' | 'stdin-closed'>;
@@ -16,13 +17,16 @@ export class AgentIo {
   #stopReason: StopReason | null = null;
   #waitingForStart: ((command: Extract<AgentCommand, { type: 'start' }>) => void) | null = null;
   #start: Extract<AgentCommand, { type: 'start' }> | null = null;
+  #onPing: ((id: number, arrivedMs: number) => void) | null = null;
 
   constructor(input: Readable, output: Writable, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS) {
     this.#out = output;
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => {
+      // Read first, before any parsing: a ping's answer carries the time it arrived.
+      const arrivedMs = hostNowMs();
       this.#lastHeardAt = Date.now();
-      for (const line of this.#splitter.push(chunk)) this.#command(line);
+      for (const line of this.#splitter.push(chunk)) this.#command(line, arrivedMs);
     });
     input.on('end', () => this.stop('stdin-closed'));
     input.on('error', () => this.stop('stdin-closed'));
@@ -64,6 +68,11 @@ export class AgentIo {
     if (this.#stopReason) listener(this.#stopReason);
   }
 
+  /** Calls `listener` for every `ping` (the clock role), with the host's time the ping arrived at. */
+  onPing(listener: (id: number, arrivedMs: number) => void): void {
+    this.#onPing = listener;
+  }
+
   get stopReason(): StopReason | null {
     return this.#stopReason;
   }
@@ -83,7 +92,7 @@ export class AgentIo {
     });
   }
 
-  #command(line: string): void {
+  #command(line: string, arrivedMs: number): void {
     const parsed = parseAgentCommand(line);
     if (!parsed.ok) {
       this.log('warn', `ignored a command: ${parsed.error}`);
@@ -97,6 +106,8 @@ export class AgentIo {
       this.#waitingForStart = null;
     } else if (command.type === 'stop') {
       this.stop('stopped');
+    } else if (command.type === 'ping') {
+      this.#onPing?.(command.id, arrivedMs);
     }
   }
 

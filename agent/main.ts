@@ -1,7 +1,7 @@
 // The agent's entry point, also the entry of its load worker threads. Reads the start line on
-// stdin, writes its pid file (so a later Benchlab can clean up after a crash), says hello, runs
-// its role — load (on its own threads or the native engine), sampler or probe — and ends with one
-// `end` line. Runs under setsid on the host; whatever ends it, it stops its load first.
+// stdin, writes its pid file (so a later Benchlab can clean up after a crash), says hello, runs its
+// role — load (on its own threads or the native engine), sampler, probe or clock — and ends with
+// one `end` line. Runs under setsid on the host; whatever ends it, it stops its load first.
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { AGENT_PROTOCOL_VERSION, type EndReason, type SamplerConfig } from '../app/runs/agent-protocol.ts';
 import { AgentIo } from './agent-io.ts';
+import { answerClockPings } from './clock-role.ts';
 import { runLoad, type LoadIo, type LoadOutcome } from './load-coordinator.ts';
 import { runNativeLoad } from './native-engine.ts';
 import { runLoadThread } from './load-thread.ts';
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = start.config;
-  const pidFile = config.role === 'probe' ? undefined : config.pidFile;
+  const pidFile = config.role === 'probe' || config.role === 'clock' ? undefined : config.pidFile;
   if (pidFile) {
     mkdirSync(dirname(pidFile), { recursive: true });
     writeFileSync(pidFile, `${process.pid}\n`);
@@ -68,6 +69,9 @@ async function main(): Promise<void> {
       io.send({ type: 'hello', version: AGENT_PROTOCOL_VERSION, role: 'probe', pid: process.pid, node: process.version, cores: availableParallelism() });
       io.send({ type: 'probe', ...(await probe(config)) });
       outcome = { reason: 'completed' };
+    } else if (config.role === 'clock') {
+      io.send({ type: 'hello', version: AGENT_PROTOCOL_VERSION, role: 'clock', pid: process.pid, node: process.version, cores: availableParallelism() });
+      outcome = await answerClockPings(config, io);
     } else if (config.role === 'sampler') {
       io.send({ type: 'hello', version: AGENT_PROTOCOL_VERSION, role: 'sampler', pid: process.pid, node: process.version, cores: availableParallelism() });
       outcome = await runSampler(config, io);

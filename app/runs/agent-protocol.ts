@@ -50,6 +50,13 @@ export const LoadAgentConfig = z
      * engine binary at `path` on the client host, which the agent starts and reads from.
      */
     engine: LoadEngine.optional(),
+    /**
+     * When to start the step's load (warm-up first), in epoch ms of the client's own clock: the
+     * agent gets ready (threads or the native engine up) and waits for this instant, and its
+     * second boundaries count from it, so several clients start together. Absent: at once. A
+     * time already past: at once, with a log line.
+     */
+    startAtMs: z.number().positive().optional(),
   })
   .strict();
 export type LoadAgentConfig = z.output<typeof LoadAgentConfig>;
@@ -74,13 +81,27 @@ export const ProbeConfig = z
   .strict();
 export type ProbeConfig = z.output<typeof ProbeConfig>;
 
-export const AgentConfig = z.discriminatedUnion('role', [LoadAgentConfig, SamplerConfig, ProbeConfig]);
+/**
+ * Answers `ping` commands with `pong` lines carrying the host's clock, so Benchlab can measure the
+ * host's clock offset (app/runs/clock-offset.ts). Ends on `stop`, like the other roles, or at the cap.
+ */
+export const ClockConfig = z
+  .object({
+    role: z.literal('clock'),
+    capS: z.number().gt(0),
+  })
+  .strict();
+export type ClockConfig = z.output<typeof ClockConfig>;
+
+export const AgentConfig = z.discriminatedUnion('role', [LoadAgentConfig, SamplerConfig, ProbeConfig, ClockConfig]);
 export type AgentConfig = z.output<typeof AgentConfig>;
 
 export const AgentCommand = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), version: z.number().int(), config: AgentConfig }),
   z.object({ type: z.literal('hb') }),
   z.object({ type: z.literal('stop') }),
+  /** Clock role: asks for one `pong` with the host's time. */
+  z.object({ type: z.literal('ping'), id: Count }),
 ]);
 export type AgentCommand = z.output<typeof AgentCommand>;
 
@@ -227,7 +248,7 @@ export const AgentLine = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('hello'),
     version: z.number().int(),
-    role: z.enum(['load', 'sampler', 'probe']),
+    role: z.enum(['load', 'sampler', 'probe', 'clock']),
     pid: z.number().int(),
     node: z.string(),
     cores: z.number().int(),
@@ -238,6 +259,8 @@ export const AgentLine = z.discriminatedUnion('type', [
   LoadSampleLine,
   ServerSampleLine,
   z.object({ type: z.literal('probe'), reachable: z.boolean(), rttMs: z.number().nullable(), message: z.string().nullable() }),
+  /** Clock role: the answer to `ping` `id`, with the host's time (epoch ms, µs resolution) read on arrival. */
+  z.object({ type: z.literal('pong'), id: Count, hostMs: z.number() }),
   z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
   z.object({ type: z.literal('end'), reason: z.enum(END_REASONS), message: z.string().optional() }),
 ]);
