@@ -1,6 +1,6 @@
-// Tests of the two-host lab against the real thing: namespaces, bridge, sshd, PAM limits and
-// private /etc copies, checked over real SSH. It builds its own lab instance ("selftest",
-// 10.231.1.0/24) so the default lab that other tests use is never torn down under them.
+// Tests of the lab against the real thing: namespaces, bridge, sshd, PAM limits and private /etc
+// copies, checked over real SSH, with one client and then with two. It builds its own lab instance
+// ("selftest", 10.231.1.0/24) so the default lab that other tests use is never torn down under them.
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +23,7 @@ import {
   labSudoPassword,
   labUp,
   registerHosts,
+  type LabHostKey,
   type LabRole,
 } from './lab.ts';
 import { isAlive, listPids, readCmdline, tryRun, type RunResult } from './system.ts';
@@ -311,6 +312,83 @@ test('the two-host lab', { timeout: 180_000 }, async (t) => {
       assert.equal(again.status.hosts.server.hostKeyFingerprint, fingerprint);
       assert.equal((await sshOk('server', `test -e /etc/sysctl.d/${canary} && echo kept || echo fresh`)).trim(), 'fresh');
       assert.deepEqual((await labDown({ instance })).leftovers, []);
+    });
+  } finally {
+    const final = await labDown({ instance, purge: true });
+    assert.deepEqual(final.leftovers, [], 'the lab test leaves nothing behind');
+  }
+});
+
+test('a lab with two clients', { timeout: 120_000 }, async (t) => {
+  const unsupported = labSkipReason();
+  if (unsupported) {
+    t.skip(`skipped: ${unsupported}`);
+    return;
+  }
+  await labDown({ instance });
+  const twoClients = labLayout(instance, 2);
+  const second = twoClients.clients[1]!;
+  try {
+    const up = await labUp({ instance, clients: 2 });
+    assert.equal(up.status.state, 'up', up.status.problems.join('; '));
+    assert.deepEqual(
+      up.status.clients.map((host) => [host.key, host.namespace, host.address, host.reportedHostname]),
+      [
+        ['client', 'blt-client', '10.231.1.2', 'bl-client'],
+        ['client2', 'blt-client2', '10.231.1.4', 'bl-client2'],
+      ],
+    );
+    assert.equal(up.status.hosts.client.key, 'client', 'hosts.client stays the first client');
+
+    await t.test('each client answers ssh with its own sshd and hostname, and reaches the server', async () => {
+      const pids = up.status.clients.map((host) => host.sshdPid);
+      assert.equal(new Set(pids).size, 2, `two sshds: ${pids.join(', ')}`);
+      for (const key of ['client', 'client2'] as const satisfies readonly LabHostKey[]) {
+        const answer = await labSsh(key, `hostname && exec 3<>/dev/tcp/${server.address}/22 && head -c 7 <&3`, { instance });
+        assert.equal(answer.code, 0, answer.stderr);
+        assert.deepEqual(answer.stdout.trim().split('\n'), [`bl-${key}`, 'SSH-2.0']);
+      }
+      assert.match(readFileSync(second.logFile, 'utf8'), /Accepted publickey for root/, 'the login reached client2’s own sshd');
+    });
+
+    await t.test('up without a count leaves the two clients as they are', async () => {
+      const again = await labUp({ instance });
+      assert.equal(again.alreadyUp, true);
+      assert.equal(again.status.clients.length, 2);
+    });
+
+    await t.test('register adds every client and the server', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-lab-store-'));
+      try {
+        assert.deepEqual((await registerHosts(twoClients, dataDir)).added, ['lab-client', 'lab-client2', 'lab-server']);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    await t.test('status and down know every client even when the state file is gone', async () => {
+      const sshd = (await labStatus({ instance })).clients[1]!.sshdPid;
+      assert.ok(sshd);
+      rmSync(twoClients.statePath);
+      const status = await labStatus({ instance });
+      assert.equal(status.clients.length, 2, 'client2 found by its namespace');
+      assert.equal(status.clients[1]!.sshdPid, sshd);
+      const down = await labDown({ instance });
+      assert.deepEqual(down.leftovers, []);
+      const namespaces = (await tryRun('ip', ['netns', 'list'])).stdout;
+      assert.doesNotMatch(namespaces, /^blt-/m, 'no namespace of the instance is left');
+      const links = (await tryRun('ip', ['-o', 'link', 'show'])).stdout;
+      assert.doesNotMatch(links, /: blt-/, 'no link of the instance is left');
+      assert.equal(isAlive(sshd), false, 'client2’s sshd is gone');
+      assert.equal((await labStatus({ instance })).state, 'down');
+    });
+
+    await t.test('up with another count rebuilds the lab with that many clients', async () => {
+      await labUp({ instance, clients: 2 });
+      const one = await labUp({ instance, clients: 1 });
+      assert.equal(one.rebuilt, true);
+      assert.equal(one.status.clients.length, 1);
+      assert.equal(existsSync(`/run/netns/${second.namespace}`), false, 'client2 went');
     });
   } finally {
     const final = await labDown({ instance, purge: true });

@@ -1,4 +1,4 @@
-// The two-host lab: two network namespaces (client and server) joined by a bridge in the root
+// The lab: network namespaces (a server and one or more clients) joined by a bridge in the root
 // namespace, each running its own sshd with its own host key, hostname and private copies of
 // /etc/security/limits.d, /etc/security/limits.conf, /etc/sysctl.d and /etc/hosts, so Benchlab can
 // drive real SSH hosts on one Linux machine without changing the machine's own configuration.
@@ -25,17 +25,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  clientIndexOf,
+  clientNamePattern,
   isLabInstance,
   LAB_HOME,
   LAB_INSTANCES,
-  LAB_ROLES,
   LAB_RUN_ROOT,
+  labHostLayout,
   labLayout,
+  MAX_LAB_CLIENTS,
   PRIVATE_PATHS,
-  REGISTERED_NAMES,
+  registeredNameOf,
   SUDO_PASSWORD_FILE,
   SUDO_USER,
   SUDO_USER_MARKER,
+  type LabHostKey,
   type LabHostLayout,
   type LabInstance,
   type LabLayout,
@@ -57,7 +61,19 @@ import {
   type RunResult,
 } from './system.ts';
 
-export { labLayout, LAB_ROLES, REGISTERED_NAMES, SUDO_USER, type LabInstance, type LabLayout, type LabRole } from './layout.ts';
+export {
+  clientKey,
+  labLayout,
+  LAB_ROLES,
+  MAX_LAB_CLIENTS,
+  REGISTERED_NAMES,
+  registeredNameOf,
+  SUDO_USER,
+  type LabHostKey,
+  type LabInstance,
+  type LabLayout,
+  type LabRole,
+} from './layout.ts';
 
 export interface LabOptions {
   instance?: LabInstance;
@@ -66,13 +82,19 @@ export interface LabOptions {
 }
 
 export interface LabUpOptions extends LabOptions {
-  /** Also register both hosts in Benchlab's store (skipping names already there). */
+  /**
+   * How many client hosts (1 to 16). Absent: a running lab keeps the clients it has, a new one gets
+   * one. A running lab with another count is rebuilt with this one.
+   */
+  clients?: number;
+  /** Also register every host in Benchlab's store (skipping names already there). */
   register?: boolean;
   /** The store to register into; defaults to Benchlab's data dir. */
   dataDir?: string;
 }
 
 export interface LabHostStatus {
+  key: LabHostKey;
   role: LabRole;
   namespace: string;
   hostname: string;
@@ -94,7 +116,10 @@ export interface LabStatus {
   problems: string[];
   startedAt: string | null;
   bridge: { name: string; address: string; subnet: string; exists: boolean; up: boolean };
+  /** The server and the first client. */
   hosts: Record<LabRole, LabHostStatus>;
+  /** Every client, in index order. */
+  clients: LabHostStatus[];
   keyPath: string;
   publicKeyPath: string;
   knownHostsPath: string;
@@ -120,6 +145,8 @@ export interface LabDownResult {
 interface StateFile {
   instance: LabInstance;
   startedAt: string;
+  /** Absent in state files written before the lab had several clients: one. */
+  clients?: number;
 }
 
 const SSHD = '/usr/sbin/sshd';
@@ -226,17 +253,11 @@ async function ensureIdentity(layout: LabLayout): Promise<void> {
   mkdirSync(LAB_HOME, { recursive: true, mode: 0o700 });
   mkdirSync(layout.identityDir, { recursive: true, mode: 0o700 });
   await ensureKey(layout.keyPath, `benchlab-lab-${layout.instance}`);
-  for (const role of LAB_ROLES) {
-    const host = layout.hosts[role];
-    await ensureKey(host.hostKey, `${host.hostname}-${layout.instance}`);
-  }
+  for (const host of layout.all) await ensureKey(host.hostKey, `${host.hostname}-${layout.instance}`);
 }
 
 function writeKnownHosts(layout: LabLayout): void {
-  const lines = LAB_ROLES.map((role) => {
-    const host = layout.hosts[role];
-    return `${host.address} ${publicKeyBody(`${host.hostKey}.pub`)}\n`;
-  });
+  const lines = layout.all.map((host) => `${host.address} ${publicKeyBody(`${host.hostKey}.pub`)}\n`);
   writeFileSync(layout.knownHostsPath, lines.join(''), { mode: 0o644 });
 }
 
@@ -297,7 +318,7 @@ Match User ${SUDO_USER}
 
 function hostsFileText(layout: LabLayout): string {
   const lines = ['127.0.0.1 localhost', '::1 localhost ip6-localhost ip6-loopback'];
-  for (const role of LAB_ROLES) lines.push(`${layout.hosts[role].address} ${layout.hosts[role].hostname}`);
+  for (const host of layout.all) lines.push(`${host.address} ${host.hostname}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -311,8 +332,7 @@ function writeRuntimeFiles(layout: LabLayout): void {
   for (const user of ['root', SUDO_USER]) writeFileSync(join(layout.authorizedKeysDir, user), publicKey, { mode: 0o644 });
   writeKnownHosts(layout);
 
-  for (const role of LAB_ROLES) {
-    const host = layout.hosts[role];
+  for (const host of layout.all) {
     mkdirSync(host.dir, { mode: 0o755 });
     const copies = host.privateCopies;
     mkdirSync(copies['/etc/security/limits.d'], { recursive: true, mode: 0o755 });
@@ -387,8 +407,7 @@ async function buildNetwork(layout: LabLayout): Promise<void> {
   await run(ip, ['link', 'add', layout.bridge, 'type', 'bridge']);
   await run(ip, ['addr', 'add', `${layout.bridgeAddress}/${layout.prefixLength}`, 'dev', layout.bridge]);
   await run(ip, ['link', 'set', layout.bridge, 'up']);
-  for (const role of LAB_ROLES) {
-    const host = layout.hosts[role];
+  for (const host of layout.all) {
     await run(ip, ['netns', 'add', host.namespace]);
     await run(ip, ['link', 'add', host.vethRoot, 'type', 'veth', 'peer', 'name', host.vethInside, 'netns', host.namespace]);
     await run(ip, ['link', 'set', host.vethRoot, 'master', layout.bridge]);
@@ -540,8 +559,38 @@ async function reportedHostname(pid: number): Promise<string | null> {
   return result.code === 0 ? result.stdout.trim() : null;
 }
 
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Clients whose namespace or root-side link exists now: a lab whose state file is gone still has these. */
+function discoveredClientCount(instance: LabInstance): number {
+  const pattern = clientNamePattern(instance);
+  let count = 0;
+  for (const name of [...namesIn('/run/netns'), ...namesIn('/sys/class/net')]) {
+    const key = pattern.exec(name)?.[1];
+    const index = key === undefined ? null : clientIndexOf(key);
+    if (index !== null) count = Math.max(count, index + 1);
+  }
+  return count;
+}
+
+/** How many clients an instance has: as its state file says, or as many as left a namespace or link behind; at least one. */
+export function labClientCount(instance: LabInstance = 'default'): number {
+  return Math.max(readStateFile(labLayout(instance))?.clients ?? 1, discoveredClientCount(instance));
+}
+
+/** The layout of an instance with every client it has now (for status, down and the helpers). */
+function currentLayout(instance: LabInstance): LabLayout {
+  return labLayout(instance, labClientCount(instance));
+}
+
 export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
-  const layout = labLayout(resolveInstance(options));
+  const layout = currentLayout(resolveInstance(options));
   const problems: string[] = [];
   let anythingExists = existsSync(layout.runDir);
 
@@ -551,9 +600,8 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
   if (!bridgeExists) problems.push(`bridge ${layout.bridge} is missing`);
   else if (!bridgeUp) problems.push(`bridge ${layout.bridge} is down`);
 
-  const hosts = {} as Record<LabRole, LabHostStatus>;
-  for (const role of LAB_ROLES) {
-    const host = layout.hosts[role];
+  const statuses: LabHostStatus[] = [];
+  for (const host of layout.all) {
     const identity = namespaceIdentity(host.namespace);
     const pid = sshdPidOf(host);
     anythingExists ||= identity !== null || pid !== null || linkExists(host.vethRoot);
@@ -572,8 +620,9 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
     const unmounted = pid === null ? [] : PRIVATE_PATHS.filter((path) => !mountPointsOf(pid).includes(path));
     if (unmounted.length > 0) problems.push(`${host.hostname} lacks its private ${unmounted.join(', ')}`);
 
-    hosts[role] = {
-      role,
+    statuses.push({
+      key: host.key,
+      role: host.role,
       namespace: host.namespace,
       hostname: host.hostname,
       address: host.address,
@@ -585,8 +634,9 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
       hostKeyFingerprint: readFingerprint(`${host.hostKey}.pub`),
       logFile: host.logFile,
       privateCopies: { ...host.privateCopies },
-    };
+    });
   }
+  const clients = statuses.slice(0, layout.clients.length);
 
   const sudoUserExists = await userExists(SUDO_USER);
   const passwordKnown = existsSync(SUDO_USER_MARKER) && existsSync(SUDO_PASSWORD_FILE);
@@ -597,7 +647,8 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
     problems: state === 'down' ? [] : problems,
     startedAt: readStateFile(layout)?.startedAt ?? null,
     bridge: { name: layout.bridge, address: layout.bridgeAddress, subnet: layout.subnet, exists: bridgeExists, up: bridgeUp },
-    hosts,
+    hosts: { client: clients[0]!, server: statuses.at(-1)! },
+    clients,
     keyPath: layout.keyPath,
     publicKeyPath: layout.publicKeyPath,
     knownHostsPath: layout.knownHostsPath,
@@ -611,10 +662,9 @@ export function formatStatus(status: LabStatus): string {
   if (status.state === 'down') return lines.join('\n');
   const bridge = status.bridge;
   lines.push(`  bridge   ${bridge.name}  ${bridge.address} (${bridge.subnet})${bridge.up ? '' : ' [down]'}`);
-  for (const role of LAB_ROLES) {
-    const host = status.hosts[role];
+  for (const host of [...status.clients, status.hosts.server]) {
     lines.push(
-      `  ${role.padEnd(7)}  ${host.namespace}  ${host.address}:${host.port}  hostname ${host.reportedHostname ?? '?'}  ` +
+      `  ${host.key.padEnd(8)} ${host.namespace}  ${host.address}:${host.port}  hostname ${host.reportedHostname ?? '?'}  ` +
         `sshd ${host.sshdPid === null ? 'not running' : `pid ${host.sshdPid}${host.sshdListening ? '' : ' (not listening)'}`}`,
     );
     lines.push(`           host key ${host.hostKeyFingerprint ?? '(none)'}  log ${host.logFile}`);
@@ -634,19 +684,27 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
   assertSupported();
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const layout = labLayout(resolveInstance(options));
+  const instance = resolveInstance(options);
+  // Checked before anything is touched: a bad count changes nothing.
+  if (options.clients !== undefined) labLayout(instance, options.clients);
   const seconds = () => Math.round((performance.now() - started) / 10) / 100;
 
-  const outcome = await withLock(layout, async () => {
-    const before = await labStatus({ instance: layout.instance });
-    if (before.state === 'up') {
-      log(`lab ${layout.instance} is already up: left as it is`);
-      return { alreadyUp: true, rebuilt: false, status: before };
+  const outcome = await withLock(labLayout(instance), async () => {
+    const before = await labStatus({ instance });
+    const wanted = options.clients ?? (before.state === 'down' ? 1 : before.clients.length);
+    const layout = labLayout(instance, wanted);
+    if (before.state === 'up' && before.clients.length === wanted) {
+      log(`lab ${instance} is already up: left as it is`);
+      return { alreadyUp: true, rebuilt: false, status: before, layout };
     }
-    const rebuilt = before.state === 'broken';
+    const rebuilt = before.state !== 'down';
     if (rebuilt) {
-      log(`clearing a broken lab first: ${before.problems.join('; ')}`);
-      const leftovers = await teardown(layout, log);
+      log(
+        before.state === 'up'
+          ? `rebuilding: the lab has ${before.clients.length} client(s), ${wanted} asked for`
+          : `clearing a broken lab first: ${before.problems.join('; ')}`,
+      );
+      const leftovers = await teardown(instance, log);
       if (leftovers.length > 0) throw new Error(`could not clear the broken lab: ${leftovers.join('; ')}`);
     }
     try {
@@ -657,35 +715,39 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabUpResult> {
       writeRuntimeFiles(layout);
       log(`network: ${layout.bridge} ${layout.subnet}`);
       await buildNetwork(layout);
-      for (const role of LAB_ROLES) {
-        log(`sshd of ${layout.hosts[role].hostname}`);
-        await startSshd(layout.hosts[role]);
+      for (const host of layout.all) {
+        log(`sshd of ${host.hostname}`);
+        await startSshd(host);
       }
-      const state: StateFile = { instance: layout.instance, startedAt: new Date().toISOString() };
+      const state: StateFile = { instance, startedAt: new Date().toISOString(), clients: layout.clients.length };
       writeFileSync(layout.statePath, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o644 });
-      const after = await labStatus({ instance: layout.instance });
+      const after = await labStatus({ instance });
       if (after.state !== 'up') throw new Error(`the lab came up incomplete: ${after.problems.join('; ')}`);
-      return { alreadyUp: false, rebuilt, status: after };
+      return { alreadyUp: false, rebuilt, status: after, layout };
     } catch (error) {
       // Leave nothing half-built behind.
-      const leftovers = await teardown(layout, log);
+      const leftovers = await teardown(instance, log);
       const suffix = leftovers.length > 0 ? ` (and clearing it left: ${leftovers.join('; ')})` : '';
       throw new Error(`lab up failed: ${(error as Error).message}${suffix}`, { cause: error });
     }
   });
 
-  const result: LabUpResult = { ...outcome, seconds: seconds() };
+  const { layout, ...done } = outcome;
+  const result: LabUpResult = { ...done, seconds: seconds() };
   if (options.register) result.registered = await registerHosts(layout, options.dataDir);
   return result;
 }
 
-/** Registers the lab's hosts in Benchlab's store; hosts already registered under the same name are skipped. */
+/**
+ * Registers the layout's hosts (every client, then the server) in Benchlab's store; hosts already
+ * registered under the same name are skipped.
+ */
 export async function registerHosts(layout: LabLayout, dataDir?: string): Promise<RegisterResult> {
   const { registerLabHosts } = await import('./register.ts');
-  const entries = LAB_ROLES.map((role) => ({
-    name: REGISTERED_NAMES[role],
-    address: layout.hosts[role].address,
-    port: layout.hosts[role].port,
+  const entries = layout.all.map((host) => ({
+    name: registeredNameOf(host.key),
+    address: host.address,
+    port: host.port,
     user: 'root',
     keyPath: layout.keyPath,
   }));
@@ -699,7 +761,7 @@ export async function labDown(options: LabOptions & { purge?: boolean } = {}): P
   const log = options.log ?? (() => {});
   const layout = labLayout(resolveInstance(options));
   const leftovers = await withLock(layout, async () => {
-    const remaining = await teardown(layout, log);
+    const remaining = await teardown(layout.instance, log);
     if (options.purge) {
       rmSync(layout.identityDir, { recursive: true, force: true });
       log(`removed the lab's keys in ${layout.identityDir}`);
@@ -709,10 +771,14 @@ export async function labDown(options: LabOptions & { purge?: boolean } = {}): P
   return { seconds: Math.round((performance.now() - started) / 10) / 100, leftovers };
 }
 
-/** Stops every process in the lab's namespaces, removes namespaces, links and runtime files, and reports what is left. */
-async function teardown(layout: LabLayout, log: (line: string) => void): Promise<string[]> {
+/**
+ * Stops every process in the lab's namespaces, removes namespaces, links and runtime files, and
+ * reports what is left: every client the instance has, found by name even without its state file.
+ */
+async function teardown(instance: LabInstance, log: (line: string) => void): Promise<string[]> {
   const ip = tool('ip');
-  const identities = LAB_ROLES.map((role) => namespaceIdentity(layout.hosts[role].namespace)).filter(
+  const layout = currentLayout(instance);
+  const identities = layout.all.map((host) => namespaceIdentity(host.namespace)).filter(
     (identity): identity is string => identity !== null,
   );
   const labProcesses = () => {
@@ -728,8 +794,7 @@ async function teardown(layout: LabLayout, log: (line: string) => void): Promise
     log(`stopping ${pids.length} lab process(es)`);
     await terminate(pids);
   }
-  for (const role of LAB_ROLES) {
-    const host = layout.hosts[role];
+  for (const host of layout.all) {
     if (existsSync(namespacePath(host.namespace))) await tryRun(ip, ['netns', 'delete', host.namespace]);
     // Deleting the namespace takes the veth pair with it, unless something still holds the namespace.
     if (linkExists(host.vethRoot)) await tryRun(ip, ['link', 'delete', host.vethRoot]);
@@ -739,17 +804,16 @@ async function teardown(layout: LabLayout, log: (line: string) => void): Promise
   await releaseNetnsDirectory();
 
   // Links vanish asynchronously once the last reference to a namespace goes.
-  const names = [layout.bridge, ...LAB_ROLES.map((role) => layout.hosts[role].vethRoot)];
+  const names = [layout.bridge, ...layout.all.map((host) => host.vethRoot)];
   await waitFor(() => names.every((name) => !linkExists(name)), 2000);
 
   const leftovers: string[] = [];
-  for (const role of LAB_ROLES) {
-    const namespace = layout.hosts[role].namespace;
-    if (existsSync(namespacePath(namespace))) leftovers.push(`namespace ${namespace}`);
+  for (const host of layout.all) {
+    if (existsSync(namespacePath(host.namespace))) leftovers.push(`namespace ${host.namespace}`);
   }
   for (const name of names) if (linkExists(name)) leftovers.push(`link ${name}`);
   for (const mount of mountPoints()) {
-    const ours = mount.startsWith(`${layout.runDir}/`) || LAB_ROLES.some((role) => mount === namespacePath(layout.hosts[role].namespace));
+    const ours = mount.startsWith(`${layout.runDir}/`) || layout.all.some((host) => mount === namespacePath(host.namespace));
     if (ours) leftovers.push(`mount ${mount}`);
   }
   for (const pid of labProcesses()) leftovers.push(`process ${pid} (${(readCmdline(pid) ?? []).join(' ')})`);
@@ -772,9 +836,15 @@ async function releaseNetnsDirectory(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Helpers for tests
 
-function runningHost(role: LabRole, options: LabOptions): { layout: LabLayout; host: LabHostLayout; pid: number } {
-  const layout = labLayout(resolveInstance(options));
-  const host = layout.hosts[role];
+/** A host's layout by key, refusing a key that is no host's (`client0`, `client17`). */
+function hostByKey(instance: LabInstance, key: LabHostKey): LabHostLayout {
+  if (key !== 'server' && clientIndexOf(key) === null) throw new Error(`no lab host "${key}": server, client, client2 … client${MAX_LAB_CLIENTS}`);
+  return labHostLayout(instance, key);
+}
+
+function runningHost(key: LabHostKey, options: LabOptions): { layout: LabLayout; host: LabHostLayout; pid: number } {
+  const layout = currentLayout(resolveInstance(options));
+  const host = hostByKey(layout.instance, key);
   const pid = sshdPidOf(host);
   if (pid === null) throw new Error(`lab host ${host.hostname} (instance ${layout.instance}) is not running: run \`npm run lab -- up\``);
   return { layout, host, pid };
@@ -782,7 +852,7 @@ function runningHost(role: LabRole, options: LabOptions): { layout: LabLayout; h
 
 /** Runs a command inside a lab host (its network, mount and UTS namespaces) without SSH. */
 export async function labExec(
-  role: LabRole,
+  role: LabHostKey,
   argv: readonly string[],
   options: LabOptions & { input?: string; timeoutMs?: number } = {},
 ): Promise<RunResult> {
@@ -797,7 +867,7 @@ export async function labExec(
 
 /** Runs a shell command on a lab host over SSH with the lab's key, checking the host key against the lab's known_hosts. */
 export async function labSsh(
-  role: LabRole,
+  role: LabHostKey,
   command: string,
   options: LabOptions & { user?: string; input?: string; timeoutMs?: number } = {},
 ): Promise<RunResult> {
@@ -824,13 +894,12 @@ export async function labSsh(
 }
 
 /** Takes a host's link down (or back up) at the bridge, as a pulled cable would. */
-export async function labSetLink(role: LabRole, state: 'up' | 'down', options: LabOptions = {}): Promise<void> {
-  const layout = labLayout(resolveInstance(options));
-  await run(tool('ip'), ['link', 'set', layout.hosts[role].vethRoot, state]);
+export async function labSetLink(role: LabHostKey, state: 'up' | 'down', options: LabOptions = {}): Promise<void> {
+  await run(tool('ip'), ['link', 'set', hostByKey(resolveInstance(options), role).vethRoot, state]);
 }
 
 /** Gives a host a new host key and restarts its sshd on it; returns the new fingerprint. */
-export async function labRegenerateHostKey(role: LabRole, options: LabOptions = {}): Promise<string> {
+export async function labRegenerateHostKey(role: LabHostKey, options: LabOptions = {}): Promise<string> {
   const { layout, host, pid } = runningHost(role, options);
   const restarts = () => (readFileSync(host.logFile, 'utf8').match(/Server listening on /g) ?? []).length;
   const before = restarts();
@@ -859,11 +928,15 @@ export function labSudoPassword(): string | null {
 // CLI
 
 const USAGE = `usage: npm run lab -- <command> [options]
-  up [--register] [--data-dir DIR]   bring the lab up (a running lab is left as it is)
+  up [--clients N] [--register] [--data-dir DIR]
+                                     bring the lab up with N client hosts (default 1; a running
+                                     lab is left as it is, or rebuilt if it has another count)
   down [--purge]                     stop it and remove namespaces, links, mounts, processes
+                                     of the server and every client
                                      (--purge also deletes its keys in ${LAB_HOME})
   status [--json]                    show its state (exit 0 up, 1 broken, 3 down)
-  register [--data-dir DIR]          register lab-client and lab-server in Benchlab's store
+  register [--data-dir DIR]          register lab-server and every client (lab-client,
+                                     lab-client2, …) in Benchlab's store
 common: --instance ${LAB_INSTANCES.join('|')} (default: default)`;
 
 async function main(argv: string[]): Promise<number> {
@@ -872,6 +945,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       register: { type: 'boolean', default: false },
+      clients: { type: 'string' },
       'data-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
       purge: { type: 'boolean', default: false },
@@ -889,6 +963,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const instance = values.instance;
+  const clients = values.clients === undefined ? undefined : Number(values.clients);
+  if (clients !== undefined && !(Number.isInteger(clients) && clients >= 1 && clients <= MAX_LAB_CLIENTS)) {
+    console.error(`--clients takes a whole number from 1 to ${MAX_LAB_CLIENTS}, not "${values.clients}"`);
+    return 2;
+  }
   const log = (line: string) => console.log(`lab: ${line}`);
   const printRegistration = (registered: RegisterResult) => {
     console.log(`registered in ${registered.databaseFile}: ${registered.added.length > 0 ? registered.added.join(', ') : 'nothing new'}`);
@@ -901,6 +980,7 @@ async function main(argv: string[]): Promise<number> {
       const result = await labUp({
         instance,
         log,
+        ...(clients === undefined ? {} : { clients }),
         register: values.register,
         ...(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] }),
       });
@@ -926,7 +1006,7 @@ async function main(argv: string[]): Promise<number> {
       return status.state === 'up' ? 0 : status.state === 'down' ? 3 : 1;
     }
     case 'register': {
-      printRegistration(await registerHosts(labLayout(instance), values['data-dir']));
+      printRegistration(await registerHosts(currentLayout(instance), values['data-dir']));
       return 0;
     }
     default:

@@ -1,6 +1,6 @@
 // The lab's fixed layout: namespace, link and host names, addresses, and every file path, per lab
-// instance. Pure data, so `up`, `down` and `status` agree on what belongs to the lab even when the
-// state file is gone.
+// instance and per client count. Pure data, so `up`, `down` and `status` agree on what belongs to
+// the lab even when the state file is gone (every client's namespace and link follow one pattern).
 
 import { join } from 'node:path';
 
@@ -45,6 +45,8 @@ const INSTANCES = {
   revert: { prefix: 'blr-', thirdOctet: 14 },
   // A whole session on each load engine (native and Node) against a deployed template.
   engines: { prefix: 'bln-', thirdOctet: 15 },
+  // One run driven from two load clients (scale-out): its own hosts, since it kills a client's agent.
+  scaleout: { prefix: 'blo-', thirdOctet: 16 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
@@ -64,10 +66,49 @@ export const SUDO_PASSWORD_FILE = join(LAB_HOME, 'benchlab-password');
 /** Present only when the lab created the sudo user, so the lab never resets a password it does not own. */
 export const SUDO_USER_MARKER = join(LAB_HOME, 'benchlab-user-created-by-lab');
 
-const HOSTNAMES: Record<LabRole, string> = { client: 'bl-client', server: 'bl-server' };
-const HOST_OCTETS: Record<LabRole, number> = { client: 2, server: 3 };
-/** Names under which `--register` stores the hosts in Benchlab. */
-export const REGISTERED_NAMES: Record<LabRole, string> = { client: 'lab-client', server: 'lab-server' };
+/**
+ * A lab host by key: `server`, `client` (the first client) or `client2`, `client3`, … for the others.
+ * The first client keeps the names it had when the lab had one client, so nothing that knows it changes.
+ */
+export type LabHostKey = LabRole | `client${number}`;
+
+/** The most clients one lab instance makes (a run takes at most 16; the /24 has room for them). */
+export const MAX_LAB_CLIENTS = 16;
+
+/** The key of the client at `index` (0-based): client, client2, client3, … */
+export function clientKey(index: number): LabHostKey {
+  return index === 0 ? 'client' : `client${index + 1}`;
+}
+
+/** Which client a key names (0-based), or null for the server or a key that is no client's. */
+export function clientIndexOf(key: string): number | null {
+  const match = /^client(\d*)$/.exec(key);
+  if (!match) return null;
+  if (match[1] === '') return 0;
+  const number = Number(match[1]);
+  return number >= 2 && number <= MAX_LAB_CLIENTS && String(number) === match[1] ? number - 1 : null;
+}
+
+/** The server's last octet; client 1 is .2 (as ever), client n ≥ 2 is .(n + 2), after the server. */
+const SERVER_OCTET = 3;
+function hostOctet(key: LabHostKey): number {
+  const index = clientIndexOf(key);
+  if (index === null) return SERVER_OCTET;
+  return index === 0 ? 2 : index + 3;
+}
+
+/** Hostname inside the host (bl-server, bl-client, bl-client2, …), the same in every instance. */
+function hostnameOf(key: LabHostKey): string {
+  return `bl-${key}`;
+}
+
+/** Name under which `--register` stores a host in Benchlab (lab-server, lab-client, lab-client2, …). */
+export function registeredNameOf(key: LabHostKey): string {
+  return `lab-${key}`;
+}
+
+/** Names under which `--register` stores the server and the first client. */
+export const REGISTERED_NAMES: Record<LabRole, string> = { client: registeredNameOf('client'), server: registeredNameOf('server') };
 
 /**
  * Machine paths each lab host sees replaced by a lab-owned copy (inside its own mount namespace).
@@ -77,6 +118,7 @@ export const PRIVATE_PATHS = ['/etc/security/limits.d', '/etc/security/limits.co
 export type PrivatePath = (typeof PRIVATE_PATHS)[number];
 
 export interface LabHostLayout {
+  key: LabHostKey;
   role: LabRole;
   namespace: string;
   hostname: string;
@@ -109,42 +151,63 @@ export interface LabLayout {
   publicKeyPath: string;
   knownHostsPath: string;
   authorizedKeysDir: string;
+  /** The server and the first client (index 0 of `clients`). */
   hosts: Record<LabRole, LabHostLayout>;
+  /** Every client, in index order (at least one). */
+  clients: LabHostLayout[];
+  /** Every host: the clients, then the server. */
+  all: LabHostLayout[];
 }
 
-export function labLayout(instance: LabInstance = 'default'): LabLayout {
+/** Names of the namespaces (and, with `-v`, root-side links) of an instance's clients: `<prefix>client`, `<prefix>client2`, … */
+export function clientNamePattern(instance: LabInstance): RegExp {
+  // Prefixes are letters and a hyphen: nothing in them needs escaping.
+  return new RegExp(`^${INSTANCES[instance].prefix}(client\\d*)(-v)?$`);
+}
+
+/** One host's layout, whatever the instance's client count. */
+export function labHostLayout(instance: LabInstance, key: LabHostKey): LabHostLayout {
+  const { prefix, thirdOctet } = INSTANCES[instance];
+  const runDir = join(LAB_RUN_ROOT, instance);
+  const identityDir = join(LAB_HOME, instance);
+  const dir = join(runDir, key);
+  return {
+    key,
+    role: key === 'server' ? 'server' : 'client',
+    namespace: `${prefix}${key}`,
+    hostname: hostnameOf(key),
+    address: `10.231.${thirdOctet}.${hostOctet(key)}`,
+    port: 22,
+    vethRoot: `${prefix}${key}-v`,
+    vethInside: 'eth0',
+    dir,
+    sshdConfig: join(dir, 'sshd_config'),
+    pidFile: join(dir, 'sshd.pid'),
+    logFile: join(dir, 'sshd.log'),
+    hostKey: join(identityDir, `${key}_host_ed25519_key`),
+    privateCopies: {
+      '/etc/security/limits.d': join(dir, 'etc/security/limits.d'),
+      '/etc/security/limits.conf': join(dir, 'etc/security/limits.conf'),
+      '/etc/sysctl.d': join(dir, 'etc/sysctl.d'),
+      '/etc/hosts': join(dir, 'etc/hosts'),
+      '/var/lib/benchlab': join(dir, 'var/lib/benchlab'),
+      // root's own home per host, from /etc/skel: a host is a fresh machine, and the build
+      // machine's /root/.bashrc (pyenv init, with a lock that can stall every login) stays out.
+      '/root': join(dir, 'root'),
+    },
+  };
+}
+
+export function labLayout(instance: LabInstance = 'default', clientCount = 1): LabLayout {
+  if (!Number.isInteger(clientCount) || clientCount < 1 || clientCount > MAX_LAB_CLIENTS) {
+    throw new Error(`a lab has 1 to ${MAX_LAB_CLIENTS} clients, not ${clientCount}`);
+  }
   const { prefix, thirdOctet } = INSTANCES[instance];
   const net = `10.231.${thirdOctet}`;
   const runDir = join(LAB_RUN_ROOT, instance);
   const identityDir = join(LAB_HOME, instance);
-
-  const host = (role: LabRole): LabHostLayout => {
-    const dir = join(runDir, role);
-    return {
-      role,
-      namespace: `${prefix}${role}`,
-      hostname: HOSTNAMES[role],
-      address: `${net}.${HOST_OCTETS[role]}`,
-      port: 22,
-      vethRoot: `${prefix}${role}-v`,
-      vethInside: 'eth0',
-      dir,
-      sshdConfig: join(dir, 'sshd_config'),
-      pidFile: join(dir, 'sshd.pid'),
-      logFile: join(dir, 'sshd.log'),
-      hostKey: join(identityDir, `${role}_host_ed25519_key`),
-      privateCopies: {
-        '/etc/security/limits.d': join(dir, 'etc/security/limits.d'),
-        '/etc/security/limits.conf': join(dir, 'etc/security/limits.conf'),
-        '/etc/sysctl.d': join(dir, 'etc/sysctl.d'),
-        '/etc/hosts': join(dir, 'etc/hosts'),
-        '/var/lib/benchlab': join(dir, 'var/lib/benchlab'),
-        // root's own home per host, from /etc/skel: a host is a fresh machine, and the build
-        // machine's /root/.bashrc (pyenv init, with a lock that can stall every login) stays out.
-        '/root': join(dir, 'root'),
-      },
-    };
-  };
+  const clients = Array.from({ length: clientCount }, (_, index) => labHostLayout(instance, clientKey(index)));
+  const server = labHostLayout(instance, 'server');
 
   return {
     instance,
@@ -160,6 +223,8 @@ export function labLayout(instance: LabInstance = 'default'): LabLayout {
     publicKeyPath: join(identityDir, 'id_ed25519.pub'),
     knownHostsPath: join(runDir, 'known_hosts'),
     authorizedKeysDir: join(runDir, 'authorized_keys'),
-    hosts: { client: host('client'), server: host('server') },
+    hosts: { client: clients[0]!, server },
+    clients,
+    all: [...clients, server],
   };
 }
