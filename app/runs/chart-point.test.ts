@@ -59,3 +59,19 @@ test('a warm-up second is drawn as warm-up; a zero-length second counts as a ful
   assert.equal(warm.rps, 40);
   assert.equal(warm.t, 1);
 });
+
+test('a merged second carries each client’s own requests/s and p99; one part adds no breakdown', () => {
+  const context = { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 };
+  const parts = [
+    second({ clientIndex: 0, requests: 300, p99Us: 800, clientMetrics: { durationMs: 1000, at: 1000 } }),
+    second({ clientIndex: 1, requests: 100, p99Us: 2500, clientMetrics: { durationMs: 500, at: 1000 } }),
+  ];
+  const point = chartPoint(second({ clientIndex: -1, requests: 400, p99Us: 2400, clientMetrics: { durationMs: 1000, at: 1000 } }), context, parts);
+  assert.equal(point.rps, 400);
+  assert.deepEqual(point.clients, [
+    { clientIndex: 0, rps: 300, p99Us: 800 },
+    { clientIndex: 1, rps: 200, p99Us: 2500 },
+  ]);
+  assert.equal('clients' in chartPoint(parts[0]!, context, [parts[0]!]), false);
+  assert.equal('clients' in chartPoint(parts[0]!, context), false);
+});

@@ -1,6 +1,7 @@
 // The one way a second becomes a point on the run dashboard's charts: the run service draws the
 // second it has just stored, replay draws the same stored second later, so a replay shows exactly
-// what was seen live.
+// what was seen live. A second merged from several clients carries each client's own requests/s
+// and p99 beside the merged figures (the per-client breakdown shown on demand).
 
 import type { RunSecond } from './run-second.ts';
 import type { LivePoint } from './runs.ts';
@@ -15,10 +16,17 @@ export interface PointContext {
   stepOffsetS: number;
 }
 
-export function chartPoint(second: RunSecond, context: PointContext): LivePoint {
+/** The length a second's rates are per: its recorded duration, a full second when unknown or zero. */
+function durationMsOf(second: RunSecond): number {
+  const durationMs = second.clientMetrics?.durationMs;
+  return durationMs !== undefined && durationMs > 0 ? durationMs : 1000;
+}
+
+/** `parts`: the clients' own seconds a merged second was made of; two or more fill the point's `clients`. */
+export function chartPoint(second: RunSecond, context: PointContext, parts?: readonly RunSecond[]): LivePoint {
   const client = second.clientMetrics ?? {};
   const server = second.serverMetrics;
-  const durationMs = client.durationMs !== undefined && client.durationMs > 0 ? client.durationMs : 1000;
+  const durationMs = durationMsOf(second);
   const errors = Object.values(second.errors).reduce((sum, count) => sum + count, 0);
   // t is the end of the second (`at`, as the agent measured it) in session seconds, to the hundredth.
   const t = client.at !== undefined ? Math.round((client.at - context.startedAtMs) / 10) / 100 : context.stepOffsetS + second.second + 1;
@@ -40,5 +48,8 @@ export function chartPoint(second: RunSecond, context: PointContext): LivePoint 
     serverMemUsedBytes: server?.memUsedBytes ?? null,
     rxBytesPerS: server?.rxBytesPerS ?? null,
     txBytesPerS: server?.txBytesPerS ?? null,
+    ...(parts && parts.length >= 2
+      ? { clients: parts.map((part) => ({ clientIndex: part.clientIndex, rps: (part.requests * 1000) / durationMsOf(part), p99Us: part.p99Us })) }
+      : {}),
   };
 }

@@ -84,6 +84,8 @@ export const LivePoint = z.object({
   serverMemUsedBytes: z.number().nullable(),
   rxBytesPerS: z.number().nullable(),
   txBytesPerS: z.number().nullable(),
+  /** Each client's own part of the second (several clients only): its requests/s and p99. */
+  clients: z.array(z.object({ clientIndex: z.number().int(), rps: z.number(), p99Us: z.number().nullable() })).optional(),
 });
 export type LivePoint = z.infer<typeof LivePoint>;
 

@@ -1,0 +1,199 @@
+// Several load clients' seconds made into one, exactly: counts, books and bytes added, the interval
+// histograms decoded, added and re-encoded, and the percentiles read from the added histogram (never
+// averaged). Stored seconds stay per client; every reader that charts, replays, compares or exports
+// a run's seconds reads them merged here, and the live run service aligns each client's seconds as
+// they arrive (SecondAligner) so the merged point is drawn once every client has given its part.
+
+import { decodeHistogram, encodeHistogram, createLatencyHistogram, latencyStats } from '../common/hdr.ts';
+import type { RunSecond, SecondPhase } from './run-second.ts';
+
+/** The clientIndex of a second merged from several clients. */
+export const MERGED_CLIENT_INDEX = -1;
+
+/** Client readings that count events (added over clients); every other reading keeps the highest. */
+const ADDED_CLIENT_COUNTERS = new Set(['sent', 'backlog', 'portErrors', 'newConnections']);
+
+const PHASE_ORDER: Record<SecondPhase, number> = { warmup: 0, measure: 1, drain: 2 };
+
+/** Which merged second a client's second belongs to: one per phase and index, one drain per run (its index may differ by client). */
+function keyOf(second: RunSecond): string {
+  return second.phase === 'drain' ? 'drain' : `${second.phase}:${second.second}`;
+}
+
+function compareSeconds(a: RunSecond, b: RunSecond): number {
+  return PHASE_ORDER[a.phase] - PHASE_ORDER[b.phase] || a.second - b.second;
+}
+
+function addCounts(into: Record<string, number>, counts: Readonly<Record<string, number>>): void {
+  for (const [key, count] of Object.entries(counts)) into[key] = (into[key] ?? 0) + count;
+}
+
+function sumOrNull(values: readonly (number | null)[]): number | null {
+  return values.some((value) => value === null) ? null : values.reduce<number>((sum, value) => sum + value!, 0);
+}
+
+function mergeClientMetrics(seconds: readonly RunSecond[]): Record<string, number> | null {
+  const readings = seconds.map((second) => second.clientMetrics).filter((metrics): metrics is Record<string, number> => metrics !== null);
+  if (readings.length === 0) return null;
+  const merged: Record<string, number> = {};
+  for (const reading of readings) {
+    for (const [key, value] of Object.entries(reading)) {
+      // `at` the latest, durationMs the longest, cpu, agentCpu and lag the highest: the slowest client speaks.
+      merged[key] = key in merged ? (ADDED_CLIENT_COUNTERS.has(key) ? merged[key]! + value : Math.max(merged[key]!, value)) : value;
+    }
+  }
+  return merged;
+}
+
+/** The slowest client's value: the bound left when the seconds were read without their histograms. */
+function highest(values: readonly (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : Math.max(...known);
+}
+
+/**
+ * Several clients' intervals of the same second index and phase (the drain: each client's one), added
+ * exactly: counts, books, bytes, histograms decoded, added, re-encoded; percentiles read from the
+ * added histogram; durationMs the longest; clientMetrics: `at` the latest, cpu/agentCpu/lag the
+ * highest, event counters added; serverMetrics the first non-null. Seconds read without their
+ * histograms keep the slowest client's percentiles (an upper bound, marked by the null histogram).
+ * A lone second is returned as it is, under the merged index.
+ */
+export function mergeClientSeconds(seconds: readonly RunSecond[]): RunSecond {
+  const first = seconds[0];
+  if (!first) throw new RangeError('mergeClientSeconds needs at least one second');
+  const key = keyOf(first);
+  if (seconds.some((second) => keyOf(second) !== key)) throw new RangeError('mergeClientSeconds merges seconds of one phase and index only');
+  // Nothing to add: the client's own figures, re-read from the same histogram, would be the same.
+  if (seconds.length === 1) return { ...first, clientIndex: MERGED_CLIENT_INDEX };
+  const notSent: Record<string, number> = {};
+  const errors: Record<string, number> = {};
+  const statusClasses: Record<string, number> = {};
+  for (const second of seconds) {
+    addCounts(notSent, second.notSent);
+    addCounts(errors, second.errors);
+    addCounts(statusClasses, second.statusClasses);
+  }
+  const encoded = seconds.map((second) => second.histogram).filter((histogram): histogram is string => histogram !== null);
+  let latency: Pick<RunSecond, 'p50Us' | 'p90Us' | 'p99Us' | 'maxUs' | 'histogram'>;
+  if (encoded.length > 0) {
+    const histogram = createLatencyHistogram();
+    for (const item of encoded) histogram.add(decodeHistogram(item));
+    const stats = latencyStats(histogram);
+    latency = { p50Us: stats.p50Us, p90Us: stats.p90Us, p99Us: stats.p99Us, maxUs: stats.maxUs, histogram: stats.count === 0 ? null : encodeHistogram(histogram) };
+  } else {
+    latency = {
+      p50Us: highest(seconds.map((second) => second.p50Us)),
+      p90Us: highest(seconds.map((second) => second.p90Us)),
+      p99Us: highest(seconds.map((second) => second.p99Us)),
+      maxUs: highest(seconds.map((second) => second.maxUs)),
+      histogram: null,
+    };
+  }
+  return {
+    second: Math.max(...seconds.map((second) => second.second)),
+    clientIndex: MERGED_CLIENT_INDEX,
+    phase: first.phase,
+    scheduled: sumOrNull(seconds.map((second) => second.scheduled)),
+    notSent,
+    inFlight: sumOrNull(seconds.map((second) => second.inFlight)),
+    requests: seconds.reduce((sum, second) => sum + second.requests, 0),
+    bytes: seconds.reduce((sum, second) => sum + second.bytes, 0),
+    errors,
+    statusClasses,
+    ...latency,
+    clientMetrics: mergeClientMetrics(seconds),
+    serverMetrics: seconds.find((second) => second.serverMetrics !== null)?.serverMetrics ?? null,
+  };
+}
+
+/**
+ * A run's stored seconds (any number of clients) as one merged second per (phase, second), in order.
+ * One client's seconds come back as they are, so a one-client run reads exactly as before.
+ */
+export function mergedBySecond(seconds: readonly RunSecond[]): RunSecond[] {
+  const clients = new Set(seconds.map((second) => second.clientIndex));
+  if (clients.size <= 1) return [...seconds].sort(compareSeconds);
+  const groups = new Map<string, RunSecond[]>();
+  for (const second of seconds) {
+    const key = keyOf(second);
+    const group = groups.get(key);
+    if (group) group.push(second);
+    else groups.set(key, [second]);
+  }
+  return [...groups.values()].map(mergeClientSeconds).sort(compareSeconds);
+}
+
+export interface AlignedSecond {
+  merged: RunSecond;
+  /** The clients' own seconds it was merged from, by client index. */
+  parts: RunSecond[];
+}
+
+/** Live: collects each client's seconds and releases a merged one once every client still running has given it. */
+export class SecondAligner {
+  readonly #clientCount: number;
+  readonly #running = new Set<number>();
+  /** Seconds waiting for a client, by key, each with the parts given so far by client index. */
+  readonly #held = new Map<string, Map<number, RunSecond>>();
+  /** Keys already released: a part arriving for one later (a client that lagged past a lost one) is not drawn twice. */
+  readonly #released = new Set<string>();
+
+  constructor(clientCount: number) {
+    if (!Number.isInteger(clientCount) || clientCount < 1) throw new RangeError('SecondAligner needs at least one client');
+    this.#clientCount = clientCount;
+    for (let index = 0; index < clientCount; index++) this.#running.add(index);
+  }
+
+  /** Returns the merged seconds that became complete (in order), each with its per-client parts. */
+  add(second: RunSecond): AlignedSecond[] {
+    if (!Number.isInteger(second.clientIndex) || second.clientIndex < 0 || second.clientIndex >= this.#clientCount) {
+      throw new RangeError(`client ${second.clientIndex} is not one of this run's ${this.#clientCount} clients`);
+    }
+    const key = keyOf(second);
+    if (this.#released.has(key)) return [];
+    const parts = this.#held.get(key) ?? new Map<number, RunSecond>();
+    parts.set(second.clientIndex, second);
+    this.#held.set(key, parts);
+    return this.#releaseComplete();
+  }
+
+  /** A client that ended or was lost: seconds that waited only on it are released. */
+  dropClient(clientIndex: number): AlignedSecond[] {
+    this.#running.delete(clientIndex);
+    return this.#releaseComplete();
+  }
+
+  /** Everything still held, released (end of step). */
+  flush(): AlignedSecond[] {
+    return this.#release(this.#heldInOrder().length);
+  }
+
+  #heldInOrder(): Array<[string, Map<number, RunSecond>]> {
+    return [...this.#held.entries()].sort(([, a], [, b]) => compareSeconds(a.values().next().value!, b.values().next().value!));
+  }
+
+  /**
+   * Releases every held second up to the last complete one: each client gives its seconds in order,
+   * so a client that has given a later second will never give an earlier one it skipped.
+   */
+  #releaseComplete(): AlignedSecond[] {
+    const held = this.#heldInOrder();
+    let lastComplete = -1;
+    held.forEach(([, parts], index) => {
+      if ([...this.#running].every((client) => parts.has(client))) lastComplete = index;
+    });
+    return this.#release(lastComplete + 1);
+  }
+
+  #release(count: number): AlignedSecond[] {
+    return this.#heldInOrder()
+      .slice(0, count)
+      .map(([key, parts]) => {
+        this.#held.delete(key);
+        this.#released.add(key);
+        const ordered = [...parts.values()].sort((a, b) => a.clientIndex - b.clientIndex);
+        return { merged: mergeClientSeconds(ordered), parts: ordered };
+      });
+  }
+}
