@@ -38,12 +38,28 @@ export const RunDeployment = z
   .strict();
 export type RunDeployment = z.infer<typeof RunDeployment>;
 
+/** One load client of a run and its share of the load relative to the others. */
+export const RunClient = z
+  .object({
+    hostId: HostId,
+    /** Share of the load relative to the other clients; absent: the host's core count (1 when unknown). */
+    weight: z.number().gt(0).max(1000).optional(),
+  })
+  .strict();
+export type RunClient = z.infer<typeof RunClient>;
+
+/** The most load clients one run drives. */
+export const MAX_RUN_CLIENTS = 16;
+
 export const runRequests = {
   'runs.start': request(
     z
       .object({
         name: SessionName.optional(),
-        clientHostId: HostId,
+        /** One load client (exactly one of clientHostId and clients is given). */
+        clientHostId: HostId.optional(),
+        /** Several load clients, the load split over them by weight; index 0 is the client of the fields that name one. */
+        clients: z.array(RunClient).min(1).max(MAX_RUN_CLIENTS).optional(),
         /** The server host, sampled once per second; null when the target is elsewhere. */
         serverHostId: HostId.nullable().optional(),
         profile: LoadProfile,

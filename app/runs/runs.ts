@@ -7,6 +7,7 @@ import { RecordedEngine } from './engine-choice.ts';
 import { LoadProfile } from './load-profile.ts';
 import { RunSummary } from './run-summary-schema.ts';
 import { Bottleneck } from './bottleneck.ts';
+import { ClockOffset } from './clock-offset.ts';
 
 /** Points the back end may have published and not yet seen acknowledged before it holds the rest. */
 export const POINTS_UNACKED_LIMIT = 10;
@@ -19,6 +20,42 @@ export const LIVE_STATUSES = ['starting', 'running', 'pausing', 'stopping', 'com
 export type LiveStatus = (typeof LIVE_STATUSES)[number];
 
 export const STEP_STATUSES = ['pending', 'warmup', 'running', 'completed', 'failed', 'stopped'] as const;
+
+export const CLIENT_STATUSES = ['starting', 'running', 'done', 'failed', 'lost'] as const;
+
+/** One load client of a session: where it runs, its share of the load, its engine and clock, how it fares. */
+export const LiveClient = z.object({
+  /** 0..n-1, the `clientIndex` of its stored seconds. */
+  index: z.number().int(),
+  hostId: z.number(),
+  name: z.string(),
+  /** The weight used: the one given, else the host's core count (1 when unknown). */
+  weight: z.number(),
+  cores: z.number().int().nullable(),
+  /** Its share of the current (or first) step: connections (closed model) or requests/s (open model). */
+  connections: z.number().int().nullable(),
+  rate: z.number().nullable(),
+  engine: RecordedEngine.nullable(),
+  /** Its clock's offset to Benchlab's; null: not measured (one client). */
+  clock: ClockOffset.nullable(),
+  status: z.enum(CLIENT_STATUSES),
+  /** Set when it failed or was lost: when (session seconds) and why, in words. */
+  problem: z.object({ atS: z.number(), message: z.string() }).nullable(),
+});
+export type LiveClient = z.infer<typeof LiveClient>;
+
+export const ClientVerdict = z.object({ clientIndex: z.number().int(), bottleneck: Bottleneck.nullable() });
+export type ClientVerdict = z.infer<typeof ClientVerdict>;
+
+/** What a step lost with a client: which one, when (session seconds), why, and how many of its seconds are missing. */
+export const StepDegraded = z.object({
+  clientIndex: z.number().int(),
+  hostName: z.string(),
+  atS: z.number(),
+  message: z.string(),
+  lostSeconds: z.number().int(),
+});
+export type StepDegraded = z.infer<typeof StepDegraded>;
 
 export const LiveStep = z.object({
   index: z.number().int(),
@@ -34,6 +71,10 @@ export const LiveStep = z.object({
   bottleneck: Bottleneck.nullable(),
   /** Requests/s the open model aims at; null for the closed model. */
   targetRate: z.number().nullable(),
+  /** Each client's own verdict (one saturated client among several is named); [] for one client. */
+  clientVerdicts: z.array(ClientVerdict),
+  /** Set when a client failed, dropped its link or died during the step: the step's result lacks its part. */
+  degraded: StepDegraded.nullable(),
 });
 export type LiveStep = z.infer<typeof LiveStep>;
 
@@ -41,7 +82,10 @@ export const LiveRun = z.object({
   sessionId: z.number(),
   name: z.string(),
   status: z.enum(LIVE_STATUSES),
+  /** The first client's host (clients[0].hostId). */
   clientHostId: z.number(),
+  /** The load clients, at least one; index 0 is the client of the fields that name one. */
+  clients: z.array(LiveClient),
   serverHostId: z.number().nullable(),
   profile: LoadProfile,
   steps: z.array(LiveStep),
@@ -56,12 +100,10 @@ export const LiveRun = z.object({
    * last line came, while nothing has come from it for over 2 s; null while lines flow.
    */
   silentSince: z.object({ client: z.string().nullable(), server: z.string().nullable() }),
-  /** The load engine that runs (ran) on the client, with the fallback notice if any; null: not recorded (older sessions ran the Node engine). */
+  /** The load engine that runs (ran) on the (first) client, with the fallback notice if any; null: not recorded (older sessions ran the Node engine). */
   engine: RecordedEngine.nullable(),
 });
 export type LiveRun = z.infer<typeof LiveRun>;
-
-export type LineSource = keyof LiveRun['silentSince'];
 
 /** One second on the charts. Latencies in µs, rates per second, shares 0..1; null when unknown. */
 export const LivePoint = z.object({

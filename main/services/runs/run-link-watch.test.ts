@@ -1,7 +1,7 @@
 // The run's link watch on an injected clock, with a stand-in for the host connections: a silent
 // source is published with the time of its last line and its host suspected; the client is lost
 // only once its agent is gone by its own rule AND its host does not answer; a silent server never
-// ends the run; a line clears the silence.
+// ends the run; a line clears the silence; of two clients, the silent one is published and lost by name.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -13,39 +13,45 @@ import { AGENT_GONE_AFTER_MS, SILENT_AFTER_MS } from './silence-watch.ts';
 
 const CLIENT = 1;
 const SERVER = 2;
+const FIRST = { client: 0 };
 
-function fixture() {
+function fixture(clients = [{ hostId: CLIENT, name: 'client' }]) {
   let now = Date.parse('2025-01-01T12:00:00Z');
   const unresponsive = new Set<number>();
   const suspected: Array<{ hostId: number; since: number }> = [];
   const heard: number[] = [];
   const published: Array<LiveRun['silentSince']> = [];
   const lost: string[] = [];
+  const lostClients: number[] = [];
   const watch = new RunLinkWatch({
     connections: {
       suspect: (hostId, since) => void suspected.push({ hostId, since: since.getTime() }),
       heard: (hostId) => void heard.push(hostId),
       state: (hostId) => ({ hostId, state: 'connected', message: null, since: '', unresponsiveSince: unresponsive.has(hostId) ? 'x' : null }) as HostConnection,
     },
-    hostIds: { client: CLIENT, server: SERVER },
+    clients,
+    serverHostId: SERVER,
     onSilence: (silentSince) => published.push(silentSince),
-    onClientLost: (message) => lost.push(message),
+    onClientLost: (clientIndex, message) => {
+      lostClients.push(clientIndex);
+      lost.push(message);
+    },
     clock: () => now,
   });
   const advance = (ms: number) => {
     now += ms;
     watch.tick();
   };
-  return { watch, advance, unresponsive, suspected, heard, published, lost, now: () => now };
+  return { watch, advance, unresponsive, suspected, heard, published, lost, lostClients, now: () => now };
 }
 
 describe('run link watch', () => {
   test('a silent client is published and suspected, then lost once gone and unanswering', (t) => {
     const f = fixture();
     t.after(() => f.watch.close());
-    f.watch.started('client');
+    f.watch.started(FIRST);
     f.advance(1000);
-    f.watch.heard('client');
+    f.watch.heard(FIRST);
     const lastLine = f.now();
     f.advance(SILENT_AFTER_MS);
     assert.deepEqual(f.published, []);
@@ -66,12 +72,12 @@ describe('run link watch', () => {
   test('a silent server is published, never ends the run, and a line clears it', (t) => {
     const f = fixture();
     t.after(() => f.watch.close());
-    f.watch.started('client');
+    f.watch.started(FIRST);
     f.watch.started('server');
     const serverLast = f.now();
     for (let second = 0; second < 30; second++) {
       f.advance(1000);
-      f.watch.heard('client');
+      f.watch.heard(FIRST);
     }
     f.unresponsive.add(SERVER);
     assert.deepEqual(f.lost, []);
@@ -85,13 +91,39 @@ describe('run link watch', () => {
   test('a client between steps is not expected to send, and its silence ends with its step', (t) => {
     const f = fixture();
     t.after(() => f.watch.close());
-    f.watch.started('client');
+    f.watch.started(FIRST);
     f.advance(SILENT_AFTER_MS + 250);
     assert.equal(f.published.length, 1);
-    f.watch.stopped('client');
+    f.watch.stopped(FIRST);
     assert.deepEqual(f.published.at(-1), { client: null, server: null });
     f.unresponsive.add(CLIENT);
     f.advance(60_000);
     assert.deepEqual(f.lost, []);
+  });
+
+  test('with two clients, the one whose agent goes silent and whose host does not answer is lost by name; the other is not', (t) => {
+    const OTHER_CLIENT = 3;
+    const f = fixture([
+      { hostId: CLIENT, name: 'bl-client' },
+      { hostId: OTHER_CLIENT, name: 'bl-client2' },
+    ]);
+    t.after(() => f.watch.close());
+    const second = { client: 1 };
+    f.watch.started(FIRST);
+    f.watch.started(second);
+    const secondLast = f.now();
+    for (let tick = 0; tick < 4; tick++) {
+      f.advance(1000);
+      f.watch.heard(FIRST);
+    }
+    assert.deepEqual(f.published, [{ client: new Date(secondLast).toISOString(), server: null }], 'the silent client is published although the other one sends');
+    assert.deepEqual(f.suspected, [{ hostId: OTHER_CLIENT, since: secondLast }]);
+    f.unresponsive.add(OTHER_CLIENT);
+    for (let tick = 0; tick < AGENT_GONE_AFTER_MS / 1000 + 1; tick++) {
+      f.advance(1000);
+      f.watch.heard(FIRST);
+    }
+    assert.deepEqual(f.lostClients, [1]);
+    assert.match(f.lost[0]!, /^client link lost at \d\d:\d\d:\d\d: no data from the agent on bl-client2 for \d+(\.\d)? s; what was stored is kept$/);
   });
 });

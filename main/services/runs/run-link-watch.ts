@@ -1,12 +1,13 @@
-// Watches the lines of one live session's agents, the client's load agent and the server's sampler,
+// Watches the lines of one live session's agents, each client's load agent and the server's sampler,
 // each of which sends one a second. Past SILENT_AFTER_MS without a line the live run says since
-// when that source is silent and its host is probed (shown unresponsive while it does not answer);
-// a line clears both. When the client's agent is known gone by its own heartbeat rule and its host
-// does not answer, the link is lost: the run service ends the run. The server's silence never ends
-// the run: it goes on without server readings.
+// when that source is silent (the clients: the earliest silent one) and its host is probed (shown
+// unresponsive while it does not answer); a line clears both. When a client's agent is known gone
+// by its own heartbeat rule and its host does not answer, that client's link is lost: the run
+// service ends the run, naming it. The server's silence never ends the run: it goes on without
+// server readings.
 
 import { clockTime } from '../../../app/common/clock-time.ts';
-import type { LineSource, LiveRun } from '../../../app/runs/runs.ts';
+import type { LiveRun } from '../../../app/runs/runs.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import { SilenceWatch } from './silence-watch.ts';
 
@@ -15,52 +16,61 @@ const TICK_MS = 250;
 
 export interface RunLinkWatchOptions {
   connections: Pick<HostConnections, 'suspect' | 'heard' | 'state'>;
-  hostIds: { client: number; server: number | null };
+  /** The load clients by index (their host and its name), and the server's host if sampled. */
+  clients: ReadonlyArray<{ hostId: number; name: string }>;
+  serverHostId: number | null;
   /** The live run's `silentSince` changed. */
   onSilence: (silentSince: LiveRun['silentSince']) => void;
-  /** The client's agent is gone by its own rule and its host does not answer: the run must end. */
-  onClientLost: (message: string) => void;
+  /** A client's agent is gone by its own rule and its host does not answer: the run must end. */
+  onClientLost: (clientIndex: number, message: string) => void;
   clock?: () => number;
 }
 
+/** Which agent a line came from: the server's sampler, or a client's load agent by its index. */
+export type LinkSource = 'server' | { client: number };
+
 export class RunLinkWatch {
   readonly #options: RunLinkWatchOptions;
-  readonly #watches: Record<LineSource, SilenceWatch>;
+  readonly #clients: SilenceWatch[];
+  readonly #server: SilenceWatch;
+  readonly #lost = new Set<number>();
   readonly #ticker: ReturnType<typeof setInterval>;
-  #clientLost = false;
 
   constructor(options: RunLinkWatchOptions) {
     this.#options = options;
     const clock = options.clock ?? Date.now;
-    this.#watches = { client: new SilenceWatch(clock), server: new SilenceWatch(clock) };
+    this.#clients = options.clients.map(() => new SilenceWatch(clock));
+    this.#server = new SilenceWatch(clock);
     this.#ticker = setInterval(() => this.tick(), TICK_MS);
     this.#ticker.unref?.();
   }
 
   /** The source's agent said hello: its lines are expected from now on. */
-  started(source: LineSource): void {
-    const wasSilent = this.#watches[source].silentSince !== null;
-    this.#watches[source].start();
+  started(source: LinkSource): void {
+    const watch = this.#watch(source);
+    const wasSilent = watch.silentSince !== null;
+    watch.start();
     if (wasSilent) this.#publish();
   }
 
   /** A line came from the source. */
-  heard(source: LineSource): void {
-    if (!this.#watches[source].heard()) return;
-    const hostId = this.#options.hostIds[source];
+  heard(source: LinkSource): void {
+    if (!this.#watch(source).heard()) return;
+    const hostId = this.#hostId(source);
     if (hostId !== null) this.#options.connections.heard(hostId);
     this.#publish();
   }
 
-  /** The source may be quiet this much longer before its next line (the client's drain). */
-  allowPause(source: LineSource, ms: number): void {
-    this.#watches[source].allowPause(ms);
+  /** The source may be quiet this much longer before its next line (a client's drain). */
+  allowPause(source: LinkSource, ms: number): void {
+    this.#watch(source).allowPause(ms);
   }
 
   /** No lines are expected from the source (its step is over). */
-  stopped(source: LineSource): void {
-    const wasSilent = this.#watches[source].silentSince !== null;
-    this.#watches[source].stop();
+  stopped(source: LinkSource): void {
+    const watch = this.#watch(source);
+    const wasSilent = watch.silentSince !== null;
+    watch.stop();
     if (wasSilent) this.#publish();
   }
 
@@ -68,27 +78,40 @@ export class RunLinkWatch {
     clearInterval(this.#ticker);
   }
 
-  /** Looks at both watches now (the ticker's work; tests call it on their own clock). */
+  /** Looks at every watch now (the ticker's work; tests call it on their own clock). */
   tick(): void {
-    for (const source of ['client', 'server'] as const) {
-      const silence = this.#watches[source].check();
+    const sources: LinkSource[] = [...this.#clients.map((_, client) => ({ client })), 'server'];
+    for (const source of sources) {
+      const silence = this.#watch(source).check();
       if (!silence) continue;
-      const hostId = this.#options.hostIds[source];
+      const hostId = this.#hostId(source);
       if (hostId !== null) this.#options.connections.suspect(hostId, new Date(silence.since));
       this.#publish();
     }
-    const client = this.#watches.client;
-    if (this.#clientLost || !client.gone()) return;
-    // A host that answers has a live link: its agent is stuck, not cut off, and its own caps end it.
-    if (this.#options.connections.state(this.#options.hostIds.client).unresponsiveSince === null) return;
-    this.#clientLost = true;
-    const silentS = Math.floor(client.silentForMs() / 100) / 10;
-    this.#options.onClientLost(`client link lost at ${clockTime(client.silentSince!)}: no data from the client's agent for ${silentS} s; what was stored is kept`);
+    for (const [index, watch] of this.#clients.entries()) {
+      if (this.#lost.has(index) || !watch.gone()) continue;
+      const { hostId, name } = this.#options.clients[index]!;
+      // A host that answers has a live link: its agent is stuck, not cut off, and its own caps end it.
+      if (this.#options.connections.state(hostId).unresponsiveSince === null) continue;
+      this.#lost.add(index);
+      const silentS = Math.floor(watch.silentForMs() / 100) / 10;
+      const whose = this.#clients.length === 1 ? "the client's agent" : `the agent on ${name}`;
+      this.#options.onClientLost(index, `client link lost at ${clockTime(watch.silentSince!)}: no data from ${whose} for ${silentS} s; what was stored is kept`);
+    }
   }
 
   silentSince(): LiveRun['silentSince'] {
     const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
-    return { client: iso(this.#watches.client.silentSince), server: iso(this.#watches.server.silentSince) };
+    const silentClients = this.#clients.map((watch) => watch.silentSince).filter((since): since is number => since !== null);
+    return { client: iso(silentClients.length > 0 ? Math.min(...silentClients) : null), server: iso(this.#server.silentSince) };
+  }
+
+  #watch(source: LinkSource): SilenceWatch {
+    return source === 'server' ? this.#server : this.#clients[source.client]!;
+  }
+
+  #hostId(source: LinkSource): number | null {
+    return source === 'server' ? this.#options.serverHostId : this.#options.clients[source.client]!.hostId;
   }
 
   #publish(): void {

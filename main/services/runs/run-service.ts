@@ -19,8 +19,9 @@ import { ApiError } from '../../../app/common/errors.ts';
 import { clockTime } from '../../../app/common/clock-time.ts';
 import { chartPoint } from '../../../app/runs/chart-point.ts';
 import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/runs/load-profile.ts';
-import type { RepeatTag, RunDeployment } from '../../../app/runs/runs-contract.ts';
+import type { RepeatTag, RunClient, RunDeployment } from '../../../app/runs/runs-contract.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
+import { liveClientOf } from '../../../app/runs/run-clients.ts';
 import { latencyMeaning, type LivePoint, type LiveRun, type StoredRun } from '../../../app/runs/runs.ts';
 import { storedSecondsEndMs } from '../../../app/runs/run-second.ts';
 import type { EventBus } from '../event-bus.ts';
@@ -71,7 +72,10 @@ export interface RunServiceOptions {
 
 export interface StartArgs {
   name?: string | undefined;
-  clientHostId: number;
+  /** One load client; exactly one of clientHostId and clients is given. */
+  clientHostId?: number | undefined;
+  /** Several load clients, the load split over them by weight. */
+  clients?: RunClient[] | undefined;
   serverHostId?: number | null | undefined;
   profile: LoadProfile;
   /** One of several repeats of one configuration; kept in the session's config for Compare. */
@@ -145,7 +149,9 @@ export class RunService {
     }
     const { hosts, connections } = this.#options;
     const profile = args.profile;
-    const client = hosts.get(args.clientHostId);
+    const requested = requestedClients(args, (hostId) => hosts.get(hostId).name);
+    if (requested.length > 1) throw new ApiError('unavailable', 'several load clients are not supported yet: give one');
+    const client = hosts.get(requested[0]!.hostId);
     const clientTransport = connections.transportFor(client.id);
     const server = args.serverHostId ? hosts.get(args.serverHostId) : null;
     const serverTransport = server ? connections.transportFor(server.id) : null;
@@ -182,6 +188,7 @@ export class RunService {
       name,
       status: 'starting',
       clientHostId: client.id,
+      clients: [liveClientOf({ index: 0, hostId: client.id, hostName: client.name, weight: 1, cores: null, engine: engine.recorded, clock: null }, 'starting')],
       serverHostId: server?.id ?? null,
       profile,
       steps: steps.map((step) => ({
@@ -194,6 +201,8 @@ export class RunService {
         summary: null,
         bottleneck: null,
         targetRate: targetRate(step.load),
+        clientVerdicts: [],
+        degraded: null,
       })),
       currentStep: null,
       latencyMeaning: latencyMeaning(profile.load.model),
@@ -214,13 +223,14 @@ export class RunService {
       capTimer: null,
       links: new RunLinkWatch({
         connections,
-        hostIds: { client: client.id, server: server?.id ?? null },
+        clients: [{ hostId: client.id, name: client.name }],
+        serverHostId: server?.id ?? null,
         onSilence: (silentSince) => {
           // A silent sampler's last reading is not the server now: the charts get a gap, not a flat line.
           if (silentSince.server !== null) live.server = null;
           this.#update(live, { silentSince });
         },
-        onClientLost: (message) => {
+        onClientLost: (_clientIndex, message) => {
           this.#options.log.error('runs', `${name}: ${message}`);
           live.load?.giveUp({ reason: 'link-lost', message });
         },
@@ -397,15 +407,15 @@ export class RunService {
     try {
       const agent = await RemoteAgent.start(context.clientTransport, context.clientAgent.command, config, {
         onLine: (line) => {
-          live.links.heard('client');
+          live.links.heard(FIRST_CLIENT);
           this.#onLoadLine(live, step, recorder, line);
         },
         onProblem: (message) => this.#options.log.warn('runs', `${state.name}: ${message}`),
       });
       live.agents.add(agent);
       live.load = agent;
-      live.links.started('client');
-      live.links.allowPause('client', THREADS_START_QUIET_MS);
+      live.links.started(FIRST_CLIENT);
+      live.links.allowPause(FIRST_CLIENT, THREADS_START_QUIET_MS);
       if (live.controller.signal.aborted) void agent.stop();
       const watchdog = setTimeout(() => {
         this.#options.log.warn('runs', `${state.name}: the agent outlived its ${step.capS} s cap; killing it`);
@@ -418,7 +428,7 @@ export class RunService {
       end = { reason: 'error', message: error instanceof Error ? error.message : String(error) };
     } finally {
       live.load = null;
-      live.links.stopped('client');
+      live.links.stopped(FIRST_CLIENT);
     }
     // A step cut at its hard cap did not finish what it scheduled: it is stopped, not completed.
     const status = live.storeFull ? 'failed' : end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
@@ -465,7 +475,7 @@ export class RunService {
     const windowS = loadStep.load.durationS;
     if (second.phase === 'measure' && windowS !== undefined && second.second + 1 >= windowS) {
       // The window's last second: the drain line comes once the answers still due are in, or at the timeout.
-      live.links.allowPause('client', live.state.profile.request.timeoutMs + DRAIN_QUIET_MS);
+      live.links.allowPause(FIRST_CLIENT, live.state.profile.request.timeoutMs + DRAIN_QUIET_MS);
     }
     if (second.phase === 'drain') {
       // Not a second of the window: it finishes the step's books, it is no point on the charts.
@@ -616,6 +626,24 @@ export class RunService {
   #publish(live: Live): void {
     this.#options.bus.publish('runs.state', structuredClone(live.state));
   }
+}
+
+const FIRST_CLIENT = { client: 0 };
+
+/**
+ * The load clients asked for: `clients`, or the one `clientHostId`. Refuses neither, both, and a
+ * host listed twice (each client host takes part once).
+ */
+function requestedClients(args: StartArgs, nameOf: (hostId: number) => string): RunClient[] {
+  if (args.clients && args.clientHostId !== undefined) throw new ApiError('invalid_args', 'clients: give either one client host (clientHostId) or several (clients), not both');
+  const clients = args.clients ?? (args.clientHostId === undefined ? [] : [{ hostId: args.clientHostId }]);
+  if (clients.length === 0) throw new ApiError('invalid_args', 'clients: give the client host that sends the load');
+  const seen = new Set<number>();
+  for (const client of clients) {
+    if (seen.has(client.hostId)) throw new ApiError('invalid_args', `clients: ${nameOf(client.hostId)} is listed twice: list each client host once`);
+    seen.add(client.hostId);
+  }
+  return clients;
 }
 
 /** Why a step's agent ended badly, in words; null when it ended as planned or on Stop. */

@@ -1,10 +1,10 @@
-// Runs of a session: one load step each (template, variant, knobs, profile step), with its status,
-// start and end, and once it ends its summary and merged HDR histogram (stored as bytes, read back
+// Runs of a session: one load step each (template, variant, knobs, profile step — with the client
+// it lost, if one was), with its status, start and end, and once it ends its summary and merged HDR histogram (stored as bytes, read back
 // encoded for Compare's read model).
 
 import { encodeHistogram, type LatencyHistogram } from '../../../app/common/hdr.ts';
 import type { RunSummary } from '../../../app/runs/run-summary.ts';
-import type { StoredRun } from '../../../app/runs/runs.ts';
+import type { StepDegraded, StoredRun } from '../../../app/runs/runs.ts';
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';
 
@@ -77,6 +77,11 @@ export class RunsRepository {
     this.#db
       .prepare('UPDATE run SET status = ?, ended_at = ?, summary = ?, histogram = ? WHERE id = ?')
       .run(status, at.toISOString(), result.summary ? JSON.stringify(result.summary) : null, histogram, runId);
+  }
+
+  /** Marks a run's step degraded (a client lost during it): kept in its step JSON, beside the load it ran. */
+  markDegraded(runId: number, degraded: StepDegraded): void {
+    this.#db.prepare("UPDATE run SET step = json_set(step, '$.degraded', json(?)) WHERE id = ?").run(JSON.stringify(degraded), runId);
   }
 
   forSession(sessionId: number): StoredRun[] {

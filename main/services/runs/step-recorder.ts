@@ -1,8 +1,10 @@
 // One step's measurements as they arrive: each agent line becomes a run second (app/runs/
-// run-second.ts); a measured second (and the drain after the window) is written to SQLite at once
-// (one short transaction, so a killed Benchlab loses at most the second in flight), then added into
-// the step's tally (app/runs/summarize-run.ts, the one summary) and its books checked. Warm-up
-// seconds are built the same way, to be charted, but neither stored nor counted.
+// run-second.ts) of the client that sent it (its clientIndex, its second count, its time corrected
+// to Benchlab's clock); a measured second (and the drain after the window) is written to SQLite at
+// once (one short transaction, so a killed Benchlab loses at most the second in flight), then added
+// into the step's tally (app/runs/summarize-run.ts, the one summary, which adds the clients' seconds
+// by second index) and its books checked per client. Warm-up seconds are built the same way, to be
+// charted, but neither stored nor counted.
 
 import type { LoadSampleLine, ServerMetrics } from '../../../app/runs/agent-protocol.ts';
 import type { Bottleneck } from '../../../app/runs/bottleneck.ts';
@@ -18,22 +20,32 @@ export class StepRecorder {
   readonly #samples: SamplesRepository;
   readonly #runs: RunsRepository;
   readonly #tally: RunTally;
-  #stored = 0;
-  #inFlight = 0;
+  /** Per client: seconds stored (the drain included), measured seconds stored, requests in flight after its last second. */
+  readonly #stored: number[];
+  readonly #measured: number[];
+  readonly #inFlight: number[];
 
-  constructor(options: { runId: number; samples: SamplesRepository; runs: RunsRepository; rules: SummaryRules }) {
+  constructor(options: { runId: number; samples: SamplesRepository; runs: RunsRepository; rules: SummaryRules; clients?: number }) {
     this.runId = options.runId;
     this.#samples = options.samples;
     this.#runs = options.runs;
     this.#tally = new RunTally(options.rules);
+    const clients = options.clients ?? 1;
+    this.#stored = new Array<number>(clients).fill(0);
+    this.#measured = new Array<number>(clients).fill(0);
+    this.#inFlight = new Array<number>(clients).fill(0);
   }
 
-  /** The line as the run second it is stored as; `server` is the server's latest reading (≤ 1 s old). */
-  secondOf(line: LoadSampleLine, server: ServerMetrics | null): RunSecond {
+  /**
+   * The line as the run second it is stored as; `server` is the server's latest reading (≤ 1 s old).
+   * `client` says whose line it is and its clock's offset to Benchlab's (0 when not measured): the
+   * second's time is stored on Benchlab's clock, so the seconds of several clients line up.
+   */
+  secondOf(line: LoadSampleLine, server: ServerMetrics | null, client: { index: number; offsetMs: number } = { index: 0, offsetMs: 0 }): RunSecond {
     return {
       // Stored seconds count from 0 after the warm-up; a warm-up second keeps the agent's index.
-      second: line.phase === 'warmup' ? line.second : this.#stored,
-      clientIndex: 0,
+      second: line.phase === 'warmup' ? line.second : this.#stored[client.index]!,
+      clientIndex: client.index,
       phase: line.phase,
       scheduled: line.scheduled,
       notSent: line.notSent,
@@ -47,7 +59,7 @@ export class StepRecorder {
       p99Us: line.p99Us,
       maxUs: line.maxUs,
       histogram: line.histogram,
-      clientMetrics: numbersOnly({ ...line.client, at: line.at, durationMs: line.durationMs }),
+      clientMetrics: numbersOnly({ ...line.client, at: line.at - client.offsetMs, durationMs: line.durationMs }),
       serverMetrics: server ? flattenServer(server) : null,
     };
   }
@@ -59,11 +71,20 @@ export class StepRecorder {
   record(second: RunSecond): string | null {
     if (second.phase === 'warmup') return null;
     this.#samples.append(this.runId, [{ ...second, phase: second.phase }]);
-    this.#stored++;
+    const client = second.clientIndex;
+    this.#stored[client]!++;
+    if (second.phase === 'measure') this.#measured[client]!++;
     this.#tally.add(second);
-    const balanced = intervalBalances(summarySecondOf(second), this.#inFlight);
-    this.#inFlight = second.inFlight ?? 0;
-    return balanced ? null : `the books of ${second.phase === 'drain' ? 'the drain' : `second ${second.second}`} do not balance (scheduled ${second.scheduled}, in flight ${second.inFlight})`;
+    const balanced = intervalBalances(summarySecondOf(second), this.#inFlight[client]!);
+    this.#inFlight[client] = second.inFlight ?? 0;
+    if (balanced) return null;
+    const whose = this.#stored.length > 1 ? ` of client ${client + 1}` : '';
+    return `the books of ${second.phase === 'drain' ? 'the drain' : `second ${second.second}`}${whose} do not balance (scheduled ${second.scheduled}, in flight ${second.inFlight})`;
+  }
+
+  /** Measured seconds stored so far of one client (what a lost client's part is counted against). */
+  measuredSeconds(clientIndex: number): number {
+    return this.#measured[clientIndex] ?? 0;
   }
 
   summary(): RunSummary | null {

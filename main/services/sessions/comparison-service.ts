@@ -9,6 +9,7 @@ import { ApiError } from '../../../app/common/errors.ts';
 import { LoadProfile } from '../../../app/runs/load-profile.ts';
 import { chartPoint } from '../../../app/runs/chart-point.ts';
 import { recordedEngineOf } from '../../../app/runs/engine-choice.ts';
+import { liveClientsOfConfig, storedDegradedOf } from '../../../app/runs/run-clients.ts';
 import type { ReplayData } from '../../../app/sessions/replay.ts';
 import { latencyMeaning, type LivePoint, type LiveRun, type LiveStep } from '../../../app/runs/runs.ts';
 import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
@@ -88,6 +89,8 @@ export class ComparisonService {
         summary: run.summary,
         bottleneck: run.bottleneck ?? null,
         targetRate: storedTargetRate(run.step),
+        clientVerdicts: [],
+        degraded: storedDegradedOf(run.step),
       });
       cursor = endS;
     }
@@ -97,6 +100,7 @@ export class ComparisonService {
       name: session.name,
       status: LIVE_STATUS[session.status as keyof typeof LIVE_STATUS] ?? 'cancelled',
       clientHostId: session.clientHostId ?? 0,
+      clients: liveClientsOfConfig(session.config, session.clientHostId),
       serverHostId: session.serverHostId,
       profile: profile.data,
       steps,
