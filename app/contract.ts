@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { NoArgs, request } from './common/contract-kit.ts';
 import type { ApiErrorShape } from './common/errors.ts';
+import { LogLine, logRequests } from './common/log-contract.ts';
 import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
 import { planEvents, planRequests } from './plans/plans-contract.ts';
 import { presetEvents, presetRequests } from './presets/presets-contract.ts';
@@ -35,6 +36,7 @@ export const appRequests = {
 
 export const requests = {
   ...appRequests,
+  ...logRequests,
   ...hostRequests,
   ...terminalRequests,
   ...sessionRequests,
@@ -44,15 +46,7 @@ export const requests = {
   ...planRequests,
 } as const;
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-
-export const LogLine = z.object({
-  at: z.string(),
-  level: z.enum(LOG_LEVELS),
-  source: z.string(),
-  message: z.string(),
-});
-export type LogLine = z.infer<typeof LogLine>;
+export { LOG_LEVELS, LogLine } from './common/log-contract.ts';
 
 export const events = {
   log: LogLine,

@@ -1,6 +1,7 @@
 // The implementation of every contract request: each capability's handlers (typed from its own
 // part of the contract) merged into one map. Arguments arrive validated.
 
+import type { logRequests } from '../../app/common/log-contract.ts';
 import type { appRequests, requests } from '../../app/contract.ts';
 import type { Services } from '../services/services.ts';
 import type { HandlersFor } from './handler-kit.ts';
@@ -16,8 +17,10 @@ export type Handlers = HandlersFor<typeof requests>;
 
 export function createHandlers(services: Services): Handlers {
   const app: HandlersFor<typeof appRequests> = { 'app.info': () => services.info() };
+  const log: HandlersFor<typeof logRequests> = { 'log.backlog': () => services.log.backlog() };
   return {
     ...app,
+    ...log,
     ...createHostHandlers(services.hostService),
     ...createTerminalHandlers(services.terminals),
     ...createSessionHandlers(services),
