@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Manifest } from '../../../app/templates/templates.ts';
 import { demoBuildManifest } from '../../../tests/support/demo-template.ts';
+import { until } from '../../../tests/support/until.ts';
 import { runBuild } from './local-build.ts';
 
 /** A template whose one build step appends a line to runs.txt and writes out/app.jar from src/a.txt. */
@@ -62,6 +63,39 @@ describe('local builds', () => {
     await runBuild(dir, manifest);
     await runBuild(dir, manifest);
     assert.equal(runs(dir), 2);
+  });
+
+  test('output streams line by line while the step runs, and downloads become one progress line and a summary', async () => {
+    const dir = join(scratch, 'streamed');
+    const manifest = template(dir, undefined);
+    // Prints what Maven and npm print while fetching, then waits for the test's go before it ends.
+    manifest.build[0]!.command = [
+      process.execPath,
+      '-e',
+      [
+        "const fs=require('fs');",
+        "console.log('[INFO] Scanning for projects...');",
+        "console.log('[INFO] Downloading from central: https://repo.example/org/a/a-1.pom');",
+        "console.log('[INFO] Downloaded from central: https://repo.example/org/a/a-1.pom (3.9 kB at 14 kB/s)');",
+        "console.log('[INFO] Downloaded from central: https://repo.example/org/b/b-2.jar (13 kB at 466 kB/s)');",
+        "console.error('npm http fetch GET 200 https://registry.example/pg/-/pg-8.23.1.tgz 856ms (cache miss)');",
+        "console.log('loglevel ' + process.env.npm_config_loglevel);",
+        "const wait=setInterval(()=>{if(fs.existsSync('go')){clearInterval(wait);fs.mkdirSync('out',{recursive:true});fs.writeFileSync('out/app.jar','x');console.log('[INFO] BUILD SUCCESS')}},20);",
+      ].join(''),
+    ];
+    const output: string[] = [];
+    const progress: string[] = [];
+    const build = runBuild(dir, manifest, { onOutput: (line) => output.push(line), onProgress: (text) => progress.push(text) });
+    await until(() => output.includes('loglevel http'), 'the first lines while the step still runs', 10_000);
+    assert.match(progress[0] ?? '', /^Maven downloaded 0 files, 0 B so far \(a-1\.pom\)$/, 'the first download is shown at once');
+    writeFileSync(join(dir, 'go'), '');
+    await build;
+    assert.deepEqual(output, [
+      '[INFO] Scanning for projects...',
+      'loglevel http',
+      '[INFO] BUILD SUCCESS',
+      'Maven downloaded 2 files, 17 kB in all; npm fetched 1 package and 0 package documents in all',
+    ]);
   });
 
   test('a build tool that is not installed is named as such', async () => {

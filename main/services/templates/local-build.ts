@@ -1,5 +1,6 @@
 // A template's build steps, run on the user's machine in the template's folder (argv, no shell),
-// with output to the log, a time limit and cancel; their artifacts are then uploaded like files.
+// with output to the log line by line as it comes, Maven's and npm's downloads counted into one
+// progress line (build-progress.ts), a time limit and cancel; their artifacts are then uploaded like files.
 // A step that names its inputs is skipped while their content hash is the one of its last good run
 // (a Maven build takes seconds to minutes; most deploys change nothing), and builds of one folder
 // never run at once.
@@ -10,11 +11,14 @@ import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../../../app/common/errors.ts';
 import type { Manifest } from '../../../app/templates/templates.ts';
+import { BuildProgress, transferArgv } from './build-progress.ts';
 
 export interface BuildOptions {
   signal?: AbortSignal;
   onStep?: (name: string, index: number) => void;
   onOutput?: (line: string) => void;
+  /** The step's download progress so far ("Maven downloaded 57 files, 3.4 MB so far (…)"), replacing the previous one. */
+  onProgress?: (text: string) => void;
 }
 
 type BuildStep = Manifest['build'][number];
@@ -59,18 +63,22 @@ const building = new Map<string, Promise<unknown>>();
 
 function runStep(dir: string, step: Manifest['build'][number], options: BuildOptions): Promise<void> {
   return new Promise((resolve, reject) => {
-    const [file, ...args] = step.command;
-    const child = spawn(file!, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const { argv, env } = transferArgv(step.command);
+    const [file, ...args] = argv;
+    const child = spawn(file!, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     const tail: string[] = [];
+    const progress = new BuildProgress((text) => options.onProgress?.(text));
     let partial = '';
+    const onLine = (line: string) => {
+      if (progress.take(line)) return;
+      tail.push(line);
+      if (tail.length > 10) tail.shift();
+      options.onOutput?.(line);
+    };
     const onData = (data: Buffer) => {
       const lines = (partial + data.toString()).split(/\r?\n/);
       partial = lines.pop() ?? '';
-      for (const line of lines) {
-        tail.push(line);
-        if (tail.length > 10) tail.shift();
-        options.onOutput?.(line);
-      }
+      lines.forEach(onLine);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -94,7 +102,9 @@ function runStep(dir: string, step: Manifest['build'][number], options: BuildOpt
     child.on('close', (code) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (partial) options.onOutput?.(partial);
+      if (partial) onLine(partial);
+      const downloaded = progress.finish();
+      if (downloaded) options.onOutput?.(downloaded);
       if (stopped) return reject(stopped);
       if (code === 0) return resolve();
       reject(new ApiError('unavailable', `build step "${step.name}" failed with exit code ${code}${tail.length ? `:\n${tail.join('\n')}` : ''}`));

@@ -228,6 +228,7 @@ export class TemplateService {
               signal,
               onStep: (name) => this.#update(active, { step: { ...active.deployment.step!, detail: name } }),
               onOutput: (line) => this.#log(`${host.name} build: ${line}`),
+              onProgress: (text) => this.#options.log.progress('templates', `${host.name} build: ${text}`),
             });
 
       const bundled = manifest.components ? await readBuildComponents(join(built.dir, manifest.components), manifest.components) : {};
