@@ -99,6 +99,32 @@ describe('run summaries', () => {
     assert.deepEqual(summary.bands.map((band) => band.label), ['all']);
   });
 
+  test('four clients of each second: their counts added, the second’s time counted once, what each left in flight kept', () => {
+    const accumulator = new SummaryAccumulator();
+    for (let index = 0; index < 3; index++) {
+      for (let client = 0; client < 4; client++) {
+        // Client c answers 10 + c per second; in second 1 it schedules c + 1 more, left in flight to the end.
+        const answered = 10 + client;
+        const inFlight = index === 0 ? 0 : client + 1;
+        const scheduled = answered + (index === 1 ? client + 1 : 0);
+        accumulator.add(second(Array(answered).fill(1), { scheduled, inFlight, durationMs: client === 2 ? 900 : 1000 }), index, client);
+      }
+    }
+    accumulator.add(second(Array(2).fill(1), { phase: 'drain', scheduled: 0, inFlight: 0, durationMs: 300 }), 3, 3);
+    const summary = accumulator.summary([]);
+    assert.equal(summary.seconds, 3, 'three seconds of four clients are three seconds');
+    assert.equal(summary.requests, 3 * (10 + 11 + 12 + 13) + 2);
+    assert.equal(summary.requestsPerSecond, 46);
+    // Clients 0, 1, 2 still have 1, 2, 3 in flight; client 3's drain resolved 2 of its 4 (2 are lost).
+    assert.equal(summary.books?.inFlight, 1 + 2 + 3);
+    assert.equal(summary.books?.scheduled, 3 * 46 + (1 + 2 + 3 + 4));
+    assert.equal(summary.books?.balanced, false, 'two of client 3’s requests were never resolved');
+    const resolvedDrain = new SummaryAccumulator();
+    for (let client = 0; client < 2; client++) resolvedDrain.add(second([1], { scheduled: 3, inFlight: 2 }), 0, client);
+    for (let client = 0; client < 2; client++) resolvedDrain.add(second([1, 1], { phase: 'drain', scheduled: 0, inFlight: 0 }), 1, client);
+    assert.deepEqual(resolvedDrain.books(), { scheduled: 6, answered: 6, errors: 0, timeouts: 0, notSent: 0, inFlight: 0, balanced: true });
+  });
+
   test('an empty run has zero rates and null latencies', () => {
     const summary = summarize([], [800, 1200]);
     assert.equal(summary.requestsPerSecond, 0);

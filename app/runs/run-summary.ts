@@ -56,14 +56,16 @@ export class SummaryAccumulator {
   scheduled = 0;
   /** Some interval came without a scheduled count (recorded before the books): no books then. */
   #booksMissing = false;
-  #lastInFlight = 0;
+  /** Each client's latest in-flight count: what is still unresolved is their sum. */
+  readonly #lastInFlight = new Map<number, number>();
   readonly errors: Record<string, number> = emptyErrors();
   readonly notSent: Record<string, number> = emptyNotSent();
   readonly status: Record<string, number> = emptyStatus();
   /** Seconds of several clients at the same index count once in duration. */
   readonly #secondsSeen = new Map<number, number>();
 
-  add(second: SummarySecond, index?: number): void {
+  /** `index`: the second's index (several clients' seconds of one index count once in duration); `client`: whose it is. */
+  add(second: SummarySecond, index?: number, client = 0): void {
     const drain = second.phase === 'drain';
     this.requests += second.requests;
     this.bytes += second.bytes;
@@ -83,7 +85,7 @@ export class SummaryAccumulator {
     if (second.scheduled === null || second.scheduled === undefined) this.#booksMissing = true;
     else {
       this.scheduled += second.scheduled;
-      this.#lastInFlight = second.inFlight ?? 0;
+      this.#lastInFlight.set(client, second.inFlight ?? 0);
     }
     for (const kind of ERROR_KINDS) this.errors[kind] = (this.errors[kind] ?? 0) + (second.errors[kind] ?? 0);
     for (const [reason, count] of Object.entries(second.notSent ?? {})) this.notSent[reason] = (this.notSent[reason] ?? 0) + (count ?? 0);
@@ -98,7 +100,7 @@ export class SummaryAccumulator {
     const timeouts = this.errors.timeout ?? 0;
     const errors = sumKinds(this.errors, ERROR_KINDS) - timeouts;
     const notSent = sumKinds(this.notSent, NOT_SENT_REASONS);
-    const inFlight = this.#lastInFlight;
+    const inFlight = [...this.#lastInFlight.values()].reduce((sum, count) => sum + count, 0);
     return { scheduled: this.scheduled, answered, errors, timeouts, notSent, inFlight, balanced: this.scheduled === answered + errors + timeouts + notSent + inFlight };
   }
 

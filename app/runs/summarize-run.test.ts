@@ -86,4 +86,40 @@ describe('summarizing a run', () => {
       'one window second per second: requests added, the slower client’s p99 kept',
     );
   });
+
+  test('one saturated client among four is named by its own verdict; one client has none', () => {
+    const open = summaryRulesOf(undefined, { load: { model: 'open', rate: 800, durationS: 5 } });
+    const tally = new RunTally(open);
+    for (let i = 0; i < 5; i++) {
+      for (let client = 0; client < 4; client++) {
+        const saturated = client === 2;
+        // Each client is asked for 200 requests/s; the saturated one sends only 120 of them.
+        tally.add(
+          second(i, {
+            clientIndex: client,
+            scheduled: 200,
+            requests: saturated ? 120 : 200,
+            statusClasses: { '2xx': saturated ? 120 : 200 },
+            notSent: saturated ? { 'pool-full': 80 } : {},
+            clientMetrics: { durationMs: 1000, at: 1000 * (i + 1), agentCpu: saturated ? 0.98 : 0.2, loadThreads: 1, eventLoopLagMs: saturated ? 120 : 1 },
+          }),
+        );
+      }
+    }
+    const verdicts = tally.clientVerdicts();
+    assert.deepEqual(
+      verdicts.map(({ clientIndex, bottleneck }) => [clientIndex, bottleneck?.verdict]),
+      [
+        [0, 'neither'],
+        [1, 'neither'],
+        [2, 'client-bound'],
+        [3, 'neither'],
+      ],
+    );
+    assert.match(verdicts[2]!.bottleneck!.evidence[0]!.message, /^achieved 120 of the 200 requests\/s target/, 'its own share of the target');
+    assert.equal(tally.bottleneck()?.verdict, 'client-bound', 'the merged verdict as before: the busiest client stands for the second');
+    const alone = new RunTally(open);
+    for (let i = 0; i < 5; i++) alone.add(second(i));
+    assert.deepEqual(alone.clientVerdicts(), []);
+  });
 });

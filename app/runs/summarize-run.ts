@@ -41,6 +41,8 @@ export interface RunResult {
 /** The measured window second by second, several clients of one second taken together. */
 class RunWindow {
   readonly #seconds = new Map<number, WindowSecond>();
+  /** Requests scheduled per second index (seconds stored before the books count none). */
+  readonly #scheduled = new Map<number, number>();
 
   add(second: RunSecond): void {
     // The verdicts are about the window; the drain is no second of it, warm-up is before it.
@@ -48,10 +50,22 @@ class RunWindow {
     const entry = windowSecondOf(second);
     const earlier = this.#seconds.get(second.second);
     this.#seconds.set(second.second, earlier ? mergeWindowSecond(earlier, entry) : entry);
+    this.#scheduled.set(second.second, (this.#scheduled.get(second.second) ?? 0) + (second.scheduled ?? 0));
   }
 
   seconds(): WindowSecond[] {
     return [...this.#seconds.values()];
+  }
+
+  /** Requests scheduled over the given second indexes, or all of them. */
+  scheduled(indexes: Iterable<number> = this.#scheduled.keys()): number {
+    let total = 0;
+    for (const index of indexes) total += this.#scheduled.get(index) ?? 0;
+    return total;
+  }
+
+  indexes(): IterableIterator<number> {
+    return this.#seconds.keys();
   }
 }
 
@@ -60,6 +74,8 @@ export class RunTally {
   readonly #rules: SummaryRules;
   readonly #accumulator = new SummaryAccumulator();
   readonly #window = new RunWindow();
+  /** Each client's own window, for its own verdict. */
+  readonly #clientWindows = new Map<number, RunWindow>();
   #counted = 0;
 
   constructor(rules: SummaryRules) {
@@ -73,9 +89,12 @@ export class RunTally {
 
   add(second: RunSecond): void {
     if (second.phase === 'warmup') return;
-    this.#accumulator.add(summarySecondOf(second), second.second);
+    this.#accumulator.add(summarySecondOf(second), second.second, second.clientIndex);
     this.#counted++;
     this.#window.add(second);
+    let own = this.#clientWindows.get(second.clientIndex);
+    if (!own) this.#clientWindows.set(second.clientIndex, (own = new RunWindow()));
+    own.add(second);
   }
 
   /** The summary so far (steadiness is judged only over the whole run: see `result`). */
@@ -85,6 +104,26 @@ export class RunTally {
 
   bottleneck(): Bottleneck | null {
     return judgeBottleneck(this.#window.seconds(), this.#rules.targetRate);
+  }
+
+  /**
+   * Each client's verdict on its own seconds ([] for one client), so one saturated client among
+   * several is named while the merged verdict may still read "client-bound" for the run. A client's
+   * target rate is its share of the step's: what it scheduled of all scheduled in its seconds.
+   */
+  clientVerdicts(): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
+    if (this.#clientWindows.size < 2) return [];
+    return [...this.#clientWindows.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([clientIndex, own]) => ({ clientIndex, bottleneck: judgeBottleneck(own.seconds(), this.#clientTargetRate(own)) }));
+  }
+
+  #clientTargetRate(own: RunWindow): number | null {
+    const { targetRate } = this.#rules;
+    if (targetRate === null) return null;
+    const all = this.#window.scheduled(own.indexes());
+    // Seconds stored before the books have no scheduled counts: an even share then.
+    return all > 0 ? (targetRate * own.scheduled()) / all : targetRate / this.#clientWindows.size;
   }
 
   /** The run's result once it has ended: the summary with its steadiness, the merged histogram, the verdict. */
