@@ -11,6 +11,8 @@ export function createTerminalHandlers(terminals: TerminalManager): HandlersFor<
     'terminal.input': ({ terminalId, data }) => noAnswer(terminals.input(terminalId, data)),
     'terminal.resize': ({ terminalId, size }) => noAnswer(terminals.resize(terminalId, size)),
     'terminal.ack': ({ terminalId, bytes }) => noAnswer(terminals.ack(terminalId, bytes)),
+    'terminal.list': () => ({ terminals: terminals.openTerminals() }),
+    'terminal.attach': ({ terminalId }) => terminals.attach(terminalId),
     'terminal.close': ({ terminalId }) => noAnswer(terminals.close(terminalId)),
   };
 }

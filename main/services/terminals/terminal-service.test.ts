@@ -1,12 +1,13 @@
 // TerminalManager against real shells on this machine (LocalTransport): echo, UTF-8 split across
-// reads, acknowledgement backpressure under a `yes` flood, close and unknown ids.
+// reads, acknowledgement backpressure under a `yes` flood, close and unknown ids, and a view that
+// comes back to an open shell (list, attach with its scrollback).
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, afterEach, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../../app/common/errors.ts';
-import { UNACKED_LIMIT } from '../../../app/terminals/terminal.ts';
+import { SCROLLBACK_CHARS, UNACKED_LIMIT } from '../../../app/terminals/terminal.ts';
 import { EventBus } from '../event-bus.ts';
 import { LocalTransport } from '../hosts/local-transport.ts';
 import { MAX_EVENT_BYTES, TerminalManager } from './terminal-service.ts';
@@ -18,6 +19,8 @@ class Screen {
   text = '';
   bytes = 0;
   events = 0;
+  /** The `seq` of the last event. */
+  seq = 0;
   acked = 0;
   exit: number | null | undefined = undefined;
   /** The largest (received − acknowledged) seen when an event arrived. */
@@ -30,6 +33,8 @@ class Screen {
       this.text += event.data;
       this.bytes += event.bytes;
       this.events += 1;
+      assert.equal(event.seq, this.seq + 1, 'events are numbered in order');
+      this.seq = event.seq;
       this.maxAhead = Math.max(this.maxAhead, this.bytes - this.acked);
       if (autoAck) {
         this.acked += event.bytes;
@@ -280,4 +285,49 @@ test('closeAll ends every shell', async () => {
   terminals.closeAll();
   assert.deepEqual(terminals.list(), []);
   assert.notEqual(screen.exit, undefined);
+});
+
+test('a view that comes back lists the open shell and attaches with its scrollback, then sees what follows', async () => {
+  const { terminals, screen, open } = setup({ autoAck: true });
+  const id = await open();
+  terminals.resize(id, { cols: 100, rows: 30 });
+  terminals.input(id, 'echo before-$((3*4))\r');
+  await screen.until(() => screen.text.includes('before-12'), 'before-12');
+  assert.deepEqual(terminals.openTerminals(), [{ terminalId: id, hostId: 1, size: { cols: 100, rows: 30 } }]);
+
+  const attached = terminals.attach(id);
+  assert.equal(attached.seq, screen.seq, 'the scrollback holds every event so far');
+  assert.equal(attached.scrollback, screen.text);
+
+  terminals.input(id, 'echo after-$((5*5))\r');
+  await screen.until(() => screen.text.includes('after-25'), 'after-25');
+  assert.ok(screen.seq > attached.seq, 'later output comes in later events');
+  assert.equal(terminals.attach(id).scrollback, screen.text);
+
+  terminals.close(id);
+  assert.deepEqual(terminals.openTerminals(), [], 'a closing shell is not offered again');
+});
+
+test('the scrollback keeps the last output, from a line start', async () => {
+  const { terminals, screen, open } = setup({ autoAck: true });
+  const id = await open();
+  terminals.input(id, `seq -f 'line-%07g' 1 ${Math.ceil((2 * SCROLLBACK_CHARS) / 13)}; echo done-$((2+3))\r`);
+  await screen.until(() => screen.text.includes('done-5'), 'done-5', 20_000);
+  const { scrollback } = terminals.attach(id);
+  assert.ok(scrollback.length <= SCROLLBACK_CHARS * 1.25, `${scrollback.length} characters kept`);
+  assert.ok(scrollback.length >= SCROLLBACK_CHARS - 20, `${scrollback.length} characters kept (at most one 14-character line less than the limit)`);
+  assert.match(scrollback, /^line-\d{7}\r\n/, 'starts at a line start');
+  assert.ok(screen.text.endsWith(scrollback), 'the newest output is kept');
+});
+
+test('attaching releases a shell paused for views that are gone', async () => {
+  const { terminals, screen, open } = setup({ autoAck: false });
+  const id = await open();
+  terminals.input(id, 'yes\r');
+  await screen.until(() => terminals.stats(id).paused, 'the shell to be paused');
+  const before = screen.bytes;
+  terminals.attach(id);
+  assert.equal(terminals.stats(id).unacked <= UNACKED_LIMIT, true);
+  await screen.until(() => screen.bytes > before, 'output to flow again after the attach');
+  terminals.input(id, '\x03');
 });

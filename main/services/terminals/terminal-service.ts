@@ -1,10 +1,12 @@
 // Interactive terminals: owns every open shell (one per `terminal.open`), turns its output into
 // `terminal.data` events and `terminal.exit`, and applies the acknowledgement backpressure of
 // app/terminals/terminal.ts so a flood (`yes`) waits in the shell's pipe instead of in the UI.
+// A shell lives until it is closed or ends, not as long as the view that opened it: it keeps its
+// last output (scrollback) so a view that comes back attaches again and shows what it missed.
 
 import { TextDecoder } from 'node:util';
 import { ApiError } from '../../../app/common/errors.ts';
-import { UNACKED_LIMIT } from '../../../app/terminals/terminal.ts';
+import { SCROLLBACK_CHARS, UNACKED_LIMIT } from '../../../app/terminals/terminal.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostTransport, ShellSession } from '../hosts/host-transport.ts';
 
@@ -57,6 +59,12 @@ interface OpenTerminal {
   readonly hostId: number;
   readonly shell: ShellSession;
   readonly decoder: TextDecoder;
+  size: { cols: number; rows: number };
+  /** Output published so far, its oldest part trimmed past SCROLLBACK_CHARS. */
+  scrollback: string[];
+  scrollbackChars: number;
+  /** The `seq` of the last `terminal.data` event. */
+  seq: number;
   pending: Buffer[];
   pendingBytes: number;
   unacked: number;
@@ -107,6 +115,10 @@ export class TerminalManager {
       hostId,
       shell,
       decoder: new TextDecoder('utf-8'),
+      size: { ...size },
+      scrollback: [],
+      scrollbackChars: 0,
+      seq: 0,
       pending: [],
       pendingBytes: 0,
       unacked: 0,
@@ -134,7 +146,20 @@ export class TerminalManager {
 
   resize(terminalId: string, size: { cols: number; rows: number }): void {
     const terminal = this.#get(terminalId);
-    if (terminal.exitCode === undefined) terminal.shell.resize(size.cols, size.rows);
+    if (terminal.exitCode === undefined) {
+      terminal.size = { ...size };
+      terminal.shell.resize(size.cols, size.rows);
+    }
+  }
+
+  /**
+   * A view comes back to this shell: it gets the scrollback, and the output in flight to views that
+   * are gone is forgotten (they will never acknowledge it), so a paused shell runs on.
+   */
+  attach(terminalId: string): { scrollback: string; seq: number } {
+    const terminal = this.#get(terminalId);
+    this.ack(terminalId, UNACKED_LIMIT);
+    return { scrollback: terminal.scrollback.join(''), seq: terminal.seq };
   }
 
   /** The UI rendered `bytes` more bytes of this terminal: let more through, resume below half the limit. */
@@ -178,6 +203,13 @@ export class TerminalManager {
   /** Open terminal ids, in opening order. */
   list(): string[] {
     return [...this.#terminals.keys()];
+  }
+
+  /** The open shells that are not closing, in opening order, for a view that comes back to them. */
+  openTerminals(): Array<{ terminalId: string; hostId: number; size: { cols: number; rows: number } }> {
+    return [...this.#terminals.values()]
+      .filter((terminal) => terminal.exitCode === undefined && !terminal.closeTimer)
+      .map((terminal) => ({ terminalId: terminal.id, hostId: terminal.hostId, size: { ...terminal.size } }));
   }
 
   stats(terminalId: string): TerminalStats {
@@ -248,7 +280,14 @@ export class TerminalManager {
     terminal.sent += head.length;
     terminal.maxUnacked = Math.max(terminal.maxUnacked, terminal.unacked);
     terminal.lastFlushAt = Date.now();
-    this.#bus.publish('terminal.data', { terminalId: terminal.id, data, bytes: head.length });
+    this.#send(terminal, data, head.length);
+  }
+
+  /** One `terminal.data` event, kept in the scrollback too. */
+  #send(terminal: OpenTerminal, data: string, bytes: number): void {
+    terminal.seq += 1;
+    keepScrollback(terminal, data);
+    this.#bus.publish('terminal.data', { terminalId: terminal.id, data, bytes, seq: terminal.seq });
   }
 
   #onExit(terminal: OpenTerminal, code: number | null): void {
@@ -271,7 +310,7 @@ export class TerminalManager {
     terminal.flushTimer = terminal.exitTimer = terminal.closeTimer = terminal.stallTimer = null;
     while (terminal.pendingBytes > 0) this.#publish(terminal, Math.min(terminal.pendingBytes, MAX_EVENT_BYTES));
     const tail = terminal.decoder.decode(); // a character cut off by the end becomes U+FFFD
-    if (tail) this.#bus.publish('terminal.data', { terminalId: terminal.id, data: tail, bytes: 0 });
+    if (tail) this.#send(terminal, tail, 0);
     this.#terminals.delete(terminal.id);
     terminal.shell.removeAllListeners();
     this.#bus.publish('terminal.exit', { terminalId: terminal.id, code });
@@ -300,4 +339,21 @@ export class TerminalManager {
     terminal.paused = false;
     terminal.shell.resume();
   }
+}
+
+/**
+ * Adds output to the scrollback; once it is a quarter over SCROLLBACK_CHARS (trimming on every
+ * event of a flood would copy it each time) the oldest goes, up to a line start so no line is cut.
+ */
+function keepScrollback(terminal: OpenTerminal, data: string): void {
+  if (data.length === 0) return;
+  terminal.scrollback.push(data);
+  terminal.scrollbackChars += data.length;
+  if (terminal.scrollbackChars <= SCROLLBACK_CHARS * 1.25) return;
+  const all = terminal.scrollback.join('');
+  const cut = all.length - SCROLLBACK_CHARS;
+  const lineStart = all.indexOf('\n', cut);
+  const kept = lineStart === -1 ? all.slice(cut) : all.slice(lineStart + 1);
+  terminal.scrollback = [kept];
+  terminal.scrollbackChars = kept.length;
 }
