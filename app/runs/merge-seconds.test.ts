@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, latencyStats, recordLatencyUs } from '../common/hdr.ts';
 import { seededRandom } from '../sessions/compare-stats.ts';
 import { intervalBalances } from './run-summary.ts';
-import { MERGED_CLIENT_INDEX, mergeClientSeconds, mergedBySecond, SecondAligner } from './merge-seconds.ts';
+import { clientCountOf, MERGED_CLIENT_INDEX, mergeClientSeconds, mergedBySecond, mergedWithParts, SecondAligner } from './merge-seconds.ts';
 import { summarySecondOf, type RunSecond } from './run-second.ts';
 
 const random = seededRandom(1515);
@@ -112,6 +112,11 @@ test('a run’s seconds merge per phase and second, in order; each client’s dr
     clientSecond(0, 2, [10], { phase: 'drain' }),
     clientSecond(1, 1, [10], { phase: 'drain', second: 1 }),
   ];
+  assert.deepEqual(
+    mergedWithParts(seconds).map(({ parts }) => parts.map((part) => part.clientIndex)),
+    [[0, 1], [0, 1], [0, 1]],
+    'each merged second with its parts, by client',
+  );
   const merged = mergedBySecond(seconds);
   assert.deepEqual(merged.map((second) => [second.phase, second.second, second.requests]), [
     ['measure', 0, 2],
@@ -125,6 +130,7 @@ test('one client’s seconds read exactly as stored', () => {
   const read = mergedBySecond(seconds);
   assert.deepEqual(read, [seconds[1], seconds[0]]);
   assert.equal(read[0], seconds[1]);
+  assert.equal(clientCountOf(seconds), 1);
 });
 
 test('the aligner releases a second once every running client gave it, in order, with its parts', () => {

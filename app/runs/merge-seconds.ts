@@ -107,13 +107,24 @@ export function mergeClientSeconds(seconds: readonly RunSecond[]): RunSecond {
   };
 }
 
+export interface AlignedSecond {
+  merged: RunSecond;
+  /** The clients' own seconds it was merged from, by client index. */
+  parts: RunSecond[];
+}
+
+/** How many clients a run's stored seconds come from. */
+export function clientCountOf(seconds: readonly RunSecond[]): number {
+  return new Set(seconds.map((second) => second.clientIndex)).size;
+}
+
 /**
- * A run's stored seconds (any number of clients) as one merged second per (phase, second), in order.
- * One client's seconds come back as they are, so a one-client run reads exactly as before.
+ * A run's stored seconds (any number of clients) merged per (phase, second), in order, each with the
+ * clients' own seconds it was made of (replay draws the per-client breakdown from them). One client's
+ * seconds come back as they are, so a one-client run reads exactly as before.
  */
-export function mergedBySecond(seconds: readonly RunSecond[]): RunSecond[] {
-  const clients = new Set(seconds.map((second) => second.clientIndex));
-  if (clients.size <= 1) return [...seconds].sort(compareSeconds);
+export function mergedWithParts(seconds: readonly RunSecond[]): AlignedSecond[] {
+  if (clientCountOf(seconds) <= 1) return [...seconds].sort(compareSeconds).map((second) => ({ merged: second, parts: [second] }));
   const groups = new Map<string, RunSecond[]>();
   for (const second of seconds) {
     const key = keyOf(second);
@@ -121,13 +132,17 @@ export function mergedBySecond(seconds: readonly RunSecond[]): RunSecond[] {
     if (group) group.push(second);
     else groups.set(key, [second]);
   }
-  return [...groups.values()].map(mergeClientSeconds).sort(compareSeconds);
+  return [...groups.values()]
+    .map((group) => {
+      const parts = [...group].sort((a, b) => a.clientIndex - b.clientIndex);
+      return { merged: mergeClientSeconds(parts), parts };
+    })
+    .sort((a, b) => compareSeconds(a.merged, b.merged));
 }
 
-export interface AlignedSecond {
-  merged: RunSecond;
-  /** The clients' own seconds it was merged from, by client index. */
-  parts: RunSecond[];
+/** A run's stored seconds (any number of clients) as one merged second per (phase, second), in order. */
+export function mergedBySecond(seconds: readonly RunSecond[]): RunSecond[] {
+  return mergedWithParts(seconds).map(({ merged }) => merged);
 }
 
 /** Live: collects each client's seconds and releases a merged one once every client still running has given it. */

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../common/hdr.ts';
 import type { RunSecond } from './run-second.ts';
 import { judgeBottleneck } from './bottleneck.ts';
-import { RunTally, runWindow, summarizeRun, summaryRulesOf } from './summarize-run.ts';
+import { clientVerdictsOf, RunTally, runWindow, summarizeRun, summaryRulesOf } from './summarize-run.ts';
 
 function second(index: number, change: Partial<RunSecond> = {}): RunSecond {
   const histogram = createLatencyHistogram();
@@ -89,12 +89,12 @@ describe('summarizing a run', () => {
 
   test('one saturated client among four is named by its own verdict; one client has none', () => {
     const open = summaryRulesOf(undefined, { load: { model: 'open', rate: 800, durationS: 5 } });
-    const tally = new RunTally(open);
+    const seconds: RunSecond[] = [];
     for (let i = 0; i < 5; i++) {
       for (let client = 0; client < 4; client++) {
         const saturated = client === 2;
         // Each client is asked for 200 requests/s; the saturated one sends only 120 of them.
-        tally.add(
+        seconds.push(
           second(i, {
             clientIndex: client,
             scheduled: 200,
@@ -106,7 +106,10 @@ describe('summarizing a run', () => {
         );
       }
     }
+    const tally = new RunTally(open);
+    for (const entry of seconds) tally.add(entry);
     const verdicts = tally.clientVerdicts();
+    assert.deepEqual(clientVerdictsOf(seconds, open), verdicts, 'read back from the stored seconds, the same verdicts');
     assert.deepEqual(
       verdicts.map(({ clientIndex, bottleneck }) => [clientIndex, bottleneck?.verdict]),
       [

@@ -69,13 +69,43 @@ class RunWindow {
   }
 }
 
+/** The window of all clients taken together, and each client's own window for its own verdict. */
+class ClientWindows {
+  readonly all = new RunWindow();
+  readonly #own = new Map<number, RunWindow>();
+
+  add(second: RunSecond): void {
+    this.all.add(second);
+    let own = this.#own.get(second.clientIndex);
+    if (!own) this.#own.set(second.clientIndex, (own = new RunWindow()));
+    own.add(second);
+  }
+
+  /**
+   * Each client's verdict on its own seconds ([] for one client), so one saturated client among
+   * several is named while the merged verdict may still read "client-bound" for the run. A client's
+   * target rate is its share of the step's: what it scheduled of all scheduled in its seconds.
+   */
+  verdicts(targetRate: number | null): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
+    if (this.#own.size < 2) return [];
+    return [...this.#own.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([clientIndex, own]) => ({ clientIndex, bottleneck: judgeBottleneck(own.seconds(), this.#targetRateOf(own, targetRate)) }));
+  }
+
+  #targetRateOf(own: RunWindow, targetRate: number | null): number | null {
+    if (targetRate === null) return null;
+    const all = this.all.scheduled(own.indexes());
+    // Seconds stored before the books have no scheduled counts: an even share then.
+    return all > 0 ? (targetRate * own.scheduled()) / all : targetRate / this.#own.size;
+  }
+}
+
 /** A run's seconds added up as they come (exact histogram addition); warm-up seconds are not counted. */
 export class RunTally {
   readonly #rules: SummaryRules;
   readonly #accumulator = new SummaryAccumulator();
-  readonly #window = new RunWindow();
-  /** Each client's own window, for its own verdict. */
-  readonly #clientWindows = new Map<number, RunWindow>();
+  readonly #clients = new ClientWindows();
   #counted = 0;
 
   constructor(rules: SummaryRules) {
@@ -91,10 +121,7 @@ export class RunTally {
     if (second.phase === 'warmup') return;
     this.#accumulator.add(summarySecondOf(second), second.second, second.clientIndex);
     this.#counted++;
-    this.#window.add(second);
-    let own = this.#clientWindows.get(second.clientIndex);
-    if (!own) this.#clientWindows.set(second.clientIndex, (own = new RunWindow()));
-    own.add(second);
+    this.#clients.add(second);
   }
 
   /** The summary so far (steadiness is judged only over the whole run: see `result`). */
@@ -103,34 +130,19 @@ export class RunTally {
   }
 
   bottleneck(): Bottleneck | null {
-    return judgeBottleneck(this.#window.seconds(), this.#rules.targetRate);
+    return judgeBottleneck(this.#clients.all.seconds(), this.#rules.targetRate);
   }
 
-  /**
-   * Each client's verdict on its own seconds ([] for one client), so one saturated client among
-   * several is named while the merged verdict may still read "client-bound" for the run. A client's
-   * target rate is its share of the step's: what it scheduled of all scheduled in its seconds.
-   */
+  /** Each client's own verdict ([] for one client): see ClientWindows. */
   clientVerdicts(): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
-    if (this.#clientWindows.size < 2) return [];
-    return [...this.#clientWindows.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([clientIndex, own]) => ({ clientIndex, bottleneck: judgeBottleneck(own.seconds(), this.#clientTargetRate(own)) }));
-  }
-
-  #clientTargetRate(own: RunWindow): number | null {
-    const { targetRate } = this.#rules;
-    if (targetRate === null) return null;
-    const all = this.#window.scheduled(own.indexes());
-    // Seconds stored before the books have no scheduled counts: an even share then.
-    return all > 0 ? (targetRate * own.scheduled()) / all : targetRate / this.#clientWindows.size;
+    return this.#clients.verdicts(this.#rules.targetRate);
   }
 
   /** The run's result once it has ended: the summary with its steadiness, the merged histogram, the verdict. */
   result(): RunResult {
     const summary = this.summary();
     // Judged once over the whole window: a verdict mid-run would change with every second.
-    if (summary) summary.steadiness = judgeSteadiness(this.#window.seconds());
+    if (summary) summary.steadiness = judgeSteadiness(this.#clients.all.seconds());
     return { summary, histogram: summary ? this.#accumulator.histogram : null, bottleneck: this.bottleneck() };
   }
 }
@@ -151,4 +163,11 @@ export function runWindow(seconds: Iterable<RunSecond>): WindowSecond[] {
   const window = new RunWindow();
   for (const second of seconds) window.add(second);
   return window.seconds();
+}
+
+/** Each client's own verdict from a run's stored seconds ([] for one client); reads no histogram. */
+export function clientVerdictsOf(seconds: Iterable<RunSecond>, rules: Pick<SummaryRules, 'targetRate'>): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
+  const clients = new ClientWindows();
+  for (const second of seconds) clients.add(second);
+  return clients.verdicts(rules.targetRate);
 }
