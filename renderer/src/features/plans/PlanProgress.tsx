@@ -3,6 +3,7 @@
 
 import { useEffect, useState } from 'react';
 import { formatDuration, type PlanState } from '../../../../app/plans/plan.ts';
+import { plural } from '../../../../app/common/plural.ts';
 import { Banner } from '../../common/Banner.tsx';
 
 const ICONS: Record<string, string> = { pending: '○', running: '◐', done: '✓', failed: '✗', skipped: '–', cancelled: '■' };
@@ -59,7 +60,7 @@ export function PlanProgress(props: { plan: PlanState; cancelling: boolean; onCa
         ) : (
           <>
             <button type="button" className="primary" data-testid="plan-compare" disabled={plan.sessionIds.length < 2} onClick={props.onCompare}>
-              Compare its {plan.sessionIds.length} sessions
+              {plan.sessionIds.length < 2 ? `Compare (needs 2 sessions; this plan made ${plural(plan.sessionIds.length, 'session')})` : `Compare its ${plural(plan.sessionIds.length, 'session')}`}
             </button>
             <button type="button" data-testid="plan-sessions" onClick={props.onSessions}>
               Sessions library

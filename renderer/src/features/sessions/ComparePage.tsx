@@ -16,6 +16,7 @@ import { ExportMenu } from './ExportMenu.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
 import { saveFile } from '../../common/save-file.ts';
 import { useLibrary } from './use-library.ts';
+import { plural } from '../../../../app/common/plural.ts';
 
 function stepLabel(run: StoredRun): string {
   return typeof run.step.label === 'string' ? run.step.label : `run ${run.ordinal}`;
@@ -132,7 +133,7 @@ export function ComparePage() {
       actions={
         <div className="actions">
           <button type="button" className="primary" data-testid="compare-open" disabled={selected.length < 2 || busy !== null || (leftOut.size > 0 && !runsKnown)} onClick={() => void open(selected)}>
-            {busy === 'opening' ? 'Opening…' : `Compare ${selected.length} sessions${leftOutCount > 0 ? ` (${leftOutCount} step${leftOutCount === 1 ? '' : 's'} left out)` : ''}`}
+            {busy === 'opening' ? 'Opening…' : `Compare ${plural(selected.length, 'session')}${leftOutCount > 0 ? ` (${plural(leftOutCount, 'step')} left out)` : ''}`}
           </button>
           <button type="button" data-testid="compare-export" disabled={!comparison || busy !== null} onClick={() => void exportPdf()}>
             {busy === 'exporting' ? 'Printing…' : 'Export PDF'}
@@ -177,7 +178,7 @@ export function ComparePage() {
                 <label>
                   <input type="checkbox" checked={selected.includes(entry.id)} data-testid={`compare-pick-${entry.id}`} onChange={() => toggle(entry.id)} /> <strong>{entry.name}</strong>{' '}
                   <span className="muted small">
-                    {entry.status} · {entry.runCount} runs · {entry.templates.join(', ') || 'no template'} · {new Date(entry.createdAt).toLocaleString()}
+                    {entry.status} · {plural(entry.runCount, 'run')} · {entry.templates.join(', ') || 'no template'} · {new Date(entry.createdAt).toLocaleString()}
                   </span>
                 </label>
                 {selected.includes(entry.id) && (runsBySession.get(entry.id)?.length ?? 0) > 1 && (
