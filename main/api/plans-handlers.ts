@@ -1,4 +1,4 @@
-// The `plans.*` requests of the contract: studies, the plan runner, and the wizard's draft.
+// The `plans.*` requests of the contract: studies, the plan runner, and the UI's drafts.
 
 import type { planRequests } from '../../app/plans/plans-contract.ts';
 import type { Services } from '../services/services.ts';
@@ -11,7 +11,7 @@ export function createPlanHandlers({ plans, wizardDraft }: Pick<Services, 'plans
     'plans.start': (spec) => plans.start(spec),
     'plans.cancel': () => plans.cancel(),
     'plans.current': () => plans.current(),
-    'plans.draft': () => wizardDraft.load(),
-    'plans.saveDraft': ({ draft }) => wizardDraft.save(draft),
+    'plans.draft': ({ key }) => wizardDraft.load(key),
+    'plans.saveDraft': ({ key, draft }) => wizardDraft.save(draft, key),
   };
 }

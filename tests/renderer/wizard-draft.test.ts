@@ -12,10 +12,10 @@ import { parseStudy, type Study } from '../../app/plans/studies.ts';
 import { LoadProfile } from '../../app/runs/load-profile.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import { draftOfProfile, profileOf } from '../../renderer/src/features/runs/profile-draft.ts';
-import { checkedSpec, DEFAULT_WIZARD, restoreWizard, specOf, stepErrors, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
+import { checkedSpec, DEFAULT_WIZARD, proposedPlanName, restoreWizard, specOf, stepErrors, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
 import { REPO_ROOT } from '../support/web-app.ts';
 
-const everythingUp: WizardContext = { connected: () => true, presetPlan: () => ({ planId: '0123456789abcdef' }) };
+const everythingUp: WizardContext = { connected: () => true, presetPlan: () => ({ planId: '0123456789abcdef' }), proposedName: '' };
 const ready: WizardDraft = {
   ...DEFAULT_WIZARD,
   clientHostId: 1,
@@ -87,9 +87,21 @@ describe('checks before Next', () => {
     assert.deepEqual(Object.keys(stepErrors('load', { ...ready, profile: { ...ready.profile, path: 'hello' } }, everythingUp)), ['path']);
   });
 
-  test('review: a name', () => {
+  test('review: a name, typed or proposed', () => {
     assert.deepEqual(stepErrors('review', { ...ready, name: '  ' }, everythingUp), { name: 'is required' });
     assert.deepEqual(stepErrors('review', ready, everythingUp), {});
+    const proposing = { ...everythingUp, proposedName: 'Node · async, GET /hello' };
+    assert.deepEqual(stepErrors('review', { ...ready, name: '  ' }, proposing), {});
+    assert.equal(specOf({ ...ready, name: '' }, proposing).name, 'Node · async, GET /hello');
+    assert.equal(specOf({ ...ready, name: ' Mine ' }, proposing).name, 'Mine');
+  });
+
+  test('the proposed name: the study, or the templates compared, and the request', () => {
+    const label = (templateId: string, variant: string) => `${templateId} · ${variant}`;
+    const two = { ...ready, targets: [...ready.targets, { templateId: 'node', variant: 'sync' }] };
+    assert.equal(proposedPlanName(two, label, null), 'node · async vs node · sync, GET /hello');
+    assert.equal(proposedPlanName(two, label, 'Async vs sync I/O'), 'Async vs sync I/O, GET /hello');
+    assert.equal(proposedPlanName({ ...ready, targets: [] }, label, null), '');
   });
 });
 

@@ -47,3 +47,13 @@ test('anything but an object under the wizard key reads as no draft', () => {
     assert.deepEqual(wizard.load(), { draft: null, savedAt: null }, JSON.stringify(value));
   }
 });
+
+test('the Run page keeps its own draft beside the wizard', () => {
+  wizard.save({ step: 'templates' });
+  const { savedAt } = wizard.save({ clientHostId: 3 }, 'run');
+  assert.deepEqual(wizard.load('run'), { draft: { clientHostId: 3 }, savedAt });
+  assert.deepEqual(wizard.load().draft, { step: 'templates' });
+  wizard.save(null, 'run');
+  assert.deepEqual(wizard.load('run'), { draft: null, savedAt: null });
+  assert.deepEqual(wizard.load().draft, { step: 'templates' });
+});

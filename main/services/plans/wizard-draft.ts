@@ -1,10 +1,9 @@
-// The wizard's draft, kept across reloads and restarts under one key of the drafts table. Only a
-// JSON object is a draft (the wizard's own shape): anything else stored under the key reads as
-// none, and saving no draft clears it.
+// The UI's drafts, kept across reloads and restarts under one key each in the drafts table: the
+// wizard's answers ('wizard') and the Run page's form ('run'). Only a JSON object is a draft (the
+// form's own shape): anything else stored under the key reads as none, and saving no draft clears it.
 
+import type { DraftKey } from '../../../app/plans/plans-contract.ts';
 import type { DraftsRepository } from './drafts-repository.ts';
-
-const WIZARD_DRAFT_KEY = 'wizard';
 
 export type Draft = Record<string, unknown>;
 
@@ -15,17 +14,17 @@ export class WizardDraft {
     this.#drafts = drafts;
   }
 
-  load(): { draft: Draft | null; savedAt: string | null } {
-    const saved = this.#drafts.get(WIZARD_DRAFT_KEY);
+  load(key: DraftKey = 'wizard'): { draft: Draft | null; savedAt: string | null } {
+    const saved = this.#drafts.get(key);
     if (!saved || typeof saved.value !== 'object' || saved.value === null || Array.isArray(saved.value)) return { draft: null, savedAt: null };
     return { draft: saved.value as Draft, savedAt: saved.updatedAt };
   }
 
-  save(draft: Draft | null): { savedAt: string | null } {
+  save(draft: Draft | null, key: DraftKey = 'wizard'): { savedAt: string | null } {
     if (draft === null) {
-      this.#drafts.clear(WIZARD_DRAFT_KEY);
+      this.#drafts.clear(key);
       return { savedAt: null };
     }
-    return { savedAt: this.#drafts.save(WIZARD_DRAFT_KEY, draft) };
+    return { savedAt: this.#drafts.save(key, draft) };
   }
 }

@@ -14,6 +14,8 @@ import type { WizardDraft } from './wizard-draft.ts';
 export function ReviewStep(props: {
   draft: WizardDraft;
   errors: Record<string, string>;
+  /** The name the plan takes while none is typed. */
+  proposedName: string;
   stages: PlanStage[] | null;
   estimate: { seconds: number; upTo: boolean } | null;
   problem: string | null;
@@ -25,8 +27,8 @@ export function ReviewStep(props: {
   return (
     <div className="wizard-step" data-testid="wizard-review">
       <div className="grid">
-        <FormField group label="Name (each session adds its template)" name="name" error={props.errors.name}>
-          <input value={draft.name} data-testid="wizard-name" placeholder="e.g. Node async vs sync, /hello" onChange={(event) => props.onChange({ name: event.target.value })} />
+        <FormField group label="Name (each session adds its template; empty: the one proposed)" name="name" error={props.errors.name}>
+          <input value={draft.name} data-testid="wizard-name" placeholder={props.proposedName || 'e.g. Node async vs sync, /hello'} maxLength={200} onChange={(event) => props.onChange({ name: event.target.value })} />
         </FormField>
         <FormField group label="Tags (comma separated)" name="tags" error={props.errors.tags}>
           <input value={draft.tags} data-testid="wizard-tags" onChange={(event) => props.onChange({ tags: event.target.value })} />

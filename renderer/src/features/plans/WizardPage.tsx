@@ -22,7 +22,7 @@ import { PlanProgress } from './PlanProgress.tsx';
 import { PresetsStep, type PlanLookup } from './PresetsStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
 import { TemplatesStep } from './TemplatesStep.tsx';
-import { checkedSpec, stepErrors, WIZARD_STEPS, type WizardContext, type WizardDraft, type WizardStepId } from './wizard-draft.ts';
+import { checkedSpec, proposedPlanName, stepErrors, WIZARD_STEPS, type WizardContext, type WizardDraft, type WizardStepId } from './wizard-draft.ts';
 
 type Role = 'client' | 'server';
 
@@ -79,10 +79,6 @@ export function WizardPage() {
 
   const connected = useCallback((hostId: number) => isConnected(hosts?.find((host) => host.id === hostId), connections), [hosts, connections]);
   const presetPlans = usePresetPlans(draft, connected, planRound);
-  const context: WizardContext = useMemo(
-    () => ({ connected, presetPlan: (role) => { const found = presetPlans[role]; return found === null || typeof found === 'string' ? found : { planId: found.planId }; } }),
-    [connected, presetPlans],
-  );
 
   const names: PlanNames = useMemo(
     () => ({
@@ -94,6 +90,20 @@ export function WizardPage() {
       },
     }),
     [hosts, presets, templates],
+  );
+  const studies = studyCatalog.value?.studies ?? NONE;
+  const studyName = studies.find((study) => study.id === draft?.studyId)?.name ?? null;
+  const proposedName = draft ? proposedPlanName(draft, names.template, studyName) : '';
+  const context: WizardContext = useMemo(
+    () => ({
+      connected,
+      presetPlan: (role) => {
+        const found = presetPlans[role];
+        return found === null || typeof found === 'string' ? found : { planId: found.planId };
+      },
+      proposedName,
+    }),
+    [connected, presetPlans, proposedName],
   );
 
   if (!draft || hosts === null) {
@@ -213,6 +223,7 @@ export function WizardPage() {
         <ReviewStep
           draft={draft}
           errors={shownErrors}
+          proposedName={proposedName}
           stages={spec ? planStages(spec, names) : null}
           estimate={spec ? planEstimate(spec) : null}
           problem={checked && 'error' in checked && !errors.name && !errors.repeats ? checked.error : null}

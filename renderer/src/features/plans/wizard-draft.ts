@@ -9,7 +9,7 @@ import { parseTags } from '../../../../app/sessions/session-library.ts';
 import { SessionName, type Session } from '../../../../app/sessions/sessions.ts';
 import type { KnobValue } from '../../../../app/templates/templates.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/plan-file.ts';
-import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, type ProfileDraft } from '../runs/profile-draft.ts';
+import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, restoreProfileDraft, type ProfileDraft } from '../runs/profile-draft.ts';
 
 export const WIZARD_STEPS = [
   { id: 'hosts', label: 'Hosts' },
@@ -79,10 +79,7 @@ export function restoreWizard(saved: unknown): WizardDraft {
   if (typeof saved !== 'object' || saved === null) return DEFAULT_WIZARD;
   const raw = saved as Record<string, unknown>;
   const pick = <T>(key: keyof WizardDraft, ok: (value: unknown) => boolean): T => (ok(raw[key]) ? raw[key] : DEFAULT_WIZARD[key]) as T;
-  const savedProfile = typeof raw.profile === 'object' && raw.profile !== null ? (raw.profile as Record<string, unknown>) : {};
-  const profile = Object.fromEntries(
-    Object.entries(DEFAULT_WIZARD.profile).map(([key, fallback]) => [key, typeof savedProfile[key] === 'string' ? savedProfile[key] : fallback]),
-  ) as unknown as ProfileDraft;
+  const profile = restoreProfileDraft(raw.profile, DEFAULT_WIZARD.profile);
   return {
     step: pick('step', (value) => WIZARD_STEPS.some((step) => step.id === value)),
     clientHostId: pick('clientHostId', (value) => value === null || isId(value)),
@@ -118,6 +115,23 @@ export interface WizardContext {
   connected(hostId: number): boolean;
   /** The planId of the preset plan shown for a host, or a string saying why there is none yet. */
   presetPlan(role: 'client' | 'server'): { planId: string } | string | null;
+  /** The plan's name when none is typed (proposedPlanName). */
+  proposedName: string;
+}
+
+/**
+ * The name proposed before one is typed: the study's, or what it compares ("Node · async vs Node ·
+ * sync"), and the request it sends; empty while no template is chosen.
+ */
+export function proposedPlanName(draft: Pick<WizardDraft, 'targets' | 'profile'>, templateLabel: (templateId: string, variant: string) => string, studyName: string | null): string {
+  if (draft.targets.length === 0) return '';
+  const what = studyName ?? draft.targets.map((target) => templateLabel(target.templateId, target.variant)).join(' vs ');
+  return `${what}, ${draft.profile.method} ${draft.profile.path.trim()}`.slice(0, 120);
+}
+
+/** The name the plan takes: the one typed, else the proposed one. */
+function nameOf(draft: WizardDraft, context: WizardContext): string {
+  return draft.name.trim() || context.proposedName;
 }
 
 /** Field → message for one step; empty when the step may go on. */
@@ -151,7 +165,7 @@ export function stepErrors(step: WizardStepId, draft: WizardDraft, context: Wiza
       }
       break;
     case 'review': {
-      const name = SessionName.safeParse(draft.name);
+      const name = SessionName.safeParse(nameOf(draft, context));
       if (!name.success) errors.name = name.error.issues[0]?.message ?? 'is not a valid name';
       if (repeatsOf(draft) === null) errors.repeats = `must be a whole number from 1 to ${MAX_REPEATS}`;
       break;
@@ -170,7 +184,7 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
     return presetId && plan && typeof plan !== 'string' ? { presetId, planId: plan.planId } : null;
   };
   return {
-    name: draft.name.trim(),
+    name: nameOf(draft, context),
     clientHostId: draft.clientHostId ?? 0,
     serverHostId: draft.serverHostId ?? 0,
     presets: { client: preset('client'), server: preset('server') },

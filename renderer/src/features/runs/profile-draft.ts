@@ -52,6 +52,12 @@ export const DEFAULT_DRAFT: ProfileDraft = {
   bucketsMs: '800, 1200',
 };
 
+/** A saved profile draft back as a ProfileDraft: each field kept if it is text, else the fallback's. */
+export function restoreProfileDraft(saved: unknown, fallback: ProfileDraft = DEFAULT_DRAFT): ProfileDraft {
+  const raw = typeof saved === 'object' && saved !== null ? (saved as Record<string, unknown>) : {};
+  return Object.fromEntries(Object.entries(fallback).map(([key, value]) => [key, typeof raw[key] === 'string' ? raw[key] : value])) as unknown as ProfileDraft;
+}
+
 function number(text: string): number {
   return text.trim() === '' ? Number.NaN : Number(text.trim());
 }
