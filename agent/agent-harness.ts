@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { AGENT_PROTOCOL_VERSION, encodeLine, LineSplitter, parseAgentLine, type AgentConfig, type AgentLine } from '../app/runs/agent-protocol.ts';
+import { hostNowMs } from './host-clock.ts';
 import { ERROR_KINDS, intervalBalances, NOT_SENT_REASONS, STATUS_CLASSES, sumKinds } from '../app/runs/run-summary.ts';
 
 export const AGENT_SOURCE = resolve(import.meta.dirname, 'main.ts');
@@ -18,6 +19,8 @@ export interface TestServer {
   /** Requests answered so far, and when the last one arrived. */
   answered(): number;
   lastRequestAt(): number;
+  /** When the first request arrived (epoch ms at µs resolution), or null before one did. */
+  firstRequestAt(): number | null;
   /** Connections open now: a load that has stopped holds none. */
   openConnections(): Promise<number>;
   /** Blocks the server's event loop for `ms` (a GC pause, a synchronous call). */
@@ -28,7 +31,9 @@ export interface TestServer {
 export async function startTestServer(body = 'hello world'): Promise<TestServer> {
   let answered = 0;
   let lastRequestAt = 0;
+  let firstRequestAt: number | null = null;
   const server: Server = createServer((_request, response) => {
+    firstRequestAt ??= hostNowMs();
     answered++;
     lastRequestAt = Date.now();
     response.end(body);
@@ -38,6 +43,7 @@ export async function startTestServer(body = 'hello world'): Promise<TestServer>
     port: (server.address() as AddressInfo).port,
     answered: () => answered,
     lastRequestAt: () => lastRequestAt,
+    firstRequestAt: () => firstRequestAt,
     openConnections: () => new Promise((done, fail) => server.getConnections((error, count) => (error ? fail(error) : done(count)))),
     stall(ms) {
       const until = Date.now() + ms;

@@ -69,10 +69,13 @@ export class ClosedDriver implements Driver {
   start(startAt: number): void {
     this.#measureAt = startAt + this.#context.setup.warmupS * 1000;
     const count = this.#context.setup.closed!.connections;
+    // A timer may fire a little early (whole milliseconds): no connection opens before the start.
     const open = () => {
-      for (let i = 0; i < count; i++) this.#open();
+      const early = startAt - now();
+      if (early > 0) setTimeout(open, Math.ceil(early));
+      else for (let i = 0; i < count; i++) this.#open();
     };
-    setTimeout(open, Math.max(0, startAt - now()));
+    open();
   }
 
   catchUp(): void {}

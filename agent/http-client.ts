@@ -6,10 +6,10 @@
 // No timers here: the thread's deadline queue decides when a request has waited too long.
 
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { connect as connectTls } from 'node:tls';
 import type { RequestSpec } from '../app/runs/load-profile.ts';
 import type { ErrorKind } from '../app/runs/run-summary.ts';
+import { hostNowMs } from './host-clock.ts';
 
 export interface Target {
   protocol: 'http' | 'https';
@@ -32,7 +32,7 @@ export interface ConnectionListener {
   closed(connection: HttpConnection, wasConnected: boolean, error: unknown): void;
 }
 
-export const now = (): number => performance.timeOrigin + performance.now();
+export const now = hostNowMs;
 
 export function encodeRequest(target: Target, request: RequestSpec): EncodedRequest {
   const defaultPort = target.protocol === 'https' ? 443 : 80;

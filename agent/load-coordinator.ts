@@ -1,13 +1,13 @@
-// The load role's main thread: splits the step over worker threads (all client cores), keeps the
-// interval boundaries, gathers each thread's books of one phase at every boundary, adds their
-// histograms (exactly) into one `sample` line per second with the client's metrics, and ends the
-// step. A step is warm-up seconds, then the measured window of exactly its duration (or until a
-// fixed count is answered), then ONE drain line with the answers still due, at most the request
-// timeout long, after which whatever is left is settled. Benchlab's stop, a lost heartbeat or the
-// time cap end it at once, reporting what is in flight on the last line.
+// The load role's main thread: splits the step over worker threads (all client cores), starts
+// them at the step's start time (the config's, so several clients start together, else at once),
+// keeps the interval boundaries from it, gathers each thread's books of one phase at every
+// boundary, adds their histograms (exactly) into one `sample` line per second with the client's
+// metrics, and ends the step. A step is warm-up seconds, then the measured window of exactly its
+// duration (or until a fixed count is answered), then ONE drain line with the answers still due, at
+// most the request timeout long, after which whatever is left is settled. Benchlab's stop, a lost
+// heartbeat or the time cap end it at once, reporting what is in flight on the last line.
 
 import { availableParallelism } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { EndReason, LoadAgentConfig, LoadSampleLine } from '../app/runs/agent-protocol.ts';
 import { encodeHistogram, latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
@@ -15,10 +15,10 @@ import { defaultOpenConnections, MAX_CONNECTIONS, targetRate } from '../app/runs
 import { emptyErrors, emptyNotSent, emptyStatus } from '../app/runs/run-summary.ts';
 import { ClientMetricsSampler } from './client-metrics.ts';
 import { connectionCeiling, FD_RESERVE } from './fd-limit.ts';
+import { hostNowMs as now } from './host-clock.ts';
 import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';
 import { share, type FromThread, type IntervalMessage, type ThreadSetup, type ToThread } from './thread-messages.ts';
 
-const now = () => performance.timeOrigin + performance.now();
 /** Threads get this long to hand over their interval before the line is published without them. */
 const FLUSH_WAIT_MS = 400;
 /**
@@ -28,6 +28,13 @@ const FLUSH_WAIT_MS = 400;
 const LAST_FLUSH_WAIT_MS = 5000;
 /** The drain lasts at most the request timeout and this, for answers on their way when it ran out. */
 export const DRAIN_GRACE_MS = 500;
+/** The soonest a step starts once its threads are up: time for the start message to reach them. */
+const START_MARGIN_MS = 20;
+/**
+ * A start time further ahead than this on the host's clock is a wrong clock or offset, not a plan:
+ * the step is refused rather than left waiting.
+ */
+export const MAX_START_LEAD_MS = 60_000;
 
 /** A target on this very host: its server competes with the load threads for the same cores. */
 export function isLoopback(hostname: string): boolean {
@@ -107,9 +114,33 @@ export function describeConnectionShortfall(config: LoadAgentConfig, ceiling = c
   );
 }
 
+/** Why the config's start time cannot be kept (too far ahead on this host's clock), or null. */
+export function describeStartTooFar(config: LoadAgentConfig, at = now()): string | null {
+  if (config.startAtMs === undefined || config.startAtMs - at <= MAX_START_LEAD_MS) return null;
+  return (
+    `the step was asked to start ${Math.round((config.startAtMs - at) / 1000)} s from now on this host's clock, more than ${MAX_START_LEAD_MS / 1000} s: ` +
+    `its clock or the measured clock offset is wrong; check the host's time (timedatectl) and start again`
+  );
+}
+
+/**
+ * When the step's first second begins (this host's clock, epoch ms), once its engine is ready at
+ * `readyAt`: the config's start time, so several clients start together, or at once when it is
+ * absent or already past (said in a log line, since that client then starts late).
+ */
+export function stepStartAt(config: LoadAgentConfig, readyAt: number, log: LoadIo['log']): number {
+  const soonest = readyAt + START_MARGIN_MS;
+  if (config.startAtMs === undefined) return soonest;
+  if (config.startAtMs < soonest) {
+    log('warn', `the start time had passed by ${(soonest - config.startAtMs).toFixed(1)} ms when the load was ready on this host: started at once`);
+    return soonest;
+  }
+  return config.startAtMs;
+}
+
 export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: string | URL): Promise<LoadOutcome> {
-  const shortfall = describeConnectionShortfall(config);
-  if (shortfall) return { reason: 'error', message: shortfall };
+  const refusal = describeConnectionShortfall(config) ?? describeStartTooFar(config);
+  if (refusal) return { reason: 'error', message: refusal };
   const setups = planThreads(config);
   const workers = setups.map((setup) => new Worker(workerEntry, { workerData: { benchlabLoadThread: setup } }));
   const received: IntervalMessage[] = [];
@@ -167,7 +198,7 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
 
   const metrics = new ClientMetricsSampler(config.target.port, workers.length);
   const warmupSeconds = Math.ceil(config.warmupS);
-  const startAt = now() + 20;
+  const startAt = stepStartAt(config, now(), (level, message) => io.log(level, message));
   const measureAt = startAt + warmupSeconds * 1000;
   const durationS = config.load.durationS;
   const windowEnd = durationS === undefined ? null : measureAt + durationS * 1000;

@@ -3,6 +3,7 @@
 // and turns each of its interval lines into one `sample` line with the client's metrics. The agent
 // keeps the protocol to Benchlab: a stop, a lost heartbeat or a closed stdin is passed on as the
 // engine's stop; the engine keeps the cap, the agent enforces it too should the engine overrun it.
+// A start time (startAtMs) goes to the engine, which gets ready and waits for it itself.
 // The engine runs in the agent's process group (Benchlab stops the agent's group as one) and is
 // killed with the agent; its own stdin closing with a killed agent also stops it.
 
@@ -18,7 +19,8 @@ import {
   type LoadSampleLine,
 } from '../app/runs/agent-protocol.ts';
 import { ClientMetricsSampler, type LoadThreadFigures } from './client-metrics.ts';
-import { describeConnectionShortfall, planThreads, type LoadIo, type LoadOutcome } from './load-coordinator.ts';
+import { hostNowMs } from './host-clock.ts';
+import { describeConnectionShortfall, describeStartTooFar, planThreads, type LoadIo, type LoadOutcome } from './load-coordinator.ts';
 
 /** The engine gets this long to start its loops, as the Node engine's threads do. */
 const READY_WAIT_MS = 15_000;
@@ -39,7 +41,15 @@ export function engineConfig(config: LoadAgentConfig, cores?: number): object {
     const open = setup.open!;
     return { rate: open.rate, phase: open.phase, maxConnections: open.maxConnections, ...(open.requests === undefined ? {} : { requests: open.requests }) };
   });
-  return { target: config.target, request: config.request, load: config.load, warmupS: config.warmupS, capS: config.capS, threads };
+  return {
+    target: config.target,
+    request: config.request,
+    load: config.load,
+    warmupS: config.warmupS,
+    capS: config.capS,
+    ...(config.startAtMs === undefined ? {} : { startAtMs: config.startAtMs }),
+    threads,
+  };
 }
 
 /** The agent's sample line for one of the engine's intervals. */
@@ -52,8 +62,8 @@ export async function runNativeLoad(config: LoadAgentConfig, io: LoadIo): Promis
   const path = config.engine?.path;
   if (!path) return { reason: 'error', message: 'the native engine was chosen but its path on this host was not given' };
   if (config.target.protocol !== 'http') return { reason: 'error', message: 'the native engine drives plain http targets only: use the Node engine for https' };
-  const shortfall = describeConnectionShortfall(config);
-  if (shortfall) return { reason: 'error', message: shortfall };
+  const refusal = describeConnectionShortfall(config) ?? describeStartTooFar(config);
+  if (refusal) return { reason: 'error', message: refusal };
 
   let child: ChildProcessWithoutNullStreams;
   try {
@@ -142,7 +152,9 @@ class EngineRun {
   #started(threads: number): ClientMetricsSampler {
     if (this.#metrics) return this.#metrics;
     this.#metrics = new ClientMetricsSampler(this.#config.target.port, threads, this.#child.pid);
-    this.#after(this.#config.capS * 1000 + CAP_OVERRUN_MS, () => {
+    // Ready before its start time, the engine counts the cap from that time.
+    const untilStartMs = Math.max(0, (this.#config.startAtMs ?? 0) - hostNowMs());
+    this.#after(untilStartMs + this.#config.capS * 1000 + CAP_OVERRUN_MS, () => {
       this.#io.log('warn', `the native engine ran past its ${this.#config.capS} s cap: stopped by the agent`);
       this.#stop('cap');
     });

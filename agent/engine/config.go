@@ -21,8 +21,11 @@ type Config struct {
 	// Whole seconds of warm-up before the measured window (a fraction is rounded up, as the Node engine does).
 	WarmupS float64 `json:"warmupS"`
 	// The engine ends the step by itself after this long (seconds from the first request), whatever happens.
-	CapS    float64      `json:"capS"`
-	Threads []ThreadPlan `json:"threads"`
+	CapS float64 `json:"capS"`
+	// When the first second begins, in epoch ms of this host's clock (several clients start
+	// together); absent: as soon as the loops are ready. A time already past starts at once.
+	StartAtMs *float64     `json:"startAtMs,omitempty"`
+	Threads   []ThreadPlan `json:"threads"`
 }
 
 // Target is where the load goes; plain HTTP only.
@@ -107,6 +110,9 @@ func (c *Config) check() error {
 	}
 	if !(c.CapS > 0) {
 		return errors.New("capS must be greater than 0")
+	}
+	if c.StartAtMs != nil && !(*c.StartAtMs > 0) {
+		return errors.New("startAtMs must be an epoch time in milliseconds")
 	}
 	if len(c.Threads) < 1 || len(c.Threads) > maxThreads {
 		return fmt.Errorf("threads must hold 1 to %d plans", maxThreads)

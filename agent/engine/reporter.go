@@ -22,7 +22,9 @@ const (
 	// The drain lasts at most the request timeout and this, for answers on their way when it ran out.
 	drainGraceNs = 500_000_000
 	readyWaitNs  = 15_000_000_000
-	halfMsNs     = 500_000
+	// The soonest a step starts once its loops are ready: time for the start command to reach them.
+	startMarginNs = 20_000_000
+	halfMsNs      = 500_000
 )
 
 type reporter struct {
@@ -85,7 +87,7 @@ func runStep(config *Config, setup *engineSetup, out *output, stop <-chan struct
 	out.emit(readyLine{Type: "ready", Threads: len(r.loops)})
 
 	warmupSeconds := config.WarmupSeconds()
-	startAt := monotonicNs() + 20_000_000
+	startAt := r.stepStartAt(monotonicNs())
 	measureAt := startAt + int64(warmupSeconds)*1_000_000_000
 	windowEnd := int64(math.MaxInt64)
 	if config.Load.DurationS != nil {
@@ -166,6 +168,24 @@ func runStep(config *Config, setup *engineSetup, out *output, stop <-chan struct
 	r.flush(measureTag, "drain", drainEnd, max(0, drainEnd-end), true, false)
 	r.post(command{kind: cmdFinish})
 	return outcome{reason: "completed"}
+}
+
+// stepStartAt is when the first second begins (monotonic ns), the loops being ready at readyAt: the
+// config's start time, so several clients start together, or at once when it is absent or past
+// (said in a log line, since this client then starts late).
+func (r *reporter) stepStartAt(readyAt int64) int64 {
+	soonest := readyAt + startMarginNs
+	if r.config.StartAtMs == nil {
+		return soonest
+	}
+	// Counted on the wall clock from the process's start, as epochMs reads it back: a start time of
+	// whole milliseconds gives boundaries at whole milliseconds.
+	wanted := time.UnixMicro(int64(math.Round(*r.config.StartAtMs * 1000))).Sub(processStart).Nanoseconds()
+	if wanted < soonest {
+		r.out.log("warn", fmt.Sprintf("the start time had passed by %.1f ms when the load was ready on this host: started at once", float64(soonest-wanted)/1e6))
+		return soonest
+	}
+	return wanted
 }
 
 func (r *reporter) post(cmd command) {
