@@ -10,6 +10,7 @@ import {
   HEARTBEAT_EVERY_MS,
   LineSplitter,
   parseAgentLine,
+  type AgentCommand,
   type AgentConfig,
   type AgentLine,
   type EndReason,
@@ -98,6 +99,11 @@ export class RemoteAgent {
 
   get pid(): number | null {
     return this.#pid;
+  }
+
+  /** Sends one command line (the clock role's pings). */
+  send(command: AgentCommand): void {
+    this.#process.write(encodeLine(command));
   }
 
   /**
