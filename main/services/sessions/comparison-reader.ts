@@ -2,12 +2,17 @@
 // their summaries and merged histograms, their measured seconds without the interval histograms
 // (decoding 36,000 of those would blow the 300 ms budget), host names and each session's own
 // snapshot of its hosts taken at its start — never a host's later facts: a session without a
-// snapshot shows none. Summaries and verdicts come from app/runs/summarize-run.ts, as live.
+// snapshot shows none. Summaries and verdicts come from app/runs/summarize-run.ts, as live. A run
+// of several load clients is read with its histograms, so each second's clients are merged exactly
+// (app/runs/merge-seconds.ts) before anything is drawn from it.
 
 import { decodeHistogram, type LatencyHistogram } from '../../../app/common/hdr.ts';
 import type { RunSecond } from '../../../app/runs/run-second.ts';
 import { judgeBottleneck } from '../../../app/runs/bottleneck.ts';
-import { runWindow, summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
+import { clientCountOf, mergedBySecond } from '../../../app/runs/merge-seconds.ts';
+import { durationOf } from '../../../app/runs/run-second.ts';
+import { clientVerdictsOf, runWindow, summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
+import type { ClientVerdict } from '../../../app/runs/runs.ts';
 import type { ComparedRunInput, ComparedSessionInput } from '../../../app/sessions/comparison.ts';
 import type { Session } from '../../../app/sessions/sessions.ts';
 import { HostsRepository } from '../hosts/hosts-repository.ts';
@@ -19,8 +24,10 @@ import { SnapshotsRepository } from './snapshots-repository.ts';
 export interface ReadRun extends ComparedRunInput {
   ordinal: number;
   step: Record<string, unknown>;
-  /** The measured window's stored seconds, histograms left out (replay draws these). */
+  /** The measured window's stored seconds, per client; histograms left out for one client (replay draws these). */
   measured: RunSecond[];
+  /** Each client's own verdict; [] for one client. */
+  clientVerdicts: ClientVerdict[];
 }
 
 function histogramOf(encoded: string | null): LatencyHistogram | null {
@@ -50,7 +57,9 @@ export class ComparisonReader {
     const knobs = this.#runs.knobs(session.id);
     return stored.map((run) => {
       const rules = summaryRulesOf(session.config.profile, run.step);
-      const measured = this.#samples.withoutHistograms(run.id, { measured: true });
+      let measured = this.#samples.withoutHistograms(run.id, { measured: true });
+      // Several clients' percentiles are merged from their histograms, never taken from the slowest.
+      if (clientCountOf(measured) > 1) measured = this.#samples.forRun(run.id).filter((second) => second.phase === 'measure');
       const window = runWindow(measured);
       let summary = run.summary;
       let histogram = histogramOf(run.histogram);
@@ -69,10 +78,11 @@ export class ComparisonReader {
         step: run.step,
         knobs: knobs.get(run.id) ?? {},
         load: run.step.load,
-        // Per second for the timelines: the clients of one second added up, the slowest one's p99 standing for it.
-        seconds: window.map(({ second, requests, durationMs, p99Us }) => ({ second, requests, durationMs, p99Us })),
-        // The same verdict as the Run page's, from the same stored seconds.
+        // Per second for the timelines: the clients of one second merged exactly.
+        seconds: mergedBySecond(measured).map((second) => ({ second: second.second, requests: second.requests, durationMs: durationOf(second), p99Us: second.p99Us })),
+        // The same verdicts as the Run page's, from the same stored seconds.
         bottleneck: judgeBottleneck(window, rules.targetRate),
+        clientVerdicts: clientVerdictsOf(measured, rules),
         measured,
       };
     });
@@ -93,7 +103,7 @@ export class ComparisonReader {
       serverHost: session.serverHostId === null ? null : this.#hosts.nameOf(session.serverHostId),
       systems: { client: facts?.client ?? null, server: facts?.server ?? null },
       noise: facts?.findings ?? [],
-      runs: this.runs(session, onlyRunIds).map(({ measured: _measured, ...run }) => run),
+      runs: this.runs(session, onlyRunIds).map(({ measured: _measured, clientVerdicts: _clientVerdicts, ...run }) => run),
     };
   }
 }

@@ -7,6 +7,8 @@ import { openDatabase } from '../store/database.ts';
 import { SessionsRepository } from './sessions-repository.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
 import { ComparisonService } from './comparison-service.ts';
+import { createLatencyHistogram, decodeHistogram, encodeHistogram, latencyStats, recordLatencyUs } from '../../../app/common/hdr.ts';
+import { SamplesRepository, type SampleInput } from '../runs/samples-repository.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-compare-'));
 const { db } = openDatabase(dir);
@@ -68,4 +70,45 @@ test('replay: the stored seconds as live points with step markers', () => {
   // Each point sits where the live chart drew it: at the end of its second, as the agent measured it.
   assert.ok(replay.points.every((point, i) => point.t === i + 1 && point.rps > 2800 && point.serverCpu === 0.6));
   assert.ok(replay.run.steps[0]!.summary!.p99Us! > 0);
+});
+
+test('two clients: replay and Compare draw their seconds merged exactly, with each client’s part and verdict; one client stays as it was', () => {
+  const { sessionId, runIds } = seeder.session({ name: 'Two clients', rps: 400, latencyUs: 1000, seconds: 6 });
+  const samples = new SamplesRepository(db);
+  const stored = samples.forRun(runIds[0]!);
+  // Per second, one histogram fed both clients' requests: what the merged second must say.
+  const direct = stored.map(() => createLatencyHistogram());
+  const second: SampleInput[] = stored.map((entry, i) => {
+    // The second client saw one slow answer in 20 (its own p99 is 40 ms); in all 220 timed answers it is under 1 %.
+    const histogram = createLatencyHistogram();
+    for (let n = 0; n < 19; n++) recordLatencyUs(histogram, 500);
+    recordLatencyUs(histogram, 40_000);
+    direct[i]!.add(decodeHistogram(entry.histogram!));
+    direct[i]!.add(histogram);
+    const stats = latencyStats(histogram);
+    return { ...entry, phase: 'measure', clientIndex: 1, requests: 20, scheduled: 20, statusClasses: { '2xx': 20 }, histogram: encodeHistogram(histogram), p50Us: stats.p50Us, p90Us: stats.p90Us, p99Us: stats.p99Us, maxUs: stats.maxUs };
+  });
+  samples.append(runIds[0]!, second);
+  // Only the fully merged second's p99 is below the slowest client's: the test tells the two apart.
+  const p99s = direct.map((histogram) => latencyStats(histogram).p99Us);
+
+  const replay = service.replay(sessionId);
+  assert.equal(replay.points.length, 6, 'one point per second, not one per client');
+  replay.points.forEach((point, i) => {
+    assert.equal(point.rps, stored[i]!.requests + 20);
+    assert.equal(point.p99Us, p99s[i], 'the p99 of the added histograms');
+    assert.deepEqual(point.clients?.map((part) => [part.clientIndex, part.rps]), [[0, stored[i]!.requests], [1, 20]]);
+    assert.ok(point.clients![1]!.p99Us! >= 40_000);
+  });
+  assert.deepEqual(replay.run.steps[0]!.clientVerdicts.map((verdict) => verdict.clientIndex), [0, 1]);
+
+  const timeline = service.open({ sessionIds: [sessionId, slow.sessionId] }).timelines[0]!;
+  assert.deepEqual(timeline.rps, stored.map((entry) => entry.requests + 20), 'Compare adds the clients’ requests');
+  assert.deepEqual(timeline.p99Us, p99s, 'Compare’s p99 is the merged one, not the slowest client’s');
+  assert.ok(p99s.every((p99) => p99! < 40_000), 'merged, the one slow answer is under 1 %: not the slowest client’s p99');
+
+  // A one-client session replays exactly as before: no breakdown, no per-client verdicts.
+  const single = service.replay(fast.sessionId);
+  assert.ok(single.points.every((point) => point.clients === undefined));
+  assert.ok(single.run.steps.every((step) => step.clientVerdicts.length === 0));
 });

@@ -8,6 +8,7 @@ import { storedTargetRate } from '../../../app/runs/bottleneck.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { LoadProfile } from '../../../app/runs/load-profile.ts';
 import { chartPoint } from '../../../app/runs/chart-point.ts';
+import { mergedWithParts } from '../../../app/runs/merge-seconds.ts';
 import { recordedEngineOf } from '../../../app/runs/engine-choice.ts';
 import { liveClientsOfConfig, storedDegradedOf } from '../../../app/runs/run-clients.ts';
 import type { ReplayData } from '../../../app/sessions/replay.ts';
@@ -76,9 +77,10 @@ export class ComparisonService {
       // Where the step started, to the tenth of a second as the live dashboard marks it.
       const offsetS = Number.isFinite(started) ? Math.max(cursor, Math.round((started - startedAtMs) / 100) / 10) : cursor;
       const step = run.ordinal - 1;
-      // The points drawn live, from the same stored seconds by the same function.
-      for (const second of run.measured) points.push(chartPoint(second, { sessionId, step, startedAtMs, stepOffsetS: offsetS }));
-      const endS = offsetS + (run.measured.at(-1)?.second ?? -1) + 1;
+      // The points drawn live, from the same stored seconds by the same function: several clients merged, with each one's part.
+      const merged = mergedWithParts(run.measured);
+      for (const { merged: second, parts } of merged) points.push(chartPoint(second, { sessionId, step, startedAtMs, stepOffsetS: offsetS }, parts));
+      const endS = offsetS + (merged.at(-1)?.merged.second ?? -1) + 1;
       steps.push({
         index: step,
         label: run.stepLabel,
@@ -89,7 +91,7 @@ export class ComparisonService {
         summary: run.summary,
         bottleneck: run.bottleneck ?? null,
         targetRate: storedTargetRate(run.step),
-        clientVerdicts: [],
+        clientVerdicts: run.clientVerdicts,
         degraded: storedDegradedOf(run.step),
       });
       cursor = endS;
