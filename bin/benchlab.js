@@ -4,9 +4,11 @@
 // so an older one gets this one line instead of a syntax error.
 
 /* global process */
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 18)) {
-  process.stderr.write(`benchlab: needs Node.js 22.18 or newer (this is ${process.versions.node})\n`);
+import { nodeVersionProblem } from '../scripts/require-node.js';
+
+const problem = nodeVersionProblem(process.versions.node);
+if (problem) {
+  process.stderr.write(`benchlab: ${problem}\n`);
   process.exit(2);
 }
 await import('../main/cli/benchlab.ts');

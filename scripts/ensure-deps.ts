@@ -1,5 +1,6 @@
-// Makes a fresh clone runnable: checks the Node version and installs node_modules with `npm ci`
-// when they are missing or older than package-lock.json. Used by `npm start`, `npm test`, `npm run bench`.
+// Makes a fresh clone runnable: installs node_modules with `npm ci` when they are missing or older
+// than package-lock.json. Used by `npm start`, `npm test`, `npm run bench`. The Node version is
+// checked before this runs (require-node.js): a Node too old to read this file never gets here.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -7,12 +8,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const MINIMUM_NODE = [22, 18] as const;
-
-function nodeIsRecentEnough(version = process.versions.node): boolean {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
-  return major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1]);
-}
 
 function installIsCurrent(): boolean {
   const marker = join(ROOT, 'node_modules', '.package-lock.json');
@@ -21,10 +16,6 @@ function installIsCurrent(): boolean {
 }
 
 export function ensureDependencies(): void {
-  if (!nodeIsRecentEnough()) {
-    console.error(`benchlab: Node ${MINIMUM_NODE.join('.')} or newer is required (24 LTS recommended); this is ${process.version}.`);
-    process.exit(1);
-  }
   if (installIsCurrent()) return;
   console.log('benchlab: installing dependencies (npm ci)…');
   // npm is npm.cmd on Windows, which only a shell resolves.
