@@ -12,6 +12,7 @@ import { RunPage } from './features/runs/RunPage.tsx';
 import { SessionsPage } from './features/sessions/SessionsPage.tsx';
 import { TemplatesPage } from './features/templates/TemplatesPage.tsx';
 import { TerminalsPage } from './features/terminals/TerminalsPage.tsx';
+import { LogDrawer, LogDrawerToggle, useLogDrawer } from './features/terminals/LogDrawer.tsx';
 import { WizardPage } from './features/plans/WizardPage.tsx';
 
 function PageView({ page }: { page: PageId }) {
@@ -40,6 +41,7 @@ export function App() {
   const connection = useConnection();
   const [page, setPage] = usePage();
   const { value: info, error: infoError } = useLoaded((client) => client.app.info());
+  const [logOpen, toggleLog] = useLogDrawer();
 
   return (
     <div className="shell">
@@ -68,6 +70,7 @@ export function App() {
         <ErrorBanner error={infoError} />
         <PageView page={page} />
       </main>
+      {logOpen && <LogDrawer onClose={toggleLog} />}
       <footer className="statusbar" data-testid="statusbar">
         <span data-testid="status-connection" className={`dot ${connection}`}>
           {connection === 'connected' ? 'Connected' : connection === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
@@ -77,6 +80,7 @@ export function App() {
           Data: {info?.dataDir ?? '…'}
         </span>
         <span className="spacer" />
+        <LogDrawerToggle open={logOpen} onToggle={toggleLog} />
         <span>v{info?.version ?? '…'}</span>
       </footer>
     </div>

@@ -7,7 +7,7 @@ import { DEFAULT_PORT, Port } from '../../../../app/templates/templates.ts';
 import type { Deployment } from '../../../../app/templates/templates-contract.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { DeploymentCard } from './DeploymentCard.tsx';
-import { LogTerminal } from './LogTerminal.tsx';
+import { LogTerminal } from '../terminals/LogTerminal.tsx';
 import { TemplateCard, type DeployRequest } from './TemplateCard.tsx';
 import { useDeployments } from './use-deployments.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
