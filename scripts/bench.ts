@@ -9,6 +9,7 @@ import { benchEngineEfficiency, GENERATORS, medianOf } from '../bench/engine-eff
 import { benchLoadEngine } from '../bench/load-engine.ts';
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
+import { benchScaleOut, SCALE_OUT_LOAD, SCALE_OUT_ROUNDS } from '../bench/scale-out.ts';
 import { benchSshConfigImport } from '../bench/ssh-config-import.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';
@@ -142,6 +143,35 @@ for (const run of await benchOpenAccounting()) {
     'p50 / p99': `${msText(run.summary.p50Us === null ? null : run.summary.p50Us / 1000)} / ${msText(run.summary.p99Us === null ? null : run.summary.p99Us / 1000)} (timeouts in at ${OVERLOAD.timeoutMs} ms)`,
     'window + drain': `${run.summary.seconds.toFixed(1)} s + ${(run.summary.drainMs / 1000).toFixed(1)} s (wall ${run.wallS.toFixed(1)} s with start-up)`,
   });
+}
+
+const scaleOut = await benchScaleOut();
+if (scaleOut.skipped) console.log(`\nOne client against two: skipped (${scaleOut.skipped})`);
+else {
+  const usText = (us: number | null) => msText(us === null ? null : us / 1000);
+  const of = (clients: number) => scaleOut.runs.filter((run) => run.clients === clients);
+  const medianRps = (clients: number) => {
+    const sorted = of(clients).map((run) => run.summary.requestsPerSecond).sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+  };
+  const figures: Record<string, string> = {};
+  for (const clients of [1, 2]) {
+    const runs = of(clients);
+    const label = clients === 1 ? '1 client' : '2 clients';
+    figures[`${label} machine load`] = runs.map((run) => `load average ${run.load.loadAverage.toFixed(2)}, ${percentOf(run.load.busy, 1)} busy`).join('; ');
+    figures[`${label} req/s`] = `${medianRps(clients).toFixed(0)} (rounds ${runs.map((run) => run.summary.requestsPerSecond.toFixed(0)).join(', ')}; engine ${runs[0]?.engines.join(' + ')})`;
+    figures[`${label} p50 / p99`] = runs.map((run) => `${usText(run.summary.p50Us)} / ${usText(run.summary.p99Us)}`).join('; ');
+  }
+  figures['2 clients / 1 client'] = `${percentOf(medianRps(2), medianRps(1))} of the requests/s (the lab's hosts share this machine's cores)`;
+  figures['2 clients: each client'] = of(2).map((run) => run.clientRps.map((rps) => rps.toFixed(0)).join(' + ') + ' req/s').join('; ');
+  figures['start skew'] = `${of(2).map((run) => (run.startSkewMs === null ? 'n/a' : `${run.startSkewMs.toFixed(1)} ms`)).join(', ')} (latest minus earliest corrected end of each client's first measured second)`;
+  figures['clock offsets'] = of(2)
+    .map((run) => run.clocks.map((clock) => (clock ? `${clock.offsetMs.toFixed(2)} ± ${clock.uncertaintyMs.toFixed(2)} ms` : 'n/a')).join(', '))
+    .join('; ');
+  print(
+    `One client against two (lab: nginx, 1 worker, on bl-server; closed model, ${SCALE_OUT_LOAD.connections} connections split by weight, ${SCALE_OUT_LOAD.durationS} s after ${SCALE_OUT_LOAD.warmupS} s warm-up, ${SCALE_OUT_ROUNDS} interleaved rounds)`,
+    figures,
+  );
 }
 
 const stop = await benchAgentStop();
