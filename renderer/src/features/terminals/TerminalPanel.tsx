@@ -1,4 +1,5 @@
-// One interactive shell on a host, in xterm.js: opens it with `terminal.open`, renders its
+// One interactive shell on a host, in xterm.js: opens it with `terminal.open` (or shows again one
+// still open, from its scrollback: the shell outlives the panel, only Close ends it), renders its
 // `terminal.data` and acknowledges what was rendered (the back end pauses the shell when the UI
 // falls behind), forwards keys, resizes with its container, copy/paste. Also owns the xterm set-up
 // shared with the log terminal, including the part that keeps xterm styled under our strict CSP.
@@ -132,16 +133,24 @@ export interface TerminalPanelProps {
   hostId: number;
   /** Shown in the panel's title bar. */
   hostName: string;
-  /** Called when the user closes the panel (the shell is closed on unmount). */
+  /** Called when the user closes the panel, once its shell was asked to end. */
   onClose?: (() => void) | undefined;
+  /** An open shell to show again (with its scrollback) instead of opening a new one. */
+  attachTo?: string | undefined;
+  /** Told the id of the shell this panel opened. */
+  onOpened?: ((terminalId: string) => void) | undefined;
   /** CSS height of the terminal area. */
   height?: number | string;
 }
 
-export function TerminalPanel({ hostId, hostName, onClose, height = 380 }: TerminalPanelProps) {
+export function TerminalPanel({ hostId, hostName, onClose, attachTo, onOpened, height = 380 }: TerminalPanelProps) {
   const api = useApi();
   const containerRef = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<Status>({ state: 'connecting' });
+  const onOpenedRef = useRef(onOpened);
+  useEffect(() => {
+    onOpenedRef.current = onOpened;
+  }, [onOpened]);
 
   useEffect(() => {
     const container = containerRef.current;
@@ -251,31 +260,44 @@ export function TerminalPanel({ hostId, hostName, onClose, height = 380 }: Termi
       return true;
     });
 
-    api.terminal.open({ hostId, size: sentSize }).then(
-      ({ terminalId: id }) => {
+    /** The shell is ours from here: what it said before (newer than `afterSeq`) is shown, typing goes through. */
+    const connected = (id: string, afterSeq: number) => {
+      terminalId = id;
+      setStatus({ state: 'open', terminalId: id });
+      const before = early.filter((event) => event.terminalId === id && event.seq > afterSeq);
+      early = [];
+      before.forEach(show);
+      if (earlyExits.has(id)) return exited(id, earlyExits.get(id) ?? null);
+      earlyExits.clear();
+      if (queuedInput) sendInput(queuedInput);
+      queuedInput = '';
+      sendSize(); // the container may have changed size while the shell was opening
+      terminal.focus();
+    };
+    const failed = (error: unknown) => {
+      if (disposed) return;
+      early = [];
+      setStatus({ state: 'error', message: errorMessage(error) });
+    };
+    if (attachTo !== undefined) {
+      // The shell kept running while no panel showed it: its scrollback first, then what follows.
+      api.terminal.attach({ terminalId: attachTo }).then(({ scrollback, seq }) => {
+        if (disposed) return;
+        terminal.write(scrollback);
+        sentSize = { cols: 0, rows: 0 }; // its size is the last panel's: send this one's
+        connected(attachTo, seq);
+      }, failed);
+    } else {
+      api.terminal.open({ hostId, size: sentSize }).then(({ terminalId: id }) => {
         if (disposed) {
-          // Unmounted while opening: nobody will ever show this shell.
+          // Unmounted while opening: no panel knows this shell, so nobody could come back to it.
           api.terminal.close({ terminalId: id }).catch(() => undefined);
           return;
         }
-        terminalId = id;
-        setStatus({ state: 'open', terminalId: id });
-        const before = early.filter((event) => event.terminalId === id);
-        early = [];
-        before.forEach(show);
-        if (earlyExits.has(id)) return exited(id, earlyExits.get(id) ?? null);
-        earlyExits.clear();
-        if (queuedInput) sendInput(queuedInput);
-        queuedInput = '';
-        sendSize(); // the container may have changed size while the shell was opening
-        terminal.focus();
-      },
-      (error: unknown) => {
-        if (disposed) return;
-        early = [];
-        setStatus({ state: 'error', message: errorMessage(error) });
-      },
-    );
+        onOpenedRef.current?.(id);
+        connected(id, 0);
+      }, failed);
+    }
 
     return () => {
       disposed = true;
@@ -285,13 +307,17 @@ export function TerminalPanel({ hostId, hostName, onClose, height = 380 }: Termi
       onData.dispose();
       onResize.dispose();
       container.removeEventListener('paste', onPaste, true);
-      if (terminalId !== null && !ended) api.terminal.close({ terminalId }).catch(() => undefined);
+      // The shell stays open (the page may come back to it); only Close ends it.
       unmount();
       terminal.dispose();
     };
-  }, [api, hostId]);
+  }, [api, hostId, attachTo]);
 
   const terminalId = status.state === 'open' || status.state === 'exited' ? status.terminalId : undefined;
+  const close = () => {
+    if (status.state === 'open') api.terminal.close({ terminalId: status.terminalId }).catch(() => undefined);
+    onClose?.();
+  };
   return (
     <section className="card terminal-panel" data-testid="terminal-panel" data-host-name={hostName}>
       <header className="page-header">
@@ -309,7 +335,7 @@ export function TerminalPanel({ hostId, hostName, onClose, height = 380 }: Termi
             {statusText(status)}
           </span>
           {onClose && (
-            <button type="button" data-testid="terminal-close" onClick={onClose}>
+            <button type="button" data-testid="terminal-close" onClick={close}>
               Close
             </button>
           )}

@@ -1,10 +1,12 @@
 // Terminals: an interactive shell on any stored host (one panel per "Open terminal"), and below it
-// the read-only log terminal with what Benchlab itself is doing.
+// the read-only log terminal with what Benchlab itself is doing. Shells stay open when the page is
+// left: coming back shows each one again, with what it printed meanwhile.
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Host } from '../../../../app/hosts/hosts.ts';
+import { errorMessage, useApi } from '../../api-context.tsx';
 import { useHosts } from '../hosts/use-hosts.ts';
-import { LogTerminal } from '../templates/LogTerminal.tsx';
+import { LogTerminal } from './LogTerminal.tsx';
 import { TerminalPanel } from './TerminalPanel.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
@@ -13,27 +15,54 @@ interface OpenPanel {
   /** React key: the same host may have several terminals open. */
   key: number;
   hostId: number;
-  hostName: string;
+  /** The shell once known: one still open when the page came back, or the one this panel opened. */
+  terminalId?: string;
+  /** Shows `terminalId` again rather than opening a shell. */
+  attach: boolean;
 }
 
 export function TerminalsPage() {
+  const api = useApi();
   const { hosts, error } = useHosts();
   const [panels, setPanels] = useState<OpenPanel[]>([]);
+  const [listError, setListError] = useState<string | null>(null);
   const nextKey = useRef(1);
+
+  // The shells left open when the page was last shown (or before a reload).
+  useEffect(() => {
+    let current = true;
+    api.terminal.list().then(
+      ({ terminals }) => {
+        if (!current) return;
+        setPanels((shown) => {
+          const known = new Set(shown.map((panel) => panel.terminalId));
+          const again = terminals.filter((open) => !known.has(open.terminalId));
+          return [...again.map((open) => ({ key: nextKey.current++, hostId: open.hostId, terminalId: open.terminalId, attach: true })), ...shown];
+        });
+      },
+      (failure: unknown) => current && setListError(errorMessage(failure)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api]);
 
   const open = (host: Host) => {
     const key = nextKey.current++;
-    setPanels((current) => [...current, { key, hostId: host.id, hostName: host.name }]);
+    setPanels((current) => [...current, { key, hostId: host.id, attach: false }]);
   };
+  const opened = (key: number, terminalId: string) =>
+    setPanels((current) => current.map((panel) => (panel.key === key ? { ...panel, terminalId } : panel)));
   const close = (key: number) => setPanels((current) => current.filter((panel) => panel.key !== key));
+  const hostName = (hostId: number) => hosts?.find((host) => host.id === hostId)?.name ?? `host ${hostId}`;
 
   return (
     <Page
       id="terminals"
       title="Terminals"
-      hint="A shell on each host, as if you had logged in (SSH hosts must be connected first). Copy with Ctrl+Shift+C, paste with Ctrl+Shift+V."
+      hint="A shell on each host, as if you had logged in (SSH hosts must be connected first). Shells stay open when you leave this page; Close ends one. Copy with Ctrl+Shift+C, paste with Ctrl+Shift+V."
     >
-      <ErrorBanner error={error} testId="terminals-error" />
+      <ErrorBanner error={error ?? listError} testId="terminals-error" />
       {hosts === null ? (
         <p className="hint">Loading…</p>
       ) : hosts.length === 0 ? (
@@ -59,7 +88,14 @@ export function TerminalsPage() {
       )}
       <div className="terminal-panels" style={{ marginTop: 16 }}>
         {panels.map((panel) => (
-          <TerminalPanel key={panel.key} hostId={panel.hostId} hostName={panel.hostName} onClose={() => close(panel.key)} />
+          <TerminalPanel
+            key={panel.key}
+            hostId={panel.hostId}
+            hostName={hostName(panel.hostId)}
+            attachTo={panel.attach ? panel.terminalId : undefined}
+            onOpened={(terminalId) => opened(panel.key, terminalId)}
+            onClose={() => close(panel.key)}
+          />
         ))}
       </div>
       <h2>Log</h2>
