@@ -228,6 +228,35 @@ test('HdrHistogram log: one run has no tags; clients of one second are added int
   assert.equal(read.get('NO TAG')?.histogram.totalCount, 5);
 });
 
+test('CSV: several clients’ seconds are one row per second, merged exactly; the JSON keeps each client’s own', () => {
+  const histogramOf = (latencies: number[]) => {
+    const histogram = createLatencyHistogram();
+    for (const latency of latencies) recordLatencyUs(histogram, latency);
+    return encodeHistogram(histogram);
+  };
+  const base = storedSingle.runs[0]!.seconds[0]!;
+  const part = (clientIndex: number, requests: number, latencies: number[], p99Us: number): RunSecond => ({
+    ...base,
+    second: 0,
+    clientIndex,
+    requests,
+    scheduled: requests,
+    statusClasses: { '2xx': requests },
+    p99Us,
+    histogram: histogramOf(latencies),
+  });
+  // 99 fast answers at one client, one slow at the other: p99 of all 100 is a fast one, not the slow client's.
+  const seconds = [part(0, 99, Array<number>(99).fill(1000), 1000), part(1, 1, [90_000], 90_000)];
+  const input: SessionExportInput = { ...storedSingle, runs: [{ ...storedSingle.runs[0]!, seconds }] };
+  const [header, ...lines] = sessionCsv(input).split('\r\n').filter(Boolean).map(cellsOf);
+  assert.equal(lines.length, 1);
+  const row = Object.fromEntries(lines[0]!.map((cell, i) => [header![i]!, cell]));
+  assert.deepEqual([row.second, row.client, row.requests, row.scheduled, row.status_2xx], ['0', 'all', '100', '100', '100']);
+  assert.ok(Math.abs(Number(row.p99_us) - 1000) <= 1, `p99 ${row.p99_us}`);
+  const json = JSON.parse(sessionJson(input, exportedAt)) as { runs: Array<{ seconds: Array<{ client: number; requests: number }> }> };
+  assert.deepEqual(json.runs[0]!.seconds.map((second) => [second.client, second.requests]), [[0, 99], [1, 1]]);
+});
+
 test('file names and media types per format', () => {
   const session: Session = { ...storedSingle.session, name: 'Node: hello / world!' };
   const input = { ...storedSingle, session };

@@ -1,6 +1,6 @@
 // A stored session written out for other tools (docs/exports.md): a versioned JSON document (the
-// session, each run's step and stored summary, every stored second), a CSV with one row per stored
-// second and client, and an HdrHistogram interval log of the per-second histograms that HdrHistogram's
+// session, each run's step and stored summary, every stored second of every client), a CSV with one
+// row per second (several clients merged exactly), and an HdrHistogram interval log of the per-second histograms that HdrHistogram's
 // own log readers parse. Pure: the service reads the session, its runs and their seconds through the
 // repositories and hands them here; nothing is recomputed except what a run cut off before its end
 // never stored (its summary, by the one summarizer).
@@ -8,6 +8,7 @@
 import { createLatencyHistogram, decodeHistogram, encodeHistogram } from '../common/hdr.ts';
 import { hasControlCharacters } from '../common/text.ts';
 import { durationOf, type RunSecond } from '../runs/run-second.ts';
+import { MERGED_CLIENT_INDEX, mergedBySecond } from '../runs/merge-seconds.ts';
 import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, type RunSummary } from '../runs/run-summary-schema.ts';
 import { summarizeRun, summaryRulesOf } from '../runs/summarize-run.ts';
 import { importProvenanceOf } from './importers/imported-result.ts';
@@ -241,7 +242,10 @@ export const CSV_COLUMNS = [
 
 export type CsvCell = string | number | null;
 
-/** One row per stored second and client, in run then second order; RFC 4180 (CRLF line ends, quoted where needed). */
+/**
+ * One row per second, in run then second order, several clients' seconds merged exactly (client
+ * `all`; the JSON keeps each client's own); RFC 4180 (CRLF line ends, quoted where needed).
+ */
 export function sessionCsv(input: SessionExportInput): string {
   return csvText([[...CSV_COLUMNS], ...sessionCsvRows(input)]);
 }
@@ -254,7 +258,7 @@ export function csvText(rows: ReadonlyArray<readonly CsvCell[]>): string {
 export function sessionCsvRows(input: SessionExportInput): CsvCell[][] {
   const rows: CsvCell[][] = [];
   for (const run of input.runs) {
-    for (const second of run.seconds) {
+    for (const second of mergedBySecond(run.seconds)) {
       const durationMs = durationOf(second);
       rows.push([
         run.ordinal,
@@ -262,7 +266,7 @@ export function sessionCsvRows(input: SessionExportInput): CsvCell[][] {
         run.templateId,
         run.variant,
         second.second,
-        second.clientIndex,
+        second.clientIndex === MERGED_CLIENT_INDEX ? 'all' : second.clientIndex,
         second.phase,
         durationMs,
         second.requests,

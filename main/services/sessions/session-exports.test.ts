@@ -12,6 +12,8 @@ import { createHandlers } from '../../api/handlers.ts';
 import { createDispatcher } from '../../api/dispatch.ts';
 import { createServices } from '../services.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
+import { SamplesRepository } from '../runs/samples-repository.ts';
+import { createLatencyHistogram, decodeHistogram, encodeHistogram, latencyStats, recordLatencyUs } from '../../../app/common/hdr.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-exports-'));
@@ -106,4 +108,31 @@ test('compare.export: one file of each kind for the compared runs only — CSV p
   assert.deepEqual(intervals.map((interval) => interval.tag).sort(), ['A.step-1', 'B.step-1', 'B.step-2']);
   // Each interval is the run's whole merged histogram: 3 seconds of 200 recorded latencies.
   assert.deepEqual([...new Set(intervals.map((interval) => interval.count))], [600]);
+});
+
+test('a run of two clients: the CSV per second is merged from their histograms, the JSON keeps each client’s seconds', () => {
+  const { sessionId, runIds } = createSeeder(services.db, { client: 'two-a', server: 'two-server' }).session({ name: 'Two clients', rps: 300, latencyUs: 1000, seconds: 3 });
+  const samples = new SamplesRepository(services.db);
+  const stored = samples.forRun(runIds[0]!);
+  const slow = createLatencyHistogram();
+  recordLatencyUs(slow, 90_000);
+  const slowStats = latencyStats(slow);
+  // One answer at 90 ms from the second client: its own p99, but under 1 % of the second's answers.
+  samples.append(
+    runIds[0]!,
+    stored.map((entry) => ({ ...entry, phase: 'measure' as const, clientIndex: 1, requests: 1, scheduled: 1, statusClasses: { '2xx': 1 }, histogram: encodeHistogram(slow), p50Us: slowStats.p50Us, p90Us: slowStats.p90Us, p99Us: slowStats.p99Us, maxUs: slowStats.maxUs })),
+  );
+  const [header, ...rows] = services.exports.export(sessionId, 'csv').content.trimEnd().split('\r\n').map((line) => line.replace(/"[^"]*"/, 'step').split(','));
+  const column = (name: string) => header!.indexOf(name);
+  assert.equal(rows.length, 3, 'one row per second');
+  rows.forEach((row, i) => {
+    const merged = createLatencyHistogram();
+    merged.add(decodeHistogram(stored[i]!.histogram!));
+    merged.add(slow);
+    assert.equal(row[column('client')], 'all');
+    assert.equal(Number(row[column('requests')]), stored[i]!.requests + 1);
+    assert.equal(Number(row[column('p99_us')]), latencyStats(merged).p99Us, 'read with the histograms although the CSV needs none for one client');
+  });
+  const document = JSON.parse(services.exports.export(sessionId, 'json').content) as { runs: Array<{ seconds: Array<{ client: number }> }> };
+  assert.deepEqual(document.runs[0]!.seconds.map((second) => second.client), [0, 1, 0, 1, 0, 1]);
 });

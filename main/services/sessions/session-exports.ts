@@ -10,6 +10,8 @@ import { exportComparison } from '../../../app/sessions/comparison-export.ts';
 import { letterOf, sessionLabel } from '../../../app/sessions/comparison-headline.ts';
 import type { Comparison } from '../../../app/sessions/comparison.ts';
 import type { StoredRun } from '../../../app/runs/runs.ts';
+import { clientCountOf } from '../../../app/runs/merge-seconds.ts';
+import type { RunSecond } from '../../../app/runs/run-second.ts';
 import type { SessionExportFile, SessionExportFormat } from '../../../app/sessions/sessions-contract.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import type { RunsRepository } from '../runs/runs-repository.ts';
@@ -67,7 +69,7 @@ export class SessionExports {
       startedAt: run.startedAt,
       endedAt: run.endedAt,
       summary: run.summary,
-      seconds: options.merged ? [] : options.histograms || !run.summary ? this.#samples.forRun(run.id) : this.#samples.withoutHistograms(run.id),
+      seconds: options.merged ? [] : this.#secondsOf(run, options.histograms),
       ...(run.histogram !== undefined ? { merged: run.histogram } : {}),
     }));
     const hosts = {
@@ -75,6 +77,16 @@ export class SessionExports {
       server: session.serverHostId === null ? null : this.#hosts.nameOf(session.serverHostId),
     };
     return { session, hosts, runs };
+  }
+
+  /**
+   * A run's stored seconds; their histograms only when asked for, when the run has no summary to
+   * write (it is summarized from them), or when several clients' seconds are to be merged exactly.
+   */
+  #secondsOf(run: StoredRun, histograms: boolean): RunSecond[] {
+    if (histograms || !run.summary) return this.#samples.forRun(run.id);
+    const seconds = this.#samples.withoutHistograms(run.id);
+    return clientCountOf(seconds) > 1 ? this.#samples.forRun(run.id) : seconds;
   }
 }
 
