@@ -18,6 +18,7 @@ function entry(id: number, overrides: Partial<LibraryEntry>): LibraryEntry {
     templates: ['node'],
     clientHost: 'client',
     serverHost: 'server',
+    headline: null,
     originSessionId: null,
     ...overrides,
   };

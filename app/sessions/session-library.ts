@@ -6,6 +6,30 @@ import { z } from 'zod';
 import { SessionSummary } from './sessions.ts';
 import { hasControlCharacters } from '../common/text.ts';
 
+/**
+ * A session's headline figures, read from its runs' stored summaries: its one run's, or for several
+ * steps the best step's (the most requests/s), as the CLI's list and the report's peak table pick it.
+ */
+export const SessionHeadline = z.object({
+  runId: z.number().int(),
+  requestsPerSecond: z.number(),
+  p99Us: z.number().nullable(),
+  /** Requests that did not succeed: non-2xx answers, errors and timeouts (the summary's `failed`). */
+  failed: z.number(),
+  /** Scheduled requests never sent; null for a run recorded before Benchlab kept the books. */
+  notSent: z.number().nullable(),
+  /** Runs with a result; above 1 the figures are the best step's. */
+  steps: z.number().int(),
+  /** The step the figures come from ("c=100, 30 s"). */
+  stepLabel: z.string(),
+});
+export type SessionHeadline = z.infer<typeof SessionHeadline>;
+
+/** Errors + not sent, as the report's headline counts them. */
+export function headlineErrors(headline: SessionHeadline): number {
+  return headline.failed + (headline.notSent ?? 0);
+}
+
 export const LibraryEntry = SessionSummary.extend({
   notes: z.string(),
   templates: z.array(z.string()),
@@ -14,6 +38,8 @@ export const LibraryEntry = SessionSummary.extend({
   originSessionId: z.number().nullable(),
   /** Where an imported session came from ("wrk's text output"); null or absent for Benchlab's own. */
   importedFrom: z.string().nullable().optional(),
+  /** Null while the session has no run with a result (a draft, a failed start). */
+  headline: SessionHeadline.nullable(),
 });
 export type LibraryEntry = z.infer<typeof LibraryEntry>;
 

@@ -4,10 +4,9 @@
 
 import { writeFile } from 'node:fs/promises';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
-import { filterLibrary, Tags, type LibraryEntry } from '../../../app/sessions/session-library.ts';
+import { filterLibrary, Tags } from '../../../app/sessions/session-library.ts';
 import { SessionExportFormat } from '../../../app/sessions/sessions-contract.ts';
 import type { StoredRun } from '../../../app/runs/runs.ts';
-import type { Services } from '../../services/services.ts';
 import { EXIT, formatTable, intOption, stringOption, UsageError, verbOf, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
 
 const VERBS = ['list', 'show', 'tag', 'rm', 'export'] as const;
@@ -67,18 +66,6 @@ function noExtra(args: string[]): void {
   if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`);
 }
 
-/** The run with the most requests/s: a single run's figures, or a sweep's peak step. */
-function headlineRun(runs: StoredRun[]): StoredRun | null {
-  let best: StoredRun | null = null;
-  for (const run of runs) if (run.summary && (!best || run.summary.requestsPerSecond > best.summary!.requestsPerSecond)) best = run;
-  return best;
-}
-
-function headlineOf(services: Services, entry: LibraryEntry) {
-  const run = headlineRun(services.runs.list(entry.id));
-  return run?.summary ? { runId: run.id, requestsPerSecond: run.summary.requestsPerSecond, p99Us: run.summary.p99Us, failed: run.summary.failed } : null;
-}
-
 function when(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
@@ -93,16 +80,15 @@ async function list(ctx: CommandContext, args: string[]): Promise<number> {
   const tagFilter = stringOption(ctx, 'tag');
   const services = ctx.services();
   const entries = filterLibrary(services.compare.library(), tagFilter ? { tag: tagFilter } : {}).slice(0, limit);
-  const listed = entries.map((entry) => ({ ...entry, headline: headlineOf(services, entry) }));
   if (ctx.values.json) {
-    writeJson(ctx.stdout, listed);
+    writeJson(ctx.stdout, entries);
     return EXIT.ok;
   }
-  if (listed.length === 0) {
+  if (entries.length === 0) {
     ctx.stderr.write(tagFilter ? `no sessions tagged "${tagFilter}"\n` : 'no sessions stored yet\n');
     return EXIT.ok;
   }
-  const rows = listed.map((entry) => [
+  const rows = entries.map((entry) => [
     entry.id,
     entry.name,
     entry.status,

@@ -4,7 +4,8 @@
 // running is stamped with this process's owner token, so other processes sharing the store leave it be.
 
 import { ApiError } from '../../../app/common/errors.ts';
-import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
+import type { RunSummary } from '../../../app/runs/run-summary-schema.ts';
+import type { LibraryEntry, SessionHeadline } from '../../../app/sessions/session-library.ts';
 import type { Session, SessionStatus, SessionSummary } from '../../../app/sessions/sessions.ts';
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';
@@ -27,12 +28,31 @@ interface SessionRow {
 }
 
 
-/** A library row: the session's columns but its config, with its templates and hosts' names. */
+/** A library row: the session's columns but its config, with its templates, hosts' names and best run. */
 interface LibraryRow extends Omit<SessionRow, 'config'> {
   templates: string | null;
   client_host: string | null;
   server_host: string | null;
   imported_from: string | null;
+  best_run_id: number | null;
+  best_step_label: string | null;
+  best_summary: string | null;
+  measured_runs: number | null;
+}
+
+/** The headline of a library row: its best run's summary as the summarizer stored it. */
+function headlineOf(row: LibraryRow): SessionHeadline | null {
+  const summary = parseJsonColumn<RunSummary | null>(row.best_summary, null);
+  if (row.best_run_id === null || !summary || typeof summary.requestsPerSecond !== 'number') return null;
+  return {
+    runId: row.best_run_id,
+    requestsPerSecond: summary.requestsPerSecond,
+    p99Us: summary.p99Us ?? null,
+    failed: summary.failed ?? 0,
+    notSent: summary.books?.notSent ?? null,
+    steps: row.measured_runs ?? 1,
+    stepLabel: row.best_step_label ?? '',
+  };
 }
 
 function tagsOf(text: string): string[] {
@@ -157,19 +177,32 @@ export class SessionsRepository {
     return this.#db.prepare('DELETE FROM session WHERE id = ?').run(id).changes > 0;
   }
 
-  /** Library entries: each session with the templates it ran and its hosts' names, in one query. */
+  /**
+   * Library entries: each session with the templates it ran, its hosts' names and its headline (the
+   * run with a result and the most requests/s, and how many runs have one), in one query.
+   */
   library(): LibraryEntry[] {
     const rows = this.#db
       .prepare(
-        `SELECT s.id, s.name, s.notes, s.tags, s.status, s.client_host_id, s.server_host_id, s.origin_session_id,
+        `WITH measured AS (
+           SELECT r.session_id, r.id, r.summary,
+                  coalesce(CASE WHEN json_valid(r.step) THEN json_extract(r.step, '$.label') END, 'step ' || r.ordinal) AS step_label,
+                  row_number() OVER (PARTITION BY r.session_id ORDER BY json_extract(r.summary, '$.requestsPerSecond') DESC, r.ordinal) AS rank,
+                  count(*) OVER (PARTITION BY r.session_id) AS runs
+           FROM run r
+           WHERE r.summary IS NOT NULL AND json_valid(r.summary) AND json_type(r.summary, '$.requestsPerSecond') IN ('integer', 'real')
+         )
+         SELECT s.id, s.name, s.notes, s.tags, s.status, s.client_host_id, s.server_host_id, s.origin_session_id,
                 s.created_at, s.started_at, s.ended_at,
                 (SELECT count(*) FROM run r WHERE r.session_id = s.id) AS run_count,
                 (SELECT json_group_array(DISTINCT r.template_id) FROM run r WHERE r.session_id = s.id) AS templates,
                 c.name AS client_host, v.name AS server_host,
-                CASE WHEN json_valid(s.config) THEN json_extract(s.config, '$.imported.source') END AS imported_from
+                CASE WHEN json_valid(s.config) THEN json_extract(s.config, '$.imported.source') END AS imported_from,
+                b.id AS best_run_id, b.step_label AS best_step_label, b.summary AS best_summary, b.runs AS measured_runs
          FROM session s
          LEFT JOIN host c ON c.id = s.client_host_id
          LEFT JOIN host v ON v.id = s.server_host_id
+         LEFT JOIN measured b ON b.session_id = s.id AND b.rank = 1
          ORDER BY s.created_at DESC, s.id DESC`,
       )
       .all() as LibraryRow[];
@@ -181,6 +214,7 @@ export class SessionsRepository {
       serverHost: row.server_host,
       originSessionId: row.origin_session_id,
       importedFrom: typeof row.imported_from === 'string' ? row.imported_from : null,
+      headline: headlineOf(row),
     }));
   }
 
