@@ -1,8 +1,8 @@
 // A lab back end with several load clients: the instance brought up with N clients, the test back
 // end of tests/support/lab-backend.ts (lab-client and lab-server), and the other clients added to
-// it (lab-client2, …) with their keys pinned and connected. Also what runs on each lab host, read
-// from /proc (lab hosts share the machine's pid namespace), for tests that kill an agent on one
-// client and check that nothing is left on any host.
+// it (lab-client2, …) with their keys pinned and connected. Also the agents running on each lab
+// host, read from /proc (lab hosts share the machine's pid namespace), for tests that kill an agent
+// on one client and check that none is left on any host.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,16 +54,17 @@ export function labAgentPid(instance: LabInstance, key: LabHostKey, owner: strin
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
-/** Every live process in each host of the instance but its listening sshd and `except`, named by host. */
-export async function labHostProcesses(instance: LabInstance, except: readonly number[] = []): Promise<string[]> {
+/** Benchlab's agents and native engines running in any host of the instance, as `<hostname>: <pid> <command>`. */
+export async function labAgentProcesses(instance: LabInstance): Promise<string[]> {
   const status = await labStatus({ instance });
   const found: string[] = [];
   for (const host of [...status.clients, status.hosts.server]) {
     if (host.sshdPid === null) continue;
     const namespace = netNamespaceOf(host.sshdPid);
     for (const pid of listPids()) {
-      if (pid === host.sshdPid || except.includes(pid) || netNamespaceOf(pid) !== namespace || !isAlive(pid)) continue;
-      found.push(`${host.hostname}: ${pid} ${(readCmdline(pid) ?? []).join(' ').slice(0, 100)}`);
+      if (netNamespaceOf(pid) !== namespace || !isAlive(pid)) continue;
+      const command = (readCmdline(pid) ?? []).join(' ');
+      if (/benchlab-(agent|engine)/.test(command)) found.push(`${host.hostname}: ${pid} ${command.slice(0, 100)}`);
     }
   }
   return found;
