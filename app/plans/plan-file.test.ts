@@ -336,7 +336,7 @@ describe('formatPlanFile', () => {
 test('the examples in docs/plan-files.md are plan files', () => {
   const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'plan-files.md'), 'utf8');
   const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!);
-  assert.equal(examples.length, 2);
+  assert.equal(examples.length, 3);
   for (const example of examples) plan(example);
 });
 

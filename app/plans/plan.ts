@@ -11,6 +11,7 @@ import { HostId } from '../hosts/hosts.ts';
 import { DEFAULT_ENGINE_CHOICE, EngineChoice } from '../runs/engine-choice.ts';
 import { expandSteps, LoadProfile, plannedSeconds } from '../runs/load-profile.ts';
 import { PresetId } from '../presets/presets.ts';
+import { MAX_RUN_CLIENTS, RunClient } from '../runs/runs-contract.ts';
 import { Tags } from '../sessions/session-library.ts';
 import { SessionName } from '../sessions/sessions.ts';
 import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
@@ -25,6 +26,16 @@ export const MAX_PLAN_TARGETS = 8;
 export const MAX_REPEATS = 20;
 /** Rough seconds for the parts of a plan that are not load: shown as estimates, never promised. */
 export const ESTIMATE_S = { preset: 5, deploy: 30, stop: 5, revert: 5 } as const;
+
+/** What the estimates go by: a deploy's seconds and what a session adds to its planned load (plan-estimate.ts learns both). */
+export interface EstimateBasis {
+  deployS(serverHostId: number, templateId: string, variant: string): number;
+  /** Seconds a session takes beyond its planned load (connecting, the agent, the pre-flight, the drain). */
+  loadOverheadS: number;
+}
+
+/** The guesses, while nothing has been measured. */
+export const GUESSED_ESTIMATES: EstimateBasis = { deployS: () => ESTIMATE_S.deploy, loadOverheadS: 0 };
 
 export const PlanTarget = z
   .object({
@@ -46,7 +57,10 @@ export type PlanPreset = z.output<typeof PlanPreset>;
 export const PlanSpec = z
   .object({
     name: SessionName,
+    /** The load client; with several, the first of `clients` (the client preset is applied to it). */
     clientHostId: HostId,
+    /** Several load clients, the load split over them by weight; absent: clientHostId alone. */
+    clients: z.array(RunClient).min(2, 'lists at least two clients (or give one client host)').max(MAX_RUN_CLIENTS, `lists at most ${MAX_RUN_CLIENTS} clients`).optional(),
     serverHostId: HostId,
     presets: z.object({ client: PlanPreset, server: PlanPreset }).strict(),
     /** Put both hosts back as they were once the last session ends (or the plan stops). */
@@ -67,12 +81,21 @@ export const PlanSpec = z
   })
   .strict()
   .superRefine((spec, ctx) => {
+    if (spec.clients && spec.clients[0]?.hostId !== spec.clientHostId) ctx.addIssue({ code: 'custom', path: ['clients', 0], message: 'must be the client host' });
+    spec.clients?.forEach((client, index) => {
+      if (spec.clients!.findIndex((other) => other.hostId === client.hostId) < index) ctx.addIssue({ code: 'custom', path: ['clients', index], message: 'names a client host again: each host once' });
+    });
     if (spec.clientHostId === spec.serverHostId && spec.presets.client && spec.presets.server) {
       ctx.addIssue({ code: 'custom', path: ['presets', 'server'], message: 'the client and server are one host: choose one preset for it' });
     }
   });
 export type PlanSpec = z.output<typeof PlanSpec>;
 export type PlanSpecInput = z.input<typeof PlanSpec>;
+
+/** The plan's load clients' host ids, in order (one: the client host). */
+export function planClientIds(spec: Pick<PlanSpec, 'clientHostId' | 'clients'>): number[] {
+  return spec.clients?.map((client) => client.hostId) ?? [spec.clientHostId];
+}
 
 /** What makes two targets the same run: template, variant and knobs. */
 export function targetKey(target: { templateId: string; variant: string; knobs?: Record<string, unknown> }): string {
@@ -164,7 +187,7 @@ export function repeatGroup(planId: number, startedAt: string, target: number): 
 }
 
 /** Every stage of a plan in the order the runner works through them, all pending. */
-export function planStages(spec: PlanSpec, names: PlanNames): PlanStage[] {
+export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasis = GUESSED_ESTIMATES): PlanStage[] {
   const stage = (id: string, kind: PlanStage['kind'], label: string, estimateS: number, target: number | null = null, round: number | null = null): PlanStage => ({
     id,
     kind,
@@ -193,13 +216,13 @@ export function planStages(spec: PlanSpec, names: PlanNames): PlanStage[] {
     const server = names.host(spec.serverHostId);
     const id = (kind: 'deploy' | 'load' | 'stop') => targetStageId(kind, index, round, spec.repeats);
     const which = spec.repeats > 1 ? ` (run ${round} of ${spec.repeats})` : '';
-    stages.push(stage(id('deploy'), 'deploy', `Deploy ${label} on ${server}${which}`, ESTIMATE_S.deploy, index, round));
+    stages.push(stage(id('deploy'), 'deploy', `Deploy ${label} on ${server}${which}`, basis.deployS(spec.serverHostId, target.templateId, target.variant), index, round));
     stages.push(
       stage(
         id('load'),
         'load',
-        `Load ${label}${which} from ${names.host(spec.clientHostId)}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
-        load.seconds,
+        `Load ${label}${which} from ${planClientIds(spec).map((id) => names.host(id)).join(', ')}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
+        load.seconds + basis.loadOverheadS,
         index,
         round,
       ),
@@ -215,12 +238,13 @@ export function planStages(spec: PlanSpec, names: PlanNames): PlanStage[] {
 }
 
 /** The plan's estimated length in seconds, and whether a count-ended step makes it an upper bound. */
-export function planEstimate(spec: PlanSpec): { seconds: number; upTo: boolean } {
+export function planEstimate(spec: PlanSpec, basis: EstimateBasis = GUESSED_ESTIMATES): { seconds: number; upTo: boolean } {
   const presets = [spec.presets.client, spec.presets.server].filter(Boolean).length;
   const load = loadEstimate(spec.profile);
+  const deploys = spec.targets.reduce((sum, target) => sum + basis.deployS(spec.serverHostId, target.templateId, target.variant), 0);
   const seconds =
     presets * ESTIMATE_S.preset +
-    spec.targets.length * spec.repeats * (ESTIMATE_S.deploy + load.seconds + ESTIMATE_S.stop) +
+    spec.repeats * (deploys + spec.targets.length * (load.seconds + basis.loadOverheadS + ESTIMATE_S.stop)) +
     (spec.revertPresets ? presets * ESTIMATE_S.revert : 0);
   return { seconds: Math.ceil(seconds), upTo: load.upTo };
 }

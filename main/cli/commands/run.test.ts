@@ -94,6 +94,14 @@ colour: blue
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^benchlab run: no client host: add hosts\.client to the plan file or pass --client HOST\n/);
     assert.match(cli(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1').stderr, /no server host: add hosts\.server to the plan file or pass --server HOST/);
+    // Several clients: a host named twice, or a weight out of range, is refused before anything connects.
+    const twice = cli(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1', '--client', 'a@127.0.0.1:22:2', '--server', 'a@127.0.0.1');
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /^benchlab run: a@127\.0\.0\.1:22 is named twice as a load client: name each client host once\n/);
+    assert.match(cli(join(dir, 'data-hosts'), file, '--client', 'x@127.0.0.1', '--client', 'x@127.0.0.1', '--server', 'x@127.0.0.1').stderr, /^benchlab run: --client x@127\.0\.0\.1 is given twice: name each client host once\n/);
+    const weight = cli(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1', '--client', 'b@127.0.0.1:22:0', '--server', 'a@127.0.0.1');
+    assert.equal(weight.code, 2);
+    assert.match(weight.stderr, /--client b@127\.0\.0\.1:22:0: a weight must be above 0 and at most 1000/);
   });
 
   test('thresholds and options from the command line are checked like the file', () => {

@@ -7,7 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { describeProblems, parsePlanFile, type PlanFile } from '../../../app/plans/plan-file.ts';
+import { describeProblems, parsePlanFile, planFileClients, type PlanFile, type PlanFileClient } from '../../../app/plans/plan-file.ts';
 import { MAX_REPEATS, type PlanState } from '../../../app/plans/plan.ts';
 import { summaryRows, thresholdLines } from '../../../app/plans/plan-report.ts';
 import { parseThresholds, type ThresholdResult } from '../../../app/plans/thresholds.ts';
@@ -16,6 +16,7 @@ import { ENGINE_CHOICES, EngineChoice } from '../../../app/runs/engine-choice.ts
 import { resolvePlanFile } from '../../services/plans/plan-file-resolver.ts';
 import { builtInStudiesDir, loadStudies } from '../../services/plans/study-catalog.ts';
 import { EXIT, formatTable, intOption, listOption, stringOption, UsageError, type Command, type CommandContext } from '../cli-kit.ts';
+import { parseClientRefs } from '../client-refs.ts';
 import { connectHost, resolveHostRef } from '../host-refs.ts';
 import { watchInterrupts } from '../run-interrupts.ts';
 import { RunProgress } from '../run-progress.ts';
@@ -27,7 +28,9 @@ export const runCommand: Command = {
   usage: `usage: benchlab run PLAN.yaml [options]
 
   PLAN.yaml                 a plan file (YAML or .json; see docs/plan-files.md)
-  --client HOST             the load client (instead of the file's hosts.client)
+  --client HOST[:WEIGHT]    a load client (instead of the file's hosts.client or hosts.clients);
+                            repeat it for several clients, the load split over them by weight
+                            (default: each host's core count), e.g. --client a --client b:2
   --server HOST             the server under test (instead of the file's hosts.server)
   --accept-new-host-keys    pin the key of a host that has none pinned yet (as ssh's accept-new);
                             a changed key is always refused
@@ -45,16 +48,18 @@ export const runCommand: Command = {
   --tag TAG                 a tag for every session (repeatable)
   --quiet                   no progress on stderr
 
-  HOST is a stored host name, local, USER@HOST[:PORT] or a ~/.ssh/config alias.
+  HOST is a stored host name, local, USER@HOST[:PORT] or a ~/.ssh/config alias (a login's
+  weight goes after its port: root@10.0.0.2:22:2).
   Thresholds: p50 p75 p90 p99 p999 max mean (us, ms, s; a bare number is ms), rps, errors
   (a count, or % of the requests sent), timeouts, not_sent; <, <=, >, >=, ==.
   exit codes: 0 every threshold holds, 1 one fails or the plan failed, 2 bad input,
   130 interrupted (Ctrl-C or SIGTERM: the load and server are stopped and the hosts reverted;
   a second Ctrl-C exits at once)`,
   example: `benchlab run plan.yaml --accept-new-host-keys --junit results.xml
-benchlab run plan.yaml --client lab-client --server root@10.0.0.2 --threshold "p99 < 20ms" --repeats 5 --baseline nightly`,
+benchlab run plan.yaml --client lab-client --server root@10.0.0.2 --threshold "p99 < 20ms" --repeats 5 --baseline nightly
+benchlab run plan.yaml --client lab-client --client lab-client2:2 --server lab-server`,
   options: {
-    client: { type: 'string' },
+    client: { type: 'string', multiple: true },
     server: { type: 'string' },
     'accept-new-host-keys': { type: 'boolean' },
     threshold: { type: 'string', multiple: true },
@@ -107,10 +112,18 @@ function withOptions(ctx: CommandContext, plan: PlanFile): PlanFile {
   };
 }
 
-function hostRef(ctx: CommandContext, plan: PlanFile, role: 'client' | 'server'): string {
-  const ref = stringOption(ctx, role) ?? plan.hosts?.[role];
-  if (!ref) throw new UsageError(`no ${role} host: add hosts.${role} to the plan file or pass --${role} HOST`);
+function serverRef(ctx: CommandContext, plan: PlanFile): string {
+  const ref = stringOption(ctx, 'server') ?? plan.hosts?.server;
+  if (!ref) throw new UsageError('no server host: add hosts.server to the plan file or pass --server HOST');
   return ref;
+}
+
+/** The load clients: the --client options, else the file's hosts.clients or hosts.client. */
+function clientRefs(ctx: CommandContext, plan: PlanFile): PlanFileClient[] {
+  const given = listOption(ctx, 'client');
+  const clients = given.length > 0 ? parseClientRefs(given) : planFileClients(plan.hosts);
+  if (clients.length === 0) throw new UsageError('no client host: add hosts.client to the plan file or pass --client HOST');
+  return clients;
 }
 
 /** Hosts a second Ctrl-C would leave with a preset applied and not reverted. */
@@ -133,7 +146,7 @@ async function runPlanFile(ctx: CommandContext): Promise<number> {
   }
   const files: ReportFiles = { json: stringOption(ctx, 'json'), junit: stringOption(ctx, 'junit'), markdown: stringOption(ctx, 'markdown') };
   await checkReportFiles(files);
-  const refs = { client: hostRef(ctx, plan, 'client'), server: hostRef(ctx, plan, 'server') };
+  const refs = { clients: clientRefs(ctx, plan), server: serverRef(ctx, plan) };
 
   const stderr = ctx.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   const quiet = ctx.values.quiet === true;
@@ -170,17 +183,27 @@ async function runPlanFile(ctx: CommandContext): Promise<number> {
     },
   });
   try {
-    const client = await resolveHostRef(services, refs.client);
+    const clients: Array<{ host: Host; weight: number | undefined }> = [];
+    for (const ref of refs.clients) clients.push({ host: await resolveHostRef(services, ref.host), weight: ref.weight });
+    const twice = clients.find((client, index) => clients.findIndex((other) => other.host.id === client.host.id) < index);
+    if (twice) throw new UsageError(`${twice.host.name} is named twice as a load client: name each client host once`);
+    const client = clients[0]!.host;
     const server = await resolveHostRef(services, refs.server);
     hosts = { client, server };
     const onPinned = (host: Host, fingerprint: string) => progress.line(`pinned the host key of ${host.name}: ${fingerprint}`);
-    for (const host of client.id === server.id ? [client] : [client, server]) {
+    const toConnect = [...clients.map((entry) => entry.host), server].filter((host, index, all) => all.findIndex((other) => other.id === host.id) === index);
+    for (const host of toConnect) {
       progress.line(`connecting to ${host.name}`);
       await connectHost(services, host, { acceptNewHostKeys: ctx.values['accept-new-host-keys'] === true, onPinned });
     }
     const resolved = await resolvePlanFile(
       { templates: services.templates, presets: services.presets, studies: () => loadStudies(builtInStudiesDir()) },
-      { plan, clientHostId: client.id, serverHostId: server.id },
+      {
+        plan,
+        clientHostId: client.id,
+        clients: clients.map((entry) => ({ hostId: entry.host.id, ...(entry.weight !== undefined ? { weight: entry.weight } : {}) })),
+        serverHostId: server.id,
+      },
     );
     if (!resolved.ok) {
       ctx.stderr.write(`${describeProblems(read.file, resolved.problems)}\n`);

@@ -146,6 +146,19 @@ profile:
     assert.match(byField[5]!, /^presets\.server: cannot plan preset "missing-preset" on the server host: no preset "missing-preset"$/);
   });
 
+  test('several load clients go into the plan with their weights; one client stays the client host alone', async () => {
+    const clients = [{ hostId: 1 }, { hostId: 3, weight: 2 }];
+    const several = await resolvePlanFile(deps(), { plan: fileOf(SMALL_PLAN), clientHostId: 1, clients, serverHostId: 2 });
+    assert.ok(several.ok, several.ok ? '' : JSON.stringify(several.problems));
+    assert.deepEqual([several.spec.clientHostId, several.spec.clients], [1, clients]);
+    const one = await resolvePlanFile(deps(), { plan: fileOf(SMALL_PLAN), clientHostId: 1, clients: [{ hostId: 1, weight: 3 }], serverHostId: 2 });
+    assert.ok(one.ok);
+    assert.equal(one.spec.clients, undefined);
+    const twice = await resolvePlanFile(deps(), { plan: fileOf(SMALL_PLAN), clientHostId: 1, clients: [{ hostId: 1 }, { hostId: 1 }], serverHostId: 2 });
+    assert.ok(!twice.ok);
+    assert.deepEqual(twice.problems.map((entry) => `${entry.field}: ${entry.message}`), ['hosts.clients[1]: names a client host again: each host once']);
+  });
+
   test('one host for both roles takes one preset', async () => {
     const plan = fileOf(SMALL_PLAN.replace('presets: { server: wrk-seed }', 'presets: { client: wrk-seed, server: wrk-seed }'));
     const resolved = await resolvePlanFile(deps(), { plan, clientHostId: 1, serverHostId: 1 });

@@ -1,13 +1,14 @@
 // Turns a plan file into the PlanSpec the plan runner takes, as the wizard would have built it:
 // the study the file names fills what the file leaves out (templates, presets, profile), each
 // template, variant and knob is checked against the template catalog, and each preset is planned on
-// its host (the planId the runner applies only if still true). Hosts come in already resolved and
-// connected (naming hosts is the front door's business). Every problem is reported at once, each
+// its host (the planId the runner applies only if still true). Hosts (one or several load clients,
+// the server) come in already resolved and connected (naming hosts is the front door's business). Every problem is reported at once, each
 // with the file's field it belongs to.
 
 import { STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileProblem } from '../../../app/plans/plan-file.ts';
 import { PlanSpec, type PlanSpecInput } from '../../../app/plans/plan.ts';
 import type { ReportTarget } from '../../../app/plans/plan-report.ts';
+import type { RunClient } from '../../../app/runs/runs-contract.ts';
 import type { StudyCatalog } from '../../../app/plans/studies.ts';
 import { resolveDeploySettings } from '../../../app/templates/templates.ts';
 import type { TemplateCatalog } from '../../../app/templates/templates-contract.ts';
@@ -21,7 +22,10 @@ export interface PlanFileResolverDeps {
 
 export interface ResolveRequest {
   plan: PlanFile;
+  /** The load client; with several, the first of `clients`. */
   clientHostId: number;
+  /** Several load clients with their weights (two or more); absent: clientHostId alone. */
+  clients?: RunClient[];
   serverHostId: number;
 }
 
@@ -41,7 +45,7 @@ function messageOf(error: unknown): string {
 /** A PlanSpec path in the file's words: `targets.1.variant` is `templates[1].variant`. */
 function fileField(path: ReadonlyArray<PropertyKey>): string {
   const [head, ...rest] = path;
-  const renamed = head === 'targets' ? 'templates' : head === 'studyId' ? 'study' : head === 'clientHostId' ? 'hosts.client' : head === 'serverHostId' ? 'hosts.server' : String(head ?? 'plan');
+  const renamed = head === 'targets' ? 'templates' : head === 'studyId' ? 'study' : head === 'clientHostId' ? 'hosts.client' : head === 'clients' ? 'hosts.clients' : head === 'serverHostId' ? 'hosts.server' : String(head ?? 'plan');
   return rest.reduce<string>((field, key) => (typeof key === 'number' ? `${field}[${key}]` : `${field}.${String(key)}`), renamed);
 }
 
@@ -99,6 +103,7 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
   const input: PlanSpecInput = {
     name: plan.name,
     clientHostId: request.clientHostId,
+    ...(request.clients && request.clients.length > 1 ? { clients: request.clients } : {}),
     serverHostId: request.serverHostId,
     presets: { client: planned[0] ?? null, server: planned[1] ?? null },
     revertPresets: plan.revertPresets,

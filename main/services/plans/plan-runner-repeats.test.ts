@@ -1,6 +1,7 @@
 // The plan runner with Repeats, over fake services (no hosts): the targets run interleaved round by
 // round (A B A B), each run deployed, loaded as its own session and stopped again, the sessions of
-// one target tagged as its repeats (one group per target and plan), and a single run left untagged.
+// one target tagged as its repeats (one group per target and plan), and a single run left untagged;
+// a plan with several load clients hands them all to every load, one client its host alone.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -14,6 +15,8 @@ interface Started {
   name: string;
   repeat: { group: string; index: number; of: number } | undefined;
   deployment: { templateId: string; variant: string; knobs: Record<string, unknown> } | undefined;
+  clientHostId: number | undefined;
+  clients: Array<{ hostId: number; weight?: number }> | undefined;
 }
 
 function fakeRunner(): { runner: PlanRunner; calls: string[]; started: Started[] } {
@@ -45,9 +48,9 @@ function fakeRunner(): { runner: PlanRunner; calls: string[]; started: Started[]
       },
     } as unknown as PlanRunnerOptions['templates'],
     runs: {
-      start: async (args: { name: string; repeat?: Started['repeat']; deployment?: Started['deployment'] }) => {
+      start: async (args: { name: string; repeat?: Started['repeat']; deployment?: Started['deployment']; clientHostId?: number; clients?: Started['clients'] }) => {
         calls.push('load');
-        started.push({ name: args.name, repeat: args.repeat, deployment: args.deployment });
+        started.push({ name: args.name, repeat: args.repeat, deployment: args.deployment, clientHostId: args.clientHostId, clients: args.clients });
         return { sessionId: nextSession++ } as LiveRun;
       },
       stop: async () => undefined,
@@ -113,4 +116,23 @@ test('a plan without repeats tags nothing, so its sessions still group with equa
       ['sync vs async — Node · sync', undefined],
     ],
   );
+});
+
+test('several load clients: every load gets them all with their weights; one client goes as its host alone', async () => {
+  const several = fakeRunner();
+  const clients = [{ hostId: 1 }, { hostId: 3, weight: 2 }];
+  await several.runner.start(spec({ clients }));
+  const plan = (await several.runner.settled()) as PlanState;
+  assert.deepEqual(several.started.map((run) => [run.clientHostId, run.clients]), [[undefined, clients], [undefined, clients]]);
+  assert.match(plan.stages.find((stage) => stage.kind === 'load')!.label, /^Load Node · async from host1, host3: /);
+
+  const one = fakeRunner();
+  await one.runner.start(spec({}));
+  await one.runner.settled();
+  assert.deepEqual(one.started.map((run) => [run.clientHostId, run.clients]), [[1, undefined], [1, undefined]]);
+});
+
+test('a plan whose clients do not start with its client host, or name one twice, is refused', () => {
+  assert.throws(() => spec({ clients: [{ hostId: 3 }, { hostId: 1 }] }), /clients.*must be the client host/s);
+  assert.throws(() => spec({ clients: [{ hostId: 1 }, { hostId: 3 }, { hostId: 3 }] }), /names a client host again/);
 });

@@ -8,7 +8,7 @@
 // server and reverts.
 
 import { ApiError } from '../../../app/common/errors.ts';
-import { interruptedPlan, planEstimate, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
+import { interruptedPlan, planEstimate, planClientIds, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
 import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
@@ -122,7 +122,7 @@ export class PlanRunner {
 
   async #names(spec: PlanSpec): Promise<PlanNames> {
     const { hosts, presetCatalog, templates } = this.#options;
-    const hostNames = new Map([spec.clientHostId, spec.serverHostId].map((id) => [id, hosts.get(id).name]));
+    const hostNames = new Map([...planClientIds(spec), spec.serverHostId].map((id) => [id, hosts.get(id).name]));
     for (const preset of [spec.presets.client, spec.presets.server]) if (preset) presetCatalog.get(preset.presetId);
     const catalog = await templates.list();
     spec.targets.forEach((target, index) => {
@@ -248,7 +248,7 @@ export class PlanRunner {
       const final = await this.#run(active, stage, async () => {
         const started = await this.#options.runs.start({
           name: sessionNameFor(spec, templateLabel, which.round),
-          clientHostId: spec.clientHostId,
+          ...(spec.clients ? { clients: spec.clients } : { clientHostId: spec.clientHostId }),
           serverHostId: spec.serverHostId,
           profile: { ...spec.profile, target: deployment.url ?? spec.profile.target },
           ...(repeat ? { repeat } : {}),
