@@ -172,3 +172,42 @@ test('flush releases whatever is still held, in order; a warm-up second is merge
   assert.throws(() => aligner.add(clientSecond(2, 0, [10])), /not one of this run's 2 clients/);
   assert.throws(() => new SecondAligner(0), /at least one client/);
 });
+
+test('property: when each client’s books balance second by second, the merged seconds’ books balance too', () => {
+  for (let round = 0; round < 200; round++) {
+    const clients = 2 + Math.floor(random() * 5);
+    const seconds: RunSecond[] = [];
+    for (let client = 0; client < clients; client++) {
+      let inFlight = 0;
+      for (let index = 0; index < 8; index++) {
+        const before = inFlight;
+        const scheduled = Math.floor(random() * 500);
+        // Of what was open (in flight before + scheduled now), some are answered, fail, time out, are not sent; the rest stay in flight.
+        let open = before + scheduled;
+        const take = () => {
+          const count = Math.floor(random() * (open + 1) * 0.5);
+          open -= count;
+          return count;
+        };
+        const answered = take();
+        const timeouts = take();
+        const notSent = take();
+        inFlight = index === 7 ? 0 : open;
+        const drained = index === 7 ? open : 0;
+        const second = clientSecond(client, index, latencies(answered + drained, 100), {
+          scheduled,
+          inFlight,
+          errors: { timeout: timeouts },
+          notSent: { 'pool-full': notSent },
+        });
+        assert.ok(intervalBalances(summarySecondOf(second), before), 'each client’s own books balance');
+        seconds.push(second);
+      }
+    }
+    let inFlightBefore = 0;
+    for (const merged of mergedBySecond(seconds)) {
+      assert.ok(intervalBalances(summarySecondOf(merged), inFlightBefore), `merged second ${merged.second} balances`);
+      inFlightBefore = merged.inFlight!;
+    }
+  }
+});

@@ -73,7 +73,8 @@ export function summarySecondOf(second: RunSecond): SummarySecond {
 /**
  * The measured window second by second, several clients of one second taken together: counters
  * added, the slowest client's p50, p99 and readings stand for the second (the server's reading is
- * the same for all of them). The verdicts (bottleneck, steadiness) and Compare's timelines read this.
+ * the same for all of them). The verdicts (bottleneck, steadiness) read this, with no histogram to
+ * decode; what is drawn or exported is merged exactly instead (merge-seconds.ts).
  */
 export interface WindowSecond extends BottleneckSecond, SecondForSteadiness {
   second: number;
