@@ -52,6 +52,10 @@ test('a flood of download lines becomes a throttled progress line and one summar
   assert.equal(sent[3], 'Maven downloaded 76 files, 760 kB so far (f-76.jar)');
   assert.equal(progress.finish(), 'Maven downloaded 100 files, 1.0 MB in all');
   assert.equal(progress.finish(), null, 'the next step counts afresh');
+  progress.take('npm http fetch GET 200 https://registry.npmjs.org/pg/-/pg-8.23.1.tgz 12ms (cache hit)');
+  progress.take('npm http fetch GET 200 https://registry.npmjs.org/express/-/express-5.3.0.tgz 856ms (cache miss)');
+  progress.take('npm http fetch GET 200 https://registry.npmjs.org/unpipe 280ms (cache updated)');
+  assert.equal(progress.finish(), 'npm fetched 2 packages (1 from the cache) and 1 package document in all');
 });
 
 test('Maven runs without -ntp and npm at its http log level; other commands are left as written', () => {

@@ -97,7 +97,8 @@ export class TransferTally {
     if (this.#mavenStarted + this.#mavenFiles > 0) parts.push(`Maven downloaded ${plural(this.#mavenFiles, 'file')}, ${formatBytes(this.#mavenBytes)} ${when}`);
     if (this.#npmPackages + this.#npmDocuments > 0) {
       const cached = this.#npmCached > 0 ? ` (${this.#npmCached} from the cache)` : '';
-      parts.push(`npm fetched ${plural(this.#npmPackages, 'package')}${cached} and ${plural(this.#npmDocuments, 'package document')} ${when}`);
+      const fetched = [...(this.#npmPackages > 0 ? [`${plural(this.#npmPackages, 'package')}${cached}`] : []), ...(this.#npmDocuments > 0 ? [plural(this.#npmDocuments, 'package document')] : [])];
+      parts.push(`npm fetched ${fetched.join(' and ')} ${when}`);
     }
     return parts.join('; ');
   }

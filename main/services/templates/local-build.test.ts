@@ -94,7 +94,7 @@ describe('local builds', () => {
       '[INFO] Scanning for projects...',
       'loglevel http',
       '[INFO] BUILD SUCCESS',
-      'Maven downloaded 2 files, 17 kB in all; npm fetched 1 package and 0 package documents in all',
+      'Maven downloaded 2 files, 17 kB in all; npm fetched 1 package in all',
     ]);
   });
 
