@@ -135,6 +135,16 @@ test('sessions a plan tagged as repeats group by their tag, not by equal profile
   assert.deepEqual(comparison.sessions.map((s) => s.group), [0, 1, 0, 2]);
 });
 
+test('the same profile on another engine or from another number of clients is another configuration', () => {
+  const base = session(0, []).config;
+  const withConfig = (id: number, extra: Record<string, unknown>) => session(id, [run(id, 'c=10', 1000, 900 + id)], { config: { ...base, ...extra } });
+  const native = { engine: { choice: 'auto', kind: 'native', notice: null } };
+  const node = { engine: { choice: 'node', kind: 'node', notice: null } };
+  const comparison = buildComparison([withConfig(1, native), withConfig(2, node), withConfig(3, {}), withConfig(4, { ...native, clients: [{ index: 0 }, { index: 1 }] }), withConfig(5, native)]);
+  // A session recorded before engines were (no `engine`) ran the Node engine: it groups with the Node one.
+  assert.deepEqual(comparison.sessions.map((s) => s.group), [0, 1, 1, 2, 0]);
+});
+
 test('a run that was not steady is marked in its row, with the evidence', () => {
   const drifting = run(2, 'c=10', 1000, 800);
   drifting.summary!.steadiness = { steady: false, message: 'not steady: requests/s fell 18 % from the first half to the second' };

@@ -301,7 +301,16 @@ function templateLabel(run: ComparedRunInput): string {
 export function configurationKey(session: ComparedSessionInput): string {
   const repeat = session.config.repeat as { group?: unknown } | undefined;
   if (typeof repeat?.group === 'string') return stableJson({ repeatGroup: repeat.group });
-  return stableJson({ templates: [...new Set(session.runs.map(templateLabel))], profile: session.config.profile ?? null, target: session.config.target ?? null });
+  // The same profile driven by another engine or from another number of clients is another
+  // configuration: the generator is part of what was measured (a session without either ran the Node engine from one client).
+  const clients = Array.isArray(session.config.clients) ? session.config.clients.length : 1;
+  return stableJson({
+    templates: [...new Set(session.runs.map(templateLabel))],
+    profile: session.config.profile ?? null,
+    target: session.config.target ?? null,
+    engine: recordedEngineOf(session.config)?.kind ?? 'node',
+    clients,
+  });
 }
 
 /** The session's load profile in words; a stored profile this version cannot read says so. */
