@@ -1,4 +1,5 @@
-// `npm run web`: hosts the back end in Node and serves the built renderer to a local browser.
+// `npm run web`: hosts the back end in Node and serves the built renderer to a local browser, on
+// the port it used last time on this data dir when that one is free (see web-mode-memory.ts).
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,7 +11,9 @@ import { createServices } from '../services/services.ts';
 import { NewerSchemaError } from '../services/store/database.ts';
 import { appVersion } from '../services/version.ts';
 import { offerNewUrls } from './new-url-on-demand.ts';
-import { startWebServer } from './server.ts';
+import { startWebServer, type RunningWebServer } from './server.ts';
+import { WebLogins } from './web-logins.ts';
+import { loadWebModeMemory, saveWebModeMemory } from './web-mode-memory.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const WEB_BUILD_DIR = join(REPO_ROOT, 'out', 'web');
@@ -28,8 +31,8 @@ async function main(): Promise<void> {
       'static-dir': { type: 'string' },
     },
   });
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, not "${values.port}"`);
+  const port = values.port === undefined ? null : Number(values.port);
+  if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) fail(`--port must be a number from 0 to 65535, not "${values.port}"`);
   const staticDir = resolve(values['static-dir'] ?? WEB_BUILD_DIR);
   if (!existsSync(join(staticDir, 'index.html'))) fail(`the UI is not built in ${staticDir}: run "npm run build:web" first`);
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
@@ -47,10 +50,30 @@ async function main(): Promise<void> {
     console.error(`benchlab: ${name} failed:`, error);
   }, services.requests);
   const warn = (line: string) => console.warn(`benchlab: ${line}`);
-  const server = await startWebServer({ dispatch, bus: services.bus, staticDir, port, warn }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') fail(`port ${port} is already in use: pick another with --port, or omit it for a free one`);
-    throw error;
-  });
+  const memory = loadWebModeMemory(dataDir);
+  let server: RunningWebServer | undefined;
+  const remember = (sessions = memory.sessions) => {
+    memory.sessions = sessions;
+    if (server) saveWebModeMemory(dataDir, { port: server.port, sessions });
+  };
+  const logins = new WebLogins({ remembered: memory.sessions, onSessions: remember });
+  const start = (on: number) => startWebServer({ dispatch, bus: services.bus, staticDir, port: on, warn, logins });
+  const inUse = (error: NodeJS.ErrnoException) => error.code === 'EADDRINUSE';
+  if (port !== null) {
+    server = await start(port).catch((error: NodeJS.ErrnoException) => {
+      if (inUse(error)) fail(`port ${port} is already in use: pick another with --port, or omit it for a free one`);
+      throw error;
+    });
+  } else if (memory.port !== null) {
+    // The last port keeps an open tab's address valid; taken meanwhile, any free one will do.
+    const last = memory.port;
+    server = await start(last).catch((error: NodeJS.ErrnoException) => {
+      if (!inUse(error)) throw error;
+      warn(`port ${last}, used last time, is taken now: serving on another one (an open tab needs the new link)`);
+      return start(0);
+    });
+  } else server = await start(0);
+  remember();
   console.log(`Benchlab web mode (data: ${dataDir}, pid ${process.pid}) — open ${server.url}`);
   const onDemand = offerNewUrls(server.newUrl, (url) => console.log(`New one-time link — open ${url}`));
   console.log(

@@ -24,6 +24,8 @@ export interface WebServerOptions {
   staticDir: string;
   /** 0 (default) picks a free port. */
   port?: number;
+  /** The logins to honour (remembered ones included); fresh, in memory only, by default. */
+  logins?: WebLogins;
   /** One line for each refused malformed request and each reused link. */
   warn: (line: string) => void;
 }
@@ -92,7 +94,7 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
 }
 
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
-  const logins = new WebLogins();
+  const logins = options.logins ?? new WebLogins();
   let hosts = new Set<string>();
   let origins = new Set<string>();
 

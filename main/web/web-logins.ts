@@ -1,5 +1,7 @@
-// Web mode's logins: one-time URL tokens and the session cookies they are exchanged for. Held in
-// memory only, so every cookie and every unused URL dies with the process that minted it.
+// Web mode's logins: one-time URL tokens and the session cookies they are exchanged for. Tokens are
+// held in memory only, so every unused URL dies with the process that minted it; the cookies'
+// digests may be handed to `onSessions` to be remembered (web-mode-memory.ts) and given back at the
+// next start, so a tab left open across a restart stays signed in.
 //
 // A token is spent by its first exchange, so a URL that leaked (shell history, a screen share, a
 // proxy log) cannot be replayed; each exchange mints a cookie of its own, and a cookie stays valid
@@ -8,6 +10,7 @@
 
 import { createHash } from 'node:crypto';
 import { newSecret } from './security.ts';
+import type { RememberedSession } from './web-mode-memory.ts';
 
 export type Exchange = { outcome: 'session'; cookie: string } | { outcome: 'spent' } | { outcome: 'unknown' };
 
@@ -15,10 +18,25 @@ function digest(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+export interface WebLoginsOptions {
+  /** Sessions a previous web mode minted that are still honoured. */
+  remembered?: readonly RememberedSession[];
+  /** Every session now honoured, each time one is minted. */
+  onSessions?: (sessions: RememberedSession[]) => void;
+  now?: () => number;
+}
+
 export class WebLogins {
   readonly #unusedTokens = new Set<string>();
   readonly #spentTokens = new Set<string>();
-  readonly #sessions = new Set<string>();
+  /** Session digest → when it was minted. */
+  readonly #sessions = new Map<string, number>();
+  readonly #options: WebLoginsOptions;
+
+  constructor(options: WebLoginsOptions = {}) {
+    this.#options = options;
+    for (const session of options.remembered ?? []) this.#sessions.set(session.digest, session.mintedAt);
+  }
 
   /** A fresh token for one more URL; no other token or session is touched. */
   mintToken(): string {
@@ -33,7 +51,8 @@ export class WebLogins {
     if (this.#unusedTokens.delete(key)) {
       this.#spentTokens.add(key);
       const cookie = newSecret();
-      this.#sessions.add(digest(cookie));
+      this.#sessions.set(digest(cookie), (this.#options.now ?? Date.now)());
+      this.#options.onSessions?.([...this.#sessions].map(([key, mintedAt]) => ({ digest: key, mintedAt })));
       return { outcome: 'session', cookie };
     }
     return this.#spentTokens.has(key) ? { outcome: 'spent' } : { outcome: 'unknown' };
