@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { NoArgs, request } from '../common/contract-kit.ts';
 import { PlanSpec, PlanState } from './plan.ts';
+import { EstimateHistory } from './plan-estimate.ts';
 import { StudyCatalog } from './studies.ts';
 
 /** The wizard's draft is the UI's own shape: any JSON object up to this size. */
@@ -26,6 +27,8 @@ export const planRequests = {
   'plans.start': request(PlanSpec, PlanState),
   /** Stops the stage running now (a deploy is cancelled, a load stopped), then cleans up as planned. */
   'plans.cancel': request(NoArgs, PlanState),
+  /** What recent deploys and sessions took, which the estimates learn from (plan-estimate.ts). */
+  'plans.history': request(NoArgs, EstimateHistory),
   /** The plan running now, or the last one of this process. */
   'plans.current': request(NoArgs, PlanState.nullable()),
   /** A form's draft (the wizard's when no key is given). */

@@ -18,6 +18,8 @@ import { PresetService } from './presets/preset-service.ts';
 import { ChangesRepository } from './presets/changes-repository.ts';
 import { DraftsRepository } from './plans/drafts-repository.ts';
 import { WizardDraft } from './plans/wizard-draft.ts';
+import { EstimateHistory } from './plans/estimate-history.ts';
+import { EstimatesRepository } from './plans/estimates-repository.ts';
 import { openDatabase, type Db } from './store/database.ts';
 import { EventsRepository } from './store/events-repository.ts';
 import { StoreWatch } from './store/store-watch.ts';
@@ -66,6 +68,7 @@ export interface Services {
   readonly plans: PlanRunner;
   readonly drafts: DraftsRepository;
   readonly wizardDraft: WizardDraft;
+  readonly estimates: EstimateHistory;
   /** The front doors' requests: the dispatcher admits them through it, and shutdown refuses new ones. */
   readonly requests: RequestGate;
   info(): AppInfo;
@@ -126,6 +129,7 @@ export function createServices(options: ServiceOptions): Services {
   const compare = new ComparisonService({ db, sessions });
   const imports = new SessionImporter({ db, sessions, uploadsDir: join(options.dataDir, 'tmp', 'imports') });
   const drafts = new DraftsRepository(db);
+  const estimates = new EstimateHistory({ bus, repository: new EstimatesRepository(db) });
   const requests = new RequestGate();
   let closing: Promise<void> | null = null;
   const plans = new PlanRunner({
@@ -138,6 +142,7 @@ export function createServices(options: ServiceOptions): Services {
     presets,
     templates,
     runs,
+    estimates,
     // A CLI's plan is its own: the runner holds it while the process lives, so it never replaces the
     // app's last plan in the wizard, nor marks a plan the open app is running interrupted.
     store:
@@ -170,6 +175,7 @@ export function createServices(options: ServiceOptions): Services {
     plans,
     drafts,
     wizardDraft: new WizardDraft(drafts),
+    estimates,
     sessions,
     info: () => ({
       version: options.version,

@@ -8,7 +8,7 @@
 // server and reverts.
 
 import { ApiError } from '../../../app/common/errors.ts';
-import { interruptedPlan, planEstimate, planClientIds, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
+import { interruptedPlan, planEstimate, planClientIds, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type EstimateBasis, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
 import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
@@ -33,6 +33,8 @@ export interface PlanRunnerOptions {
   presets: Pick<PresetService, 'apply' | 'revert'>;
   templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop'>;
   runs: Pick<RunService, 'start' | 'stop' | 'finished'>;
+  /** What the stages' estimates go by (learned from past deploys and sessions); the guesses without it. */
+  estimates?: { basis(): EstimateBasis };
   /** Where the plan is kept as it runs, so a Benchlab that ends mid-plan still shows it after. */
   store: { load(): unknown; save(plan: PlanState): void };
 }
@@ -75,17 +77,18 @@ export class PlanRunner {
   async start(spec: PlanSpec): Promise<PlanState> {
     if (this.#active?.state.status === 'running') throw new ApiError('conflict', `plan "${this.#active.state.name}" is still running: cancel it or wait`);
     const names = await this.#names(spec);
+    const basis = this.#options.estimates?.basis();
     const now = new Date().toISOString();
     const state: PlanState = {
       id: this.#nextId++,
       name: spec.name,
       status: 'running',
-      stages: planStages(spec, names),
+      stages: planStages(spec, names, basis),
       sessionIds: [],
       message: null,
       startedAt: now,
       endedAt: null,
-      estimateS: planEstimate(spec).seconds,
+      estimateS: planEstimate(spec, basis).seconds,
     };
     const active: Active = { state, spec, controller: new AbortController(), current: null, done: Promise.resolve() };
     this.#active = active;

@@ -181,6 +181,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER run_updated AFTER UPDATE ON run BEGIN UPDATE store_change SET version = version + 1 WHERE part = 'sessions'; END;
     `,
   },
+  {
+    version: 6,
+    description: 'how long deploys took, for the estimates',
+    sql: `
+      -- One deploy that became ready: from its start (check, build, upload, start) to ready. The
+      -- wizard's estimates go by the recent ones (app/plans/plan-estimate.ts).
+      CREATE TABLE deploy_timing (
+        id           INTEGER PRIMARY KEY,
+        host_id      INTEGER NOT NULL REFERENCES host(id) ON DELETE CASCADE,
+        template_id  TEXT    NOT NULL,
+        variant      TEXT    NOT NULL,
+        ready_ms     INTEGER NOT NULL,
+        at           TEXT    NOT NULL
+      );
+      CREATE INDEX deploy_timing_template ON deploy_timing(template_id, variant, id);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -71,7 +71,7 @@ export function ReviewStep(props: {
               Compare gives a verdict between templates only from {MIN_RUNS_FOR_VERDICT} runs of each; with fewer it shows the figures and says there are too few runs.
             </p>
           )}
-          <p className="hint">Deploy times are guesses (a first JVM build takes minutes); load times are the profile’s own. Cancel stops whatever runs and still stops the server{draft.revertPresets ? ' and reverts the presets' : ''}.</p>
+          <p className="hint">Deploy times go by the last deploys of each template (a guess until one has run; a first JVM build takes minutes); load times are the profile’s own plus what sessions took around it lately. Cancel stops whatever runs and still stops the server{draft.revertPresets ? ' and reverts the presets' : ''}.</p>
         </>
       )}
     </div>

@@ -5,7 +5,8 @@
 // saved as a plan file and one opened into the wizard (PlanFileActions).
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { planEstimate, planStages, type PlanNames } from '../../../../app/plans/plan.ts';
+import { GUESSED_ESTIMATES, planEstimate, planStages, type PlanNames } from '../../../../app/plans/plan.ts';
+import { learnedEstimates } from '../../../../app/plans/plan-estimate.ts';
 import type { PresetPlan } from '../../../../app/presets/preset-plan.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
@@ -22,7 +23,10 @@ import { PlanProgress } from './PlanProgress.tsx';
 import { PresetsStep, type PlanLookup } from './PresetsStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
 import { TemplatesStep } from './TemplatesStep.tsx';
-import { checkedSpec, proposedPlanName, stepErrors, WIZARD_STEPS, type WizardContext, type WizardDraft, type WizardStepId } from './wizard-draft.ts';
+import { StudyFirst } from './StudyFirst.tsx';
+import { ServerOccupantBanner } from './ServerOccupantBanner.tsx';
+import { useServerOccupant } from './use-server-occupant.ts';
+import { checkedSpec, proposedPlanName, stepErrors, withStudy, WIZARD_STEPS, type WizardContext, type WizardDraft, type WizardStepId } from './wizard-draft.ts';
 
 type Role = 'client' | 'server';
 
@@ -69,6 +73,9 @@ export function WizardPage() {
   const presetList = useLoaded((client) => client.presets.list());
   const templateCatalog = useLoaded((client) => client.templates.list());
   const studyCatalog = useLoaded((client) => client.plans.studies());
+  // What past deploys and sessions took: the review's estimates learn from them.
+  const history = useLoaded((client) => client.plans.history());
+  const basis = useMemo(() => (history.value ? learnedEstimates(history.value) : GUESSED_ESTIMATES), [history.value]);
   const presets = presetList.value ?? NONE;
   const templates = templateCatalog.value?.templates ?? NONE;
   const [shown, setShown] = useState<Set<WizardStepId>>(new Set());
@@ -79,6 +86,8 @@ export function WizardPage() {
 
   const connected = useCallback((hostId: number) => isConnected(hosts?.find((host) => host.id === hostId), connections), [hosts, connections]);
   const presetPlans = usePresetPlans(draft, connected, planRound);
+  // Read on the Templates step only: it asks the host, and the plan deploys there next.
+  const occupantCheck = useServerOccupant(draft?.step === 'templates' && draft.serverHostId !== null && connected(draft.serverHostId) ? draft.serverHostId : null);
 
   const names: PlanNames = useMemo(
     () => ({
@@ -92,6 +101,7 @@ export function WizardPage() {
     [hosts, presets, templates],
   );
   const studies = studyCatalog.value?.studies ?? NONE;
+  const knownTemplate = (templateId: string, variant: string) => templates.some((template) => template.id === templateId && template.variants.some((entry) => entry.id === variant));
   const studyName = studies.find((study) => study.id === draft?.studyId)?.name ?? null;
   const proposedName = draft ? proposedPlanName(draft, names.template, studyName) : '';
   const context: WizardContext = useMemo(
@@ -117,6 +127,7 @@ export function WizardPage() {
 
   const stepIndex = WIZARD_STEPS.findIndex((step) => step.id === draft.step);
   const errors = stepErrors(draft.step, draft, context);
+  if (draft.step === 'templates' && occupantCheck.occupant) errors.occupant = 'a server already runs on the server host: stop it above, or choose another host';
   const shownErrors = shown.has(draft.step) ? errors : {};
   const checked = draft.step === 'review' ? checkedSpec(draft, context) : null;
   const spec = checked && 'spec' in checked ? checked.spec : null;
@@ -206,16 +217,35 @@ export function WizardPage() {
           </button>
         </Banner>
       )}
+      {draft.step === 'hosts' && (
+        <StudyFirst
+          studies={studies}
+          studyId={draft.studyId}
+          onStudy={(study) => update((current) => (study ? withStudy(current, study, knownTemplate) : { studyId: null }))}
+        />
+      )}
       {draft.step === 'hosts' && <HostsStep draft={draft} errors={shownErrors} hosts={hosts} connections={connections} onChange={update} onHostsChanged={reloadHosts} />}
       {draft.step === 'presets' && <PresetsStep draft={draft} errors={shownErrors} hosts={hosts} presets={presets} plans={presetPlans} onChange={update} />}
-      {draft.step === 'templates' && <TemplatesStep draft={draft} errors={shownErrors} templates={templates} onChange={update} />}
+      {draft.step === 'templates' && (
+        <TemplatesStep
+          draft={draft}
+          errors={shownErrors}
+          templates={templates}
+          study={studies.find((study) => study.id === draft.studyId) ?? null}
+          occupant={
+            draft.serverHostId !== null &&
+            occupantCheck.occupant && <ServerOccupantBanner hostId={draft.serverHostId} hostName={names.host(draft.serverHostId)} occupant={occupantCheck.occupant} onStopped={occupantCheck.recheck} />
+          }
+          onChange={update}
+        />
+      )}
       {draft.step === 'load' && (
         <LoadStep
           draft={draft}
           errors={shownErrors}
           studies={studyCatalog.value?.studies ?? []}
           brokenStudies={(studyCatalog.value?.broken ?? []).map((entry) => `${entry.file}: ${entry.error}`)}
-          knownTemplate={(templateId, variant) => templates.some((template) => template.id === templateId && template.variants.some((entry) => entry.id === variant))}
+          knownTemplate={knownTemplate}
           onChange={update}
         />
       )}
@@ -224,8 +254,8 @@ export function WizardPage() {
           draft={draft}
           errors={shownErrors}
           proposedName={proposedName}
-          stages={spec ? planStages(spec, names) : null}
-          estimate={spec ? planEstimate(spec) : null}
+          stages={spec ? planStages(spec, names, basis) : null}
+          estimate={spec ? planEstimate(spec, basis) : null}
           problem={checked && 'error' in checked && !errors.name && !errors.repeats ? checked.error : null}
           onChange={update}
         />
