@@ -67,6 +67,22 @@ export const TemplateCatalog = z.object({
 });
 export type TemplateCatalog = z.infer<typeof TemplateCatalog>;
 
+/**
+ * A server Benchlab runs on a host now, which a deploy there would have to take down: one this
+ * Benchlab started (the Templates page, ready or on its way), or one another Benchlab drives (another
+ * window, or `benchlab run`: its heartbeat is fresh). A leftover nobody drives is not one: a deploy
+ * clears it.
+ */
+export const ServerOccupant = z.object({
+  templateName: z.string(),
+  variant: z.string().nullable(),
+  port: z.number().nullable(),
+  startedBy: z.enum(['this', 'other']),
+  state: z.string(),
+  heartbeatAgeSeconds: z.number().nullable(),
+});
+export type ServerOccupant = z.infer<typeof ServerOccupant>;
+
 export const TemplateId = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be a template id');
 
 export const templateRequests = {
@@ -85,6 +101,8 @@ export const templateRequests = {
       .strict(),
     Deployment,
   ),
+  /** What server Benchlab runs on the host now (this one's, or another Benchlab's), if any. */
+  'templates.occupant': request(z.object({ hostId: HostId }).strict(), ServerOccupant.nullable()),
   /** Stops whatever Benchlab runs on the host (graceful, then kill), even one an earlier session left. */
   'templates.stop': request(z.object({ hostId: HostId }).strict(), Deployment),
   'templates.cancel': request(z.object({ hostId: HostId }).strict(), z.object({ cancelled: z.boolean() })),

@@ -9,6 +9,7 @@ export function createTemplateHandlers(templates: TemplateService): HandlersFor<
     'templates.list': () => templates.list(),
     'templates.deployments': () => templates.deployments(),
     'templates.deploy': ({ hostId, templateId, variant, knobs, port }) => templates.deploy(hostId, templateId, { variant, knobs, port }),
+    'templates.occupant': ({ hostId }) => templates.occupant(hostId),
     'templates.stop': ({ hostId }) => templates.stop(hostId),
     'templates.cancel': ({ hostId }) => templates.cancel(hostId),
     'templates.install': ({ hostId, runtime }) => templates.install(hostId, runtime),

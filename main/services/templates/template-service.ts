@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type HostFacts } from '../../../app/templates/template-hosts.ts';
-import { DEPLOY_STEPS, type Deployment, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
+import { DEPLOY_STEPS, type Deployment, type ServerOccupant, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
 import { missingPostgres, pickPostgres, type FoundPostgres } from '../../../app/templates/template-database.ts';
 import { renderStartArgv, requirementsFor, resolveDeploySettings, serverEnvironment, toCommandLine, wantsDatabase, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
 import type { EventBus } from '../event-bus.ts';
@@ -456,6 +456,29 @@ export class TemplateService {
     active.controller.abort();
     this.#log(`${active.deployment.hostName}: cancelling the deploy of ${active.manifest.name}`);
     return { cancelled: true };
+  }
+
+  /** The server running on the host that a deploy would have to take down: ours, or one another Benchlab drives. */
+  async occupant(hostId: number): Promise<ServerOccupant | null> {
+    const active = this.#active.get(hostId);
+    if (active && (active.deployment.state === 'ready' || BUSY_STATES.has(active.deployment.state))) {
+      const { deployment } = active;
+      return { templateName: deployment.templateName, variant: deployment.variant, port: deployment.port, startedBy: 'this', state: deployment.state, heartbeatAgeSeconds: null };
+    }
+    const transport = this.#options.connections.transportFor(hostId);
+    const facts = await probeHost(transport, this.#options.runtimePath);
+    const inspection = await inspectRun(transport, `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`, 0);
+    const fresh = inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < this.#liveAge;
+    if (!inspection.alive || !fresh) return null;
+    const recorded = inspection.deployment;
+    return {
+      templateName: recorded?.templateName ?? 'a server',
+      variant: recorded?.variant ?? null,
+      port: recorded?.port ?? null,
+      startedBy: 'other',
+      state: 'ready',
+      heartbeatAgeSeconds: inspection.heartbeatAgeSeconds,
+    };
   }
 
   /** Stops what runs on the host: our deployment, or whatever an earlier session left there. */

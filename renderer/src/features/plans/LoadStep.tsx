@@ -6,7 +6,7 @@ import type { Study } from '../../../../app/plans/studies.ts';
 import { EngineField } from '../runs/EngineField.tsx';
 import { ProfileForm } from '../runs/ProfileForm.tsx';
 import { draftOfProfile, type ProfileDraft } from '../runs/profile-draft.ts';
-import type { WizardDraft } from './wizard-draft.ts';
+import { studyChoices, type WizardDraft } from './wizard-draft.ts';
 import { Banner } from '../../common/Banner.tsx';
 
 export function LoadStep(props: {
@@ -20,12 +20,7 @@ export function LoadStep(props: {
   const { draft } = props;
   const chosen = props.studies.find((study) => study.id === draft.studyId);
   const takeStudyProfile = (study: Study) => props.onChange({ studyId: study.id, profile: draftOfProfile(study.profile) });
-  const takeStudyChoices = (study: Study) =>
-    props.onChange({
-      targets: study.templates.filter((target) => props.knownTemplate(target.templateId, target.variant)),
-      clientPreset: study.presets.client,
-      serverPreset: draft.clientHostId === draft.serverHostId ? null : study.presets.server,
-    });
+  const takeStudyChoices = (study: Study) => props.onChange(studyChoices(study, draft, props.knownTemplate));
   return (
     <div className="wizard-step" data-testid="wizard-load">
       <p className="hint">Start from a study — the classic experiments Benchlab redoes — or write a custom profile. Either way every field stays editable.</p>

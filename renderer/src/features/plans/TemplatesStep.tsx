@@ -1,6 +1,9 @@
 // Wizard step 3: the templates and variants to compare, run one after another on the server host,
-// each as its own session.
+// each as its own session; those a study chosen first proposes are checked and marked. A server
+// already running on the server host is said here, with a way to stop it, before the plan fails on it.
 
+import type { ReactNode } from 'react';
+import type { Study } from '../../../../app/plans/studies.ts';
 import type { Manifest } from '../../../../app/templates/templates.ts';
 import { MAX_PLAN_TARGETS } from '../../../../app/plans/plan.ts';
 import { FormField } from '../../common/FormField.tsx';
@@ -12,6 +15,10 @@ export function TemplatesStep(props: {
   draft: WizardDraft;
   errors: Record<string, string>;
   templates: Manifest[];
+  /** The study the answers came from, whose templates are marked. */
+  study: Study | null;
+  /** What already runs on the server host (ServerOccupantBanner), or nothing. */
+  occupant: ReactNode;
   onChange: (change: Partial<WizardDraft>) => void;
 }) {
   const { draft } = props;
@@ -22,6 +29,12 @@ export function TemplatesStep(props: {
       <p className="hint">
         Each one is deployed on the server host, loaded with the same profile, and stopped before the next ({draft.targets.length} chosen, at most {MAX_PLAN_TARGETS}).
       </p>
+      {props.occupant}
+      {props.study && (
+        <p className="hint" data-testid="wizard-templates-study">
+          Proposed by the study <strong>{props.study.name}</strong>: its templates are checked (those this Benchlab has); change them freely.
+        </p>
+      )}
       {props.errors.targets && (
         <div className="field-error" data-testid="error-targets">
           {props.errors.targets}
@@ -50,6 +63,11 @@ export function TemplatesStep(props: {
                     onChange={(event) => toggle(target, event.target.checked)}
                   />{' '}
                   {variant.name}
+                  {props.study?.templates.some((proposed) => same(proposed, target)) && (
+                    <span className="badge" data-testid={`wizard-target-proposed-${template.id}-${variant.id}`}>
+                      study
+                    </span>
+                  )}
                   <span className="muted small"> — {variant.description}</span>
                   {chosen?.knobs && Object.keys(chosen.knobs).length > 0 && (
                     <span className="small" data-testid={`wizard-target-knobs-${template.id}-${variant.id}`}>

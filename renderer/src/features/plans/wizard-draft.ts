@@ -9,6 +9,7 @@ import { parseTags } from '../../../../app/sessions/session-library.ts';
 import { SessionName, type Session } from '../../../../app/sessions/sessions.ts';
 import type { KnobValue } from '../../../../app/templates/templates.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/plan-file.ts';
+import type { Study } from '../../../../app/plans/studies.ts';
 import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, restoreProfileDraft, type ProfileDraft } from '../runs/profile-draft.ts';
 
 export const WIZARD_STEPS = [
@@ -174,6 +175,25 @@ export function stepErrors(step: WizardStepId, draft: WizardDraft, context: Wiza
       break;
   }
   return errors;
+}
+
+/** A study's templates (those this Benchlab has) and host presets, as the wizard's answers. */
+export function studyChoices(
+  study: Pick<Study, 'templates' | 'presets'>,
+  draft: Pick<WizardDraft, 'clientHostId' | 'serverHostId'>,
+  knownTemplate: (templateId: string, variant: string) => boolean,
+): Pick<WizardDraft, 'targets' | 'clientPreset' | 'serverPreset'> {
+  return {
+    targets: study.templates.filter((target) => knownTemplate(target.templateId, target.variant)),
+    clientPreset: study.presets.client,
+    // One host takes one preset: the client's.
+    serverPreset: draft.clientHostId !== null && draft.clientHostId === draft.serverHostId ? null : study.presets.server,
+  };
+}
+
+/** Everything a study proposes at once, for choosing it first: its profile, templates and presets. */
+export function withStudy(draft: WizardDraft, study: Study, knownTemplate: (templateId: string, variant: string) => boolean): Partial<WizardDraft> {
+  return { studyId: study.id, profile: draftOfProfile(study.profile), ...studyChoices(study, draft, knownTemplate) };
 }
 
 /** The plan for the back end; call once every step before review is clean. */

@@ -1,0 +1,57 @@
+// The server already running on the plan's server host, said before the plan fails on it: what runs
+// there and who started it, and Stop it — after a confirmation, since whoever uses it loses it.
+
+import { useState } from 'react';
+import type { ServerOccupant } from '../../../../app/templates/templates-contract.ts';
+import { errorMessage, useApi } from '../../api-context.tsx';
+import { Banner } from '../../common/Banner.tsx';
+
+function describe(occupant: ServerOccupant, hostName: string): string {
+  const what = `${occupant.templateName}${occupant.variant ? ` (${occupant.variant})` : ''}${occupant.port ? ` on port ${occupant.port}` : ''}`;
+  const who =
+    occupant.startedBy === 'this'
+      ? `started from this Benchlab (Templates page${occupant.state === 'ready' ? '' : `, ${occupant.state}`})`
+      : `driven by another Benchlab (another window or benchlab run; heartbeat ${occupant.heartbeatAgeSeconds ?? '?'} s ago)`;
+  return `${hostName} already runs ${what}, ${who}. The plan deploys there: stop it first.`;
+}
+
+export function ServerOccupantBanner(props: { hostId: number; hostName: string; occupant: ServerOccupant; onStopped: () => void }) {
+  const api = useApi();
+  const [stage, setStage] = useState<'shown' | 'confirming' | 'stopping'>('shown');
+  const [error, setError] = useState<string | null>(null);
+  const stop = async () => {
+    setStage('stopping');
+    setError(null);
+    try {
+      await api.templates.stop({ hostId: props.hostId });
+      props.onStopped();
+    } catch (failure) {
+      setError(`Could not stop it: ${errorMessage(failure)}`);
+    } finally {
+      setStage('shown');
+    }
+  };
+  return (
+    <Banner tone="warning" className="confirm" testId="wizard-occupant" data-started-by={props.occupant.startedBy}>
+      <span>{describe(props.occupant, props.hostName)}</span>
+      {error && <div className="field-error">{error}</div>}
+      <div className="actions">
+        {stage === 'confirming' ? (
+          <>
+            <span>Stop {props.occupant.templateName} on {props.hostName}? Whoever uses it loses it.</span>
+            <button type="button" className="danger" data-testid="wizard-occupant-stop-confirm" onClick={() => void stop()}>
+              Stop it
+            </button>
+            <button type="button" data-testid="wizard-occupant-stop-cancel" onClick={() => setStage('shown')}>
+              Keep it
+            </button>
+          </>
+        ) : (
+          <button type="button" data-testid="wizard-occupant-stop" disabled={stage === 'stopping'} onClick={() => setStage('confirming')}>
+            {stage === 'stopping' ? 'Stopping…' : 'Stop it…'}
+          </button>
+        )}
+      </div>
+    </Banner>
+  );
+}
