@@ -23,6 +23,8 @@ import { ProfileForm } from './ProfileForm.tsx';
 import { EngineField } from './EngineField.tsx';
 import { EngineLabel } from './EngineLabel.tsx';
 import { RunHostFields } from './RunHostFields.tsx';
+import { clientPickErrors, runClientsOf } from './client-picks.ts';
+import { useClientPicks } from './use-client-picks.ts';
 import { stepMarkers } from './run-charts.ts';
 import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from './profile-draft.ts';
 
@@ -36,7 +38,8 @@ export function RunPage() {
   const { hosts: hostList, error: hostsError } = useHosts();
   const hosts = hostList ?? [];
   const [draft, setDraft] = useState<ProfileDraft>(DEFAULT_DRAFT);
-  const [clientHostId, setClientHostId] = useState<number | null>(null);
+  const [clientPicks, setClientPicks] = useClientPicks();
+  const clientHostId = clientPicks[0]?.hostId ?? null;
   const [serverHostId, setServerHostId] = useState<number | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const [touched, setTouched] = useState<Set<string>>(new Set());
@@ -55,9 +58,9 @@ export function RunPage() {
   const fieldErrors = useMemo(() => {
     const errors: Record<string, string> = {};
     for (const [path, message] of Object.entries(profileFieldErrors(profileOf(draft)))) errors[fieldOfError(path, draft)] ??= message;
-    if (!clientHostId) errors.clientHostId = 'choose the host that runs the load';
+    Object.assign(errors, clientPickErrors(clientPicks));
     return errors;
-  }, [draft, clientHostId]);
+  }, [draft, clientPicks]);
   const shownErrors = Object.fromEntries(Object.entries(fieldErrors).filter(([field]) => submitted || touched.has(field)));
 
   const updateDraft = (change: Partial<ProfileDraft>) => {
@@ -69,12 +72,13 @@ export function RunPage() {
   const start = async () => {
     setSubmitted(true);
     setError(null);
-    if (Object.keys(fieldErrors).length > 0 || !clientHostId) return;
+    const clients = runClientsOf(clientPicks);
+    if (Object.keys(fieldErrors).length > 0 || !clients) return;
     setBusy('starting');
     try {
       // The deployment picked above, or ready on the chosen server at the target's port, labels the runs.
       const deployment = deploymentServing([...deployments.values()], serverHostId, draft.target);
-      setRun(await api.runs.start({ clientHostId, serverHostId, profile: profileOf(draft), engine, ...(deployment ? { deployment } : {}) }));
+      setRun(await api.runs.start({ ...clients, serverHostId, profile: profileOf(draft), engine, ...(deployment ? { deployment } : {}) }));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -121,13 +125,17 @@ export function RunPage() {
           <RunHostFields
             errors={shownErrors}
             hosts={hostChoices}
-            clientHostId={clientHostId}
+            clientPicks={clientPicks}
             serverHostId={serverHostId}
             deployments={readyDeployments}
+            disabled={running || busy !== null}
             onTarget={(target) => updateDraft({ target })}
+            onClientPicks={(picks) => {
+              setClientPicks(picks);
+              setTouched((current) => new Set([...current, 'clientHostId', ...picks.flatMap((_, index) => [`client-${index}`, `client-weight-${index}`])]));
+            }}
             onHosts={(change) => {
-              if (change.clientHostId !== undefined) setClientHostId(change.clientHostId);
-              if (change.serverHostId !== undefined) setServerHostId(change.serverHostId);
+              setServerHostId(change.serverHostId);
               setTouched((current) => new Set([...current, ...Object.keys(change)]));
             }}
           />
@@ -161,6 +169,7 @@ export function RunPage() {
           <SessionDashboard
             sessionId={run.sessionId}
             steps={run.steps}
+            clients={run.clients}
             bucketsMs={run.profile.bucketsMs}
             buffer={buffer}
             version={version}

@@ -1,13 +1,17 @@
-// What a session shows, live on the Run page and again in replay: the bottleneck verdict, the noise
-// findings stored at its start, the summary table and the charts with their step markers. One
-// component, so replay shows what the user saw live.
+// What a session shows, live on the Run page and again in replay: the bottleneck verdict (per client
+// too), a step that lost a client, the noise findings stored at its start, the load clients, the
+// summary table and the charts with their step markers (each client's requests/s and p99 on demand).
+// One component, so replay shows what the user saw live.
 
-import type { LiveStep } from '../../../../app/runs/runs.ts';
-import { BottleneckBanner } from './BottleneckBanner.tsx';
+import { useMemo, useState } from 'react';
+import type { LiveClient, LiveStep } from '../../../../app/runs/runs.ts';
+import { BottleneckBanner, type JudgedStep } from './BottleneckBanner.tsx';
+import { ClientsTable } from './ClientsTable.tsx';
+import { DegradedBanner } from './DegradedBanner.tsx';
 import type { StepMarker } from '../../common/streaming-chart.ts';
 import { LiveChart } from './LiveChart.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
-import { RUN_CHARTS } from './run-charts.ts';
+import { perClientCharts, RUN_CHARTS } from './run-charts.ts';
 import { SummaryTable } from './SummaryTable.tsx';
 import type { PointBuffer } from './use-live-run.ts';
 import { useSessionNoise } from './use-preflight.ts';
@@ -15,6 +19,8 @@ import { useSessionNoise } from './use-preflight.ts';
 export function SessionDashboard(props: {
   sessionId: number;
   steps: LiveStep[];
+  /** The session's load clients (live, or as the session recorded them). */
+  clients: readonly LiveClient[];
   bucketsMs: readonly number[];
   buffer: PointBuffer;
   version: number;
@@ -25,21 +31,42 @@ export function SessionDashboard(props: {
   logLatency?: { on: boolean; set: (on: boolean) => void };
 }) {
   const noise = useSessionNoise(props.sessionId);
-  const { logLatency } = props;
+  const { logLatency, clients, steps } = props;
+  const [perClient, setPerClient] = useState(false);
+  const several = clients.length > 1;
+  // Keyed by the clients' names, not the live state's new arrays: new series rebuild the charts.
+  const clientNames = JSON.stringify(clients.map((client) => [client.index, client.name]));
+  const charts = useMemo(
+    () => (several && perClient ? perClientCharts((JSON.parse(clientNames) as Array<[number, string]>).map(([index, name]) => ({ index, name }))) : RUN_CHARTS),
+    [several, perClient, clientNames],
+  );
+  const judged = useMemo<JudgedStep[]>(() => {
+    const nameOf = (index: number) => clients.find((client) => client.index === index)?.name ?? `client ${index + 1}`;
+    return steps.map((step) => ({ label: step.label, bottleneck: step.bottleneck, clients: step.clientVerdicts.map((verdict) => ({ name: nameOf(verdict.clientIndex), bottleneck: verdict.bottleneck })) }));
+  }, [steps, clients]);
   return (
     <>
-      <BottleneckBanner steps={props.steps} />
+      <DegradedBanner steps={steps} />
+      <BottleneckBanner steps={judged} />
       <NoiseFindings title="Hosts at this session's start" findings={noise.findings} quiet={noise.recorded ? undefined : 'not recorded for this session.'} error={noise.error} testId={props.noiseTestId} />
+      <ClientsTable clients={clients} />
       <SummaryTable steps={props.steps} bucketsMs={props.bucketsMs} />
-      {logLatency && (
+      {(logLatency || several) && (
         <div className="chart-toolbar">
-          <label>
-            <input type="checkbox" checked={logLatency.on} data-testid="latency-log" onChange={(event) => logLatency.set(event.target.checked)} /> Latency on a log axis
-          </label>
+          {logLatency && (
+            <label>
+              <input type="checkbox" checked={logLatency.on} data-testid="latency-log" onChange={(event) => logLatency.set(event.target.checked)} /> Latency on a log axis
+            </label>
+          )}
+          {several && (
+            <label title="Each client's requests/s and p99 beside the merged series">
+              <input type="checkbox" checked={perClient} data-testid="charts-per-client" onChange={(event) => setPerClient(event.target.checked)} /> Per client
+            </label>
+          )}
         </div>
       )}
       <div className="chart-grid">
-        {RUN_CHARTS.map((chart) => (
+        {charts.map((chart) => (
           <LiveChart
             key={chart.id}
             id={chart.id}

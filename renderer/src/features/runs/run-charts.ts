@@ -1,6 +1,7 @@
 // The charts of a session, live on the Run page and in replay: which figure of each second each
-// chart draws, in which unit and colour, and whether it may switch to a log axis; and where the
-// steps start, marked on every chart.
+// chart draws, in which unit and colour, and whether it may switch to a log axis; with several load
+// clients, on demand, each client's requests/s and p99 beside the merged ones; and where the steps
+// start, marked on every chart.
 
 import type { LivePoint, LiveStep } from '../../../../app/runs/runs.ts';
 import type { SeriesSpec, StepMarker } from '../../common/streaming-chart.ts';
@@ -27,6 +28,20 @@ export const RUN_CHARTS: RunChart[] = [
   { id: 'memory', title: 'Server memory', unit: 'MB', series: [line('server process RSS', '#319795', (p) => mb(p.serverRssBytes)), line('host used', '#718096', (p) => mb(p.serverMemUsedBytes))] },
   { id: 'network', title: 'Server network', unit: 'MB/s', series: [line('rx', '#3182ce', (p) => mb(p.rxBytesPerS)), line('tx', '#d53f8c', (p) => mb(p.txBytesPerS))] },
 ];
+
+/** One colour per client, apart from the merged series' colours. */
+const CLIENT_COLORS = ['#63b3ed', '#f6ad55', '#68d391', '#b794f4', '#f687b3', '#4fd1c5', '#fc8181', '#a0aec0'];
+
+/** The charts with each client's requests/s (on the requests chart) and p99 (on the latency chart) added, from LivePoint.clients. */
+export function perClientCharts(clients: ReadonlyArray<{ index: number; name: string }>): RunChart[] {
+  const part = (point: LivePoint, index: number) => point.clients?.find((entry) => entry.clientIndex === index);
+  const color = (index: number) => CLIENT_COLORS[index % CLIENT_COLORS.length]!;
+  return RUN_CHARTS.map((chart) => {
+    if (chart.id === 'rps') return { ...chart, series: [...chart.series, ...clients.map((client) => line(`${client.name} req/s`, color(client.index), (p) => part(p, client.index)?.rps ?? null))] };
+    if (chart.id === 'latency') return { ...chart, series: [...chart.series, ...clients.map((client) => line(`${client.name} p99`, color(client.index), (p) => ms(part(p, client.index)?.p99Us ?? null)))] };
+    return chart;
+  });
+}
 
 /** The starts of a session's steps (none for a single step); replay passes how far it has played. */
 export function stepMarkers(steps: readonly LiveStep[], until = Infinity): StepMarker[] {

@@ -62,7 +62,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
 
   const markers = useMemo(() => stepMarkers(data?.run.steps ?? [], position), [data, position]);
   // A step's summary and verdict show once the replay has passed its end.
-  const steps = useMemo(() => (data?.run.steps ?? []).filter((step) => (step.startedAtS ?? 0) <= position).map((step) => ((step.endedAtS ?? 0) <= position ? step : { ...step, status: 'running' as const, summary: null, bottleneck: null })), [data, position]);
+  const steps = useMemo(() => (data?.run.steps ?? []).filter((step) => (step.startedAtS ?? 0) <= position).map((step) => ((step.endedAtS ?? 0) <= position ? step : { ...step, status: 'running' as const, summary: null, bottleneck: null, clientVerdicts: [], degraded: null })), [data, position]);
 
   const runAgain = async () => {
     setBusy(true);
@@ -123,7 +123,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
             ))}
           </div>
           <p className="muted small">{data.run.latencyMeaning}</p>
-          <SessionDashboard sessionId={sessionId} steps={steps} bucketsMs={data.run.profile.bucketsMs} buffer={buffer} version={version} markers={markers} noiseTestId="replay-noise" />
+          <SessionDashboard sessionId={sessionId} steps={steps} clients={data.run.clients} bucketsMs={data.run.profile.bucketsMs} buffer={buffer} version={version} markers={markers} noiseTestId="replay-noise" />
         </>
       )}
     </div>
