@@ -1,14 +1,19 @@
 // The terminal end to end in web mode and real Chromium, on "This machine": type a command and read
 // its echo from xterm's rendered rows, survive a flood with the page still answering, copy/paste,
-// see the app's log lines in the log terminal, and close. Also checks xterm is styled under the CSP.
+// see the app's log lines in the log terminal and, from another page after a reload, in the log
+// drawer's backlog; leave the page (and reload) with the shell still open, and close. Also checks
+// xterm is styled under the CSP.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expectCount, launchChromium } from '../support/browser.ts';
 import { until } from '../support/until.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { LogDrawer } from './pages/log-drawer.ts';
 import { TerminalPage } from './pages/terminal-page.ts';
 
 let app: RunningWebApp;
@@ -114,6 +119,57 @@ test('Ctrl+Shift+C copies the selection and Ctrl+Shift+V pastes into the shell',
 test('the log terminal shows the app log as it happens', async () => {
   await terminals.addHost('log-probe');
   await terminals.waitForLog(/info\s+hosts: .*log-probe/);
+});
+
+test('the log drawer, opened on another page after a reload, shows the backlog kept by the back end', async () => {
+  await terminals.addHost('backlog-probe');
+  await terminals.waitForLog(/hosts: added host "backlog-probe"/);
+  await terminals.leaveFor('hosts');
+  await page.reload();
+  await page.getByTestId('page-hosts').waitFor();
+  const drawer = new LogDrawer(page);
+  await drawer.open();
+  // Written before this page was loaded: only the back end's backlog can show it.
+  await drawer.waitForLine(/info\s+hosts: added host "backlog-probe"/);
+  assert.ok((await drawer.topics()).includes('hosts'), 'the picker offers the backlog\'s topics');
+  await drawer.showTopic('hosts');
+  await drawer.waitForLine(/hosts: added host "backlog-probe"/);
+  // Live lines follow the backlog.
+  await terminals.addHost('live-probe');
+  await drawer.waitForLine(/hosts: added host "live-probe"/);
+  await drawer.close();
+  await terminals.comeBack(1);
+});
+
+test('a shell survives leaving the page and a reload, with its scrollback, and still takes input', async () => {
+  await expectCount(terminals.panels(), 1);
+  await terminals.type(panel, 'echo kept-$((11*11))');
+  await terminals.press(panel, 'Enter');
+  await terminals.waitForRows(panel, /^kept-121\s*$/);
+  // Printed while no panel shows the shell: once the test has left the page.
+  const marker = join(tmpdir(), `benchlab-e2e-away-${process.pid}`);
+  rmSync(marker, { force: true });
+  await terminals.type(panel, `until [ -e ${marker} ]; do sleep 0.05; done; echo away-$((6*6))`);
+  await terminals.press(panel, 'Enter');
+
+  await terminals.leaveFor('hosts');
+  writeFileSync(marker, '');
+  await terminals.comeBack(1);
+  await expectCount(terminals.panels(), 1);
+  await terminals.waitForRows(panel, /^kept-121\s*$/);
+  await terminals.waitForRows(panel, /^away-36\s*$/);
+  await terminals.type(panel, 'echo back-$((9*9))');
+  await terminals.press(panel, 'Enter');
+  await terminals.waitForRows(panel, /^back-81\s*$/);
+
+  await page.reload();
+  await terminals.comeBack(1);
+  await expectCount(terminals.panels(), 1);
+  await terminals.waitForRows(panel, /^back-81\s*$/);
+  await terminals.type(panel, 'echo reloaded-$((4*5))');
+  await terminals.press(panel, 'Enter');
+  await terminals.waitForRows(panel, /^reloaded-20\s*$/);
+  rmSync(marker, { force: true });
 });
 
 test('closing the panel ends the shell', async () => {

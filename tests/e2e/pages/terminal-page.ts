@@ -1,4 +1,5 @@
-// Page object for the Terminals page: open a shell on a host, type into it, read what xterm rendered.
+// Page object for the Terminals page: open a shell on a host, type into it, read what xterm rendered,
+// leave the page and come back to the shells still open.
 
 import type { Locator, Page } from 'playwright-core';
 import type { BenchlabApi } from '../../../app/contract.ts';
@@ -47,6 +48,22 @@ export class TerminalPage {
     const status = panel.getByTestId('terminal-status');
     if ((await expectAttribute(status, 'data-state', ['open', 'error'])) === 'error') throw new Error(`the terminal did not open: ${await status.innerText()}`);
     return panel;
+  }
+
+  /** Leaves for another page through the navigation, as a user would. */
+  async leaveFor(pageId: string): Promise<void> {
+    await this.page.getByTestId(`nav-${pageId}`).click();
+    await this.page.getByTestId(`page-${pageId}`).waitFor();
+  }
+
+  /** Comes back through the navigation and waits until `count` panels show their shells again. */
+  async comeBack(count: number): Promise<void> {
+    await this.page.getByTestId('nav-terminals').click();
+    await this.page.getByTestId('page-terminals').waitFor();
+    for (let index = 0; index < count; index += 1) {
+      const status = this.status(this.panels().nth(index));
+      if ((await expectAttribute(status, 'data-state', ['open', 'error'])) === 'error') throw new Error(`the terminal did not come back: ${await status.innerText()}`);
+    }
   }
 
   panels(): Locator {

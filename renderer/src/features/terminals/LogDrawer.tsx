@@ -1,8 +1,11 @@
 // The log drawer: the log terminal (the backlog of each deploy, build and run, then what happens)
 // in a pane across the bottom of the window, opened from the status bar on any page. It stays open
 // across pages, and across a reload of the window (the choice is kept for the window's session).
+// A topic picker narrows it to one deploy, build or run.
 
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { logTopic } from '../../../../app/common/log-contract.ts';
+import { useApi } from '../../api-context.tsx';
 import { LogTerminal } from './LogTerminal.tsx';
 
 const OPEN_KEY = 'benchlab.logDrawerOpen';
@@ -28,7 +31,29 @@ export function LogDrawerToggle({ open, onToggle }: { open: boolean; onToggle: (
   );
 }
 
+/** The topics the log has had: the backlog's, then each new one as its first line arrives. */
+function useLogTopics(): string[] {
+  const api = useApi();
+  const [topics, setTopics] = useState<string[]>([]);
+  useEffect(() => {
+    let current = true;
+    const add = (names: string[]) => setTopics((known) => [...known, ...names.filter((name, index) => !known.includes(name) && names.indexOf(name) === index)]);
+    const off = api.subscribe('log', (line) => add([logTopic(line)]));
+    api.log.backlog().then(
+      (backlog) => current && add(backlog.topics.map((topic) => topic.topic)),
+      () => undefined, // the picker then offers the topics of new lines only
+    );
+    return () => {
+      current = false;
+      off();
+    };
+  }, [api]);
+  return topics;
+}
+
 export function LogDrawer({ onClose }: { onClose: () => void }) {
+  const topics = useLogTopics();
+  const [topic, setTopic] = useState('');
   return (
     <section
       id="log-drawer"
@@ -40,11 +65,21 @@ export function LogDrawer({ onClose }: { onClose: () => void }) {
         <h2 style={{ margin: 0 }}>
           Log <span className="muted" style={{ fontSize: 12, fontWeight: 'normal' }}>the last lines of each deploy, build and run, then what happens now</span>
         </h2>
-        <button type="button" data-testid="log-drawer-close" onClick={onClose}>
-          Close
-        </button>
+        <div className="actions">
+          <select data-testid="log-drawer-topic" aria-label="Show" value={topic} onChange={(event) => setTopic(event.target.value)}>
+            <option value="">Everything</option>
+            {[...topics].sort().map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+          <button type="button" data-testid="log-drawer-close" onClick={onClose}>
+            Close
+          </button>
+        </div>
       </header>
-      <LogTerminal height="32vh" testId="log-drawer-terminal" />
+      <LogTerminal key={topic} height="32vh" testId="log-drawer-terminal" topic={topic || undefined} />
     </section>
   );
 }

@@ -2,11 +2,12 @@
 // build and run, so a panel opened later or a reloaded page still shows them), then the app's `log`
 // lines as they happen, in an xterm so long output scrolls and keeps colours; progress lines update
 // their row (log-view.ts). Log events carry no acknowledgement, so this view bounds its own backlog.
+// Given a topic, it shows only that topic's lines (one deploy's, one build's, one run's).
 
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
-import type { LogLine } from '../../../../app/contract.ts';
+import { logTopic, type LogLine } from '../../../../app/common/log-contract.ts';
 import { useApi } from '../../api-context.tsx';
 import { backlogLines, lineKey, LogLineWriter } from './log-view.ts';
 import { XTERM_OPTIONS, mountXterm } from './TerminalPanel.tsx';
@@ -14,7 +15,14 @@ import { XTERM_OPTIONS, mountXterm } from './TerminalPanel.tsx';
 /** Text handed to xterm but not yet parsed; past this, lines are counted and skipped, not queued. */
 const MAX_BACKLOG_CHARS = 1024 * 1024;
 
-export function LogTerminal({ height = 220, testId = 'log-terminal' }: { height?: number | string; testId?: string }) {
+export interface LogTerminalProps {
+  height?: number | string;
+  testId?: string;
+  /** Only this topic's lines (app/common/log-contract.ts logTopic); all lines when absent. */
+  topic?: string | undefined;
+}
+
+export function LogTerminal({ height = 220, testId = 'log-terminal', topic }: LogTerminalProps) {
   const api = useApi();
   const containerRef = useRef<HTMLDivElement>(null);
 
@@ -36,13 +44,16 @@ export function LogTerminal({ height = 220, testId = 'log-terminal' }: { height?
         if (pending === 0 && skipped > 0) {
           const note = `[… ${skipped} log line${skipped === 1 ? '' : 's'} skipped: they came faster than they could be shown]`;
           skipped = 0;
-          show({ at: new Date().toISOString(), level: 'warn', source: 'log', message: note });
+          display({ at: new Date().toISOString(), level: 'warn', source: 'log', message: note });
         }
       });
     };
-    const show = (line: LogLine) => {
+    const display = (line: LogLine) => {
       if (pending > MAX_BACKLOG_CHARS) skipped += 1;
       else write(writer.text(line, terminal.cols));
+    };
+    const show = (line: LogLine) => {
+      if (topic === undefined || logTopic(line) === topic) display(line);
     };
 
     /** Live lines that came before the backlog did: shown after it, unless it already held them. */
@@ -70,7 +81,7 @@ export function LogTerminal({ height = 220, testId = 'log-terminal' }: { height?
       unmount();
       terminal.dispose();
     };
-  }, [api]);
+  }, [api, topic]);
 
   return (
     <div
