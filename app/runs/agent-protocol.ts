@@ -1,8 +1,9 @@
 // The agent's line protocol: one JSON object per line (NDJSON) each way over the SSH channel.
 // Benchlab → agent on stdin: the start line with the whole configuration, then a heartbeat every
-// second and `stop`. Agent → Benchlab on stdout: hello, one `sample` (load) or `server` (sampler)
-// line per second, log lines, and `end`. Each line is checked with these schemas on arrival, so a
-// corrupt or foreign line is reported, never half-trusted.
+// second, `ping` lines (clock role) and `stop`. Agent → Benchlab on stdout: hello, one `sample`
+// (load) or `server` (sampler) line per second, a `pong` per ping, log lines, and `end`. Each line
+// is checked with these schemas on arrival, so a corrupt or foreign line is reported, never
+// half-trusted.
 
 import { z } from 'zod';
 import { RequestSpec, StepLoad } from './load-profile.ts';
