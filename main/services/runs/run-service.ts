@@ -1,11 +1,18 @@
-// Orchestrates load sessions: pre-flight (agent and Node on the client, reachability of the target
-// from the client, leftovers of a crashed Benchlab cleaned, the load engine chosen and recorded), then the steps one after another with
-// the pause between them, a server sampler alongside, each second stored and charted as it
-// arrives, run summaries from merged histograms, and the session's status. Stop halts the load
-// within 1 s; a hard cap ends a session that would run on; a killed Benchlab leaves `running`
-// rows that the next start marks `interrupted` (with summaries of the seconds that were stored).
+// Orchestrates load sessions: pre-flight (agent and Node on each client, reachability of the target
+// from each, leftovers of a crashed Benchlab cleaned, the load engine chosen and recorded per
+// client), then the steps one after another with the pause between them, a server sampler
+// alongside, each second stored and charted as it arrives, run summaries from merged histograms,
+// and the session's status. Stop halts the load within 1 s; a hard cap ends a session that would
+// run on; a killed Benchlab leaves `running` rows that the next start marks `interrupted` (with
+// summaries of the seconds that were stored).
+// Several load clients: each step's load is split by weight (given, else the host's cores:
+// app/runs/load-split.ts), each client's clock offset is measured (clock-sync.ts) and every agent
+// starts the step at one instant of Benchlab's clock; each client's seconds are stored under its
+// index and charted merged (app/runs/merge-seconds.ts). One client runs exactly as it always did.
 // Each agent's lines are watched (run-link-watch.ts): a silent source is on the live run within
-// seconds, and a client cut off from Benchlab ends the run as "client link lost", stored seconds kept.
+// seconds, and a client cut off from Benchlab ends the run as "client link lost", stored seconds
+// kept. A client that fails to start, dies or loses its link is named; with several, its step is
+// marked degraded (when, why, what was lost) and the other clients are stopped.
 // A store that runs out of space mid-run (a full data disk) stops the load as Stop does and ends the
 // run as failed, saying so on runs.live and the log even where the store can no longer record it.
 // Other Benchlab processes may share the store (the app and a CLI): their live sessions, and the
@@ -17,12 +24,15 @@ import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type LoadEn
 import { decideEngine, DEFAULT_ENGINE_CHOICE, engineLabel, type EngineChoice, type RecordedEngine } from '../../../app/runs/engine-choice.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { clockTime } from '../../../app/common/clock-time.ts';
-import { chartPoint } from '../../../app/runs/chart-point.ts';
-import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget } from '../../../app/runs/load-profile.ts';
+import { chartPoint, type PointContext } from '../../../app/runs/chart-point.ts';
+import { CLOCK_UNCERTAINTY_LIMIT_MS, type ClockOffset } from '../../../app/runs/clock-offset.ts';
+import { clientWeights, splitStepLoad } from '../../../app/runs/load-split.ts';
+import { SecondAligner, type AlignedSecond } from '../../../app/runs/merge-seconds.ts';
+import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget, type StepLoad } from '../../../app/runs/load-profile.ts';
 import type { RepeatTag, RunClient, RunDeployment } from '../../../app/runs/runs-contract.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
-import { liveClientOf } from '../../../app/runs/run-clients.ts';
-import { latencyMeaning, type LivePoint, type LiveRun, type StoredRun } from '../../../app/runs/runs.ts';
+import { liveClientOf, type RecordedClient } from '../../../app/runs/run-clients.ts';
+import { latencyMeaning, type LiveClient, type LivePoint, type LiveRun, type StepDegraded, type StoredRun } from '../../../app/runs/runs.ts';
 import { storedSecondsEndMs } from '../../../app/runs/run-second.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
@@ -40,11 +50,14 @@ import { cleanLeftoverAgents, prepareAgentHost, prepareNativeEngine, type AgentH
 import { PointStream } from './point-stream.ts';
 import type { SessionSnapshots } from './session-snapshot.ts';
 import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
+import { measureClockOffset } from './clock-sync.ts';
 import { RunLinkWatch } from './run-link-watch.ts';
 import { StepRecorder } from './step-recorder.ts';
 
 /** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
 const SESSION_CAP_MARGIN_S = 30;
+/** Several clients start each step this long after Benchlab asks them: time for the slowest to be ready (agent up, engine threads started). */
+const COORDINATED_START_LEAD_MS = 2000;
 /** An agent that outlives its step cap by this much is killed from here. */
 const STEP_CAP_MARGIN_MS = 10_000;
 const PROBE_TIMEOUT_MS = 3000;
@@ -57,7 +70,7 @@ export interface RunServiceOptions {
   bus: EventBus;
   log: Logger;
   hosts: HostsRepository;
-  connections: HostConnections;
+  connections: Pick<HostConnections, 'transportFor' | 'state' | 'suspect' | 'heard'>;
   sessions: SessionsRepository;
   runs: RunsRepository;
   samples: SamplesRepository;
@@ -67,7 +80,9 @@ export interface RunServiceOptions {
   /** Takes and stores what both hosts are at a session's start (system info, limits, noise findings). */
   hostFacts?: Pick<SessionSnapshots, 'take'>;
   /** The check each connect runs: this service adds its part (agents an earlier Benchlab left). */
-  connectChecks: ConnectChecks;
+  connectChecks: Pick<ConnectChecks, 'register' | 'settled'>;
+  /** Measures a client's clock offset when a session has several clients (default: through its agent, clock-sync.ts). */
+  measureClock?: (transport: HostTransport, agent: AgentHost) => Promise<ClockOffset>;
 }
 
 export interface StartArgs {
@@ -86,10 +101,41 @@ export interface StartArgs {
   engine?: EngineChoice | undefined;
 }
 
-/** The engine a session's steps run on the client: what the session records, and the native binary's path there. */
+/** The engine a session's steps run on a client: what the session records, and the native binary's path there. */
 interface SessionEngine {
   recorded: RecordedEngine;
   config: LoadEngine;
+}
+
+/** A client host made ready for a session: its agent's footing, the engine chosen there, its cores (null: unknown). */
+interface PreparedClient {
+  hostId: number;
+  name: string;
+  transport: HostTransport;
+  agent: AgentHost;
+  engine: SessionEngine;
+  cores: number | null;
+}
+
+/** One load client of a session: as prepared, with its index (the clientIndex of its seconds), its weight and its clock. */
+interface LoadClient extends PreparedClient {
+  index: number;
+  weight: number;
+  /** Its clock's offset to Benchlab's; null with one client (not measured, it starts at once). */
+  clock: ClockOffset | null;
+}
+
+/** One step while it runs on its clients. */
+interface StepRun {
+  step: LoadStep;
+  runId: number;
+  recorder: StepRecorder;
+  /** Several clients: their seconds merged for the charts once each has given its part; null with one client. */
+  aligner: SecondAligner | null;
+  /** The coordinated start on Benchlab's clock; null with one client (it starts at once). */
+  startAtMs: number | null;
+  /** The first client lost during the step, if one was. */
+  lost: { client: LoadClient } | null;
 }
 
 interface Live {
@@ -102,8 +148,8 @@ interface Live {
   done: Promise<void>;
   capTimer: ReturnType<typeof setTimeout> | null;
   links: RunLinkWatch;
-  /** The current step's load agent, while it runs. */
-  load: RemoteAgent | null;
+  /** The current step's load agents by client index, while they run. */
+  loads: Map<number, RemoteAgent>;
   /** The agent's time of the last measured second stored, for what a full store says was kept. */
   lastStoredAtMs: number | null;
   /** Set once the store ran out of space: why the run ends. */
@@ -150,12 +196,10 @@ export class RunService {
     const { hosts, connections } = this.#options;
     const profile = args.profile;
     const requested = requestedClients(args, (hostId) => hosts.get(hostId).name);
-    if (requested.length > 1) throw new ApiError('unavailable', 'several load clients are not supported yet: give one');
-    const client = hosts.get(requested[0]!.hostId);
-    const clientTransport = connections.transportFor(client.id);
+    const clientHosts = requested.map((client) => hosts.get(client.hostId));
     const server = args.serverHostId ? hosts.get(args.serverHostId) : null;
     const serverTransport = server ? connections.transportFor(server.id) : null;
-    for (const host of [client, server]) {
+    for (const host of [...clientHosts, server]) {
       const silentSince = host ? connections.state(host.id).unresponsiveSince : null;
       if (host && silentSince) throw new ApiError('unavailable', `${host.name} has not answered since ${clockTime(silentSince)}: wait until it answers again, or reconnect it`);
     }
@@ -164,31 +208,52 @@ export class RunService {
     const steps = expandSteps(profile);
 
     // Agents a crashed Benchlab left are cleaned by the connect check: wait for it, do not check again.
-    await this.#options.connectChecks.settled(client.id);
+    for (const host of clientHosts) await this.#options.connectChecks.settled(host.id);
     if (server) await this.#options.connectChecks.settled(server.id);
-    const clientAgent = await this.#agentHost(client.id, client.name, clientTransport);
-    await this.#probe(clientTransport, clientAgent, client.name, target);
-    const engine = await this.#engineFor(args.engine ?? DEFAULT_ENGINE_CHOICE, clientTransport, clientAgent, client.name, target);
+    // Every client made ready, its target probed and its engine chosen, side by side; the first refusal is the answer.
+    const choice = args.engine ?? DEFAULT_ENGINE_CHOICE;
+    const prepared = await settleAll(clientHosts.map((host) => this.#prepareClient(host, connections.transportFor(host.id), target, choice)));
+    const weights = clientWeights(requested.map((client, index) => ({ weight: client.weight, cores: prepared[index]!.cores })));
+    const splits = steps.map((step) => {
+      const parts = splitStepLoad(step.load, weights);
+      if (typeof parts === 'string') throw new ApiError('invalid_args', `profile: step ${step.index + 1} (${step.label}): ${parts}`);
+      return parts;
+    });
+    // One client runs on its own clock as it always did; several start together on Benchlab's.
+    const clocks = prepared.length > 1 ? await settleAll(prepared.map((client) => this.#measureClock(client))) : prepared.map(() => null);
+    const clients: LoadClient[] = prepared.map((client, index) => ({ ...client, index, weight: weights[index]!, clock: clocks[index] ?? null }));
     const serverAgent = server && serverTransport ? await this.#agentHost(server.id, server.name, serverTransport) : null;
     if (this.#closing) throw new ApiError('unavailable', 'Benchlab is shutting down: start it again to run a session');
 
+    const first = clients[0]!;
     const now = new Date();
     const name = args.name ?? `${describeTarget(target)}${profile.request.path} — ${steps.map((step) => step.label).join(' / ')}`.slice(0, 200);
     const session = this.#options.sessions.create({
       name,
-      clientHostId: client.id,
+      clientHostId: first.hostId,
       serverHostId: server?.id ?? null,
-      config: { profile, target: profile.target, clientHost: client.name, serverHost: server?.name ?? null, engine: engine.recorded, ...(args.repeat ? { repeat: args.repeat } : {}), ...(args.deployment?.components ? { components: args.deployment.components } : {}) },
+      config: {
+        profile,
+        target: profile.target,
+        clientHost: first.name,
+        serverHost: server?.name ?? null,
+        engine: first.engine.recorded,
+        // A one-client session is stored as it always was.
+        ...(clients.length > 1 ? { clients: clients.map(recordedClient) } : {}),
+        ...(args.repeat ? { repeat: args.repeat } : {}),
+        ...(args.deployment?.components ? { components: args.deployment.components } : {}),
+      },
       status: 'running',
     });
     this.#options.sessions.setStatus(session.id, 'running', { started: now });
-    await this.#options.hostFacts?.take(session.id, { clientHostId: client.id, serverHostId: server?.id ?? null, port: target.port });
+    await this.#options.hostFacts?.take(session.id, { clientHostId: first.hostId, serverHostId: server?.id ?? null, port: target.port });
+    const clockWarnings = clients.flatMap((client) => (client.clock && client.clock.uncertaintyMs > CLOCK_UNCERTAINTY_LIMIT_MS ? [clockWarning(client)] : []));
     const state: LiveRun = {
       sessionId: session.id,
       name,
       status: 'starting',
-      clientHostId: client.id,
-      clients: [liveClientOf({ index: 0, hostId: client.id, hostName: client.name, weight: 1, cores: null, engine: engine.recorded, clock: null }, 'starting')],
+      clientHostId: first.hostId,
+      clients: clients.map((client) => ({ ...liveClientOf(recordedClient(client), 'starting'), ...shareOf(splits[0]![client.index]!) })),
       serverHostId: server?.id ?? null,
       profile,
       steps: steps.map((step) => ({
@@ -206,11 +271,11 @@ export class RunService {
       })),
       currentStep: null,
       latencyMeaning: latencyMeaning(profile.load.model),
-      message: null,
+      message: clockWarnings.length > 0 ? clockWarnings.join('; ') : null,
       startedAt: now.toISOString(),
       endedAt: null,
       silentSince: { client: null, server: null },
-      engine: engine.recorded,
+      engine: first.engine.recorded,
     };
     const live: Live = {
       state,
@@ -223,19 +288,19 @@ export class RunService {
       capTimer: null,
       links: new RunLinkWatch({
         connections,
-        clients: [{ hostId: client.id, name: client.name }],
+        clients: clients.map((client) => ({ hostId: client.hostId, name: client.name })),
         serverHostId: server?.id ?? null,
         onSilence: (silentSince) => {
           // A silent sampler's last reading is not the server now: the charts get a gap, not a flat line.
           if (silentSince.server !== null) live.server = null;
           this.#update(live, { silentSince });
         },
-        onClientLost: (_clientIndex, message) => {
+        onClientLost: (clientIndex, message) => {
           this.#options.log.error('runs', `${name}: ${message}`);
-          live.load?.giveUp({ reason: 'link-lost', message });
+          live.loads.get(clientIndex)?.giveUp({ reason: 'link-lost', message });
         },
       }),
-      load: null,
+      loads: new Map(),
       lastStoredAtMs: null,
       storeFull: null,
     };
@@ -247,20 +312,23 @@ export class RunService {
       void this.#halt(live, `stopped at the session's hard cap of ${capS} s`);
     }, capS * 1000);
     live.capTimer.unref?.();
-    this.#options.log.info('runs', `${name}: starting on ${client.name} with the ${engineLabel(engine.recorded.kind)}${server ? `, sampling ${server.name}` : ''}`);
-    if (engine.recorded.notice) this.#options.log.warn('runs', `${name}: ${engine.recorded.notice}`);
+    const on = clients.length === 1 ? `${first.name} with the ${engineLabel(first.engine.recorded.kind)}` : clients.map(describeClient).join(', ');
+    this.#options.log.info('runs', `${name}: starting on ${on}${server ? `, sampling ${server.name}` : ''}`);
+    for (const client of clients) {
+      const notice = client.engine.recorded.notice;
+      if (notice) this.#options.log.warn('runs', `${name}: ${notice}`);
+    }
+    for (const warning of clockWarnings) this.#options.log.warn('runs', `${name}: ${warning}`);
     this.#publish(live);
     live.done = this.#drive(live, {
       steps,
+      splits,
       target,
-      clientTransport,
-      clientAgent,
-      clientHostId: client.id,
+      clients,
       serverTransport,
       serverAgent,
       serverHostId: server?.id ?? null,
       deployment: args.deployment ?? null,
-      engine: engine.config,
     });
     return state;
   }
@@ -309,19 +377,19 @@ export class RunService {
     live: Live,
     context: {
       steps: LoadStep[];
+      /** Each step's load split over the clients, by client index. */
+      splits: StepLoad[][];
       target: ParsedTarget;
-      clientTransport: HostTransport;
-      clientAgent: AgentHost;
-      clientHostId: number;
+      clients: LoadClient[];
       serverTransport: HostTransport | null;
       serverAgent: AgentHost | null;
       serverHostId: number | null;
       deployment: RunDeployment | null;
-      engine: LoadEngine;
     },
   ): Promise<void> {
     const { state } = live;
     const profile = state.profile;
+    const several = context.clients.length > 1;
     let sampler: RemoteAgent | null = null;
     let failure: string | null = null;
     try {
@@ -338,11 +406,12 @@ export class RunService {
           await sleep(profile.pauseS * 1000, live.controller.signal);
           if (live.controller.signal.aborted) break;
         }
-        const outcome = await this.#runStep(live, step, context);
-        const why = describeFailure(outcome, this.#options.hosts.get(context.clientHostId).name);
+        const outcome = await this.#runStep(live, step, context.splits[step.index]!, context);
+        const why = describeFailure(outcome.end, outcome.client.name, several);
         if (why) {
           // A lost link ends the session, whichever step it cut: its message says so on its own.
-          failure = outcome.reason === 'link-lost' ? why : `step ${step.index + 1} (${step.label}): ${why}`;
+          const stopped = several ? '; the other clients were stopped' : '';
+          failure = `${outcome.end.reason === 'link-lost' ? why : `step ${step.index + 1} (${step.label}): ${why}`}${stopped}`;
           break;
         }
       }
@@ -365,11 +434,18 @@ export class RunService {
     }
   }
 
+  /**
+   * One step on every client at once: each client's agent started with its part of the load (several
+   * clients: all at one instant on Benchlab's clock, converted to each client's own), its seconds
+   * stored under its index and charted merged. A client that fails to start, dies or loses its link
+   * degrades the step: it is named, the others are stopped. Returns how the step ended and by whom.
+   */
   async #runStep(
     live: Live,
     step: LoadStep,
-    context: { target: ParsedTarget; clientTransport: HostTransport; clientAgent: AgentHost; clientHostId: number; deployment: RunDeployment | null; engine: LoadEngine },
-  ): Promise<AgentEnd> {
+    loads: StepLoad[],
+    context: { target: ParsedTarget; clients: LoadClient[]; deployment: RunDeployment | null },
+  ): Promise<{ end: AgentEnd; client: LoadClient }> {
     const { state } = live;
     const profile = state.profile;
     const warmupS = step.index === 0 ? profile.warmupS : 0;
@@ -384,54 +460,41 @@ export class RunService {
     });
     const liveStep = state.steps[step.index]!;
     liveStep.runId = runId;
+    const several = context.clients.length > 1;
     // The rules a stored run is summarized by later, from the same profile and step.
-    const recorder = new StepRecorder({ runId, samples: this.#options.samples, runs: this.#options.runs, rules: summaryRulesOf(profile, stored) });
+    const recorder = new StepRecorder({ runId, samples: this.#options.samples, runs: this.#options.runs, rules: summaryRulesOf(profile, stored), clients: context.clients.length });
     this.#options.runs.markStarted(runId);
     liveStep.startedAtS = this.#elapsed(live);
     liveStep.status = warmupS > 0 ? 'warmup' : 'running';
+    for (const client of context.clients) Object.assign(state.clients[client.index]!, { status: 'starting', problem: null, ...shareOf(loads[client.index]!) });
     this.#update(live, { status: 'running', currentStep: step.index });
 
-    const pidFile = `${context.clientAgent.pidDir}/${this.#owner}-s${state.sessionId}-load.pid`;
-    const config: LoadAgentConfig = {
-      role: 'load',
-      target: context.target,
-      request: profile.request,
-      load: step.load,
-      warmupS,
-      capS: step.capS,
-      pidFile,
-      // Absent is the Node engine (the protocol's default).
-      ...(context.engine.kind === 'native' ? { engine: context.engine } : {}),
-    };
-    let end: AgentEnd;
-    try {
-      const agent = await RemoteAgent.start(context.clientTransport, context.clientAgent.command, config, {
-        onLine: (line) => {
-          live.links.heard(FIRST_CLIENT);
-          this.#onLoadLine(live, step, recorder, line);
-        },
-        onProblem: (message) => this.#options.log.warn('runs', `${state.name}: ${message}`),
-      });
-      live.agents.add(agent);
-      live.load = agent;
-      live.links.started(FIRST_CLIENT);
-      live.links.allowPause(FIRST_CLIENT, THREADS_START_QUIET_MS);
-      if (live.controller.signal.aborted) void agent.stop();
-      const watchdog = setTimeout(() => {
-        this.#options.log.warn('runs', `${state.name}: the agent outlived its ${step.capS} s cap; killing it`);
-        agent.kill();
-      }, step.capS * 1000 + STEP_CAP_MARGIN_MS);
-      end = await agent.ended;
-      clearTimeout(watchdog);
-      live.agents.delete(agent);
-    } catch (error) {
-      end = { reason: 'error', message: error instanceof Error ? error.message : String(error) };
-    } finally {
-      live.load = null;
-      live.links.stopped(FIRST_CLIENT);
-    }
+    // The instant every client starts (warm-up first), on Benchlab's clock, far enough ahead for the slowest to be ready.
+    const startAtMs = several ? Date.now() + COORDINATED_START_LEAD_MS : null;
+    const run: StepRun = { step, runId, recorder, aligner: several ? new SecondAligner(context.clients.length) : null, startAtMs, lost: null };
+    const ends = await Promise.all(
+      context.clients.map((client) => {
+        const config: LoadAgentConfig = {
+          role: 'load',
+          target: context.target,
+          request: profile.request,
+          load: loads[client.index]!,
+          warmupS,
+          capS: step.capS,
+          pidFile: `${client.agent.pidDir}/${this.#owner}-s${state.sessionId}-load${client.index === 0 ? '' : client.index + 1}.pid`,
+          // Absent is the Node engine (the protocol's default).
+          ...(client.engine.config.kind === 'native' ? { engine: client.engine.config } : {}),
+          ...(startAtMs !== null ? { startAtMs: startAtMs + (client.clock?.offsetMs ?? 0) } : {}),
+        };
+        return this.#runClient(live, run, client, config);
+      }),
+    );
+    if (run.aligner) this.#chart(live, run, run.aligner.flush());
+    // The step ended as its first lost client ended it, else as the first client that did not complete.
+    const ender = run.lost?.client.index ?? Math.max(0, ends.findIndex((end) => end.reason !== 'completed'));
+    const end = ends[ender]!;
     // A step cut at its hard cap did not finish what it scheduled: it is stopped, not completed.
-    const status = live.storeFull ? 'failed' : end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
+    const status = live.storeFull || run.lost ? 'failed' : end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
     if (end.reason === 'cap') this.#options.log.warn('runs', `${state.name}: step ${step.index + 1} (${step.label}) reached its ${step.capS} s cap and was cut short`);
     try {
       ({ summary: liveStep.summary, bottleneck: liveStep.bottleneck } = recorder.finish(status));
@@ -441,41 +504,120 @@ export class RunService {
       liveStep.summary = recorder.summary();
       liveStep.bottleneck = recorder.bottleneck();
     }
+    liveStep.clientVerdicts = recorder.clientVerdicts();
     liveStep.status = status;
     liveStep.endedAtS = this.#elapsed(live);
     this.#update(live, {});
+    return { end, client: context.clients[ender]! };
+  }
+
+  /** One client's agent through one step: started, its lines recorded, watched, ended. */
+  async #runClient(live: Live, run: StepRun, client: LoadClient, config: LoadAgentConfig): Promise<AgentEnd> {
+    const { state } = live;
+    const source = { client: client.index };
+    const liveClient = state.clients[client.index]!;
+    const who = state.clients.length > 1 ? ` (${client.name})` : '';
+    let end: AgentEnd;
+    try {
+      const agent = await RemoteAgent.start(client.transport, client.agent.command, config, {
+        onLine: (line) => {
+          live.links.heard(source);
+          this.#onLoadLine(live, run, client, line);
+        },
+        onProblem: (message) => this.#options.log.warn('runs', `${state.name}${who}: ${message}`),
+      });
+      live.agents.add(agent);
+      live.loads.set(client.index, agent);
+      live.links.started(source);
+      // Its first line comes a second after its load starts: at the coordinated instant, if there is one.
+      const waitsMs = run.startAtMs === null ? 0 : Math.max(0, run.startAtMs - Date.now());
+      live.links.allowPause(source, THREADS_START_QUIET_MS + waitsMs);
+      liveClient.status = 'running';
+      this.#publish(live);
+      // Stopped meanwhile, or another client already failed the step: this one ends at once.
+      if (live.controller.signal.aborted || run.lost) void agent.stop();
+      const watchdog = setTimeout(() => {
+        this.#options.log.warn('runs', `${state.name}: the agent${who} outlived its ${run.step.capS} s cap; killing it`);
+        agent.kill();
+      }, run.step.capS * 1000 + STEP_CAP_MARGIN_MS + waitsMs);
+      end = await agent.ended;
+      clearTimeout(watchdog);
+      live.agents.delete(agent);
+    } catch (error) {
+      end = { reason: 'error', message: error instanceof Error ? error.message : String(error) };
+    } finally {
+      live.loads.delete(client.index);
+      live.links.stopped(source);
+    }
+    const why = describeFailure(end, client.name, state.clients.length > 1);
+    if (why) this.#clientLost(live, run, client, end, why);
+    else liveClient.status = 'done';
+    // Its seconds no longer hold the others' back on the charts.
+    if (run.aligner) this.#chart(live, run, run.aligner.dropClient(client.index));
+    this.#publish(live);
     return end;
   }
 
-  #onLoadLine(live: Live, loadStep: LoadStep, recorder: StepRecorder, line: AgentLine): void {
+  /**
+   * A client of a step that ended badly: named on the live run; the first one: with several clients the
+   * step is marked degraded (when, why, how many of its seconds are missing), stored with the run,
+   * and the other clients are stopped (stop, then kill, as Stop does).
+   */
+  #clientLost(live: Live, run: StepRun, client: LoadClient, end: AgentEnd, why: string): void {
+    const { state } = live;
+    const atS = this.#elapsed(live);
+    const liveClient = state.clients[client.index]!;
+    liveClient.status = end.reason === 'error' ? 'failed' : 'lost';
+    liveClient.problem = { atS, message: why };
+    // Only the first loss degrades the step and stops the others; the one client of a session fails its step as it always did.
+    if (run.lost !== null) return;
+    run.lost = { client };
+    if (state.clients.length === 1) return;
+    const measured = state.clients.map((other) => run.recorder.measuredSeconds(other.index));
+    const expectedS = run.step.load.durationS ?? Math.max(...measured);
+    const degraded: StepDegraded = { clientIndex: client.index, hostName: client.name, atS, message: why, lostSeconds: Math.max(0, expectedS - measured[client.index]!) };
+    state.steps[run.step.index]!.degraded = degraded;
+    try {
+      this.#options.runs.markDegraded(run.runId, degraded);
+    } catch (error) {
+      if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${state.name}: could not store that step ${run.step.index + 1} is degraded: ${(error as Error).message}`);
+    }
+    this.#options.log.error('runs', `${state.name}: step ${run.step.index + 1} (${run.step.label}) degraded: ${why}; stopping the other clients`);
+    for (const [index, agent] of live.loads) if (index !== client.index) void agent.stop().catch(() => undefined);
+  }
+
+  #onLoadLine(live: Live, run: StepRun, client: LoadClient, line: AgentLine): void {
+    const several = live.state.clients.length > 1;
     if (line.type === 'log') {
-      this.#options.log.info('agent', line.message);
+      this.#options.log.info('agent', several ? `${client.name}: ${line.message}` : line.message);
       return;
     }
-    const asked = live.state.engine?.kind ?? 'node';
+    const asked = client.engine.recorded.kind;
     if (line.type === 'hello' && (line.engine ?? 'node') !== asked) {
       // The session records the engine it asked for: an agent that runs another is said, not hidden.
-      this.#options.log.error('runs', `${live.state.name}: the agent runs the ${engineLabel(line.engine ?? 'node')}, not the ${engineLabel(asked)} the session records`);
+      this.#options.log.error('runs', `${live.state.name}: the agent${several ? ` on ${client.name}` : ''} runs the ${engineLabel(line.engine ?? 'node')}, not the ${engineLabel(asked)} the session records`);
     }
     if (line.type !== 'sample') return;
+    const loadStep = run.step;
     const stepIndex = loadStep.index;
     const step = live.state.steps[stepIndex]!;
+    const recorder = run.recorder;
     if (line.phase === 'measure' && step.status === 'warmup') step.status = 'running';
-    const second = recorder.secondOf(line, live.server);
+    const second = recorder.secondOf(line, live.server, { index: client.index, offsetMs: client.clock?.offsetMs ?? 0 });
     // Once the store was full, what follows is not stored: what was kept ends where the message says.
     if (live.storeFull === null) {
       try {
         const problem = recorder.record(second);
-        if (second.phase === 'measure') live.lastStoredAtMs = line.at;
+        if (second.phase === 'measure') live.lastStoredAtMs = second.clientMetrics?.at ?? line.at;
         if (problem) this.#options.log.warn('runs', `${live.state.name}: ${problem}`);
       } catch (error) {
-        if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}: ${(error as Error).message}`);
+        if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}${several ? ` of ${client.name}` : ''}: ${(error as Error).message}`);
       }
     }
     const windowS = loadStep.load.durationS;
     if (second.phase === 'measure' && windowS !== undefined && second.second + 1 >= windowS) {
       // The window's last second: the drain line comes once the answers still due are in, or at the timeout.
-      live.links.allowPause(FIRST_CLIENT, live.state.profile.request.timeoutMs + DRAIN_QUIET_MS);
+      live.links.allowPause({ client: client.index }, live.state.profile.request.timeoutMs + DRAIN_QUIET_MS);
     }
     if (second.phase === 'drain') {
       // Not a second of the window: it finishes the step's books, it is no point on the charts.
@@ -483,13 +625,24 @@ export class RunService {
       this.#publish(live);
       return;
     }
-    // Drawn from the second as stored, by the function replay draws it with.
-    live.points.push(chartPoint(second, { sessionId: live.state.sessionId, step: stepIndex, startedAtMs: live.startedAtMs, stepOffsetS: step.startedAtS ?? 0 }));
+    // Drawn from the second as stored, by the function replay draws it with; several clients' merged once all gave it.
+    if (run.aligner) this.#chart(live, run, run.aligner.add(second));
+    else live.points.push(chartPoint(second, this.#pointContext(live, stepIndex)));
     if (line.phase === 'measure') {
       step.summary = recorder.summary();
       step.bottleneck = recorder.bottleneck();
+      step.clientVerdicts = recorder.clientVerdicts();
       this.#publish(live);
     }
+  }
+
+  /** Charts merged seconds the aligner released, each with its clients' parts (the per-client breakdown). */
+  #chart(live: Live, run: StepRun, released: AlignedSecond[]): void {
+    for (const { merged, parts } of released) live.points.push(chartPoint(merged, this.#pointContext(live, run.step.index), parts));
+  }
+
+  #pointContext(live: Live, stepIndex: number): PointContext {
+    return { sessionId: live.state.sessionId, step: stepIndex, startedAtMs: live.startedAtMs, stepOffsetS: live.state.steps[stepIndex]!.startedAtS ?? 0 };
   }
 
   async #startSampler(live: Live, transport: HostTransport, host: AgentHost, hostId: number, port: number): Promise<RemoteAgent> {
@@ -508,10 +661,13 @@ export class RunService {
     return sampler;
   }
 
-  async #probe(transport: HostTransport, host: AgentHost, hostName: string, target: ParsedTarget): Promise<void> {
+  /** Checks that the target answers from the host; returns the host's core count as its agent sees it. */
+  async #probe(transport: HostTransport, host: AgentHost, hostName: string, target: ParsedTarget): Promise<number | null> {
     let result: Extract<AgentLine, { type: 'probe' }> | null = null;
+    let cores: number | null = null;
     const agent = await RemoteAgent.start(transport, host.command, { role: 'probe', target: { hostname: target.hostname, port: target.port }, timeoutMs: PROBE_TIMEOUT_MS }, {
       onLine: (line) => {
+        if (line.type === 'hello') cores = line.cores > 0 ? line.cores : null;
         if (line.type === 'probe') result = line;
       },
       onProblem: (message) => this.#options.log.warn('runs', message),
@@ -521,6 +677,24 @@ export class RunService {
     if (!answer) throw new ApiError('unavailable', `${hostName}: the reachability check of the target did not answer`);
     if (!answer.reachable) {
       throw new ApiError('unreachable', `target: ${describeTarget(target)} is not reachable from ${hostName}: ${answer.message ?? 'no answer'}`);
+    }
+    return cores;
+  }
+
+  /** A client host made ready: the agent's footing, the target probed from it, the engine chosen there. */
+  async #prepareClient(host: { id: number; name: string }, transport: HostTransport, target: ParsedTarget, choice: EngineChoice): Promise<PreparedClient> {
+    const agent = await this.#agentHost(host.id, host.name, transport);
+    const cores = await this.#probe(transport, agent, host.name, target);
+    const engine = await this.#engineFor(choice, transport, agent, host.name, target);
+    return { hostId: host.id, name: host.name, transport, agent, engine, cores };
+  }
+
+  /** A client's clock offset to Benchlab's, through its agent; a clock that cannot be read refuses the start. */
+  async #measureClock(client: PreparedClient): Promise<ClockOffset> {
+    try {
+      return await (this.#options.measureClock ?? measureClockOffset)(client.transport, client.agent);
+    } catch (error) {
+      throw new ApiError('unavailable', `${client.name}: its clock could not be measured for a coordinated start (${(error as Error).message}); check its link and start again`);
     }
   }
 
@@ -628,8 +802,6 @@ export class RunService {
   }
 }
 
-const FIRST_CLIENT = { client: 0 };
-
 /**
  * The load clients asked for: `clients`, or the one `clientHostId`. Refuses neither, both, and a
  * host listed twice (each client host takes part once).
@@ -646,8 +818,8 @@ function requestedClients(args: StartArgs, nameOf: (hostId: number) => string): 
   return clients;
 }
 
-/** Why a step's agent ended badly, in words; null when it ended as planned or on Stop. */
-function describeFailure(end: AgentEnd, clientName: string): string | null {
+/** Why a step's agent ended badly, in words (naming its host when there are several); null when it ended as planned or on Stop. */
+function describeFailure(end: AgentEnd, clientName: string, several: boolean): string | null {
   switch (end.reason) {
     case 'completed':
     case 'cap':
@@ -661,9 +833,38 @@ function describeFailure(end: AgentEnd, clientName: string): string | null {
       return `lost the agent on ${clientName}: ${end.message ?? 'the link closed'}`;
     case 'link-lost':
       return end.message ?? `client link lost: no data from the agent on ${clientName}`;
-    case 'error':
-      return end.message ?? 'the agent failed';
+    case 'error': {
+      const message = end.message ?? 'the agent failed';
+      return several ? `the agent on ${clientName} failed: ${message}` : message;
+    }
   }
+}
+
+/** Resolves with every result once all have settled (nothing left running), or rejects with the first failure. */
+async function settleAll<T>(pending: Array<Promise<T>>): Promise<T[]> {
+  const settled = await Promise.allSettled(pending);
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
+}
+
+/** A client as the session's config records it. */
+function recordedClient(client: LoadClient): RecordedClient {
+  return { index: client.index, hostId: client.hostId, hostName: client.name, weight: client.weight, cores: client.cores, engine: client.engine.recorded, clock: client.clock };
+}
+
+/** A client's share of a step's load, as the live run shows it. */
+function shareOf(load: StepLoad): Pick<LiveClient, 'connections' | 'rate'> {
+  return { connections: load.connections ?? null, rate: targetRate(load) };
+}
+
+function describeClient(client: LoadClient): string {
+  return `${client.name} (${engineLabel(client.engine.recorded.kind)}, weight ${client.weight})`;
+}
+
+function clockWarning(client: LoadClient): string {
+  const clock = client.clock!;
+  return `the clock of ${client.name} is known only to ±${clock.uncertaintyMs.toFixed(1)} ms (over ${CLOCK_UNCERTAINTY_LIMIT_MS} ms): its seconds may not line up with the other clients'`;
 }
 
 /** The pid-file prefix of one data dir's agents: a crash leftover is only ever cleaned by its own Benchlab. */

@@ -11,6 +11,7 @@ import type { Bottleneck } from '../../../app/runs/bottleneck.ts';
 import { summarySecondOf, type RunSecond } from '../../../app/runs/run-second.ts';
 import { intervalBalances, type RunSummary } from '../../../app/runs/run-summary.ts';
 import { RunTally, type SummaryRules } from '../../../app/runs/summarize-run.ts';
+import type { ClientVerdict } from '../../../app/runs/runs.ts';
 import type { RunsRepository, RunStatus } from './runs-repository.ts';
 import { auditBooks } from './books-audit.ts';
 import type { SamplesRepository } from './samples-repository.ts';
@@ -93,6 +94,11 @@ export class StepRecorder {
 
   bottleneck(): Bottleneck | null {
     return this.#tally.bottleneck();
+  }
+
+  /** Each client's own verdict ([] with one client). */
+  clientVerdicts(): ClientVerdict[] {
+    return this.#tally.clientVerdicts();
   }
 
   /** Writes the step's result (summary with its steadiness, merged histogram) and returns it. */
