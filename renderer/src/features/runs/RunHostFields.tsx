@@ -18,6 +18,8 @@ export function RunHostFields(props: {
   clientPicks: ClientPick[];
   serverHostId: number | null;
   deployments: Deployment[];
+  /** The deployment the target and server point at now, shown as chosen (it stays so across Start). */
+  deploymentHostId: number | null;
   disabled?: boolean;
   onClientPicks: (picks: ClientPick[]) => void;
   onHosts: (change: { serverHostId: number | null }) => void;
@@ -51,7 +53,7 @@ export function RunHostFields(props: {
       {props.deployments.length > 0 && (
         <FormField label="Deployed template" name="deployment" error={undefined}>
           <select
-            value=""
+            value={props.deploymentHostId ?? ''}
             data-testid="run-deployment"
             onChange={(event) => {
               const deployment = props.deployments.find((entry) => String(entry.hostId) === event.target.value);

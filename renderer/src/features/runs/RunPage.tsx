@@ -7,7 +7,7 @@
 import { useMemo, useState } from 'react';
 import { parseTarget, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
 import { deploymentServing } from '../../../../app/runs/run-deployment.ts';
-import { DEFAULT_ENGINE_CHOICE, type EngineChoice } from '../../../../app/runs/engine-choice.ts';
+import type { EngineChoice } from '../../../../app/runs/engine-choice.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
@@ -23,10 +23,13 @@ import { ProfileForm } from './ProfileForm.tsx';
 import { EngineField } from './EngineField.tsx';
 import { EngineLabel } from './EngineLabel.tsx';
 import { RunHostFields } from './RunHostFields.tsx';
+import { SessionNameField } from './SessionNameField.tsx';
 import { clientPickErrors, runClientsOf } from './client-picks.ts';
 import { useClientPicks } from './use-client-picks.ts';
 import { stepMarkers } from './run-charts.ts';
-import { DEFAULT_DRAFT, fieldOfError, profileOf, type ProfileDraft } from './profile-draft.ts';
+import { fieldOfError, profileOf, type ProfileDraft } from './profile-draft.ts';
+import { DEFAULT_RUN_DRAFT, defaultRunName, restoreRunDraft } from './run-draft.ts';
+import { useSavedDraft } from '../plans/use-saved-draft.ts';
 
 const ACTIVE = new Set(['starting', 'running', 'pausing', 'stopping']);
 
@@ -37,16 +40,18 @@ export function RunPage() {
   const { run, buffer, version, setRun } = useLiveRun();
   const { hosts: hostList, error: hostsError } = useHosts();
   const hosts = hostList ?? [];
-  const [draft, setDraft] = useState<ProfileDraft>(DEFAULT_DRAFT);
+  // The form (server, profile, engine, name) is kept by the back end across navigation and reloads.
+  const form = useSavedDraft('run', restoreRunDraft);
+  const { profile: draft, serverHostId, engine, name } = form.draft ?? DEFAULT_RUN_DRAFT;
+  const setServerHostId = (id: number | null) => form.update({ serverHostId: id });
+  const setEngine = (choice: EngineChoice) => form.update({ engine: choice });
   const [clientPicks, setClientPicks] = useClientPicks();
   const clientHostId = clientPicks[0]?.hostId ?? null;
-  const [serverHostId, setServerHostId] = useState<number | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState<'starting' | 'stopping' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [logLatency, setLogLatency] = useState(false);
-  const [engine, setEngine] = useState<EngineChoice>(DEFAULT_ENGINE_CHOICE);
 
   const running = run !== null && ACTIVE.has(run.status);
   const targetPort = useMemo(() => {
@@ -59,12 +64,13 @@ export function RunPage() {
     const errors: Record<string, string> = {};
     for (const [path, message] of Object.entries(profileFieldErrors(profileOf(draft)))) errors[fieldOfError(path, draft)] ??= message;
     Object.assign(errors, clientPickErrors(clientPicks));
+    if (name.trim().length > 200) errors.name = 'must be at most 200 characters';
     return errors;
-  }, [draft, clientPicks]);
+  }, [draft, clientPicks, name]);
   const shownErrors = Object.fromEntries(Object.entries(fieldErrors).filter(([field]) => submitted || touched.has(field)));
 
   const updateDraft = (change: Partial<ProfileDraft>) => {
-    setDraft((current) => ({ ...current, ...change }));
+    form.update((current) => ({ profile: { ...current.profile, ...change } }));
     setTouched((current) => new Set([...current, ...Object.keys(change)]));
     setError(null);
   };
@@ -78,7 +84,8 @@ export function RunPage() {
     try {
       // The deployment picked above, or ready on the chosen server at the target's port, labels the runs.
       const deployment = deploymentServing([...deployments.values()], serverHostId, draft.target);
-      setRun(await api.runs.start({ ...clients, serverHostId, profile: profileOf(draft), engine, ...(deployment ? { deployment } : {}) }));
+      const sessionName = name.trim() || defaultRunName(draft);
+      setRun(await api.runs.start({ ...clients, serverHostId, profile: profileOf(draft), engine, ...(sessionName ? { name: sessionName } : {}), ...(deployment ? { deployment } : {}) }));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -120,14 +127,16 @@ export function RunPage() {
       }
     >
       <ErrorBanner error={error ?? hostsError} testId="run-error" />
-      <div className="card">
+      <div className="card" data-testid="run-form" data-draft={form.draft === null ? 'loading' : form.saved ? 'saved' : 'saving'}>
         <ProfileForm draft={draft} errors={shownErrors} disabled={running || busy !== null} withTarget onDraft={updateDraft}>
+          <SessionNameField value={name} placeholder={defaultRunName(draft) ?? 'named after the target and its steps'} error={shownErrors.name} onChange={(text) => form.update({ name: text })} />
           <RunHostFields
             errors={shownErrors}
             hosts={hostChoices}
             clientPicks={clientPicks}
             serverHostId={serverHostId}
             deployments={readyDeployments}
+            deploymentHostId={readyDeployments.find((deployment) => deployment.hostId === serverHostId && deployment.url?.replace(/\/$/, '') === draft.target.trim().replace(/\/$/, ''))?.hostId ?? null}
             disabled={running || busy !== null}
             onTarget={(target) => updateDraft({ target })}
             onClientPicks={(picks) => {
