@@ -77,3 +77,30 @@ describe('agent line protocol', () => {
     assert.deepEqual(splitter.flush(), ['{"c":3}']);
   });
 });
+
+describe('clock role and coordinated start', () => {
+  test('ping, pong and the clock role round-trip; a pong without its time is refused', () => {
+    const start = { type: 'start', version: 3, config: { role: 'clock', capS: 60 } } as const;
+    assert.deepEqual(parseAgentCommand(encodeLine(start).trim()), { ok: true, value: start });
+    assert.deepEqual(parseAgentCommand('{"type":"ping","id":7}'), { ok: true, value: { type: 'ping', id: 7 } });
+    const pong: AgentLine = { type: 'pong', id: 7, hostMs: 1_700_000_000_123.456 };
+    assert.deepEqual(parseAgentLine(encodeLine(pong).trim()), { ok: true, value: pong });
+    assert.equal(parseAgentLine('{"type":"pong","id":7}').ok, false);
+  });
+
+  test('startAtMs is an optional epoch time of the load config', () => {
+    const load = {
+      role: 'load',
+      target: { protocol: 'http', hostname: '127.0.0.1', port: 80 },
+      request: { method: 'GET', path: '/', headers: {}, timeoutMs: 1000 },
+      load: { model: 'closed', connections: 1, pipelining: 1, durationS: 1 },
+      warmupS: 0,
+      capS: 5,
+    };
+    const parse = (config: object) => parseAgentCommand(JSON.stringify({ type: 'start', version: 3, config }));
+    assert.equal(parse(load).ok, true);
+    const timed = parse({ ...load, startAtMs: 1_700_000_001_500.25 });
+    assert.ok(timed.ok && timed.value.type === 'start' && timed.value.config.role === 'load' && timed.value.config.startAtMs === 1_700_000_001_500.25);
+    assert.equal(parse({ ...load, startAtMs: -5 }).ok, false);
+  });
+});

@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { RequestSpec, StepLoad } from './load-profile.ts';
 
-export const AGENT_PROTOCOL_VERSION = 2;
+/** 3: the clock role (ping/pong) and LoadAgentConfig.startAtMs. */
+export const AGENT_PROTOCOL_VERSION = 3;
 /** The agent sends nothing and stops its load when it hears no line for this long. */
 export const HEARTBEAT_TIMEOUT_MS = 3000;
 export const HEARTBEAT_EVERY_MS = 1000;
