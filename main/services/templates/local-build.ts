@@ -70,7 +70,7 @@ function runStep(dir: string, step: Manifest['build'][number], options: BuildOpt
     const progress = new BuildProgress((text) => options.onProgress?.(text));
     let partial = '';
     const onLine = (line: string) => {
-      if (progress.take(line)) return;
+      if (line.trim() === '' || progress.take(line)) return;
       tail.push(line);
       if (tail.length > 10) tail.shift();
       options.onOutput?.(line);
