@@ -20,13 +20,19 @@ export const RecordedClient = z.object({
 });
 export type RecordedClient = z.infer<typeof RecordedClient>;
 
+/** The clients a session's config records; null when it records none (one client, or a session from before several). */
+export function recordedClientsOf(config: Record<string, unknown>): RecordedClient[] | null {
+  const recorded = z.array(RecordedClient).min(1).safeParse(config.clients);
+  return recorded.success ? recorded.data : null;
+}
+
 /**
- * The live clients of a stored session, all `done`: from `config.clients`, else (a session from
- * before several clients) its one client by host id and `config.clientHost`.
+ * The live clients of a stored session, all `done`: from `config.clients`, else (one client) its
+ * client by host id and `config.clientHost`.
  */
 export function liveClientsOfConfig(config: Record<string, unknown>, clientHostId: number | null): LiveClient[] {
-  const recorded = z.array(RecordedClient).safeParse(config.clients);
-  if (recorded.success && recorded.data.length > 0) return recorded.data.map((client) => liveClientOf(client, 'done'));
+  const recorded = recordedClientsOf(config);
+  if (recorded) return recorded.map((client) => liveClientOf(client, 'done'));
   const engine = RecordedEngine.safeParse(config.engine);
   const name = typeof config.clientHost === 'string' ? config.clientHost : 'client';
   return [liveClientOf({ index: 0, hostId: clientHostId ?? 0, hostName: name, weight: 1, cores: null, engine: engine.success ? engine.data : null, clock: null }, 'done')];

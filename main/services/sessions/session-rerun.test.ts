@@ -1,6 +1,7 @@
 // "Run again" on a real SQLite file and "This machine" against a real local HTTP server: the
 // original's profile starts anew on the same hosts as a new session linked to the original, and a
-// session without a profile or without its client host is refused with the reason.
+// session without a profile or without its client host is refused with the reason; a session with
+// several clients runs again on them with their weights.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,10 @@ import { after, before, describe, test } from 'node:test';
 import { ApiError } from '../../../app/common/errors.ts';
 import { LoadProfile } from '../../../app/runs/load-profile.ts';
 import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
+import type { LiveRun } from '../../../app/runs/runs.ts';
+import type { RunService } from '../runs/run-service.ts';
 import { createServices, type Services } from '../services.ts';
+import { SessionRerun } from './session-rerun.ts';
 
 describe('Run again', () => {
   let dir: string;
@@ -57,6 +61,27 @@ describe('Run again', () => {
     } finally {
       await services.runs.stop(live.sessionId);
     }
+  });
+
+  test('a session with several clients runs again on the same clients with the weights they ran with', async () => {
+    const recorded = [
+      { index: 0, hostId, hostName: 'This machine', weight: 2, cores: 2, engine: { choice: 'node', kind: 'node', notice: null }, clock: null },
+      { index: 1, hostId: hostId + 1, hostName: 'other', weight: 4, cores: 4, engine: { choice: 'node', kind: 'node', notice: null }, clock: null },
+    ];
+    const original = services.sessions.create({ name: 'two clients', clientHostId: hostId, serverHostId: hostId, config: { profile: profile(), clients: recorded }, status: 'completed' });
+    const asked: Array<Parameters<RunService['start']>[0]> = [];
+    const rerun = new SessionRerun({
+      sessions: services.sessions,
+      runs: { start: async (args) => (asked.push(args), { sessionId: original.id + 1 }) as LiveRun },
+      library: { linkRerun: () => undefined },
+      templates: { deployments: () => [] },
+    });
+    await rerun.runAgain(original.id);
+    assert.deepEqual(asked[0]!.clients, [
+      { hostId, weight: 2 },
+      { hostId: hostId + 1, weight: 4 },
+    ]);
+    assert.equal(asked[0]!.clientHostId, undefined);
   });
 
   test('a session without a load profile is refused', async () => {
