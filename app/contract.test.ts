@@ -24,6 +24,7 @@ import { runEvents, runRequests } from './runs/runs-contract.ts';
 import { sessionEvents, sessionRequests } from './sessions/sessions-contract.ts';
 import { templateEvents, templateRequests } from './templates/templates-contract.ts';
 import { terminalEvents, terminalRequests } from './terminals/terminals-contract.ts';
+import { logRequests } from './common/log-contract.ts';
 
 const goodHost = { name: 'srv', address: '10.0.0.3', port: 22, user: 'bench', auth: 'agent' };
 
@@ -174,6 +175,7 @@ describe('capability maps', () => {
   // Each capability's map, with the namespaces its names may use.
   const requestMaps: Array<[string, object, string[]]> = [
     ['app', appRequests, ['app']],
+    ['log', logRequests, ['log']],
     ['hosts', hostRequests, ['hosts']],
     ['terminals', terminalRequests, ['terminal']],
     ['sessions', sessionRequests, ['sessions', 'compare', 'replay']],
