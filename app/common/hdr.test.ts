@@ -8,6 +8,7 @@ import {
   decodeHistogram,
   encodeHistogram,
   HIGHEST_US,
+  intervalPercentiles,
   latencyStats,
   mergeEncodedHistograms,
   recordLatencyUs,
@@ -80,6 +81,14 @@ describe('latency histograms', () => {
     const stats = latencyStats(createLatencyHistogram());
     assert.equal(stats.count, 0);
     assert.equal(stats.p99Us, null);
+    assert.deepEqual(intervalPercentiles(createLatencyHistogram()), { p50Us: null, p90Us: null, p99Us: null, maxUs: null });
+  });
+
+  test('a second’s columns alone are the same as in the full stats', () => {
+    const histogram = createLatencyHistogram();
+    for (let i = 1; i <= 5000; i++) recordLatencyUs(histogram, i * 37);
+    const { p50Us, p90Us, p99Us, maxUs } = latencyStats(histogram);
+    assert.deepEqual(intervalPercentiles(histogram), { p50Us, p90Us, p99Us, maxUs });
   });
 
   test('mean and standard deviation match the recorded values within HDR resolution', () => {

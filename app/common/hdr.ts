@@ -33,19 +33,24 @@ export function encodeHistogram(histogram: LatencyHistogram): string {
   return hdr.encodeIntoCompressedBase64(histogram);
 }
 
+/** The histogram as encoded, in the encoder's range (add it into a standard one before anything else). */
+function decodeAsEncoded(encoded: string): LatencyHistogram {
+  return hdr.decodeFromCompressedBase64(encoded, 32, false) as LatencyHistogram;
+}
+
 /** Decodes a histogram produced by encodeHistogram; throws on anything else. */
 export function decodeHistogram(encoded: string): LatencyHistogram {
-  const decoded = hdr.decodeFromCompressedBase64(encoded, 32, false) as LatencyHistogram;
   // Decoding keeps the encoder's range: re-home it in our standard shape so merges stay exact.
   const standard = createLatencyHistogram();
-  standard.add(decoded);
+  standard.add(decodeAsEncoded(encoded));
   return standard;
 }
 
 /** One histogram holding the sum of all encoded ones (null entries, seconds without responses, are skipped). */
 export function mergeEncodedHistograms(encoded: Iterable<string | null>): LatencyHistogram {
   const total = createLatencyHistogram();
-  for (const item of encoded) if (item) total.add(decodeHistogram(item));
+  // Added straight into the standard total: the same re-homing as decodeHistogram, once instead of twice.
+  for (const item of encoded) if (item) total.add(decodeAsEncoded(item));
   return total;
 }
 
@@ -78,6 +83,24 @@ export interface LatencyStats {
   maxUs: number | null;
 }
 
+/** A second's latency columns. */
+export type IntervalPercentiles = Pick<LatencyStats, 'p50Us' | 'p90Us' | 'p99Us' | 'maxUs'>;
+
+/**
+ * A second's columns alone, as latencyStats gives them: without the mean and deviation, which walk
+ * every recorded value (a hundred times the cost, felt when thousands of seconds are merged).
+ */
+export function intervalPercentiles(histogram: LatencyHistogram): IntervalPercentiles {
+  if (histogram.totalCount === 0) return { p50Us: null, p90Us: null, p99Us: null, maxUs: null };
+  return {
+    p50Us: histogram.getValueAtPercentile(50),
+    p90Us: histogram.getValueAtPercentile(90),
+    p99Us: histogram.getValueAtPercentile(99),
+    // Reported at bucket edges, so a merged histogram and one recorded directly say the same.
+    maxUs: histogram.highestEquivalentValue(histogram.maxValue),
+  };
+}
+
 /** The seeds' latency columns, from one (usually merged) histogram. Nulls when it is empty. */
 export function latencyStats(histogram: LatencyHistogram): LatencyStats {
   const count = histogram.totalCount;
@@ -85,17 +108,17 @@ export function latencyStats(histogram: LatencyHistogram): LatencyStats {
     return { count, meanUs: null, stdDevUs: null, minUs: null, p50Us: null, p75Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null };
   }
   const at = (percentile: number) => histogram.getValueAtPercentile(percentile);
+  const { p50Us, p90Us, p99Us, maxUs } = intervalPercentiles(histogram);
   return {
     count,
     meanUs: histogram.mean,
     stdDevUs: histogram.stdDeviation,
-    // Reported at bucket edges, so a merged histogram and one recorded directly say the same.
     minUs: histogram.lowestEquivalentValue(histogram.minNonZeroValue),
-    p50Us: at(50),
+    p50Us,
     p75Us: at(75),
-    p90Us: at(90),
-    p99Us: at(99),
+    p90Us,
+    p99Us,
     p999Us: at(99.9),
-    maxUs: histogram.highestEquivalentValue(histogram.maxValue),
+    maxUs,
   };
 }

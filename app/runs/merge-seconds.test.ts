@@ -54,6 +54,8 @@ test('the merged histogram equals one histogram fed every request of every clien
     assert.deepEqual([merged.p50Us, merged.p90Us, merged.p99Us, merged.maxUs], [direct.p50Us, direct.p90Us, direct.p99Us, direct.maxUs]);
     assert.equal(merged.requests, all.totalCount);
     assert.equal(merged.clientIndex, MERGED_CLIENT_INDEX);
+    const unencoded = mergeClientSeconds(seconds, { histogram: false });
+    assert.deepEqual(unencoded, { ...merged, histogram: null }, 'left out, the histogram changes nothing else');
   }
 });
 

@@ -4,11 +4,16 @@
 // a run's seconds reads them merged here, and the live run service aligns each client's seconds as
 // they arrive (SecondAligner) so the merged point is drawn once every client has given its part.
 
-import { decodeHistogram, encodeHistogram, createLatencyHistogram, latencyStats } from '../common/hdr.ts';
+import { encodeHistogram, intervalPercentiles, mergeEncodedHistograms } from '../common/hdr.ts';
 import type { RunSecond, SecondPhase } from './run-second.ts';
 
 /** The clientIndex of a second merged from several clients. */
 export const MERGED_CLIENT_INDEX = -1;
+
+/** `histogram: false` leaves the merged histogram out (null) for readers that only draw or write the percentiles: encoding it is most of a merge's cost. */
+export interface MergeOptions {
+  histogram?: boolean;
+}
 
 /** Client readings that count events (added over clients); every other reading keeps the highest. */
 const ADDED_CLIENT_COUNTERS = new Set(['sent', 'backlog', 'portErrors', 'newConnections']);
@@ -59,13 +64,13 @@ function highest(values: readonly (number | null)[]): number | null {
  * histograms keep the slowest client's percentiles (an upper bound, marked by the null histogram).
  * A lone second is returned as it is, under the merged index.
  */
-export function mergeClientSeconds(seconds: readonly RunSecond[]): RunSecond {
+export function mergeClientSeconds(seconds: readonly RunSecond[], options: MergeOptions = {}): RunSecond {
   const first = seconds[0];
   if (!first) throw new RangeError('mergeClientSeconds needs at least one second');
   const key = keyOf(first);
   if (seconds.some((second) => keyOf(second) !== key)) throw new RangeError('mergeClientSeconds merges seconds of one phase and index only');
   // Nothing to add: the client's own figures, re-read from the same histogram, would be the same.
-  if (seconds.length === 1) return { ...first, clientIndex: MERGED_CLIENT_INDEX };
+  if (seconds.length === 1) return { ...first, clientIndex: MERGED_CLIENT_INDEX, ...(options.histogram === false ? { histogram: null } : {}) };
   const notSent: Record<string, number> = {};
   const errors: Record<string, number> = {};
   const statusClasses: Record<string, number> = {};
@@ -74,13 +79,11 @@ export function mergeClientSeconds(seconds: readonly RunSecond[]): RunSecond {
     addCounts(errors, second.errors);
     addCounts(statusClasses, second.statusClasses);
   }
-  const encoded = seconds.map((second) => second.histogram).filter((histogram): histogram is string => histogram !== null);
   let latency: Pick<RunSecond, 'p50Us' | 'p90Us' | 'p99Us' | 'maxUs' | 'histogram'>;
-  if (encoded.length > 0) {
-    const histogram = createLatencyHistogram();
-    for (const item of encoded) histogram.add(decodeHistogram(item));
-    const stats = latencyStats(histogram);
-    latency = { p50Us: stats.p50Us, p90Us: stats.p90Us, p99Us: stats.p99Us, maxUs: stats.maxUs, histogram: stats.count === 0 ? null : encodeHistogram(histogram) };
+  if (seconds.some((second) => second.histogram !== null)) {
+    const histogram = mergeEncodedHistograms(seconds.map((second) => second.histogram));
+    const keep = options.histogram !== false && histogram.totalCount > 0;
+    latency = { ...intervalPercentiles(histogram), histogram: keep ? encodeHistogram(histogram) : null };
   } else {
     latency = {
       p50Us: highest(seconds.map((second) => second.p50Us)),
@@ -123,7 +126,7 @@ export function clientCountOf(seconds: readonly RunSecond[]): number {
  * clients' own seconds it was made of (replay draws the per-client breakdown from them). One client's
  * seconds come back as they are, so a one-client run reads exactly as before.
  */
-export function mergedWithParts(seconds: readonly RunSecond[]): AlignedSecond[] {
+export function mergedWithParts(seconds: readonly RunSecond[], options: MergeOptions = {}): AlignedSecond[] {
   if (clientCountOf(seconds) <= 1) return [...seconds].sort(compareSeconds).map((second) => ({ merged: second, parts: [second] }));
   const groups = new Map<string, RunSecond[]>();
   for (const second of seconds) {
@@ -135,14 +138,14 @@ export function mergedWithParts(seconds: readonly RunSecond[]): AlignedSecond[] 
   return [...groups.values()]
     .map((group) => {
       const parts = [...group].sort((a, b) => a.clientIndex - b.clientIndex);
-      return { merged: mergeClientSeconds(parts), parts };
+      return { merged: mergeClientSeconds(parts, options), parts };
     })
     .sort((a, b) => compareSeconds(a.merged, b.merged));
 }
 
 /** A run's stored seconds (any number of clients) as one merged second per (phase, second), in order. */
-export function mergedBySecond(seconds: readonly RunSecond[]): RunSecond[] {
-  return mergedWithParts(seconds).map(({ merged }) => merged);
+export function mergedBySecond(seconds: readonly RunSecond[], options: MergeOptions = {}): RunSecond[] {
+  return mergedWithParts(seconds, options).map(({ merged }) => merged);
 }
 
 /** Live: collects each client's seconds and releases a merged one once every client still running has given it. */

@@ -258,7 +258,7 @@ export function csvText(rows: ReadonlyArray<readonly CsvCell[]>): string {
 export function sessionCsvRows(input: SessionExportInput): CsvCell[][] {
   const rows: CsvCell[][] = [];
   for (const run of input.runs) {
-    for (const second of mergedBySecond(run.seconds)) {
+    for (const second of mergedBySecond(run.seconds, { histogram: false })) {
       const durationMs = durationOf(second);
       rows.push([
         run.ordinal,

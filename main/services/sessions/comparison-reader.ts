@@ -79,7 +79,7 @@ export class ComparisonReader {
         knobs: knobs.get(run.id) ?? {},
         load: run.step.load,
         // Per second for the timelines: the clients of one second merged exactly.
-        seconds: mergedBySecond(measured).map((second) => ({ second: second.second, requests: second.requests, durationMs: durationOf(second), p99Us: second.p99Us })),
+        seconds: mergedBySecond(measured, { histogram: false }).map((second) => ({ second: second.second, requests: second.requests, durationMs: durationOf(second), p99Us: second.p99Us })),
         // The same verdicts as the Run page's, from the same stored seconds.
         bottleneck: judgeBottleneck(window, rules.targetRate),
         clientVerdicts: clientVerdictsOf(measured, rules),

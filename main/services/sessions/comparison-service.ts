@@ -78,7 +78,7 @@ export class ComparisonService {
       const offsetS = Number.isFinite(started) ? Math.max(cursor, Math.round((started - startedAtMs) / 100) / 10) : cursor;
       const step = run.ordinal - 1;
       // The points drawn live, from the same stored seconds by the same function: several clients merged, with each one's part.
-      const merged = mergedWithParts(run.measured);
+      const merged = mergedWithParts(run.measured, { histogram: false });
       for (const { merged: second, parts } of merged) points.push(chartPoint(second, { sessionId, step, startedAtMs, stepOffsetS: offsetS }, parts));
       const endS = offsetS + (merged.at(-1)?.merged.second ?? -1) + 1;
       steps.push({
