@@ -10,7 +10,10 @@ import type { RunSecond, SecondPhase } from './run-second.ts';
 /** The clientIndex of a second merged from several clients. */
 export const MERGED_CLIENT_INDEX = -1;
 
-/** `histogram: false` leaves the merged histogram out (null) for readers that only draw or write the percentiles: encoding it is most of a merge's cost. */
+/**
+ * `histogram: false` leaves the merged histogram out (null) for readers that only draw or write the
+ * percentiles: encoding it is most of a merge's cost once the percentiles are read.
+ */
 export interface MergeOptions {
   histogram?: boolean;
 }
