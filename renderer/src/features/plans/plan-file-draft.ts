@@ -1,6 +1,6 @@
 // The wizard's draft as a plan file (Save plan file…) and a plan file as the draft (Open plan
-// file…), both pure. Hosts go out by their stored name and come back by it (or by user@address:port
-// when that matches a stored host); a study named by id fills what the file leaves out, as it does
+// file…), both pure. Hosts (several load clients as hosts.clients, with their weights) go out by
+// their stored name and come back by it (or by user@address:port when that matches a stored host); a study named by id fills what the file leaves out, as it does
 // for `benchlab run`. What the wizard cannot hold as written is said in a note, never dropped silently.
 
 import { DEFAULT_ENGINE_CHOICE } from '../../../../app/runs/engine-choice.ts';
@@ -9,7 +9,8 @@ import type { Study } from '../../../../app/plans/studies.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import { parseTags } from '../../../../app/sessions/session-library.ts';
 import { draftOfProfile, profileOf } from '../runs/profile-draft.ts';
-import type { WizardDraft, WizardTarget } from './wizard-draft.ts';
+import { weightOf } from '../runs/client-picks.ts';
+import { wizardClients, type WizardDraft, type WizardTarget } from './wizard-draft.ts';
 
 type Role = 'client' | 'server';
 type StoredHost = Pick<Host, 'id' | 'name' | 'user' | 'address' | 'port'>;
@@ -18,6 +19,16 @@ type StoredHost = Pick<Host, 'id' | 'name' | 'user' | 'address' | 'port'>;
 export function planFileOfDraft(draft: WizardDraft, hostName: (id: number) => string | null): PlanFileParse {
   const host = (id: number | null) => (id === null ? null : hostName(id));
   const hosts = { client: host(draft.clientHostId), server: host(draft.serverHostId) };
+  // Several clients go out as hosts.clients, each with the weight typed (a client left unchosen is left out).
+  const clients = wizardClients(draft).flatMap((client) => {
+    const name = host(client.hostId);
+    const weight = weightOf(client);
+    return name === null ? [] : [typeof weight === 'number' ? { host: name, weight } : name];
+  });
+  const roles = {
+    ...(draft.moreClients.length > 0 && clients.length > 0 ? { clients } : hosts.client ? { client: hosts.client } : {}),
+    ...(hosts.server ? { server: hosts.server } : {}),
+  };
   // Text that is not a port still goes in, so the check names it.
   const port = draft.port.trim() === '' ? undefined : Number(draft.port.trim());
   const { target: _placeholder, ...profile } = profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER });
@@ -26,7 +37,7 @@ export function planFileOfDraft(draft: WizardDraft, hostName: (id: number) => st
     name: draft.name,
     tags: parseTags(draft.tags),
     ...(draft.studyId ? { study: draft.studyId } : {}),
-    ...(hosts.client || hosts.server ? { hosts: Object.fromEntries(Object.entries(hosts).filter(([, name]) => name)) } : {}),
+    ...(Object.keys(roles).length > 0 ? { hosts: roles } : {}),
     presets: { client: draft.clientPreset, server: draft.serverPreset },
     revertPresets: draft.revertPresets,
     // No templates chosen yet with a study: the study's own fill in when the file is run or opened.
@@ -64,13 +75,14 @@ export function draftOfPlanFile(plan: PlanFile, hosts: readonly StoredHost[], st
   // Said only when the study had something to give: a file with its own templates and profile needs none.
   if (plan.study !== undefined && !study && (!plan.templates || !plan.profile)) notes.push(`study: there is no study "${plan.study}" here; its templates, presets and profile could not be filled in`);
 
-  const hostId = (role: Role): number | null => {
-    const reference = plan.hosts?.[role];
+  const hostIdOf = (reference: string | undefined, field: string): number | null => {
     if (reference === undefined) return null;
     const found = findHost(reference, hosts);
-    if (!found) notes.push(`hosts.${role}: no stored host is "${reference}"; add it on the Hosts page (or in step 1), then choose it`);
+    if (!found) notes.push(`${field}: no stored host is "${reference}"; add it on the Hosts page (or in step 1), then choose it`);
     return found?.id ?? null;
   };
+  const hostId = (role: Role): number | null => hostIdOf(plan.hosts?.[role], `hosts.${role}`);
+  const clients = (plan.hosts?.clients ?? []).map((client, index) => ({ hostId: hostIdOf(client.host, `hosts.clients[${index}]`), weight: client.weight === undefined ? '' : String(client.weight) }));
   const preset = (role: Role): string | null => {
     const fromFile = plan.presets?.[role];
     return fromFile === undefined ? (study?.presets[role] ?? null) : fromFile;
@@ -93,7 +105,9 @@ export function draftOfPlanFile(plan: PlanFile, hosts: readonly StoredHost[], st
     draft: {
       ...current,
       step: 'hosts',
-      clientHostId: hostId('client'),
+      clientHostId: clients.length > 0 ? clients[0]!.hostId : hostId('client'),
+      clientWeight: clients[0]?.weight ?? '',
+      moreClients: clients.slice(1),
       serverHostId: hostId('server'),
       clientPreset: preset('client'),
       serverPreset: preset('server'),

@@ -10,6 +10,8 @@ import { SessionName, type Session } from '../../../../app/sessions/sessions.ts'
 import type { KnobValue } from '../../../../app/templates/templates.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/plan-file.ts';
 import type { Study } from '../../../../app/plans/studies.ts';
+import { clientPickErrors, restoreClientPicks, weightOf, type ClientPick } from '../runs/client-picks.ts';
+import { RecordedClient } from '../../../../app/runs/run-clients.ts';
 import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, restoreProfileDraft, type ProfileDraft } from '../runs/profile-draft.ts';
 
 export const WIZARD_STEPS = [
@@ -31,7 +33,12 @@ export interface WizardTarget {
 
 export interface WizardDraft {
   step: WizardStepId;
+  /** The load client; with several, the first (the client preset applies to it). */
   clientHostId: number | null;
+  /** The first client's weight as typed (empty: its core count); used only with more clients. */
+  clientWeight: string;
+  /** Load clients after the first, each with its weight as typed; empty for one client. */
+  moreClients: ClientPick[];
   serverHostId: number | null;
   clientPreset: string | null;
   serverPreset: string | null;
@@ -55,6 +62,8 @@ export interface WizardDraft {
 export const DEFAULT_WIZARD: WizardDraft = {
   step: 'hosts',
   clientHostId: null,
+  clientWeight: '',
+  moreClients: [],
   serverHostId: null,
   clientPreset: null,
   serverPreset: null,
@@ -84,6 +93,8 @@ export function restoreWizard(saved: unknown): WizardDraft {
   return {
     step: pick('step', (value) => WIZARD_STEPS.some((step) => step.id === value)),
     clientHostId: pick('clientHostId', (value) => value === null || isId(value)),
+    clientWeight: pick('clientWeight', isText),
+    moreClients: Array.isArray(raw.moreClients) && raw.moreClients.length > 0 ? restoreClientPicks(raw.moreClients) : [],
     serverHostId: pick('serverHostId', (value) => value === null || isId(value)),
     clientPreset: pick('clientPreset', (value) => value === null || isText(value)),
     serverPreset: pick('serverPreset', (value) => value === null || isText(value)),
@@ -142,6 +153,10 @@ export function stepErrors(step: WizardStepId, draft: WizardDraft, context: Wiza
     case 'hosts':
       if (draft.clientHostId === null) errors.clientHostId = 'choose the host that generates the load';
       else if (!context.connected(draft.clientHostId)) errors.clientHostId = 'connect this host first (Test connection)';
+      for (const [field, message] of Object.entries(clientPickErrors(wizardClients(draft)))) errors[field] ??= message;
+      draft.moreClients.forEach((client, index) => {
+        if (client.hostId !== null && !context.connected(client.hostId)) errors[`client-${index + 1}`] ??= 'connect this host first (Test connection)';
+      });
       if (draft.serverHostId === null) errors.serverHostId = 'choose the host that runs the server under test';
       else if (!context.connected(draft.serverHostId)) errors.serverHostId = 'connect this host first (Test connection)';
       break;
@@ -206,6 +221,14 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
   return {
     name: nameOf(draft, context),
     clientHostId: draft.clientHostId ?? 0,
+    ...(draft.moreClients.length > 0
+      ? {
+          clients: wizardClients(draft).map((client) => {
+            const weight = weightOf(client);
+            return { hostId: client.hostId ?? 0, ...(typeof weight === 'number' ? { weight } : {}) };
+          }),
+        }
+      : {}),
     serverHostId: draft.serverHostId ?? 0,
     presets: { client: preset('client'), server: preset('server') },
     revertPresets: draft.revertPresets,
@@ -223,6 +246,11 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
   };
 }
 
+/** Every load client of the draft, the first one (clientHostId) included. */
+export function wizardClients(draft: Pick<WizardDraft, 'clientHostId' | 'clientWeight' | 'moreClients'>): ClientPick[] {
+  return [{ hostId: draft.clientHostId, weight: draft.clientWeight }, ...draft.moreClients];
+}
+
 /** The plan as the back end would take it, or the first problem in words. */
 export function checkedSpec(draft: WizardDraft, context: WizardContext): { spec: PlanSpec } | { error: string } {
   const parsed = PlanSpec.safeParse(specOf(draft, context));
@@ -237,6 +265,9 @@ export function checkedSpec(draft: WizardDraft, context: WizardContext): { spec:
  */
 export function wizardFromSession(current: WizardDraft, session: Session, runs: ReadonlyArray<{ templateId: string; variant: string }>): WizardDraft {
   const profile = LoadProfile.safeParse(session.config.profile);
+  // A session of several clients recorded each with the weight it ran with.
+  const recorded = RecordedClient.array().safeParse(session.config.clients);
+  const clients = recorded.success && recorded.data.length > 1 ? recorded.data : null;
   const targets: WizardTarget[] = [];
   for (const run of runs) {
     if (run.templateId === 'external' || targets.some((target) => target.templateId === run.templateId && target.variant === run.variant)) continue;
@@ -246,6 +277,8 @@ export function wizardFromSession(current: WizardDraft, session: Session, runs: 
     ...current,
     step: 'hosts',
     clientHostId: session.clientHostId,
+    clientWeight: clients ? String(clients[0]!.weight) : '',
+    moreClients: clients ? clients.slice(1).map((client) => ({ hostId: client.hostId, weight: String(client.weight) })) : [],
     serverHostId: session.serverHostId,
     targets: targets.length > 0 ? targets : current.targets,
     studyId: null,
