@@ -1,6 +1,7 @@
 // The wizard's draft as a plan file (Save plan file…) and a plan file as the draft (Open plan
 // file…), both pure. Hosts (several load clients as hosts.clients, with their weights) go out by
-// their stored name and come back by it (or by user@address:port when that matches a stored host); a study named by id fills what the file leaves out, as it does
+// their stored name and come back by it (or by user@address:port when that matches a stored host);
+// a study named by id fills what the file leaves out, as it does
 // for `benchlab run`. What the wizard cannot hold as written is said in a note, never dropped silently.
 
 import { DEFAULT_ENGINE_CHOICE } from '../../../../app/runs/engine-choice.ts';
