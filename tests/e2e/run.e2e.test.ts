@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
-import { launchChromium } from '../support/browser.ts';
+import { expectAttribute, launchChromium } from '../support/browser.ts';
 import { until } from '../support/until.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
@@ -70,8 +70,12 @@ test('an unreachable target is refused with the reason', async () => {
 
 test('a short run fills the charts and the summary in the seeds’ columns', async () => {
   await run.fill({ target: `http://127.0.0.1:${server.port}`, connections: '4', durationS: '3', warmupS: '1' });
+  // With no name typed, the session takes the one proposed.
+  const proposed = await run.proposedName();
+  assert.equal(proposed, `http://127.0.0.1:${server.port}/hello — c=4, 3 s`);
   await run.start();
   assert.equal(await run.waitForState(['completed', 'failed', 'cancelled']), 'completed');
+  assert.equal(await run.sessionName(), proposed);
   assert.equal(await run.summaryRows().count(), 1);
   const rps = Number((await page.getByTestId('summary-rps').innerText()).replace(/,/g, ''));
   assert.ok(rps > 50, `${rps} requests/s`);
@@ -103,4 +107,33 @@ test('Stop halts the load', async () => {
   // …and its connections are closed: a load going on would hold them. (How soon after the click
   // the last request came is a speed figure: npm run bench.)
   await until(async () => (await server.openConnections()) === 0, 'the agent to close its connections', 5000);
+});
+
+test('a session takes the name typed, and the form is kept across navigation and a reload', async () => {
+  await run.fill({ name: 'Named on the Run page', connections: '3', durationS: '1', warmupS: '0' });
+  const stopped = await run.sessionId();
+  await run.start();
+  // The stopped session shows until the new one has started.
+  await expectAttribute(page.getByTestId('run-status'), 'data-session', { atLeast: stopped + 1 });
+  assert.equal(await run.waitForState(['completed', 'failed', 'cancelled']), 'completed');
+  assert.equal(await run.sessionName(), 'Named on the Run page');
+  await run.waitForSaved();
+  const kept = async () => ({
+    name: await run.field('name').inputValue(),
+    target: await run.field('target').inputValue(),
+    connections: await run.field('connections').inputValue(),
+    durationS: await run.field('durationS').inputValue(),
+    client: (await run.field('client').locator('option:checked').innerText()).trim(),
+  });
+  const expected = { name: 'Named on the Run page', target: `http://127.0.0.1:${server.port}`, connections: '3', durationS: '1', client: 'This machine' };
+  await page.getByTestId('nav-sessions').click();
+  await page.getByTestId('page-sessions').waitFor();
+  await run.open();
+  await run.waitForSaved();
+  assert.deepEqual(await kept(), expected);
+  await page.reload();
+  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  await run.open();
+  await run.waitForSaved();
+  assert.deepEqual(await kept(), expected);
 });

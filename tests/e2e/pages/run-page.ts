@@ -5,6 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expectAttribute } from '../../support/browser.ts';
 
 export interface ProfileValues {
+  name?: string;
   client?: string;
   server?: string;
   target?: string;
@@ -36,10 +37,29 @@ export class RunPage {
     if (values.client) await page.getByTestId('run-client').selectOption({ label: values.client });
     if (values.server) await page.getByTestId('run-server').selectOption({ label: values.server });
     if (values.model) await page.getByTestId('run-model').selectOption(values.model);
-    for (const field of ['target', 'path', 'connections', 'durationS', 'rate', 'openDurationS', 'openConnections', 'sweep', 'warmupS', 'pauseS'] as const) {
+    for (const field of ['name', 'target', 'path', 'connections', 'durationS', 'rate', 'openDurationS', 'openConnections', 'sweep', 'warmupS', 'pauseS'] as const) {
       const value = values[field];
       if (value !== undefined) await page.getByTestId(`run-${field}`).fill(value);
     }
+  }
+
+  field(name: string): Locator {
+    return this.page.getByTestId(`run-${name}`);
+  }
+
+  /** The name a session takes while none is typed. */
+  async proposedName(): Promise<string | null> {
+    return this.field('name').getAttribute('placeholder');
+  }
+
+  /** The option the Deployed template field shows chosen. */
+  async deploymentShown(): Promise<string> {
+    return (await this.field('deployment').locator('option:checked').innerText()).trim();
+  }
+
+  /** Waits until the back end holds the form's latest change (it is saved a moment after each). */
+  async waitForSaved(): Promise<void> {
+    await expectAttribute(this.page.getByTestId('run-form'), 'data-draft', 'saved');
   }
 
   fieldError(field: string): Locator {
@@ -61,6 +81,11 @@ export class RunPage {
   /** Waits until the run's status badge says one of `states`; returns the one it says. */
   waitForState(states: string[], timeout = 30_000): Promise<string> {
     return expectAttribute(this.page.getByTestId('run-status'), 'data-status', states, { timeout });
+  }
+
+  /** The name of the session the page shows. */
+  sessionName(): Promise<string> {
+    return this.page.getByTestId('run-status').locator('strong').innerText();
   }
 
   /** The session the page shows. */
