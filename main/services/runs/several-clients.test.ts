@@ -3,7 +3,8 @@
 // run), with a clock offset given for the second. Each client's seconds are stored under its index,
 // with its time corrected to Benchlab's clock, and charted merged with a per-client breakdown; a
 // client that dies mid-step is named, its step marked degraded (live and stored), the other stopped
-// and nothing left running; a client whose agent fails to start fails the session the same way.
+// and nothing left running; a client whose link drops, or whose agent fails to start, fails the
+// session the same way.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -27,23 +28,37 @@ import { SamplesRepository } from './samples-repository.ts';
 const SECOND_CLIENT_OFFSET_MS = 1000;
 const SECOND_CLIENT_UNCERTAINTY_MS = 7;
 
-/** This machine's transport, whose load agents can be made to fail at their start line. */
+/**
+ * This machine's transport, whose load agents can be made to fail at their start line, and whose
+ * link can be cut: then nothing passes either way and a channel's end is not seen, as over a dead
+ * SSH connection.
+ */
 class LocalClient extends LocalTransport {
   failLoadStart = false;
+  linkCut = false;
   override async start(command: string, options: StartOptions): Promise<HostProcess> {
-    const process = await super.start(command, options);
-    const write = process.write.bind(process);
+    const process = await super.start(command, { ...options, onStdout: (chunk) => this.linkCut || options.onStdout(chunk) });
     return {
-      exited: process.exited,
+      exited: new Promise((resolve) => void process.exited.then((exit) => this.linkCut || resolve(exit))),
       end: () => process.end(),
       kill: () => process.kill(),
       write: (data: string) => {
+        if (this.linkCut) return;
         const command = parseAgentCommand(data.trim());
         // The agent dies before its hello: as an agent that cannot start on its host.
         if (this.failLoadStart && command.ok && command.value.type === 'start' && command.value.config.role === 'load') return process.kill();
-        write(data);
+        process.write(data);
       },
     };
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -72,7 +87,8 @@ describe('a session with two load clients', () => {
       hosts: services.hosts,
       connections: {
         transportFor: (hostId) => transports.get(hostId)!,
-        state: (hostId) => ({ hostId, state: 'connected', message: null, since: new Date().toISOString(), unresponsiveSince: null }),
+        // A cut link's host does not answer.
+        state: (hostId) => ({ hostId, state: 'connected', message: null, since: new Date().toISOString(), unresponsiveSince: transports.get(hostId) === second && second.linkCut ? new Date().toISOString() : null }),
         suspect: () => undefined,
         heard: () => undefined,
       },
@@ -106,6 +122,15 @@ describe('a session with two load clients', () => {
     { hostId: hostIds[0]!, weight: 1 },
     { hostId: hostIds[1]!, weight: 3 },
   ];
+
+  /** The second client's agent of a session, from this data dir's pid file (other tests' agents may share the folder). */
+  const secondAgentPid = (sessionId: number): number => {
+    const pidDir = join(process.getuid?.() === 0 ? '/var/lib/benchlab' : join(homedir(), '.benchlab'), 'agent', 'pids');
+    const name = `${agentOwner(join(dir, 'benchlab.db'))}-s${sessionId}-load2.pid`;
+    const pidFile = readdirSync(pidDir, { recursive: true, encoding: 'utf8' }).find((path) => basename(path) === name);
+    assert.ok(pidFile, 'the second client’s agent has its own pid file');
+    return Number(readFileSync(join(pidDir, pidFile), 'utf8').trim());
+  };
 
   const finished = (sessionId: number): Promise<LiveRun> => within(runs.finished(sessionId), `session ${sessionId} to end`, 30_000);
 
@@ -177,12 +202,7 @@ describe('a session with two load clients', () => {
     await until(() => points.some((point) => point.sessionId === started.sessionId && !point.warmup), 'a merged measured point', 20_000);
     let run: LiveRun;
     try {
-      // This data dir's pid file of the second client's agent (other tests' agents may share the folder).
-      const pidDir = join(process.getuid?.() === 0 ? '/var/lib/benchlab' : join(homedir(), '.benchlab'), 'agent', 'pids');
-      const name = `${agentOwner(join(dir, 'benchlab.db'))}-s${started.sessionId}-load2.pid`;
-      const pidFile = readdirSync(pidDir, { recursive: true, encoding: 'utf8' }).find((path) => basename(path) === name);
-      assert.ok(pidFile, 'the second client’s agent has its own pid file');
-      process.kill(-Number(readFileSync(join(pidDir, pidFile), 'utf8').trim()), 'SIGKILL');
+      process.kill(-secondAgentPid(started.sessionId), 'SIGKILL');
       run = await finished(started.sessionId);
     } finally {
       await runs.stop(started.sessionId).catch(() => undefined);
@@ -201,6 +221,30 @@ describe('a session with two load clients', () => {
     assert.equal(run.clients[1]!.problem?.message, degraded.message);
     assert.deepEqual(runs.list(started.sessionId)[0]!.step.degraded, degraded, 'the run’s step keeps what was lost');
     await until(async () => (await server.openConnections()) === 0, 'the other client’s connections to close', 5000);
+  });
+
+  test('a client whose link drops is named once its agent is gone by its own rule; its step degraded, the other stopped', async () => {
+    points.length = 0;
+    const started = await runs.start({ clients: clients(), profile: profile(30) });
+    let run: LiveRun;
+    try {
+      await until(() => points.some((point) => point.sessionId === started.sessionId && !point.warmup), 'a merged measured point', 20_000);
+      const pid = secondAgentPid(started.sessionId);
+      second.linkCut = true;
+      run = await finished(started.sessionId);
+      await until(() => !running(pid), 'the cut-off agent to be gone', 5000);
+    } finally {
+      second.linkCut = false;
+      await runs.stop(started.sessionId).catch(() => undefined);
+    }
+    assert.equal(run.status, 'failed');
+    assert.match(run.message ?? '', /^client link lost at \d\d:\d\d:\d\d: no data from the agent on client-b for \d+(\.\d)? s; what was stored is kept; the other clients were stopped$/);
+    assert.deepEqual([run.steps[0]!.degraded?.clientIndex, run.steps[0]!.degraded?.hostName], [1, 'client-b']);
+    assert.deepEqual(
+      run.clients.map((client) => client.status),
+      ['done', 'lost'],
+    );
+    await until(async () => (await server.openConnections()) === 0, 'no connection left open by either client', 5000);
   });
 
   test('a client whose agent fails to start fails the session by name; the one that started is stopped', async () => {
