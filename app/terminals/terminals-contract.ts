@@ -1,6 +1,6 @@
 // The `terminal.*` part of the contract: a shell on a connected host — open, type, resize, close —
-// with acknowledged output so a noisy command cannot flood the UI; the open shells listed, and
-// attached again with their scrollback by a view that comes back to them. Events: `terminal.data` (output
+// with acknowledged output so a noisy command cannot flood the UI; the open shells listed, left by
+// their view (detach) and attached again with their scrollback by a view that comes back to them. Events: `terminal.data` (output
 // bytes) and `terminal.exit`.
 
 import { z } from 'zod';
@@ -15,6 +15,7 @@ export const terminalRequests = {
   'terminal.ack': request(z.object({ terminalId: TerminalId, bytes: z.number().int().min(0) }).strict(), z.object({})),
   'terminal.list': request(NoArgs, z.object({ terminals: z.array(OpenTerminalInfo) })),
   'terminal.attach': request(z.object({ terminalId: TerminalId }).strict(), TerminalAttach),
+  'terminal.detach': request(z.object({ terminalId: TerminalId }).strict(), z.object({})),
   'terminal.close': request(z.object({ terminalId: TerminalId }).strict(), z.object({})),
 } as const;
 

@@ -13,6 +13,7 @@ export function createTerminalHandlers(terminals: TerminalManager): HandlersFor<
     'terminal.ack': ({ terminalId, bytes }) => noAnswer(terminals.ack(terminalId, bytes)),
     'terminal.list': () => ({ terminals: terminals.openTerminals() }),
     'terminal.attach': ({ terminalId }) => terminals.attach(terminalId),
+    'terminal.detach': ({ terminalId }) => noAnswer(terminals.detach(terminalId)),
     'terminal.close': ({ terminalId }) => noAnswer(terminals.close(terminalId)),
   };
 }

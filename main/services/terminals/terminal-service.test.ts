@@ -331,3 +331,16 @@ test('attaching releases a shell paused for views that are gone', async () => {
   await screen.until(() => screen.bytes > before, 'output to flow again after the attach');
   terminals.input(id, '\x03');
 });
+
+test('a shell its view left is not held back by acks nobody sends, and is again once a view attaches', async () => {
+  const { terminals, screen, open } = setup({ autoAck: false });
+  const id = await open();
+  terminals.detach(id);
+  terminals.input(id, 'yes\r');
+  await screen.until(() => screen.bytes > 4 * UNACKED_LIMIT, 'output far past the limit without acks');
+  assert.equal(terminals.stats(id).unacked, 0);
+  terminals.attach(id);
+  await screen.until(() => terminals.stats(id).paused, 'paused again for the view that attached');
+  assert.ok(terminals.stats(id).unacked <= UNACKED_LIMIT);
+  terminals.input(id, '\x03');
+});

@@ -3,6 +3,7 @@
 // app/terminals/terminal.ts so a flood (`yes`) waits in the shell's pipe instead of in the UI.
 // A shell lives until it is closed or ends, not as long as the view that opened it: it keeps its
 // last output (scrollback) so a view that comes back attaches again and shows what it missed.
+// While no view shows it (detached), nobody acknowledges, so its output is not held back.
 
 import { TextDecoder } from 'node:util';
 import { ApiError } from '../../../app/common/errors.ts';
@@ -65,6 +66,8 @@ interface OpenTerminal {
   scrollbackChars: number;
   /** The `seq` of the last `terminal.data` event. */
   seq: number;
+  /** A view shows it: backpressure applies. False once its view left (`detach`), until one attaches. */
+  watched: boolean;
   pending: Buffer[];
   pendingBytes: number;
   unacked: number;
@@ -119,6 +122,7 @@ export class TerminalManager {
       scrollback: [],
       scrollbackChars: 0,
       seq: 0,
+      watched: true,
       pending: [],
       pendingBytes: 0,
       unacked: 0,
@@ -158,8 +162,17 @@ export class TerminalManager {
    */
   attach(terminalId: string): { scrollback: string; seq: number } {
     const terminal = this.#get(terminalId);
+    terminal.watched = true;
     this.ack(terminalId, UNACKED_LIMIT);
     return { scrollback: terminal.scrollback.join(''), seq: terminal.seq };
+  }
+
+  /** Its view left (the page was closed): until a view attaches, output goes out (and to the scrollback) without waiting for acks. */
+  detach(terminalId: string): void {
+    const terminal = this.#get(terminalId);
+    terminal.watched = false;
+    this.ack(terminalId, UNACKED_LIMIT);
+    this.#resume(terminal);
   }
 
   /** The UI rendered `bytes` more bytes of this terminal: let more through, resume below half the limit. */
@@ -241,7 +254,7 @@ export class TerminalManager {
     }
     // Pause as soon as what is in flight plus what waits reaches the limit: the shell's own pipe
     // (or the SSH window) then holds the rest, and the producer blocks.
-    if (!terminal.paused && terminal.unacked + terminal.pendingBytes >= UNACKED_LIMIT) {
+    if (terminal.watched && !terminal.paused && terminal.unacked + terminal.pendingBytes >= UNACKED_LIMIT) {
       terminal.paused = true;
       terminal.shell.pause();
       terminal.lastProgressAt = Date.now();
@@ -263,8 +276,9 @@ export class TerminalManager {
       clearTimeout(terminal.flushTimer);
       terminal.flushTimer = null;
     }
-    while (terminal.pendingBytes > 0 && terminal.unacked < UNACKED_LIMIT) {
-      this.#publish(terminal, Math.min(terminal.pendingBytes, MAX_EVENT_BYTES, UNACKED_LIMIT - terminal.unacked));
+    while (terminal.pendingBytes > 0 && (!terminal.watched || terminal.unacked < UNACKED_LIMIT)) {
+      const room = terminal.watched ? UNACKED_LIMIT - terminal.unacked : MAX_EVENT_BYTES;
+      this.#publish(terminal, Math.min(terminal.pendingBytes, MAX_EVENT_BYTES, room));
     }
   }
 
@@ -276,7 +290,7 @@ export class TerminalManager {
     terminal.pending = rest.length > 0 ? [rest] : [];
     terminal.pendingBytes = rest.length;
     const data = terminal.decoder.decode(head, { stream: true });
-    terminal.unacked += head.length;
+    if (terminal.watched) terminal.unacked += head.length;
     terminal.sent += head.length;
     terminal.maxUnacked = Math.max(terminal.maxUnacked, terminal.unacked);
     terminal.lastFlushAt = Date.now();

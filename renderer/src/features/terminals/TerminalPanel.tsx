@@ -307,7 +307,9 @@ export function TerminalPanel({ hostId, hostName, onClose, attachTo, onOpened, h
       onData.dispose();
       onResize.dispose();
       container.removeEventListener('paste', onPaste, true);
-      // The shell stays open (the page may come back to it); only Close ends it.
+      // The shell stays open (the page may come back to it); only Close ends it. Nobody shows it
+      // now, so it need not wait for acknowledgements.
+      if (terminalId !== null && !ended) api.terminal.detach({ terminalId }).catch(() => undefined);
       unmount();
       terminal.dispose();
     };
