@@ -13,7 +13,15 @@ import { describeProblems, parsePlanFile } from '../../app/plans/plan-file.ts';
 import { expectAttribute, launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { learnedEstimates } from '../../app/plans/plan-estimate.ts';
+import { EventBus } from '../../main/services/event-bus.ts';
+import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
+import { EstimateHistory } from '../../main/services/plans/estimate-history.ts';
+import { EstimatesRepository } from '../../main/services/plans/estimates-repository.ts';
+import { openDatabase } from '../../main/services/store/database.ts';
+import { WEB_MODE_FILE } from '../../main/web/web-mode-memory.ts';
 import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
+import { TemplatesPage } from './pages/templates-page.ts';
 import { WizardPage } from './pages/wizard-page.ts';
 
 const skip = labSkipReason();
@@ -30,7 +38,8 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
   before(async () => {
     targets = await labTargets('wizard');
     app = await startWebApp();
-    assert.deepEqual(readdirSync(app.dataDir).filter((file) => !file.startsWith('benchlab.db')), [], 'the data dir starts empty');
+    // Web mode's own memory (its port) is there from the start; nothing else is.
+    assert.deepEqual(readdirSync(app.dataDir).filter((file) => !file.startsWith('benchlab.db') && file !== WEB_MODE_FILE), [], 'the data dir starts empty');
     browser = await launchChromium();
     page = await browser.newPage();
     page.setDefaultTimeout(20_000);
@@ -106,12 +115,13 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
     await wizard.waitForStep('review');
   });
 
-  test('review: every stage in order with an estimate; a name is needed', async () => {
-    await page.getByTestId('wizard-start').click();
-    assert.match(await wizard.error('name').innerText(), /is required/);
+  test('review: every stage in order with an estimate before a name is typed; a name is proposed', async () => {
+    assert.equal(await page.getByTestId('wizard-name').inputValue(), '');
+    assert.equal(await wizard.proposedName(), 'Node.js (node:http) · async vs Node.js (node:http) · sync, GET /hello');
+    await wizard.stages().nth(7).waitFor();
+    assert.equal(await page.getByTestId('wizard-estimate').innerText(), '1 min 26 s');
     await page.getByTestId('wizard-name').fill('Lab wizard');
     await page.getByTestId('wizard-tags').fill('e2e');
-    await wizard.stages().nth(7).waitFor();
     assert.deepEqual(
       await wizard.stages().evaluateAll((items) => items.map((item) => item.getAttribute('data-stage'))),
       ['preset-server', 'deploy-0', 'load-0', 'stop-0', 'deploy-1', 'load-1', 'stop-1', 'revert-server'],
@@ -128,6 +138,7 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
     const statuses = await page.getByTestId('plan-stage').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-stage')}:${item.getAttribute('data-status')}`));
     assert.deepEqual(statuses, ['preset-server', 'deploy-0', 'load-0', 'stop-0', 'deploy-1', 'load-1', 'stop-1', 'revert-server'].map((id) => `${id}:done`));
     assert.match(await wizard.planStage('load-0').innerText(), /completed — \d+ req\/s/);
+    assert.equal(await page.getByTestId('plan-compare').innerText(), 'Compare its 2 sessions');
     // A reload on the run step shows the same finished plan.
     await page.reload();
     await wizard.waitForPlan('completed', 10_000);
@@ -168,9 +179,8 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
   test('a duplicated session opens in the wizard with its hosts, its profile and the template of its original', async () => {
     await page.getByTestId('replay-close').click();
     const library = new SessionsLibrary(page);
-    await library.row(SESSION_NAMES[0]!).getByTestId('session-duplicate').click();
-    const copy = library.row(`${SESSION_NAMES[0]!} (copy)`);
-    await copy.getByTestId('session-wizard').click();
+    await library.menuAction(SESSION_NAMES[0]!, 'session-duplicate');
+    await library.menuAction(`${SESSION_NAMES[0]!} (copy)`, 'session-wizard');
     await wizard.waitForStep('hosts');
     assert.equal(await page.getByTestId('wizard-client-host').locator('option:checked').innerText(), `wiz-client (root@${targets.client.address})`);
     assert.equal(await page.getByTestId('wizard-server-host').locator('option:checked').innerText(), `wiz-server (root@${targets.server.address})`);
@@ -214,5 +224,60 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
     assert.equal(await page.getByTestId('wizard-name').inputValue(), `${SESSION_NAMES[0]!} (copy)`);
     await wizard.waitForSaved();
     assert.equal((await wizard.savePlanFile()).text, saved.text, 'the opened plan saves as the same file');
+  });
+  test('the estimates learn from the deploys and sessions just measured', async () => {
+    await page.getByTestId('wizard-step-review').click();
+    await wizard.stages().first().waitFor();
+    const { db } = openDatabase(app.dataDir);
+    try {
+      const serverId = new HostsRepository(db).list().find((host) => host.name === 'wiz-server')!.id;
+      const history = new EstimateHistory({ bus: new EventBus(), repository: new EstimatesRepository(db) }).history();
+      assert.equal(history.deploys.filter((deploy) => deploy.templateId === 'node' && deploy.hostId === serverId).length, 2, "the plan's two deploys are stored");
+      assert.equal(history.sessions.length, 2, "the plan's two sessions are read");
+      const learned = learnedEstimates(history);
+      const measured = history.deploys.filter((deploy) => deploy.variant === 'async').map((deploy) => Math.ceil(deploy.seconds));
+      assert.deepEqual([await wizard.stageEstimate('deploy-0')], measured, 'the one async deploy measured, not the guess');
+      assert.equal(await wizard.stageEstimate('deploy-0'), learned.deployS(serverId, 'node', 'async'));
+      assert.equal(await wizard.stageEstimate('load-0'), 3 + learned.loadOverheadS);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('a server the Templates page started on the server host is said on the Templates step and stopped after a confirmation', async () => {
+    const templates = new TemplatesPage(page);
+    await templates.open();
+    await templates.target('wiz-server', Number(PORT) + 1);
+    await templates.deploy('node', 'async');
+    await templates.waitForState('wiz-server', 'ready', 120_000);
+    await wizard.open();
+    await page.getByTestId('wizard-step-templates').click();
+    await wizard.occupant().waitFor();
+    assert.equal(await wizard.occupant().getAttribute('data-started-by'), 'this');
+    assert.match(await wizard.occupant().innerText(), new RegExp(`wiz-server already runs Node\\.js \\(node:http\\) \\(async\\) on port ${Number(PORT) + 1}, started from this Benchlab`));
+    await wizard.next();
+    assert.equal(await wizard.step(), 'templates', 'Next waits while the server runs');
+    await wizard.occupant().getByTestId('wizard-occupant-stop').click();
+    await wizard.occupant().getByTestId('wizard-occupant-stop-cancel').click();
+    assert.equal(await wizard.occupant().count(), 1, 'Keep it keeps it');
+    await wizard.stopOccupant();
+    await wizard.occupant().waitFor({ state: 'detached', timeout: 30_000 });
+    await wizard.next();
+    await wizard.waitForStep('load');
+  });
+
+  test('a study chosen first proposes its templates, marked on the Templates step, and its load', async () => {
+    await page.getByTestId('wizard-step-hosts').click();
+    await wizard.chooseStudyFirst('loadtest-sleep');
+    await wizard.waitForSaved();
+    await page.getByTestId('wizard-step-templates').click();
+    await page.getByTestId('wizard-templates-study').waitFor();
+    for (const [templateId, variant] of [['spring-boot', 'sync'], ['spring-boot', 'async'], ['tomcat', 'sync'], ['tomcat', 'async']] as const) {
+      assert.deepEqual(await wizard.target(templateId, variant), { checked: true, proposed: true }, `${templateId} ${variant}`);
+    }
+    assert.deepEqual(await wizard.target('node', 'async'), { checked: false, proposed: false });
+    await page.getByTestId('wizard-step-load').click();
+    await page.getByTestId('study-chosen').waitFor();
+    assert.equal(await wizard.field('model').inputValue(), 'open');
   });
 });

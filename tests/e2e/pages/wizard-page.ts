@@ -72,6 +72,40 @@ export class WizardPage {
     return this.page.getByTestId('wizard-stage');
   }
 
+  /** A review stage's estimate in seconds. */
+  async stageEstimate(id: string): Promise<number> {
+    return Number(await this.page.locator(`[data-testid="wizard-stage"][data-stage="${id}"]`).getAttribute('data-estimate'));
+  }
+
+  /** The name the review proposes while none is typed. */
+  async proposedName(): Promise<string | null> {
+    return this.page.getByTestId('wizard-name').getAttribute('placeholder');
+  }
+
+  /** Hosts step: a study chosen before anything else (its templates, presets and load follow). */
+  async chooseStudyFirst(studyId: string): Promise<void> {
+    await this.page.getByTestId('wizard-study-first-choice').selectOption(studyId);
+  }
+
+  /** Templates step: the server already running on the server host, when there is one. */
+  occupant(): Locator {
+    return this.page.getByTestId('wizard-occupant');
+  }
+
+  /** Stops that server: Stop it…, then the confirmation. */
+  async stopOccupant(): Promise<void> {
+    await this.occupant().getByTestId('wizard-occupant-stop').click();
+    await this.occupant().getByTestId('wizard-occupant-stop-confirm').click();
+  }
+
+  /** Templates step: whether a variant is checked, and whether the study chosen proposed it. */
+  async target(templateId: string, variant: string): Promise<{ checked: boolean; proposed: boolean }> {
+    return {
+      checked: await this.page.getByTestId(`wizard-target-${templateId}-${variant}`).isChecked(),
+      proposed: (await this.page.getByTestId(`wizard-target-proposed-${templateId}-${variant}`).count()) > 0,
+    };
+  }
+
   planStage(id: string): Locator {
     return this.page.locator(`[data-testid="plan-stage"][data-stage="${id}"]`);
   }

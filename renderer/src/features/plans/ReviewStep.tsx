@@ -60,7 +60,7 @@ export function ReviewStep(props: {
           </h3>
           <ol className="plan-stages" data-testid="wizard-stages">
             {props.stages.map((stage) => (
-              <li key={stage.id} data-testid="wizard-stage" data-stage={stage.id}>
+              <li key={stage.id} data-testid="wizard-stage" data-stage={stage.id} data-estimate={stage.estimateS}>
                 <span>{stage.label}</span>
                 <span className="muted small"> ~{formatDuration(stage.estimateS)}</span>
               </li>
