@@ -55,7 +55,7 @@ test('library: filter by text, template, tag and date; notes and tags; duplicate
   await page.getByTestId('sessions-filter-tag').selectOption('');
 
   const node = library.row('Node hello');
-  await node.getByTestId('session-details-toggle').click();
+  await library.menuAction('Node hello', 'session-details-toggle');
   await page.getByTestId('session-notes').fill('baseline on the lab');
   await page.getByTestId('session-tags').fill('node, hello');
   await page.getByTestId('session-save').click();
@@ -64,11 +64,11 @@ test('library: filter by text, template, tag and date; notes and tags; duplicate
   assert.deepEqual(await library.names(), ['Node hello']);
   await library.search('');
 
-  await library.row('Node hello').getByTestId('session-duplicate').click();
+  await library.menuAction('Node hello', 'session-duplicate');
   await library.row('Node hello (copy)').waitFor();
   const copy = library.row('Node hello (copy)');
   assert.match(await copy.innerText(), /draft/);
-  await copy.getByTestId('session-delete').click();
+  await library.menuAction('Node hello (copy)', 'session-delete');
   await copy.getByTestId('session-delete-confirm').click();
   await copy.waitFor({ state: 'detached' });
   assert.equal(await page.getByTestId('session-row').count(), 3);

@@ -39,7 +39,7 @@ after(async () => {
 });
 
 test('Sessions page: Export ▾ downloads a session as CSV per second and as an HdrHistogram log', async () => {
-  const menu = new ExportMenu(page, library.row('=Sweep'), 'session-export');
+  const menu = library.exportMenu('=Sweep');
   const [csv] = await menu.download('csv');
   assert.equal(csv!.fileName, `benchlab-session-${ids.sweep}-sweep.csv`);
   const lines = csv!.content.trimEnd().split('\r\n');

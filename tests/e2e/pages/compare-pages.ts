@@ -1,7 +1,21 @@
-// Page objects of the Sessions library (with replay) and the Compare page (its headline, and the
-// PDF export that web mode hands to the browser as a download).
+// Page objects of the Sessions library (with replay, its rows' headline figures and ⋯ menus) and
+// the Compare page (its headline, and the PDF export that web mode hands to the browser as a
+// download); both check their tables fit a 1280-pixel window.
 
 import type { Download, Locator, Page } from 'playwright-core';
+import { ExportMenu } from './export-menu.ts';
+import { tableLayoutProblems } from './table-layout.ts';
+
+/** A session row's figures as shown: requests/s, p99, errors + not sent, and "best of N steps" for a sweep. */
+export interface SessionFigures {
+  rps: string;
+  p99: string;
+  errors: string;
+  bestOf: string | null;
+}
+
+/** The actions in a session row's ⋯ menu, by test id. */
+export type SessionMenuAction = 'session-details-toggle' | 'session-rename' | 'session-wizard' | 'session-duplicate' | 'session-delete';
 
 export class SessionsLibrary {
   readonly page: Page;
@@ -25,12 +39,67 @@ export class SessionsLibrary {
   async search(text: string): Promise<void> {
     await this.page.getByTestId('sessions-search').fill(text);
   }
+
+  /** Opens the row's ⋯ menu (the row's lesser actions live there), unless it is open already. */
+  async openMenu(name: string): Promise<Locator> {
+    const menu = this.row(name).getByTestId('session-more-list');
+    if (!(await menu.evaluate((list) => list.matches(':popover-open')))) await this.row(name).getByTestId('session-more').click();
+    await menu.waitFor();
+    return menu;
+  }
+
+  /** Picks one of the row's ⋯ menu actions. */
+  async menuAction(name: string, action: SessionMenuAction): Promise<void> {
+    const menu = await this.openMenu(name);
+    await menu.getByTestId(action).click();
+  }
+
+  /** The row's Export menu, inside its ⋯ menu. */
+  exportMenu(name: string): ExportMenu {
+    return new ExportMenu(this.page, this.row(name), 'session-export', async () => {
+      await this.openMenu(name);
+    });
+  }
+
+  async template(name: string): Promise<string> {
+    return (await this.row(name).getByTestId('session-templates').innerText()).trim();
+  }
+
+  /** The row's headline figures; null when the session has no result. */
+  async figures(name: string): Promise<SessionFigures | null> {
+    const row = this.row(name);
+    if ((await row.getByTestId('session-headline-none').count()) > 0) return null;
+    const text = async (testId: string) => (await row.getByTestId(testId).innerText()).trim();
+    const bestOf = row.getByTestId('session-best-of');
+    const best = (await bestOf.count()) > 0 ? (await bestOf.innerText()).trim() : null;
+    const rps = (await row.getByTestId('session-rps').evaluate((cell) => cell.firstChild?.textContent ?? '')).trim();
+    return { rps, p99: await text('session-p99'), errors: await text('session-errors'), bestOf: best };
+  }
+
+  /** What keeps the table from fitting the window, in words; empty when every column and action fits. */
+  async layoutProblems(): Promise<string[]> {
+    const problems = await tableLayoutProblems(this.page.getByTestId('sessions-table'));
+    // Every row's own buttons (Replay and ⋯) in view without scrolling sideways.
+    const rows = this.page.getByTestId('session-row');
+    for (let i = 0; i < (await rows.count()); i++) {
+      const more = rows.nth(i).getByTestId('session-more');
+      const box = await more.boundingBox();
+      const width = this.page.viewportSize()?.width ?? 0;
+      if (!box || box.x + box.width > width) problems.push(`row ${i + 1}: its ⋯ menu button is not in view`);
+    }
+    return problems;
+  }
 }
 
 export class ComparePage {
   readonly page: Page;
   constructor(page: Page) {
     this.page = page;
+  }
+
+  /** What keeps the comparison's tables from fitting the window, in words; empty when they fit. */
+  async layoutProblems(): Promise<string[]> {
+    return tableLayoutProblems(this.page.getByTestId('page-compare').locator('table'));
   }
 
   /** Values of one column (by key) per session name, for one sweep step. */

@@ -16,12 +16,15 @@ export class ExportMenu {
   readonly page: Page;
   readonly scope: Locator;
   readonly testId: string;
+  /** Brings the menu into view first (a session row's sits in its ⋯ menu). */
+  readonly reveal: () => Promise<void>;
 
   /** The menu with this test id inside `scope` (a session row, or the Compare page's actions). */
-  constructor(page: Page, scope: Locator, testId: string) {
+  constructor(page: Page, scope: Locator, testId: string, reveal: () => Promise<void> = async () => undefined) {
     this.page = page;
     this.scope = scope;
     this.testId = testId;
+    this.reveal = reveal;
   }
 
   /** Picks a format and waits for the `count` files it downloads (one per session). */
@@ -31,6 +34,7 @@ export class ExportMenu {
     const collect = (download: Download) => downloads.push(download);
     this.page.on('download', collect);
     try {
+      await this.reveal();
       await select.selectOption(format);
       await until(() => downloads.length >= count, `${count} download(s) of ${format}`, 15_000);
     } finally {

@@ -2,6 +2,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import { expectText } from '../../support/browser.ts';
+import { tableLayoutProblems } from './table-layout.ts';
 
 export interface HostFormValues {
   name: string;
@@ -21,6 +22,11 @@ export class HostsPage {
   async open(): Promise<void> {
     await this.page.getByTestId('nav-hosts').click();
     await this.page.getByTestId('page-hosts').waitFor();
+  }
+
+  /** What keeps the hosts table from fitting the window, in words; empty when it fits. */
+  async layoutProblems(): Promise<string[]> {
+    return tableLayoutProblems(this.page.getByTestId('page-hosts').locator('table'));
   }
 
   async fill(values: HostFormValues): Promise<void> {

@@ -1,6 +1,7 @@
 // Page object for the Presets page: tests speak in user actions, selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
+import { tableLayoutProblems } from './table-layout.ts';
 
 export class PresetsPage {
   readonly page: Page;
@@ -11,6 +12,11 @@ export class PresetsPage {
   async open(): Promise<void> {
     await this.page.getByTestId('nav-presets').click();
     await this.page.getByTestId('page-presets').waitFor();
+  }
+
+  /** What keeps the page's tables from fitting the window, in words; empty when they fit. */
+  async layoutProblems(): Promise<string[]> {
+    return tableLayoutProblems(this.page.getByTestId('page-presets').locator('table'));
   }
 
   async select(name: string): Promise<void> {

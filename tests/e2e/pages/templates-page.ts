@@ -2,6 +2,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import { waitForLogLine } from './log-terminal.ts';
+import { tableLayoutProblems } from './table-layout.ts';
 
 export class TemplatesPage {
   readonly page: Page;
@@ -12,6 +13,16 @@ export class TemplatesPage {
   async open(): Promise<void> {
     await this.page.getByTestId('nav-templates').click();
     await this.page.getByTestId('page-templates').waitFor();
+  }
+
+  /** What keeps the page from fitting the window (it has no table of its own), in words; empty when it fits. */
+  async layoutProblems(): Promise<string[]> {
+    return tableLayoutProblems(this.page.getByTestId('page-templates').locator('table'));
+  }
+
+  /** The host "Deploy to" has chosen, by name. */
+  async deployTarget(): Promise<string> {
+    return (await this.page.getByTestId('templates-host').locator('option:checked').innerText()).trim();
   }
 
   card(templateId: string): Locator {

@@ -87,7 +87,7 @@ function ComparisonHeadline({ comparison }: { comparison: Comparison }) {
                     <td className="strong nowrap">
                       <span className="swatch" style={{ background: seriesColor(row.configuration) }} /> {config.letter}
                     </td>
-                    <td>{config.name}</td>
+                    <td className="wrap">{config.name}</td>
                     {stepped && <td>{row.step}</td>}
                     {headline.repeated && <td>{row.runs}</td>}
                     {HEADLINE_METRICS.map((metric) => (
@@ -165,7 +165,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
               <td className="strong nowrap">
                 <span className="swatch" style={{ background: colorOf(i) }} /> {sessionLabel(comparison, i)}
               </td>
-              <td className="strong">{session.name}</td>
+              <td className="strong wrap">{session.name}</td>
               <td>{new Date(session.startedAt ?? session.createdAt).toLocaleString()}</td>
               <td>{session.status}</td>
               <td>
@@ -187,7 +187,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
             <tbody>
               {s.rows.map((row) => (
                 <tr key={row.runId} data-testid="compare-row" data-session={comparison.sessions[row.session]?.id}>
-                  <td className="strong">
+                  <td className="strong wrap">
                     {name(row.session)}
                     {row.steadiness?.steady === false && (
                       <span className="not-steady" data-testid="not-steady" title={row.steadiness.message}>

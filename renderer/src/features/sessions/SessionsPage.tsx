@@ -1,13 +1,17 @@
-// Sessions: the library of recorded experiments — search and filter (template, host, date, tag),
-// rename, notes and tags, duplicate as a new draft, delete with confirmation, replay through the
-// live dashboard, and tick sessions to compare side by side.
+// Sessions: the library of recorded experiments — each with its template and headline figures
+// (requests/s, p99, errors + not sent), search and filter (template, host, date, tag), rename, notes
+// and tags, duplicate as a new draft, delete with confirmation, replay through the live dashboard,
+// and tick sessions to compare side by side. The row's lesser actions sit in a menu, so the table
+// fits a 1280-pixel window with every column shown.
 
 import { useMemo, useState } from 'react';
-import { filterChoices, filterLibrary, parseTags, type LibraryEntry, type LibraryFilter } from '../../../../app/sessions/session-library.ts';
+import { filterChoices, filterLibrary, headlineErrors, parseTags, type LibraryEntry, type LibraryFilter } from '../../../../app/sessions/session-library.ts';
+import { formatMs, formatValue } from '../../../../app/sessions/comparison-report.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
 import { TableHead } from '../../common/TableHead.tsx';
+import { RowMenu } from '../../common/RowMenu.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
 import { useLibrary } from './use-library.ts';
 import { restoreWizard, wizardFromSession } from '../plans/wizard-draft.ts';
@@ -45,6 +49,36 @@ function SessionDetails({ entry, onSaved }: { entry: LibraryEntry; onSaved: () =
       </button>
       {entry.originSessionId !== null && <p className="muted small">Made from session #{entry.originSessionId}.</p>}
     </div>
+  );
+}
+
+/** Requests/s, p99 and errors + not sent of the session's best run; a sweep says which step. */
+function HeadlineCells({ entry }: { entry: LibraryEntry }) {
+  const headline = entry.headline;
+  if (!headline) {
+    return (
+      <td colSpan={3} className="muted small" data-testid="session-headline-none">
+        {entry.importedFrom || entry.runCount === 0 ? 'no results' : 'no result recorded'}
+      </td>
+    );
+  }
+  return (
+    <>
+      <td className="num" data-testid="session-rps">
+        {formatValue({ unit: 'rps' }, headline.requestsPerSecond)}
+        {headline.steps > 1 && (
+          <div className="muted small" title={`The figures of its step with the most requests/s: ${headline.stepLabel}`} data-testid="session-best-of">
+            best of {headline.steps} steps
+          </div>
+        )}
+      </td>
+      <td className="num" data-testid="session-p99">
+        {headline.p99Us === null ? '—' : `${formatMs(headline.p99Us)} ms`}
+      </td>
+      <td className="num" data-testid="session-errors" title={`${headline.failed} failed (non-2xx, errors, timeouts)${headline.notSent === null ? '' : `, ${headline.notSent} not sent`}`}>
+        {formatValue({ unit: 'count' }, headlineErrors(headline))}
+      </td>
+    </>
   );
 }
 
@@ -155,14 +189,14 @@ export function SessionsPage() {
         </div>
       ) : (
         <table className="table" data-testid="sessions-table">
-          <TableHead columns={['', 'Name', 'Status', 'Templates', 'Hosts', 'Tags', 'Runs', 'Created', '']} />
+          <TableHead columns={['', 'Name', 'Status', 'Template', 'Hosts', 'Requests/s', 'p99', 'Errors + not sent', 'Created', '']} />
           <tbody>
             {shown.flatMap((session) => [
               <tr key={session.id} data-testid="session-row" data-session={session.id}>
                 <td>
                   <input type="checkbox" aria-label={`Compare ${session.name}`} checked={selected.includes(session.id)} data-testid="session-select" onChange={() => toggle(session.id)} />
                 </td>
-                <td className="strong">
+                <td className="strong wrap">
                   {renaming?.id === session.id ? (
                     <form
                       onSubmit={(event) => {
@@ -175,15 +209,19 @@ export function SessionsPage() {
                   ) : (
                     <span data-testid="session-name">{session.name}</span>
                   )}
+                  {session.tags.length > 0 && (
+                    <div className="muted small" data-testid="session-tag-list">
+                      {session.tags.join(', ')}
+                    </div>
+                  )}
                 </td>
                 <td>{session.status}</td>
-                <td data-testid="session-templates">{session.importedFrom ? <span className="muted">imported from {session.importedFrom}</span> : session.templates.join(', ') || '—'}</td>
+                <td className="wrap" data-testid="session-templates">{session.importedFrom ? <span className="muted">imported from {session.importedFrom}</span> : session.templates.join(', ') || '—'}</td>
                 <td className="small">
                   {session.clientHost ?? '—'} → {session.serverHost ?? '—'}
                 </td>
-                <td data-testid="session-tag-list">{session.tags.join(', ')}</td>
-                <td>{session.runCount}</td>
-                <td>{new Date(session.createdAt).toLocaleString()}</td>
+                <HeadlineCells entry={session} />
+                <td className="small">{new Date(session.createdAt).toLocaleString()}</td>
                 <td className="row-actions">
                   {confirmDelete === session.id ? (
                     <>
@@ -206,29 +244,31 @@ export function SessionsPage() {
                       >
                         Replay
                       </button>
-                      <button type="button" data-testid="session-details-toggle" onClick={() => setOpen(open === session.id ? null : session.id)}>
-                        Notes
-                      </button>
-                      <button type="button" data-testid="session-rename" onClick={() => setRenaming({ id: session.id, name: session.name })}>
-                        Rename
-                      </button>
-                      <button type="button" data-testid="session-wizard" title="Set the wizard up with this session's hosts, templates and profile" onClick={() => void act(() => openInWizard(session.id))}>
-                        Open in wizard
-                      </button>
-                      <button type="button" data-testid="session-duplicate" onClick={() => void act(() => api.sessions.duplicate({ id: session.id }))}>
-                        Duplicate
-                      </button>
-                      <ExportMenu source={{ sessionId: session.id }} testId="session-export" />
-                      <button type="button" data-testid="session-delete" onClick={() => setConfirmDelete(session.id)}>
-                        Delete
-                      </button>
+                      <RowMenu label={`More actions for ${session.name}`} testId="session-more">
+                        <button type="button" role="menuitem" data-testid="session-details-toggle" onClick={() => setOpen(open === session.id ? null : session.id)}>
+                          Notes and tags
+                        </button>
+                        <button type="button" role="menuitem" data-testid="session-rename" onClick={() => setRenaming({ id: session.id, name: session.name })}>
+                          Rename
+                        </button>
+                        <button type="button" role="menuitem" data-testid="session-wizard" title="Set the wizard up with this session's hosts, templates and profile" onClick={() => void act(() => openInWizard(session.id))}>
+                          Open in wizard
+                        </button>
+                        <button type="button" role="menuitem" data-testid="session-duplicate" onClick={() => void act(() => api.sessions.duplicate({ id: session.id }))}>
+                          Duplicate
+                        </button>
+                        <ExportMenu source={{ sessionId: session.id }} testId="session-export" />
+                        <button type="button" role="menuitem" className="danger-text" data-testid="session-delete" onClick={() => setConfirmDelete(session.id)}>
+                          Delete…
+                        </button>
+                      </RowMenu>
                     </>
                   )}
                 </td>
               </tr>,
               open === session.id ? (
                 <tr key={`${session.id}-details`} className="details-row">
-                  <td colSpan={9}>
+                  <td colSpan={10}>
                     <SessionDetails entry={session} onSaved={reload} />
                   </td>
                 </tr>
