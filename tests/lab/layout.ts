@@ -47,6 +47,8 @@ const INSTANCES = {
   engines: { prefix: 'bln-', thirdOctet: 15 },
   // One run driven from two load clients (scale-out): its own hosts, since it kills a client's agent.
   scaleout: { prefix: 'blo-', thirdOctet: 16 },
+  // The Run page with two load clients end to end (the client picker, the clients table).
+  scaleui: { prefix: 'blu-', thirdOctet: 17 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;

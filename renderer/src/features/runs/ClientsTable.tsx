@@ -38,25 +38,25 @@ export function ClientsTable({ clients }: { clients: readonly LiveClient[] }) {
         {clients.map((client) => {
           const loose = client.clock !== null && client.clock.uncertaintyMs > CLOCK_UNCERTAINTY_LIMIT_MS;
           return (
-            <tr key={client.index} data-testid="run-client-row" data-client={client.name} data-status={client.status}>
+            <tr key={client.index} data-testid="run-clients-row" data-client={client.name} data-status={client.status}>
               <td className="strong">{client.name}</td>
-              <td data-testid="run-client-share">{shareText(client, totalWeight)}</td>
+              <td data-testid="run-clients-share">{shareText(client, totalWeight)}</td>
               <td>
-                <EngineLabel engine={client.engine} testId="run-client-engine" />
+                <EngineLabel engine={client.engine} testId="run-clients-engine" />
               </td>
               <td
                 className={loose ? 'field-error' : undefined}
-                data-testid="run-client-clock"
+                data-testid="run-clients-clock"
                 title={client.clock ? `${client.clock.probes} probes, the kept round trip ${ms(client.clock.rttMs)} ms${loose ? `; over the ${CLOCK_UNCERTAINTY_LIMIT_MS} ms a coordinated start tolerates` : ''}` : undefined}
               >
                 {client.clock ? clockText(client.clock) : <span className="muted">not measured</span>}
               </td>
               <td>
-                <span className={`badge ${client.status === 'failed' || client.status === 'lost' ? 'failed' : client.status === 'running' ? 'connected' : client.status}`} data-testid="run-client-status">
+                <span className={`badge ${client.status === 'failed' || client.status === 'lost' ? 'failed' : client.status === 'running' ? 'connected' : client.status}`} data-testid="run-clients-status">
                   {client.status}
                 </span>
               </td>
-              <td data-testid="run-client-problem">{client.problem ? `at ${client.problem.atS.toFixed(1)} s: ${client.problem.message}` : ''}</td>
+              <td data-testid="run-clients-problem">{client.problem ? `at ${client.problem.atS.toFixed(1)} s: ${client.problem.message}` : ''}</td>
             </tr>
           );
         })}
