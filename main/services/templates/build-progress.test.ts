@@ -48,10 +48,12 @@ test('a flood of download lines becomes a throttled progress line and one summar
   }
   assert.equal(progress.take('[INFO] BUILD SUCCESS'), false, 'other lines are the caller’s');
   assert.equal(sent.length, 4, 'one line at once, then one per 250 ms');
-  assert.equal(sent[0], 'Maven downloaded 1 file, 10 kB so far (f-1.jar)');
-  assert.equal(sent[3], 'Maven downloaded 76 files, 760 kB so far (f-76.jar)');
+  assert.equal(sent[0], 'Maven downloaded 1 file, 10 kB so far; now f-1.jar');
+  assert.equal(sent[3], 'Maven downloaded 76 files, 760 kB so far; now f-76.jar');
   assert.equal(progress.finish(), 'Maven downloaded 100 files, 1.0 MB in all');
   assert.equal(progress.finish(), null, 'the next step counts afresh');
+  progress.take('[INFO] Downloading from central: https://repo/x/g/1/g-1.pom');
+  assert.equal(progress.finish(), null, 'a download that never finished is no summary');
   progress.take('npm http fetch GET 200 https://registry.npmjs.org/pg/-/pg-8.23.1.tgz 12ms (cache hit)');
   progress.take('npm http fetch GET 200 https://registry.npmjs.org/express/-/express-5.3.0.tgz 856ms (cache miss)');
   progress.take('npm http fetch GET 200 https://registry.npmjs.org/unpipe 280ms (cache updated)');

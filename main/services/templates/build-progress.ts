@@ -56,7 +56,6 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 export class TransferTally {
   #mavenFiles = 0;
   #mavenBytes = 0;
-  #mavenStarted = 0;
   #npmPackages = 0;
   #npmCached = 0;
   #npmDocuments = 0;
@@ -65,8 +64,7 @@ export class TransferTally {
   add(transfer: TransferLine): void {
     this.#last = transfer.file;
     if (transfer.tool === 'maven') {
-      if (!transfer.done) this.#mavenStarted += 1;
-      else {
+      if (transfer.done) {
         this.#mavenFiles += 1;
         this.#mavenBytes += transfer.bytes;
       }
@@ -78,23 +76,20 @@ export class TransferTally {
     }
   }
 
-  get empty(): boolean {
-    return this.#mavenStarted + this.#mavenFiles + this.#npmPackages + this.#npmDocuments === 0;
-  }
-
-  /** "downloading: 57 files, 3.4 MB so far (maven-compiler-plugin-3.1.jar)" */
+  /** "Maven downloaded 57 files, 3.4 MB so far; now maven-compiler-plugin-3.1.jar" */
   progress(): string {
-    return `${this.#describe('so far')} (${this.#last})`;
+    const done = this.#describe('so far');
+    return done ? `${done}; now ${this.#last}` : `downloading ${this.#last}`;
   }
 
-  /** "downloaded 57 files, 3.4 MB" — the step's last word on it. */
-  summary(): string {
-    return this.#describe('in all');
+  /** "Maven downloaded 57 files, 3.4 MB in all" — the step's last word on it; null when nothing came. */
+  summary(): string | null {
+    return this.#describe('in all') || null;
   }
 
   #describe(when: string): string {
     const parts: string[] = [];
-    if (this.#mavenStarted + this.#mavenFiles > 0) parts.push(`Maven downloaded ${plural(this.#mavenFiles, 'file')}, ${formatBytes(this.#mavenBytes)} ${when}`);
+    if (this.#mavenFiles > 0) parts.push(`Maven downloaded ${plural(this.#mavenFiles, 'file')}, ${formatBytes(this.#mavenBytes)} ${when}`);
     if (this.#npmPackages + this.#npmDocuments > 0) {
       const cached = this.#npmCached > 0 ? ` (${this.#npmCached} from the cache)` : '';
       const fetched = [...(this.#npmPackages > 0 ? [`${plural(this.#npmPackages, 'package')}${cached}`] : []), ...(this.#npmDocuments > 0 ? [plural(this.#npmDocuments, 'package document')] : [])];
@@ -134,7 +129,7 @@ export class BuildProgress {
 
   /** The step's summary line when it downloaded anything, else null; the count starts again. */
   finish(): string | null {
-    const summary = this.#tally.empty ? null : this.#tally.summary();
+    const summary = this.#tally.summary();
     this.#tally = new TransferTally();
     this.#sentAt = -Infinity;
     return summary;
