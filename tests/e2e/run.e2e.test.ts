@@ -1,17 +1,22 @@
 // The Run page end to end in web mode and real Chromium, with "This machine" as the client and a
 // local HTTP server as the target: bad profiles are refused with clear messages (0 connections, a
 // negative rate, a path without "/", an unreachable target), a short run fills the charts and the
-// summary table, and Stop halts the load. No CSP violation on the way (chart.js).
+// summary table, and Stop halts the load. No CSP violation on the way (chart.js). A session takes the
+// name typed (or the one proposed), the form is kept across navigation and reloads, and on the lab a
+// deployment chosen as the target stays chosen through Start.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import type { BenchlabApi } from '../../app/contract.ts';
 import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
 import { expectAttribute, launchChromium } from '../support/browser.ts';
+import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
 import { until } from '../support/until.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { RunPage } from './pages/run-page.ts';
+import { TemplatesPage } from './pages/templates-page.ts';
 
 let app: RunningWebApp;
 let browser: Browser;
@@ -136,4 +141,52 @@ test('a session takes the name typed, and the form is kept across navigation and
   await run.open();
   await run.waitForSaved();
   assert.deepEqual(await kept(), expected);
+});
+
+describe('a deployed template as the target, on the lab', { skip: labSkipReason() ?? false }, () => {
+  const DEPLOY_PORT = 18297;
+
+  after(async () => {
+    // A test that failed midway must not leave its server running for the next run.
+    await page
+      ?.evaluate(async () => {
+        const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+        const server = (await api.hosts.list()).find((host) => host.name === 'lab-server');
+        if (server) await api.templates.stop({ hostId: server.id });
+      })
+      .catch(() => undefined);
+  });
+
+  test('the Deployed template field keeps showing the deployment through Start', async () => {
+    const targets = await labTargets();
+    const hosts = new HostsPage(page);
+    await hosts.open();
+    for (const role of ['client', 'server'] as const) {
+      await hosts.addTrusted({ name: `lab-${role}`, address: targets[role].address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    }
+    const templates = new TemplatesPage(page);
+    await templates.open();
+    await templates.target('lab-server', DEPLOY_PORT);
+    await templates.deploy('node', 'async');
+    await templates.waitForState('lab-server', 'ready', 120_000);
+
+    await run.open();
+    const shown = 'Node.js (node:http) (async) on lab-server';
+    await run.field('deployment').selectOption({ label: shown });
+    await run.fill({ client: 'lab-client', name: '', connections: '2', durationS: '1', warmupS: '0', sweep: '' });
+    assert.equal(await run.field('target').inputValue(), `http://${targets.server.address}:${DEPLOY_PORT}`);
+    assert.equal(await run.deploymentShown(), shown);
+    const before = await run.sessionId();
+    await run.start();
+    await expectAttribute(page.getByTestId('run-status'), 'data-session', { atLeast: before + 1 });
+    assert.equal(await run.waitForState(['completed', 'failed', 'cancelled']), 'completed');
+    assert.equal(await run.deploymentShown(), shown, 'still chosen after Start');
+    await page.getByTestId('nav-sessions').click();
+    await run.open();
+    await run.waitForSaved();
+    assert.equal(await run.deploymentShown(), shown, 'and after coming back');
+    await templates.open();
+    await templates.stop('lab-server');
+    await templates.waitForState('lab-server', 'stopped');
+  });
 });
