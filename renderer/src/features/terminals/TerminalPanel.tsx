@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { EventPayload } from '../../../../app/contract.ts';
 import { ACK_EVERY } from '../../../../app/terminals/terminal.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { openTerminal } from '../../common/open-terminal.ts';
 
 export const XTERM_OPTIONS: ITerminalOptions = {
   fontFamily: "ui-monospace, 'DejaVu Sans Mono', 'Liberation Mono', Menlo, Consolas, monospace",
@@ -18,41 +19,6 @@ export const XTERM_OPTIONS: ITerminalOptions = {
   scrollback: 5000,
   theme: { background: '#11151c', foreground: '#dfe4ec', cursor: '#dfe4ec', selectionBackground: '#3d5a8a' },
 };
-
-/**
- * xterm's DOM renderer puts its rules (font, colours, `white-space: pre`, cursor, selection) into
- * `<style>` elements it creates. `default-src 'self'` refuses those, so Chromium never applies them.
- * Constructed stylesheets are not subject to style-src: copy the text of xterm's own style
- * elements into one and adopt it. Only xterm's own, bundled code writes these elements (terminal
- * output reaches the DOM as text), so this trusts nothing the CSP meant to keep out.
- * Returns the undo. Truecolor (24-bit) cell colours stay unstyled: xterm sets them as style attributes.
- */
-export function adoptXtermStyles(terminal: Terminal): () => void {
-  const screen = terminal.element?.querySelector('.xterm-screen');
-  if (!screen || typeof CSSStyleSheet === 'undefined' || !('adoptedStyleSheets' in document)) return () => undefined;
-  const sheet = new CSSStyleSheet();
-  const watched = new WeakSet<Element>();
-  const textObserver = new MutationObserver(() => sync());
-  const sync = () => {
-    const styles = [...screen.querySelectorAll(':scope > style')];
-    for (const style of styles) {
-      if (watched.has(style)) continue;
-      watched.add(style);
-      textObserver.observe(style, { childList: true, characterData: true, subtree: true });
-    }
-    sheet.replaceSync(styles.map((style) => style.textContent ?? '').join('\n'));
-  };
-  // Only the screen's direct children: watching the rows would run on every rendered frame.
-  const childObserver = new MutationObserver(() => sync());
-  childObserver.observe(screen, { childList: true });
-  sync();
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  return () => {
-    childObserver.disconnect();
-    textObserver.disconnect();
-    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((adopted) => adopted !== sheet);
-  };
-}
 
 /** Fits the terminal to its container and keeps it fitted; returns the undo. */
 function keepFitted(terminal: Terminal, fit: FitAddon, container: HTMLElement): () => void {
@@ -77,17 +43,13 @@ function keepFitted(terminal: Terminal, fit: FitAddon, container: HTMLElement): 
 export function mountXterm(terminal: Terminal, container: HTMLElement): () => void {
   const fit = new FitAddon();
   terminal.loadAddon(fit);
-  terminal.open(container);
+  // Its inline <style> elements would be refused by the CSP: opened this way they are adopted stylesheets.
+  openTerminal(terminal, container);
   const background = XTERM_OPTIONS.theme?.background ?? '#000';
   if (terminal.element) terminal.element.style.padding = '4px 6px';
   // xterm.css paints the viewport (padding included) plain black whatever the theme says.
   terminal.element?.querySelector<HTMLElement>('.xterm-viewport')?.style.setProperty('background-color', background);
-  const undoStyles = adoptXtermStyles(terminal);
-  const undoFit = keepFitted(terminal, fit, container);
-  return () => {
-    undoFit();
-    undoStyles();
-  };
+  return keepFitted(terminal, fit, container);
 }
 
 /** The size the contract accepts (TerminalSize), whatever a tiny or huge container proposes. */
