@@ -15,7 +15,7 @@ import { Logger } from '../logger.ts';
 import { openDatabase } from '../store/database.ts';
 import { EventsRepository } from '../store/events-repository.ts';
 import { HostsRepository } from './hosts-repository.ts';
-import { HostConnections } from './host-connections.ts';
+import { AWAITING_TRUST, HostConnections } from './host-connections.ts';
 
 const skip = labSkipReason();
 
@@ -42,13 +42,14 @@ function waitForState(states: HostConnection[], hostId: number, state: HostConne
 }
 
 describe('host connections on the lab', { skip: skip ?? false }, () => {
-  test('first use: unknown key fails, pinning it lets the host connect', async () => {
+  test('first use: an unknown key waits for trust, pinning it lets the host connect', async () => {
     const { hosts, connections, cleanup } = fixture();
     after(cleanup);
     const targets = await labTargets();
     const host = hosts.add({ name: 'server', address: targets.server.address, port: 22, user: 'root', auth: 'key', keyPath: targets.keyPath });
     await assert.rejects(connections.connect(host.id), { code: 'host_key_unknown' });
-    assert.equal(connections.state(host.id).state, 'failed');
+    assert.equal(connections.state(host.id).state, 'disconnected', 'waiting for the user to trust the key is no failure');
+    assert.equal(connections.state(host.id).message, AWAITING_TRUST);
     assert.equal(connections.presentedKey(host.id), targets.server.pinnedFingerprint);
     hosts.pinKey(host.id, connections.presentedKey(host.id)!);
     const connection = await connections.connect(host.id);

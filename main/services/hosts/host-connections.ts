@@ -17,6 +17,8 @@ import { LocalTransport } from './local-transport.ts';
 
 const NEEDS_THE_USER = new Set(['host_key_unknown', 'host_key_changed', 'auth_failed', 'password_required', 'passphrase_required', 'invalid_args']);
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+/** The state's message while a first connection waits for the user to trust the host key. */
+export const AWAITING_TRUST = 'first connection: check its host key fingerprint and trust it to connect';
 /** A suspected host that has not answered a probe within this is shown unresponsive. */
 export const PROBE_ANSWER_MS = 1000;
 /** A probe that failed outright is sent again after this. */
@@ -133,7 +135,9 @@ export class HostConnections {
       if (generation === entry.generation) {
         // A refused credential must not be reused by a later reconnect.
         if (error instanceof ApiError && (error.code === 'auth_failed' || error.code === 'passphrase_required')) entry.secrets = {};
-        this.#setState(entry, 'failed', error instanceof Error ? error.message : String(error));
+        // A first connection waiting for its host key to be trusted has not failed: the dialog asks.
+        if (error instanceof ApiError && error.code === 'host_key_unknown') this.#setState(entry, 'disconnected', AWAITING_TRUST);
+        else this.#setState(entry, 'failed', error instanceof Error ? error.message : String(error));
       }
       throw error;
     }

@@ -92,4 +92,29 @@ export class HostsPage {
   fieldError(field: string): Locator {
     return this.page.getByTestId(`host-error-${field}`);
   }
+
+  /** The host's connection badge: its state class and text, and whether it shows as a failure. */
+  async badge(name: string): Promise<{ text: string; failed: boolean }> {
+    const badge = this.state(name).locator('.badge').first();
+    return { text: (await badge.innerText()).trim(), failed: (await badge.getAttribute('class'))?.split(' ').includes('failed') ?? false };
+  }
+
+  /**
+   * Connects up to the first-use host key prompt and returns it with what is wrong with how it
+   * shows: an error banner (it is a question, not a failure), or the fingerprint running past the
+   * dialog's edge or into its buttons.
+   */
+  async hostKeyPrompt(name: string): Promise<{ fingerprint: string; problems: string[] }> {
+    const dialog = await this.startConnect(name);
+    await dialog.getByTestId('connect-submit').click();
+    const prompt = dialog.getByTestId('unknown-key');
+    await prompt.waitFor();
+    const problems: string[] = [];
+    if ((await dialog.locator('.banner.error').count()) > 0) problems.push('an error banner is shown');
+    const [box, print, buttons] = await Promise.all([dialog.boundingBox(), dialog.getByTestId('presented-fingerprint').boundingBox(), prompt.locator('.actions').boundingBox()]);
+    if (!box || !print || !buttons) return { fingerprint: '', problems: [...problems, 'the prompt is not laid out'] };
+    if (print.x + print.width > box.x + box.width) problems.push(`the fingerprint runs ${Math.round(print.x + print.width - box.x - box.width)} px past the dialog`);
+    if (print.y + print.height > buttons.y) problems.push('the fingerprint runs into the buttons');
+    return { fingerprint: (await dialog.getByTestId('presented-fingerprint').innerText()).trim(), problems };
+  }
 }
