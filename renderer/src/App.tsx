@@ -68,7 +68,7 @@ export function App() {
         ))}
         <PendingReverts />
         <ErrorBanner error={infoError} />
-        <PageView page={page} />
+        {page && <PageView page={page} />}
       </main>
       {logOpen && <LogDrawer onClose={toggleLog} />}
       <footer className="statusbar" data-testid="statusbar">

@@ -10,6 +10,7 @@ import { DeploymentCard } from './DeploymentCard.tsx';
 import { LogTerminal } from '../terminals/LogTerminal.tsx';
 import { TemplateCard, type DeployRequest } from './TemplateCard.tsx';
 import { useDeployments } from './use-deployments.ts';
+import { useServerHostId } from './use-server-host.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
 import { useLoaded } from '../../common/use-loaded.ts';
@@ -29,7 +30,9 @@ export function TemplatesPage() {
   const [portText, setPortText] = useState(String(DEFAULT_PORT));
 
   const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');
-  const target = connected.find((host) => host.id === hostId) ?? connected[0] ?? null;
+  const serverHostId = useServerHostId();
+  // Until one is picked, the server host (the wizard's, else the newest session's) when connected.
+  const target = connected.find((host) => host.id === hostId) ?? connected.find((host) => host.id === serverHostId) ?? connected[0] ?? null;
   const port = Port.safeParse(Number(portText));
   const targetBusy = target ? ['checking', 'building', 'uploading', 'starting', 'stopping'].includes(deployments.get(target.id)?.state ?? '') : false;
   const canDeploy = !target ? 'Connect a host first' : !port.success ? 'The port must be between 1 and 65535' : targetBusy ? `${target.name} is busy` : null;

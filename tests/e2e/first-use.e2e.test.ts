@@ -1,0 +1,110 @@
+// A first start as a new user meets it, in web mode and real Chromium: with no session yet the app
+// opens on New plan; a terminal draws styled with no Content-Security-Policy violation reported;
+// and, with the lab, the first-use host key prompt is a question (no red failure, its fingerprint
+// wrapped inside the dialog even in a narrow window) and the Templates page deploys to the server
+// host by default.
+
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { BenchlabApi } from '../../app/contract.ts';
+import { launchChromium } from '../support/browser.ts';
+import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { HostsPage } from './pages/hosts-page.ts';
+import { NARROW_WINDOW } from './pages/table-layout.ts';
+import { TemplatesPage } from './pages/templates-page.ts';
+import { TerminalPage } from './pages/terminal-page.ts';
+
+const SHOTS = process.env.BENCHLAB_SCREENSHOTS ?? join(tmpdir(), 'benchlab-e2e-1280');
+/** Sorts after "This machine", so "Deploy to" choosing it is not the list's first entry by chance. */
+const SERVER = 'web-server';
+
+let app: RunningWebApp;
+let browser: Browser;
+let page: Page;
+const cspViolations: string[] = [];
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  app = await startWebApp();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: NARROW_WINDOW });
+  page.setDefaultTimeout(15_000);
+  // Chromium reports each refusal on the console ("Refused to apply inline style … Content Security Policy").
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  await page.goto(app.url);
+  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+test('with no session yet, the app opens on New plan', async () => {
+  await page.getByTestId('page-wizard').waitFor();
+  assert.equal(await page.getByTestId('nav-wizard').getAttribute('aria-current'), 'page');
+  assert.equal(new URL(page.url()).hash, '#/wizard');
+});
+
+test('a terminal is styled and the CSP reports no violation', async () => {
+  const terminals = new TerminalPage(page);
+  const local = await terminals.addLocalHost();
+  await terminals.open();
+  const panel = await terminals.openTerminal(local.name);
+  await terminals.type(panel, 'echo styled-$((6*7))');
+  await terminals.press(panel, 'Enter');
+  await terminals.waitForRows(panel, /^styled-42\s*$/);
+  // Rules only xterm's run-time styles set (xterm.css has none of them).
+  const style = await terminals.rowsStyle(panel);
+  assert.equal(style.whiteSpace, 'pre');
+  assert.equal(style.color, 'rgb(223, 228, 236)');
+  assert.deepEqual(cspViolations, []);
+});
+
+describe('with the lab', { skip: labSkipReason() ?? false }, () => {
+  let targets: Awaited<ReturnType<typeof labTargets>>;
+  before(async () => {
+    targets = await labTargets();
+  });
+
+  test('the first-use host key prompt is a question, its fingerprint wrapped inside the dialog', async () => {
+    const hosts = new HostsPage(page);
+    await hosts.open();
+    await hosts.add({ name: SERVER, address: targets.server.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    // A narrow window, where a fingerprint that does not wrap runs out of the dialog.
+    await page.setViewportSize({ width: 640, height: 800 });
+    const prompt = await hosts.hostKeyPrompt(SERVER);
+    await page.screenshot({ path: join(SHOTS, 'host-key-prompt-640.png') });
+    assert.equal(prompt.fingerprint, targets.server.pinnedFingerprint);
+    assert.deepEqual(prompt.problems, []);
+    const badge = await hosts.badge(SERVER);
+    assert.equal(badge.failed, false, `the host shows "${badge.text}"`);
+    assert.match(await hosts.state(SERVER).innerText(), /trust it to connect/);
+    await page.getByTestId('trust-key').click();
+    await hosts.waitForState(SERVER, 'connected');
+    await page.setViewportSize(NARROW_WINDOW);
+  });
+
+  test('"Deploy to" defaults to the server host of the plan being drafted', async () => {
+    // The wizard's hosts step saves its draft so; a session run later would name the server the same way.
+    await page.evaluate(async (name) => {
+      const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+      const server = (await api.hosts.list({})).find((host) => host.name === name)!;
+      const saved = await api.plans.draft({});
+      await api.plans.saveDraft({ draft: { ...(saved.draft ?? {}), serverHostId: server.id } });
+    }, SERVER);
+    const hosts = new HostsPage(page);
+    await hosts.open();
+    await hosts.waitForState('This machine', 'connected');
+    const templates = new TemplatesPage(page);
+    await templates.open();
+    assert.equal(await templates.deployTarget(), SERVER);
+  });
+});
