@@ -1,5 +1,7 @@
-// The wizard: hosts → presets per host (with their plans) → templates and variants → load profile
-// (from a study or custom) → review (every stage, with the estimated duration) → run (the plan's
+// The wizard: hosts (and, optionally, a study first, which proposes its templates, presets and load)
+// → presets per host (with their plans) → templates and variants (a server already running on the
+// server host is said, and can be stopped) → load profile (from a study or custom) → review (every
+// stage, with estimates learned from past deploys and sessions, and a proposed name) → run (the plan's
 // progress, Cancel, then compare what it measured). Each step is checked before Next; the answers
 // are kept by the back end, so a reload or a restart comes back to the same step. The plan can be
 // saved as a plan file and one opened into the wizard (PlanFileActions).
