@@ -2,7 +2,7 @@
 // opens on New plan; a terminal draws styled with no Content-Security-Policy violation reported;
 // and, with the lab, the first-use host key prompt is a question (no red failure, its fingerprint
 // wrapped inside the dialog even in a narrow window) and the Templates page deploys to the server
-// host by default.
+// host by default, and a preset's plan on it fits 1280 pixels.
 
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
+import { PresetsPage } from './pages/presets-page.ts';
 import { NARROW_WINDOW } from './pages/table-layout.ts';
 import { TemplatesPage } from './pages/templates-page.ts';
 import { TerminalPage } from './pages/terminal-page.ts';
@@ -106,5 +107,15 @@ describe('with the lab', { skip: labSkipReason() ?? false }, () => {
     const templates = new TemplatesPage(page);
     await templates.open();
     assert.equal(await templates.deployTarget(), SERVER);
+  });
+
+  test('a preset planned on a connected host fits 1280 pixels with its plan table', async () => {
+    const presets = new PresetsPage(page);
+    await presets.open();
+    await presets.select('High-concurrency server');
+    await presets.plan(SERVER);
+    await page.getByTestId('plan-table').first().waitFor();
+    await page.screenshot({ path: join(SHOTS, 'presets-plan.png') });
+    assert.deepEqual(await presets.layoutProblems(), []);
   });
 });

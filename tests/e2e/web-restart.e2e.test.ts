@@ -1,0 +1,47 @@
+// Web mode stopped and started again on the same data dir, with a tab left open in real Chromium:
+// the new web mode takes the same port, the tab's own reconnect finds it and is still signed in,
+// and the page works again without opening a new link.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { expectText, launchChromium } from '../support/browser.ts';
+import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { HostsPage } from './pages/hosts-page.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-restart-'));
+const apps: RunningWebApp[] = [];
+let browser: Browser;
+let page: Page;
+
+before(async () => {
+  apps.push(await startWebApp({ dataDir }));
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(apps[0]!.url);
+  await expectText(page.getByTestId('status-connection'), 'Connected');
+});
+
+after(async () => {
+  await browser?.close();
+  for (const app of apps) await app.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('an open tab reconnects to web mode started again, signed in, and the page works', async () => {
+  await apps[0]!.stop();
+  await expectText(page.getByTestId('status-connection'), 'Reconnecting');
+  const again = await startWebApp({ dataDir });
+  apps.push(again);
+  assert.equal(again.origin, apps[0]!.origin, 'the same port as before');
+  // The renderer's own reconnect (backing off up to 5 s) gets through: no reload, no new link.
+  await expectText(page.getByTestId('status-connection'), 'Connected', { timeout: 20_000 });
+  const hosts = new HostsPage(page);
+  await hosts.open();
+  await page.getByTestId('host-add-local').click();
+  await hosts.row('This machine').waitFor();
+});
