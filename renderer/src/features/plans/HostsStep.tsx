@@ -96,7 +96,7 @@ export function HostsStep(props: {
       {adding && <HostForm key={adding} host={null} hosts={hosts} onSave={save} onCancel={() => setAdding(null)} />}
       {connecting && <ConnectDialog host={connecting} onDone={() => setConnecting(null)} />}
       <div className="grid">
-        <div>
+        <div className={picks.length > 1 ? 'field wide' : 'field'}>
           <ClientHostsField
             label={picks.length > 1 ? 'Client hosts (run the load agent; the load is split by weight)' : 'Client host (runs the load agent)'}
             testId="wizard-client-host"
@@ -110,8 +110,8 @@ export function HostsStep(props: {
               return host ? connectionState(host, index === 0 ? 'wizard-client' : `wizard-client-${index}`) : null;
             }}
           />
-          <button type="button" data-testid="wizard-client-add" onClick={() => setAdding('client')}>
-            Add…
+          <button type="button" className="client-add" data-testid="wizard-client-add" onClick={() => setAdding('client')}>
+            Add a new host…
           </button>
         </div>
         <FormField group label="Server host (runs the server under test)" name="serverHostId" error={props.errors.serverHostId}>

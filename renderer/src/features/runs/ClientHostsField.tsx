@@ -27,7 +27,7 @@ export function ClientHostsField(props: {
   const several = picks.length > 1;
   const change = (index: number, pick: Partial<ClientPick>) => props.onPicks(picks.map((current, at) => (at === index ? { ...current, ...pick } : current)));
   return (
-    <FormField group label={props.label} name="clientHostId" error={props.errors.clientHostId}>
+    <FormField group wide={several} label={props.label} name="clientHostId" error={props.errors.clientHostId}>
       {picks.map((pick, index) => (
         <div key={index} className="client-pick" data-testid={`${testId}-row`}>
           <div className="inline">
@@ -70,7 +70,7 @@ export function ClientHostsField(props: {
         </div>
       ))}
       {picks.length < MAX_RUN_CLIENTS && (
-        <button type="button" disabled={props.disabled} data-testid={`${testId}-add`} onClick={() => props.onPicks([...picks, NO_CLIENT])}>
+        <button type="button" className="client-add" disabled={props.disabled} data-testid={`${testId}-add`} onClick={() => props.onPicks([...picks, NO_CLIENT])}>
           Add a client host
         </button>
       )}

@@ -23,7 +23,7 @@ export function ClientsTable({ clients }: { clients: readonly LiveClient[] }) {
   if (clients.length < 2) return null;
   const totalWeight = clients.reduce((sum, client) => sum + client.weight, 0);
   return (
-    <table className="table compact" data-testid="run-clients">
+    <table className="table compact clients-table" data-testid="run-clients">
       <thead>
         <tr>
           <th>Client</th>
