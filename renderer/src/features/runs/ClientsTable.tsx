@@ -3,21 +3,10 @@
 // Benchlab's with the uncertainty (flagged past the limit a coordinated start tolerates), how it
 // fares, and what went wrong on it. Live on the Run page and in replay (from what the session stored).
 
-import { CLOCK_UNCERTAINTY_LIMIT_MS, type ClockOffset } from '../../../../app/runs/clock-offset.ts';
+import { CLOCK_UNCERTAINTY_LIMIT_MS } from '../../../../app/runs/clock-offset.ts';
 import type { LiveClient } from '../../../../app/runs/runs.ts';
+import { clientShareText, clockOffsetText, millis } from './client-texts.ts';
 import { EngineLabel } from './EngineLabel.tsx';
-
-function shareText(client: LiveClient, totalWeight: number): string {
-  const share = totalWeight > 0 ? `${Math.round((client.weight / totalWeight) * 100)} %` : '–';
-  const load = client.connections !== null ? `${client.connections} connections` : client.rate !== null ? `${Math.round(client.rate)} req/s` : null;
-  return `${share} (weight ${client.weight}${client.cores !== null && client.weight === client.cores ? ': its cores' : ''})${load ? ` · ${load}` : ''}`;
-}
-
-const ms = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toFixed(3));
-
-function clockText(clock: ClockOffset): string {
-  return `${clock.offsetMs >= 0 ? '+' : '−'}${ms(Math.abs(clock.offsetMs))} ms ± ${ms(clock.uncertaintyMs)} ms`;
-}
 
 export function ClientsTable({ clients }: { clients: readonly LiveClient[] }) {
   if (clients.length < 2) return null;
@@ -40,16 +29,16 @@ export function ClientsTable({ clients }: { clients: readonly LiveClient[] }) {
           return (
             <tr key={client.index} data-testid="run-clients-row" data-client={client.name} data-status={client.status}>
               <td className="strong">{client.name}</td>
-              <td data-testid="run-clients-share">{shareText(client, totalWeight)}</td>
+              <td data-testid="run-clients-share">{clientShareText(client, totalWeight)}</td>
               <td>
                 <EngineLabel engine={client.engine} testId="run-clients-engine" />
               </td>
               <td
                 className={loose ? 'field-error' : undefined}
                 data-testid="run-clients-clock"
-                title={client.clock ? `${client.clock.probes} probes, the kept round trip ${ms(client.clock.rttMs)} ms${loose ? `; over the ${CLOCK_UNCERTAINTY_LIMIT_MS} ms a coordinated start tolerates` : ''}` : undefined}
+                title={client.clock ? `${client.clock.probes} probes, the kept round trip ${millis(client.clock.rttMs)} ms${loose ? `; over the ${CLOCK_UNCERTAINTY_LIMIT_MS} ms a coordinated start tolerates` : ''}` : undefined}
               >
-                {client.clock ? clockText(client.clock) : <span className="muted">not measured</span>}
+                {client.clock ? clockOffsetText(client.clock) : <span className="muted">not measured</span>}
               </td>
               <td>
                 <span className={`badge ${client.status === 'failed' || client.status === 'lost' ? 'failed' : client.status === 'running' ? 'connected' : client.status}`} data-testid="run-clients-status">
