@@ -5,18 +5,8 @@
 import type { Plugin } from 'chart.js';
 import { Chart, lineDataset, lineOptions, onAxis, yScale, type XY } from './chart-setup.ts';
 import type { LivePoint } from '../../../app/runs/runs.ts';
+import type { SeriesSpec, StepMarker } from './chart-series.ts';
 
-export interface SeriesSpec {
-  label: string;
-  color: string;
-  /** The y value of a point, or null for a gap. */
-  value: (point: LivePoint) => number | null;
-}
-
-export interface StepMarker {
-  t: number;
-  label: string;
-}
 
 interface Overlay {
   markers: StepMarker[];

@@ -4,7 +4,8 @@
 
 import { useEffect, useRef } from 'react';
 import type { PointBuffer } from './use-live-run.ts';
-import { StreamingChart, type SeriesSpec, type StepMarker } from '../../common/streaming-chart.ts';
+import type { SeriesSpec, StepMarker } from '../../common/chart-series.ts';
+import { StreamingChart } from '../../common/streaming-chart.ts';
 
 export function LiveChart(props: {
   id: string;

@@ -8,7 +8,7 @@ import type { LiveClient, LiveStep } from '../../../../app/runs/runs.ts';
 import { BottleneckBanner, type JudgedStep } from './BottleneckBanner.tsx';
 import { ClientsTable } from './ClientsTable.tsx';
 import { DegradedBanner } from './DegradedBanner.tsx';
-import type { StepMarker } from '../../common/streaming-chart.ts';
+import type { StepMarker } from '../../common/chart-series.ts';
 import { LiveChart } from './LiveChart.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
 import { perClientCharts, RUN_CHARTS } from './run-charts.ts';

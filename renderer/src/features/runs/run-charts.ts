@@ -4,7 +4,7 @@
 // start, marked on every chart.
 
 import type { LivePoint, LiveStep } from '../../../../app/runs/runs.ts';
-import type { SeriesSpec, StepMarker } from '../../common/streaming-chart.ts';
+import type { SeriesSpec, StepMarker } from '../../common/chart-series.ts';
 
 export interface RunChart {
   id: string;
