@@ -92,7 +92,7 @@ export function HostsStep(props: {
 
   return (
     <div className="wizard-step" data-testid="wizard-hosts">
-      <p className="hint">Benchlab drives two machines over SSH: one generates the load, the other serves it. The same machine can be both, but then they share its cores.</p>
+      <p className="hint">Benchlab drives the machines over SSH: one generates the load (or several, the load split between them), another serves it. The same machine can be both, but then they share its cores.</p>
       {adding && <HostForm key={adding} host={null} hosts={hosts} onSave={save} onCancel={() => setAdding(null)} />}
       {connecting && <ConnectDialog host={connecting} onDone={() => setConnecting(null)} />}
       <div className="grid">
