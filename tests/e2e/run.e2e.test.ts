@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { BenchlabApi } from '../../app/contract.ts';
 import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
 import { expectAttribute, launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
@@ -16,7 +15,7 @@ import { until } from '../support/until.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { RunPage } from './pages/run-page.ts';
-import { TemplatesPage } from './pages/templates-page.ts';
+import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
 
 let app: RunningWebApp;
 let browser: Browser;
@@ -148,13 +147,7 @@ describe('a deployed template as the target, on the lab', { skip: labSkipReason(
 
   after(async () => {
     // A test that failed midway must not leave its server running for the next run.
-    await page
-      ?.evaluate(async () => {
-        const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
-        const server = (await api.hosts.list()).find((host) => host.name === 'lab-server');
-        if (server) await api.templates.stop({ hostId: server.id });
-      })
-      .catch(() => undefined);
+    await stopDeployedServer(page, 'lab-server');
   });
 
   test('the Deployed template field keeps showing the deployment through Start', async () => {

@@ -8,13 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { BenchlabApi } from '../../app/contract.ts';
 import { bundledPaths } from '../../main/services/templates/catalog.ts';
 import { launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
-import { TemplatesPage } from './pages/templates-page.ts';
+import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
 
 const skip = labSkipReason();
 const PORT = 18280;
@@ -44,13 +43,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
 
   after(async () => {
     // A test that failed midway must not leave its server running for the next run.
-    await page
-      ?.evaluate(async () => {
-        const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
-        const server = (await api.hosts.list()).find((host) => host.name === 'lab-server');
-        if (server) await api.templates.stop({ hostId: server.id });
-      })
-      .catch(() => undefined);
+    await stopDeployedServer(page, 'lab-server');
     await browser?.close();
     await app?.stop();
     delete process.env.BENCHLAB_TEMPLATES_DIR;

@@ -1,6 +1,7 @@
 // Page object for the Templates page: tests speak in user actions, selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
+import type { BenchlabApi } from '../../../app/contract.ts';
 import { waitForLogLine } from './log-terminal.ts';
 import { tableLayoutProblems } from './table-layout.ts';
 
@@ -72,4 +73,18 @@ export class TemplatesPage {
   async stop(hostName: string): Promise<void> {
     await this.deployment(hostName).getByTestId('deployment-stop').click();
   }
+}
+
+/**
+ * Stops whatever server a test deployed on `hostName`, through the app's own API: an `after` hook's
+ * clean-up, so a test that failed midway leaves no server running for the next run. Never throws.
+ */
+export async function stopDeployedServer(page: Page | undefined, hostName: string): Promise<void> {
+  await page
+    ?.evaluate(async (name) => {
+      const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+      const server = (await api.hosts.list()).find((host) => host.name === name);
+      if (server) await api.templates.stop({ hostId: server.id });
+    }, hostName)
+    .catch(() => undefined);
 }
