@@ -42,7 +42,9 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
     assert.equal(shown.trim(), targets.server.pinnedFingerprint);
     await dialog.getByTestId('trust-key').click();
     await hosts.waitForState('lab-server', 'connected');
+    // The row is read again once the dialog closes: wait for the pinned key to show there.
     const pinned = hosts.row('lab-server').locator(`td[title="${targets.server.pinnedFingerprint}"]`);
+    await pinned.waitFor();
     assert.equal(await pinned.count(), 1, 'the pinned fingerprint is shown in the row');
   });
 

@@ -25,7 +25,8 @@ describe('Log panel with the lab', { skip: skip ?? false }, () => {
   let targets: Awaited<ReturnType<typeof labTargets>>;
 
   before(async () => {
-    targets = await labTargets();
+    // Hosts of its own: templates.e2e deploys to the default lab's server meanwhile.
+    targets = await labTargets('logpanel');
     app = await startWebApp();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

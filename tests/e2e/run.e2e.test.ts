@@ -151,7 +151,8 @@ describe('a deployed template as the target, on the lab', { skip: labSkipReason(
   });
 
   test('the Deployed template field keeps showing the deployment through Start', async () => {
-    const targets = await labTargets();
+    // Hosts of its own: templates.e2e deploys to the default lab's server meanwhile.
+    const targets = await labTargets('rundeploy');
     const hosts = new HostsPage(page);
     await hosts.open();
     for (const role of ['client', 'server'] as const) {

@@ -49,6 +49,10 @@ const INSTANCES = {
   scaleout: { prefix: 'blo-', thirdOctet: 16 },
   // The Run page with two load clients end to end (the client picker, the clients table).
   scaleui: { prefix: 'blu-', thirdOctet: 17 },
+  // End-to-end tests that deploy a template from the browser run two files at a time: each deploys
+  // to a server of its own, since a host runs one Benchlab's server at a time.
+  logpanel: { prefix: 'blg-', thirdOctet: 18 },
+  rundeploy: { prefix: 'bly-', thirdOctet: 19 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;

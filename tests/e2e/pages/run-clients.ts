@@ -36,6 +36,8 @@ export class RunClients {
   /** The picked hosts' names and weights as the form shows them. */
   async picked(): Promise<Array<{ host: string; weight: string | null }>> {
     const picked: Array<{ host: string; weight: string | null }> = [];
+    // A page just opened shows "Choose…" until the hosts are loaded: read once the first list has hosts in it.
+    await this.hostSelect(0).locator('option').nth(1).waitFor({ state: 'attached' });
     const count = await this.rows().count();
     for (let index = 0; index < count; index++) {
       const host = (await this.hostSelect(index).locator('option:checked').innerText()).trim();
