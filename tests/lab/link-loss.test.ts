@@ -157,7 +157,10 @@ describe('faults named as they happen', { skip: skip ?? false }, () => {
     });
     const { sessionId } = started;
     t.after(() => stopIfRunning(lab, sessionId));
-    const first = await within(firstMeasuredPoint(lab, sessionId), 'the first measured second', 30_000);
+    // The sampler's first reading comes a second after it starts, which on a busy machine may be
+    // after the load's first second: wait for the first measured second that carries it.
+    const charted = nextEvent(lab, 'runs.points', (batch) => batch.sessionId === sessionId && batch.points.some((point: LivePoint) => !point.warmup && point.serverCpu !== null));
+    const first = await within(charted, 'a measured second with the server charted while its sampler runs', 30_000);
     assert.ok(first.value.points.some((point) => !point.warmup && point.serverCpu !== null), 'the server is charted while its sampler runs');
 
     const reported = nextEvent(lab, 'runs.state', (run) => run.sessionId === sessionId && run.silentSince.server !== null);
