@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { bundledPaths } from '../../main/services/templates/catalog.ts';
+import { findPostgres, startPrivatePostgres } from '../../main/services/templates/private-postgres.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { hostIsClean, privateDatabaseUrl, processesIn, psqlOnServer, templateLab, type TemplateLab } from '../support/template-lab.ts';
 import { until } from '../support/until.ts';
@@ -117,6 +118,31 @@ describe('the private PostgreSQL on the lab server', { skip: skip ?? false }, ()
       await until(async () => (await hostIsClean(next, deployment.database!.port)).clean, 'the next session stopped and removed it', 30_000, 500);
     } finally {
       await next.close();
+    }
+    assert.equal(await systemPostgres(lab), system, "the machine's own PostgreSQL is untouched");
+  });
+
+  test('a port held by a connected socket (as a load run leaves many) is passed over for the next', async () => {
+    const transport = lab.connections.transportFor(lab.hostId);
+    // A connection to the lab's sshd, held open by a sleep in the background: its local port is
+    // in use although nothing listens on it. On 127.0.0.1 such a port made PostgreSQL's bind fail
+    // once in CI; Benchlab passes over a port in use on any address.
+    const held = await transport.exec(
+      `bash -c 'exec 3<>/dev/tcp/${lab.address}/22 || exit 1; inode=$(readlink /proc/self/fd/3 | tr -dc 0-9); ` +
+        `setsid sleep 120 <&3 >/dev/null 2>&1 & echo "pid $!"; awk -v i="$inode" '"'"'$10 == i { split($2, a, ":"); print "port " a[2] }'"'"' /proc/net/tcp'`,
+    );
+    const sleeper = /pid (\d+)/.exec(held.stdout)?.[1];
+    const taken = Number.parseInt(/port ([0-9A-F]+)/.exec(held.stdout)?.[1] ?? '', 16);
+    assert.ok(sleeper && taken > 0, `a held connection and its local port: ${held.stdout} ${held.stderr}`);
+    const dir = `${lab.root}/port-probe`;
+    try {
+      const [postgres] = await findPostgres(transport);
+      assert.ok(postgres, 'PostgreSQL is installed on the lab server');
+      const free = taken === 29_999 ? 29_998 : 29_999;
+      const started = await startPrivatePostgres(transport, { dir, postgres, asRoot: true, ports: [taken, free] }, () => undefined);
+      assert.equal(started.facts.port, free);
+    } finally {
+      await transport.exec(`kill ${sleeper}; [ -f '${dir}/stop.sh' ] && sh '${dir}/stop.sh'; rm -rf '${dir}'`);
     }
     assert.equal(await systemPostgres(lab), system, "the machine's own PostgreSQL is untouched");
   });

@@ -55,6 +55,8 @@ export interface PrivatePostgresSpec {
   postgres: FoundPostgres;
   /** Benchlab logs in as root: the cluster belongs to the user postgres (initdb refuses root). */
   asRoot: boolean;
+  /** The ports to try, in order; ten random ones by default (a test pins them). */
+  ports?: readonly number[];
 }
 
 export interface StartedPostgres {
@@ -115,15 +117,23 @@ ${as} test -w data || fail "the user postgres cannot reach ${spec.dir}: a folder
 echo "progress initdb (PostgreSQL ${spec.postgres.version})"
 ${as} ${bin('initdb')} -D "$(pwd -P)/data" -U ${DATABASE_ADMIN} --pwfile="$(pwd -P)/pwfile" --auth=scram-sha-256 --encoding=UTF8 --locale=C --no-sync > initdb.log 2>&1 || fail "initdb failed"
 rm -f pwfile
-listening() {
-  awk -v p=":$(printf '%04X' "$1")" 'FNR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+# A port is taken when any socket holds it, listening or connected: a load run leaves many
+# connections on ports of the ephemeral range, and the bind fails on those as well.
+taken() {
+  awk -v p=":$(printf '%04X' "$1")" 'FNR > 1 && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
+# Between the look and the bind another socket may take the port: then the next candidate.
+printf '%s\\n' ${shellQuote(postgresConfig())} >> data/postgresql.conf
 port=
-for candidate in ${ports.join(' ')}; do listening "$candidate" || { port=$candidate; break; }; done
-[ -n "$port" ] || fail "no free port for PostgreSQL on 127.0.0.1"
-printf '%s\\nport = %s\\n' ${shellQuote(postgresConfig())} "$port" >> data/postgresql.conf
-echo "progress starting PostgreSQL on 127.0.0.1:$port"
-${as} ${bin('pg_ctl')} -D "$(pwd -P)/data" -l "$(pwd -P)/data/postgres.log" -w -t 60 start > /dev/null 2>&1 || fail "PostgreSQL did not start"
+for candidate in ${ports.join(' ')}; do
+  taken "$candidate" && continue
+  echo "port = $candidate" >> data/postgresql.conf
+  echo "progress starting PostgreSQL on 127.0.0.1:$candidate"
+  if ${as} ${bin('pg_ctl')} -D "$(pwd -P)/data" -l "$(pwd -P)/data/postgres.log" -w -t 60 start > /dev/null 2>&1; then port=$candidate; break; fi
+  grep -q 'could not bind' data/postgres.log 2>/dev/null || fail "PostgreSQL did not start"
+  : > data/postgres.log
+done
+[ -n "$port" ] || fail "no free port for PostgreSQL on 127.0.0.1 (ten tried)"
 PGCLIENTENCODING=UTF8; export PGCLIENTENCODING
 echo "progress creating the database ${DATABASE_NAME} and its owner"
 PGPASSWORD=${shellQuote(passwords.admin)} ${psql(DATABASE_ADMIN, 'postgres')} -c ${shellQuote(`CREATE ROLE ${DATABASE_USER} LOGIN PASSWORD '${passwords.user}'`)} -c ${shellQuote(`CREATE DATABASE ${DATABASE_NAME} OWNER ${DATABASE_USER}`)} > psql.log 2>&1 || fail "cannot create the database"
@@ -139,10 +149,11 @@ echo started
 `;
 }
 
-/** Ten distinct random ports to try in order (the host says which are free). */
+/** Ten distinct random ports to try in order (the host says which are free). They lie below
+ *  Linux's default ephemeral range (32768–60999), where a load run's own connections sit. */
 function candidatePorts(): number[] {
   const ports = new Set<number>();
-  while (ports.size < 10) ports.add(randomInt(20_000, 60_000));
+  while (ports.size < 10) ports.add(randomInt(20_000, 32_768));
   return [...ports];
 }
 
@@ -155,7 +166,7 @@ export async function startPrivatePostgres(transport: HostTransport, spec: Priva
   const passwords = { admin: randomBytes(18).toString('hex'), user: randomBytes(18).toString('hex') };
   let pending = '';
   const work = transport.exec('sh -s', {
-    stdin: startScript(spec, passwords, candidatePorts()),
+    stdin: startScript(spec, passwords, spec.ports ?? candidatePorts()),
     timeoutMs: START_TIMEOUT_MS,
     onStdout: (chunk) => {
       const lines = (pending + chunk).split('\n');
