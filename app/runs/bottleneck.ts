@@ -16,6 +16,7 @@
 
 import { z } from 'zod';
 import { StepLoad, targetRate } from './load-profile.ts';
+import { plural } from '../common/plural.ts';
 
 export const BOTTLENECK_LIMITS = {
   /** The agent's CPU as a share of its load threads' cores (each thread is one event loop). */
@@ -100,7 +101,6 @@ interface Tally {
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 const cores = (value: number) => value.toFixed(value >= 10 ? 0 : 1);
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

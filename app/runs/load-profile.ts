@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { describeAddressProblem } from '../hosts/hosts.ts';
 import { hasControlCharacters } from '../common/text.ts';
+import { plural } from '../common/plural.ts';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -245,7 +246,7 @@ export function describeOpenCapacity(load: StepLoad): string | null {
   const budgetMs = (load.connections / rate) * 1000;
   if (budgetMs >= 1000) return null;
   const shown = budgetMs >= 10 ? Math.round(budgetMs) : Number(budgetMs.toFixed(1));
-  return `${load.connections} connection${load.connections === 1 ? '' : 's'} carry ${rate} requests/s only while each answer takes under ${shown} ms; slower answers leave requests not sent. Leave the maximum empty to open as many as the rate needs.`;
+  return `${plural(load.connections, 'connection')} carry ${rate} requests/s only while each answer takes under ${shown} ms; slower answers leave requests not sent. Leave the maximum empty to open as many as the rate needs.`;
 }
 
 /** Seconds of load a step plans (null when it ends by request count). */

@@ -4,6 +4,7 @@
 // one connection. What cannot be split comes back as a one-line reason instead.
 
 import type { StepLoad } from './load-profile.ts';
+import { plural } from '../common/plural.ts';
 
 /** Each client's weight: the given one, else its core count, else 1. */
 export function clientWeights(clients: readonly { weight?: number | undefined; cores: number | null }[]): number[] {
@@ -42,7 +43,6 @@ function apportion(total: number, weights: readonly number[], atLeastOne: boolea
   return parts;
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** A rate split by weight: whole requests/s when the rate is whole and every client gets one, else exact shares. */
 function splitRate(rate: number, weights: readonly number[]): number[] {

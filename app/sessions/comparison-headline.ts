@@ -7,6 +7,7 @@
 
 import { median, MIN_RUNS_FOR_VERDICT, ratioVerdict } from './compare-stats.ts';
 import type { Comparison, CompareStep } from './comparison.ts';
+import { plural } from '../common/plural.ts';
 
 export interface HeadlineConfiguration {
   letter: string;
@@ -142,7 +143,7 @@ function verdict(metric: 'rps' | 'p99', letters: readonly string[], runs: readon
   // "B is 3.49× A": the leader over the runner-up for requests/s, the runner-up over the leader for p99.
   const [big, small] = metric === 'rps' ? [w, r] : [r, w];
   const claim = result.ratio === null ? null : `${big} is ${times(result.ratio)} ${small}${metric === 'p99' ? ` (${w} lower)` : ''}`;
-  const counted = lead.values.length === next.values.length ? `${lead.values.length} run${lead.values.length === 1 ? '' : 's'} each` : `${lead.values.length} and ${next.values.length} runs`;
+  const counted = lead.values.length === next.values.length ? `${plural(lead.values.length, 'run')} each` : `${lead.values.length} and ${next.values.length} runs`;
   switch (result.kind) {
     case 'higher':
     case 'lower':

@@ -8,6 +8,7 @@
 // Electron's printToPDF in the app); the UI's tables share the formats.
 
 import { MIN_RUNS_FOR_VERDICT } from './compare-stats.ts';
+import { plural } from '../common/plural.ts';
 import { bottleneckText } from '../runs/bottleneck.ts';
 import { buildHeadline, configurationSeries, HEADLINE_LABELS, HEADLINE_METRICS, sessionLabel, type Headline, type HeadlineMetric } from './comparison-headline.ts';
 import type { CompareColumn, CompareRow, Comparison } from './comparison.ts';
@@ -221,7 +222,7 @@ function dateOf(comparison: Comparison): string {
 function firstPage(comparison: Comparison, headline: Headline, notes: string[], generatedAt: Date): string {
   const out: string[] = [];
   out.push(`<h1>${escapeXml(comparison.title)}</h1>`);
-  const counts = `${headline.configurations.length} configuration${headline.configurations.length === 1 ? '' : 's'}, ${comparison.sessions.length} session${comparison.sessions.length === 1 ? '' : 's'}`;
+  const counts = `${plural(headline.configurations.length, 'configuration')}, ${plural(comparison.sessions.length, 'session')}`;
   out.push(`<div class="meta" data-section="date">${escapeXml([dateOf(comparison), counts, `report generated ${generatedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC by Benchlab`].filter(Boolean).join(' · '))}</div>`);
 
   const withEngine = headline.configurations.some((config) => config.engine !== null);

@@ -4,6 +4,7 @@
 // preset service owns every rule (journal, restore record, verification).
 
 import type { ApplyResult, RevertResult } from '../../../app/presets/presets-contract.ts';
+import { plural } from '../../../app/common/plural.ts';
 import type { PresetPlan } from '../../../app/presets/preset-plan.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import { EXIT, formatTable, stringOption, UsageError, verbOf, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
@@ -66,7 +67,7 @@ async function list(ctx: CommandContext): Promise<number> {
 
 /** The plan as the Presets page's diff: each key and line with its current and next value. */
 export function formatPlan(plan: PresetPlan): string {
-  const out = [`${plan.presetName} on ${plan.login}: ${plan.noChanges ? 'no changes' : `${plan.changes} change${plan.changes === 1 ? '' : 's'}`}`];
+  const out = [`${plan.presetName} on ${plan.login}: ${plan.noChanges ? 'no changes' : plural(plan.changes, 'change')}`];
   if (plan.sysctls.length > 0) {
     const rows = plan.sysctls.map((row) => [row.change === 'change' ? '~' : row.change === 'same' ? ' ' : '!', row.key, row.current ?? '-', row.next, row.reason ?? (row.origin === 'restore' ? 'back to its value before Benchlab' : '')]);
     out.push('', formatTable(['', 'SYSCTL', 'NOW', 'PLANNED', 'NOTE'], rows).trimEnd());

@@ -4,6 +4,7 @@
 // exact files and values from before. One operation per host at a time; progress is published.
 
 import { ApiError } from '../../../app/common/errors.ts';
+import { plural } from '../../../app/common/plural.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import type { ApplyResult, PendingRevert, PresetProgress, RevertResult } from '../../../app/presets/presets-contract.ts';
 import {
@@ -165,14 +166,14 @@ export class PresetService {
           ),
         );
         step = 'Setting the sysctls live';
-        progress('live', changed.length > 0 ? `setting ${changed.length} sysctl${changed.length === 1 ? '' : 's'} live with sysctl -w` : 'no sysctl to set live');
+        progress('live', changed.length > 0 ? `setting ${plural(changed.length, 'sysctl')} live with sysctl -w` : 'no sysctl to set live');
         const writes = await setSysctls(access, Object.fromEntries(changed.map((row) => [row.key, row.next])));
         step = 'Verifying';
         progress('verify', 'reading the sysctls back and the limits of a new login');
         const verdicts = await this.#verify(hostId, preset, plan, reading, writes);
         this.#options.changes.markApplied(changeId);
         const effective = verdicts.filter((verdict) => verdict.status === 'applied').length;
-        this.#options.log.info('presets', `${host.name}: applied preset "${preset.name}" (${plan.changes} change${plan.changes === 1 ? '' : 's'}; ${effective} of ${verdicts.length} keys verified in effect)`);
+        this.#options.log.info('presets', `${host.name}: applied preset "${preset.name}" (${plural(plan.changes, 'change')}; ${effective} of ${verdicts.length} keys verified in effect)`);
         progress('done', 'applied');
         const notes = [...plan.notes];
         if (preset.limits.length > 0) notes.push(`Benchlab's own connection to ${host.name} keeps its old limits: reconnect the host before a run that needs the new ones.`);
@@ -244,7 +245,7 @@ export class PresetService {
         );
         step = 'Restoring the sysctls';
         const changed = plan.sysctls.filter((row) => row.change === 'change');
-        progress('live', `restoring ${changed.length} sysctl${changed.length === 1 ? '' : 's'} with sysctl -w`);
+        progress('live', `restoring ${plural(changed.length, 'sysctl')} with sysctl -w`);
         const writes = await setSysctls(access, Object.fromEntries(changed.map((row) => [row.key, row.original])));
 
         step = 'Checking the revert';
@@ -272,7 +273,7 @@ export class PresetService {
         progress('cleanup', `removing ${RESTORE_FILE}`);
         await writeFiles(access, 'remove-restore', { [RESTORE_FILE]: null });
         this.#options.changes.markReverted(hostId);
-        this.#options.log.info('presets', `${host.name}: reverted ${journal.length} preset change${journal.length === 1 ? '' : 's'}`);
+        this.#options.log.info('presets', `${host.name}: reverted ${plural(journal.length, 'preset change')}`);
         progress('done', 'reverted');
         const notes = plan.files.some((file) => file.path === LIMITS_DROP_IN && file.action !== 'unchanged')
           ? ['Limits go back for new logins; processes started meanwhile keep the limits they got.']

@@ -5,6 +5,7 @@
 // Maven prints them only without -ntp and npm only at its `http` log level: see transferArgv.
 
 import { basename } from 'node:path';
+import { plural } from '../../../app/common/plural.ts';
 
 /** The progress line is sent again at most this often; the files fetched in between are counted. */
 export const PROGRESS_EVERY_MS = 250;
@@ -50,7 +51,6 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ${unit}`;
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** Counts one build step's downloads and says where they stand. */
 export class TransferTally {

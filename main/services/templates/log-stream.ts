@@ -2,6 +2,8 @@
 // `==> file <==` headers name the file the following lines come from), bounded in rate so a
 // chatty server cannot flood the store and the UI, and the last lines kept for a failure report.
 
+import { plural } from '../../../app/common/plural.ts';
+
 export interface LogStreamOptions {
   /** Lines passed on per second; the rest are counted and reported as skipped. */
   maxLinesPerSecond?: number;
@@ -73,7 +75,7 @@ export class ServerLogStream {
 
   #reportSkipped(): void {
     if (this.#skipped === 0) return;
-    this.#write(`[… ${this.#skipped} log line${this.#skipped === 1 ? '' : 's'} skipped: more than ${this.#maxPerSecond} per second]`);
+    this.#write(`[… ${plural(this.#skipped, 'log line')} skipped: more than ${this.#maxPerSecond} per second]`);
     this.#skipped = 0;
   }
 }

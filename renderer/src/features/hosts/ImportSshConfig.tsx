@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { candidateHostInput, type SshConfigCandidate } from '../../../../app/hosts/ssh-config.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
+import { plural } from '../../../../app/common/plural.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 
@@ -95,7 +96,7 @@ export function ImportSshConfig(props: { existing: Host[]; onDone: () => void })
       <div className="actions">
         {results.length === 0 && (
           <button type="button" className="primary" disabled={chosen.size === 0} onClick={() => void importChosen()}>
-            Import {chosen.size} host{chosen.size === 1 ? '' : 's'}
+            Import {plural(chosen.size, 'host')}
           </button>
         )}
         <button type="button" onClick={props.onDone}>

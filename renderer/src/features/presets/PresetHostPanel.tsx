@@ -7,6 +7,7 @@ import type { Host } from '../../../../app/hosts/hosts.ts';
 import type { PresetPlan } from '../../../../app/presets/preset-plan.ts';
 import type { ApplyResult, PresetProgress, RevertResult } from '../../../../app/presets/presets-contract.ts';
 import type { Preset } from '../../../../app/presets/presets.ts';
+import { plural } from '../../../../app/common/plural.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { TableHead } from '../../common/TableHead.tsx';
@@ -250,7 +251,7 @@ export function PresetHostPanel(props: { preset: Preset; host: Host; pendingReve
               <p>
                 {stage.plan.noChanges
                   ? `${host.name} already matches "${stage.plan.presetName}": applying changes nothing and verifies what is in effect.`
-                  : `Apply "${stage.plan.presetName}" to ${host.name}? ${stage.plan.changes} change${stage.plan.changes === 1 ? '' : 's'}: the files above are written and the sysctls set live. Revert puts everything back.`}
+                  : `Apply "${stage.plan.presetName}" to ${host.name}? ${plural(stage.plan.changes, 'change')}: the files above are written and the sysctls set live. Revert puts everything back.`}
               </p>
               <div className="actions">
                 <button type="button" className="primary" data-testid="preset-apply-confirm" onClick={() => void apply(stage.plan)}>
