@@ -1,36 +1,18 @@
 // Runs a plan from the wizard, one stage after another: the presets applied exactly as the user
-// reviewed them (the client preset on every client, one stage per host), then each template and
-// variant deployed on the server host, checked to be the one server there, loaded from the clients
+// reviewed them, then each template and variant deployed on the server host, loaded from the client
 // as its own session, and stopped — round after round when the plan repeats (A B A B …, each
 // session tagged as a repeat of its target for Compare) — then the presets reverted if asked. A
 // failed deploy or load fails its stage and the plan goes on with the next template (one broken
 // server does not waste the rest of a long sweep); a failed preset stops the plan, since nothing
-// after it would be measured as planned, and puts back the hosts it had already changed (all the
-// hosts tuned, or none). Cancel stops the stage running now and still stops the server and reverts.
+// after it would be measured as planned. Cancel stops the stage running now and still stops the
+// server and reverts.
 
 import { ApiError } from '../../../app/common/errors.ts';
-import {
-  interruptedPlan,
-  planEstimate,
-  planClientIds,
-  planOrder,
-  planStages,
-  presetApplications,
-  repeatGroup,
-  sessionNameFor,
-  targetStageId,
-  type EstimateBasis,
-  type PlanNames,
-  type PlanSpec,
-  type PlanStage,
-  type PlanState,
-  type PresetApplication,
-} from '../../../app/plans/plan.ts';
-import { plural } from '../../../app/common/plural.ts';
+import { interruptedPlan, planEstimate, planClientIds, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type EstimateBasis, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
 import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
-import type { Deployment, ServerOccupant } from '../../../app/templates/templates-contract.ts';
+import type { Deployment } from '../../../app/templates/templates-contract.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
@@ -49,7 +31,7 @@ export interface PlanRunnerOptions {
   sessions: SessionsRepository;
   presetCatalog: PresetCatalog;
   presets: Pick<PresetService, 'apply' | 'revert'>;
-  templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop' | 'occupant'>;
+  templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop'>;
   runs: Pick<RunService, 'start' | 'stop' | 'finished'>;
   /** What the stages' estimates go by (learned from past deploys and sessions); the guesses without it. */
   estimates?: { basis(): EstimateBasis };
@@ -67,9 +49,6 @@ interface Active {
 }
 
 class StageFailure extends Error {}
-
-/** Another server took the host between the deploy and the load: the run fails, that server is left alone. */
-class ServerTaken extends Error {}
 
 export class PlanRunner {
   readonly #options: PlanRunnerOptions;
@@ -171,20 +150,20 @@ export class PlanRunner {
     const { spec, state } = active;
     const signal = active.controller.signal;
     const failures: string[] = [];
-    const applications = presetApplications(spec);
-    const applied = new Set<PresetApplication>();
+    const applied = new Set<'client' | 'server'>();
     try {
-      for (const application of applications) {
-        const stage = this.#stage(active, application.applyStageId)!;
+      for (const role of ['client', 'server'] as const) {
+        const preset = spec.presets[role];
+        const stage = this.#stage(active, `preset-${role}`);
+        if (!preset || !stage) continue;
         if (signal.aborted) break;
-        const { hostId } = application;
-        const result = await this.#run(active, stage, () => this.#options.presets.apply(application.presetId, hostId, application.planId));
+        const hostId = role === 'client' ? spec.clientHostId : spec.serverHostId;
+        const result = await this.#run(active, stage, () => this.#options.presets.apply(preset.presetId, hostId, preset.planId));
         if (result === null) {
           failures.push(`${stage.label}: ${stage.detail}`);
-          if (!spec.revertPresets) await this.#rollBack(active, stage, [...applied], names);
           throw new StageFailure();
         }
-        applied.add(application);
+        applied.add(role);
         stage.detail = describeApply(result);
         if (result.outcome === 'applied' && result.plan.limits.length > 0 && this.#options.hosts.get(hostId).kind === 'ssh') {
           // pam_limits runs at login: a new login gives the agent and the server the new limits.
@@ -201,15 +180,16 @@ export class PlanRunner {
     } catch (error) {
       if (!(error instanceof StageFailure)) failures.push(error instanceof Error ? error.message : String(error));
     } finally {
-      for (const application of applications) {
-        const stage = this.#stage(active, application.revertStageId);
+      for (const role of ['client', 'server'] as const) {
+        const stage = this.#stage(active, `revert-${role}`);
         if (!stage) continue;
-        if (!applied.has(application)) {
+        if (!applied.has(role)) {
           this.#finishStage(active, stage, 'skipped', 'the preset was not applied');
           continue;
         }
+        const hostId = role === 'client' ? spec.clientHostId : spec.serverHostId;
         // A revert runs even after Cancel: the hosts go back as they were whatever happened.
-        const result = await this.#run(active, stage, () => this.#options.presets.revert(application.hostId), { cancellable: false });
+        const result = await this.#run(active, stage, () => this.#options.presets.revert(hostId), { cancellable: false });
         if (result === null) failures.push(`${stage.label}: ${stage.detail}`);
         else stage.detail = result.outcome;
       }
@@ -223,25 +203,6 @@ export class PlanRunner {
       log('plans', `${state.name}: ${status}${state.message ? ` — ${state.message}` : ''}`);
       this.#publish(active);
     }
-  }
-
-  /**
-   * A preset failed on one host and the plan keeps no revert stages: the hosts it already changed go
-   * back now, said in the failed stage, so a failed plan never leaves some clients tuned and others not.
-   */
-  async #rollBack(active: Active, failed: PlanStage, applied: PresetApplication[], names: PlanNames): Promise<void> {
-    if (applied.length === 0) return;
-    const outcomes: string[] = [];
-    for (const { hostId } of applied) {
-      try {
-        await this.#options.presets.revert(hostId);
-        outcomes.push(`${names.host(hostId)} reverted`);
-      } catch (error) {
-        outcomes.push(`${names.host(hostId)} could not be reverted (${error instanceof Error ? error.message : String(error)}): revert it from the Presets page`);
-      }
-    }
-    failed.detail = `${failed.detail}; the ${plural(applied.length, 'host')} already changed put back: ${outcomes.join(', ')}`;
-    this.#publish(active);
   }
 
   /** Deploy, load and stop one template (one repeat of it); returns what failed, or null. */
