@@ -17,6 +17,7 @@ import {
   planStages,
   repeatGroup,
   sessionNameFor,
+  unrevertedHosts,
   type PlanNames,
   type PlanSpecInput,
 } from './plan.ts';
@@ -140,7 +141,7 @@ describe('PlanSpec', () => {
         serverHostId: 3,
         presets: { client: { presetId: 'load-client', planId: PLAN_A }, server: { presetId: 'wrk-seed', planId: PLAN_B } },
       }),
-      'presets.server: the client and server are one host: choose one preset for it',
+      'presets.server: the client and the server are one host: choose one preset for it',
     );
   });
 
@@ -285,6 +286,32 @@ describe('planStages', () => {
       both.map((stage) => stage.id),
       ['preset-client', 'preset-server', 'deploy-0', 'load-0', 'stop-0', 'revert-client', 'revert-server'],
     );
+  });
+
+  test('with several clients the client preset has an apply and a revert stage on each client, and counts in the estimate', () => {
+    const several = spec({
+      clients: [{ hostId: 1 }, { hostId: 3 }],
+      revertPresets: true,
+      presets: { client: { presetId: 'load-client', planId: PLAN_A, morePlanIds: [PLAN_B] }, server: { presetId: 'wrk-seed', planId: PLAN_B } },
+    });
+    const stages = planStages(several, names);
+    assert.deepEqual(
+      stages.filter((stage) => stage.kind === 'preset' || stage.kind === 'revert').map((stage) => `${stage.id}: ${stage.label}`),
+      [
+        'preset-client-0: Apply preset "P:load-client" on host1',
+        'preset-client-1: Apply preset "P:load-client" on host3',
+        'preset-server: Apply preset "P:wrk-seed" on host2',
+        'revert-client-0: Revert host1 to its settings before the preset',
+        'revert-client-1: Revert host3 to its settings before the preset',
+        'revert-server: Revert host2 to its settings before the preset',
+      ],
+    );
+    const alone = spec({ clients: [{ hostId: 1 }, { hostId: 3 }], revertPresets: true, presets: { client: null, server: { presetId: 'wrk-seed', planId: PLAN_B } } });
+    assert.equal(planEstimate(several).seconds - planEstimate(alone).seconds, 2 * (ESTIMATE_S.preset + ESTIMATE_S.revert));
+
+    // Applied on both clients, reverted on the first only: the second and the server are pending.
+    for (const stage of stages) stage.status = stage.kind === 'preset' || stage.id === 'revert-client-0' ? 'done' : 'pending';
+    assert.deepEqual(unrevertedHosts({ stages }, several), [3, 2]);
   });
 
   test('revertPresets without presets adds no stage', () => {

@@ -1,5 +1,6 @@
 // A plan: what the wizard hands the back end to run as one piece of work. Presets applied to the
-// client and server hosts (each exactly as the plan the user reviewed), then one template and
+// client hosts (every one of them) and the server host, each exactly as the plan the user reviewed
+// on that host, then one template and
 // variant after another deployed on the server host and loaded from the client with one profile,
 // each as its own session, then the presets reverted if asked. With Repeats, every configuration
 // runs N times interleaved (A B A B …, so slow drift of the hosts spreads over all of them), each
@@ -47,23 +48,29 @@ export const PlanTarget = z
   .strict();
 export type PlanTarget = z.output<typeof PlanTarget>;
 
+const PresetPlanId = z.string().regex(/^[0-9a-f]{16}$/, 'must be the planId of a preset plan');
+
 /** A preset for one host, with the id of the plan (the diff) the user saw: applied only if still true. */
-export const PlanPreset = z
-  .object({ presetId: PresetId, planId: z.string().regex(/^[0-9a-f]{16}$/, 'must be the planId of a preset plan') })
-  .strict()
-  .nullable();
+export const PlanPreset = z.object({ presetId: PresetId, planId: PresetPlanId }).strict().nullable();
 export type PlanPreset = z.output<typeof PlanPreset>;
+
+/**
+ * The client preset: applied to every load client, each host with the plan the user saw on it —
+ * `planId` the first client's, `morePlanIds` those of the clients after it, in their order.
+ */
+export const ClientPlanPreset = z.object({ presetId: PresetId, planId: PresetPlanId, morePlanIds: z.array(PresetPlanId).max(MAX_RUN_CLIENTS - 1).optional() }).strict().nullable();
+export type ClientPlanPreset = z.output<typeof ClientPlanPreset>;
 
 export const PlanSpec = z
   .object({
     name: SessionName,
-    /** The load client; with several, the first of `clients` (the client preset is applied to it). */
+    /** The load client; with several, the first of `clients` (the client preset is applied to each of them). */
     clientHostId: HostId,
     /** Several load clients, the load split over them by weight; absent: clientHostId alone. */
     clients: z.array(RunClient).min(2, 'lists at least two clients (or give one client host)').max(MAX_RUN_CLIENTS, `lists at most ${MAX_RUN_CLIENTS} clients`).optional(),
     serverHostId: HostId,
-    presets: z.object({ client: PlanPreset, server: PlanPreset }).strict(),
-    /** Put both hosts back as they were once the last session ends (or the plan stops). */
+    presets: z.object({ client: ClientPlanPreset, server: PlanPreset }).strict(),
+    /** Put every host a preset changed back as they were once the last session ends (or the plan stops). */
     revertPresets: z.boolean().default(false),
     targets: z
       .array(PlanTarget)
@@ -85,8 +92,13 @@ export const PlanSpec = z
     spec.clients?.forEach((client, index) => {
       if (spec.clients!.findIndex((other) => other.hostId === client.hostId) < index) ctx.addIssue({ code: 'custom', path: ['clients', index], message: 'names a client host again: each host once' });
     });
-    if (spec.clientHostId === spec.serverHostId && spec.presets.client && spec.presets.server) {
-      ctx.addIssue({ code: 'custom', path: ['presets', 'server'], message: 'the client and server are one host: choose one preset for it' });
+    const clientPreset = spec.presets.client;
+    const morePlans = clientPreset?.morePlanIds?.length ?? 0;
+    if (clientPreset && morePlans !== planClientIds(spec).length - 1) {
+      ctx.addIssue({ code: 'custom', path: ['presets', 'client', 'morePlanIds'], message: `gives ${morePlans} plans for ${planClientIds(spec).length - 1} clients after the first: one per client` });
+    }
+    if (planClientIds(spec).includes(spec.serverHostId) && clientPreset && spec.presets.server) {
+      ctx.addIssue({ code: 'custom', path: ['presets', 'server'], message: `${spec.clients ? 'a client' : 'the client'} and the server are one host: choose one preset for it` });
     }
   });
 export type PlanSpec = z.output<typeof PlanSpec>;
@@ -95,6 +107,44 @@ export type PlanSpecInput = z.input<typeof PlanSpec>;
 /** The plan's load clients' host ids, in order (one: the client host). */
 export function planClientIds(spec: Pick<PlanSpec, 'clientHostId' | 'clients'>): number[] {
   return spec.clients?.map((client) => client.hostId) ?? [spec.clientHostId];
+}
+
+/** One preset applied to one host: which stages apply and revert it, and the plan it applies. */
+export interface PresetApplication {
+  applyStageId: string;
+  revertStageId: string;
+  role: 'client' | 'server';
+  hostId: number;
+  presetId: string;
+  planId: string;
+}
+
+/**
+ * Every preset the plan applies, in order: the client preset on each client (the stage ids carry
+ * the client's index when there are several), then the server preset.
+ */
+export function presetApplications(spec: Pick<PlanSpec, 'clientHostId' | 'clients' | 'serverHostId' | 'presets'>): PresetApplication[] {
+  const applications: PresetApplication[] = [];
+  const clientPreset = spec.presets.client;
+  const clientIds = planClientIds(spec);
+  if (clientPreset) {
+    const planIds = [clientPreset.planId, ...(clientPreset.morePlanIds ?? [])];
+    clientIds.forEach((hostId, index) => {
+      const suffix = clientIds.length > 1 ? `client-${index}` : 'client';
+      applications.push({ applyStageId: `preset-${suffix}`, revertStageId: `revert-${suffix}`, role: 'client', hostId, presetId: clientPreset.presetId, planId: planIds[index]! });
+    });
+  }
+  const serverPreset = spec.presets.server;
+  if (serverPreset) applications.push({ applyStageId: 'preset-server', revertStageId: 'revert-server', role: 'server', hostId: spec.serverHostId, ...serverPreset });
+  return applications;
+}
+
+/** Hosts the plan applied a preset to and has not reverted yet (a revert pending on them), in the plan's order. */
+export function unrevertedHosts(state: Pick<PlanState, 'stages'>, spec: Pick<PlanSpec, 'clientHostId' | 'clients' | 'serverHostId' | 'presets'>): number[] {
+  const status = (id: string) => state.stages.find((stage) => stage.id === id)?.status;
+  return presetApplications(spec)
+    .filter((application) => status(application.applyStageId) === 'done' && status(application.revertStageId) !== 'done')
+    .map((application) => application.hostId);
 }
 
 /** What makes two targets the same run: template, variant and knobs. */
@@ -202,12 +252,9 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
     endedAt: null,
   });
   const stages: PlanStage[] = [];
-  const presetHosts = [
-    { role: 'client', hostId: spec.clientHostId, preset: spec.presets.client },
-    { role: 'server', hostId: spec.serverHostId, preset: spec.presets.server },
-  ] as const;
-  for (const { role, hostId, preset } of presetHosts) {
-    if (preset) stages.push(stage(`preset-${role}`, 'preset', `Apply preset "${names.preset(preset.presetId)}" on ${names.host(hostId)}`, ESTIMATE_S.preset));
+  const applications = presetApplications(spec);
+  for (const { applyStageId, hostId, presetId } of applications) {
+    stages.push(stage(applyStageId, 'preset', `Apply preset "${names.preset(presetId)}" on ${names.host(hostId)}`, ESTIMATE_S.preset));
   }
   const load = loadEstimate(spec.profile);
   for (const { target: index, round } of planOrder(spec)) {
@@ -230,8 +277,8 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
     stages.push(stage(id('stop'), 'stop', `Stop ${label} on ${server}${which}`, ESTIMATE_S.stop, index, round));
   }
   if (spec.revertPresets) {
-    for (const { role, hostId, preset } of presetHosts) {
-      if (preset) stages.push(stage(`revert-${role}`, 'revert', `Revert ${names.host(hostId)} to its settings before the preset`, ESTIMATE_S.revert));
+    for (const { revertStageId, hostId } of applications) {
+      stages.push(stage(revertStageId, 'revert', `Revert ${names.host(hostId)} to its settings before the preset`, ESTIMATE_S.revert));
     }
   }
   return stages;
@@ -239,7 +286,7 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
 
 /** The plan's estimated length in seconds, and whether a count-ended step makes it an upper bound. */
 export function planEstimate(spec: PlanSpec, basis: EstimateBasis = GUESSED_ESTIMATES): { seconds: number; upTo: boolean } {
-  const presets = [spec.presets.client, spec.presets.server].filter(Boolean).length;
+  const presets = presetApplications(spec).length;
   const load = loadEstimate(spec.profile);
   const deploys = spec.targets.reduce((sum, target) => sum + basis.deployS(spec.serverHostId, target.templateId, target.variant), 0);
   const seconds =

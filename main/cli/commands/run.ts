@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { describeProblems, parsePlanFile, planFileClients, type PlanFile, type PlanFileClient } from '../../../app/plans/plan-file.ts';
-import { MAX_REPEATS, type PlanState } from '../../../app/plans/plan.ts';
+import { MAX_REPEATS, unrevertedHosts, type PlanSpec, type PlanState } from '../../../app/plans/plan.ts';
 import { summaryRows, thresholdLines } from '../../../app/plans/plan-report.ts';
 import { parseThresholds, type ThresholdResult } from '../../../app/plans/thresholds.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
@@ -126,12 +126,10 @@ function clientRefs(ctx: CommandContext, plan: PlanFile): PlanFileClient[] {
   return clients;
 }
 
-/** Hosts a second Ctrl-C would leave with a preset applied and not reverted. */
-function pendingRevertHosts(state: PlanState | null, hosts: { client: Host; server: Host } | null): string[] {
-  if (!state || !hosts) return [];
-  const applied = state.stages.filter((stage) => stage.kind === 'preset' && stage.status === 'done').map((stage) => stage.id.replace('preset-', '') as 'client' | 'server');
-  const reverted = new Set(state.stages.filter((stage) => stage.kind === 'revert' && stage.status === 'done').map((stage) => stage.id.replace('revert-', '')));
-  return applied.filter((role) => !reverted.has(role)).map((role) => hosts[role].name);
+/** Hosts a second Ctrl-C would leave with a preset applied and not reverted (every client's included). */
+function pendingRevertHosts(state: PlanState | null, started: { spec: PlanSpec; hosts: Host[] } | null): string[] {
+  if (!state || !started) return [];
+  return unrevertedHosts(state, started.spec).map((id) => started.hosts.find((host) => host.id === id)?.name ?? `host ${id}`);
 }
 
 async function runPlanFile(ctx: CommandContext): Promise<number> {
@@ -159,7 +157,7 @@ async function runPlanFile(ctx: CommandContext): Promise<number> {
   let phase: 'setup' | 'starting' | 'running' = 'setup';
   let interrupted = false;
   let latest: PlanState | null = null;
-  let hosts: { client: Host; server: Host } | null = null;
+  let started: { spec: PlanSpec; hosts: Host[] } | null = null;
   const cancel = () => services.plans.cancel().catch(() => undefined);
   const stopWatching = watchInterrupts({
     first: (signal) => {
@@ -173,7 +171,7 @@ async function runPlanFile(ctx: CommandContext): Promise<number> {
     },
     second: () => {
       progress.finish();
-      const pending = pendingRevertHosts(latest, hosts);
+      const pending = pendingRevertHosts(latest, started);
       stderr.write(
         pending.length > 0
           ? `benchlab run: exiting at once; ${pending.join(' and ')} stay${pending.length === 1 ? 's' : ''} marked pending revert (revert from the Presets page or benchlab presets revert)\n`
@@ -189,7 +187,6 @@ async function runPlanFile(ctx: CommandContext): Promise<number> {
     if (twice) throw new UsageError(`${twice.host.name} is named twice as a load client: name each client host once`);
     const client = clients[0]!.host;
     const server = await resolveHostRef(services, refs.server);
-    hosts = { client, server };
     const onPinned = (host: Host, fingerprint: string) => progress.line(`pinned the host key of ${host.name}: ${fingerprint}`);
     const toConnect = [...clients.map((entry) => entry.host), server].filter((host, index, all) => all.findIndex((other) => other.id === host.id) === index);
     for (const host of toConnect) {
@@ -210,6 +207,7 @@ async function runPlanFile(ctx: CommandContext): Promise<number> {
       return EXIT.badInput;
     }
 
+    started = { spec: resolved.spec, hosts: [...clients.map((entry) => entry.host), server] };
     const unsubscribe = [
       services.bus.subscribe('plans.progress', (state) => {
         latest = state;

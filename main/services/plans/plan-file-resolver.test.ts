@@ -159,10 +159,24 @@ profile:
     assert.deepEqual(twice.problems.map((entry) => `${entry.field}: ${entry.message}`), ['hosts.clients[1]: names a client host again: each host once']);
   });
 
+  test('with several clients the client preset is planned on each of them, a client it cannot be planned on named', async () => {
+    const plan = fileOf(SMALL_PLAN.replace('presets: { server: wrk-seed }', 'presets: { client: wrk-seed, server: null }'));
+    const clients = [{ hostId: 1 }, { hostId: 2 }];
+    const resolver = deps();
+    const resolved = await resolvePlanFile(resolver, { plan, clientHostId: 1, clients, serverHostId: 4 });
+    assert.ok(resolved.ok, resolved.ok ? '' : JSON.stringify(resolved.problems));
+    assert.deepEqual(resolver.planned, ['wrk-seed@1', 'wrk-seed@2']);
+    assert.deepEqual(resolved.spec.presets.client, { presetId: 'wrk-seed', planId: '00000000000000a1', morePlanIds: ['00000000000000b2'] });
+
+    const unplanned = await resolvePlanFile(deps(), { plan, clientHostId: 1, clients: [{ hostId: 1 }, { hostId: 3 }], serverHostId: 4 });
+    assert.ok(!unplanned.ok);
+    assert.deepEqual(unplanned.problems.map((entry) => `${entry.field}: ${entry.message}`), ['presets.client: cannot plan preset "wrk-seed" on client 2 (hosts.clients[1]): no preset "wrk-seed"']);
+  });
+
   test('one host for both roles takes one preset', async () => {
     const plan = fileOf(SMALL_PLAN.replace('presets: { server: wrk-seed }', 'presets: { client: wrk-seed, server: wrk-seed }'));
     const resolved = await resolvePlanFile(deps(), { plan, clientHostId: 1, serverHostId: 1 });
     assert.ok(!resolved.ok);
-    assert.deepEqual(resolved.problems, [{ line: null, column: null, field: 'presets.server', message: 'the client and server are one host: choose one preset for it' }]);
+    assert.deepEqual(resolved.problems, [{ line: null, column: null, field: 'presets.server', message: 'the client and the server are one host: choose one preset for it' }]);
   });
 });

@@ -1,12 +1,13 @@
 // Turns a plan file into the PlanSpec the plan runner takes, as the wizard would have built it:
 // the study the file names fills what the file leaves out (templates, presets, profile), each
 // template, variant and knob is checked against the template catalog, and each preset is planned on
-// its host (the planId the runner applies only if still true). Hosts (one or several load clients,
+// each host it goes to — the client preset on every client (the planIds the runner applies only if
+// still true). Hosts (one or several load clients,
 // the server) come in already resolved and connected (naming hosts is the front door's business). Every problem is reported at once, each
 // with the file's field it belongs to.
 
 import { STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileProblem } from '../../../app/plans/plan-file.ts';
-import { PlanSpec, type PlanSpecInput } from '../../../app/plans/plan.ts';
+import { PlanSpec, planClientIds, type PlanSpecInput } from '../../../app/plans/plan.ts';
 import type { ReportTarget } from '../../../app/plans/plan-report.ts';
 import type { RunClient } from '../../../app/runs/runs-contract.ts';
 import type { StudyCatalog } from '../../../app/plans/studies.ts';
@@ -32,7 +33,6 @@ export interface ResolveRequest {
 export type PlanResolution = { ok: true; spec: PlanSpec; targets: ReportTarget[] } | { ok: false; problems: PlanFileProblem[] };
 
 type Role = 'client' | 'server';
-const ROLES: readonly Role[] = ['client', 'server'];
 
 function problem(field: string, message: string): PlanFileProblem {
   return { line: null, column: null, field, message };
@@ -85,27 +85,36 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
     targets.push({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, label: `${manifest.name} · ${variant?.name ?? entry.variant}` });
   });
 
-  const hostOf: Record<Role, number> = { client: request.clientHostId, server: request.serverHostId };
-  const planned = await Promise.all(
-    ROLES.map(async (role) => {
-      const presetId = presetIds[role];
-      if (presetId === null) return null;
-      try {
-        const presetPlan = await deps.presets.plan(presetId, hostOf[role]);
-        return { presetId, planId: presetPlan.planId };
-      } catch (error) {
-        problems.push(problem(`presets.${role}`, `cannot plan preset "${presetId}" on the ${role} host: ${messageOf(error)}`));
-        return null;
-      }
-    }),
-  );
+  const clients = request.clients && request.clients.length > 1 ? request.clients : undefined;
+  const clientIds = planClientIds({ clientHostId: request.clientHostId, clients });
+  /** The preset's planId on each host, in order; null when there is no preset or one cannot be planned. */
+  const planOn = async (role: Role, hostIds: number[]): Promise<string[] | null> => {
+    const presetId = presetIds[role];
+    if (presetId === null) return null;
+    const planIds = await Promise.all(
+      hostIds.map(async (hostId, index) => {
+        try {
+          return (await deps.presets.plan(presetId, hostId)).planId;
+        } catch (error) {
+          const which = role === 'server' ? 'the server host' : hostIds.length > 1 ? `client ${index + 1} (hosts.clients[${index}])` : 'the client host';
+          problems.push(problem(`presets.${role}`, `cannot plan preset "${presetId}" on ${which}: ${messageOf(error)}`));
+          return null;
+        }
+      }),
+    );
+    return planIds.every((planId) => planId !== null) ? (planIds as string[]) : null;
+  };
+  const [clientPlans, serverPlans] = await Promise.all([planOn('client', clientIds), planOn('server', [request.serverHostId])]);
 
   const input: PlanSpecInput = {
     name: plan.name,
     clientHostId: request.clientHostId,
-    ...(request.clients && request.clients.length > 1 ? { clients: request.clients } : {}),
+    ...(clients ? { clients } : {}),
     serverHostId: request.serverHostId,
-    presets: { client: planned[0] ?? null, server: planned[1] ?? null },
+    presets: {
+      client: presetIds.client && clientPlans ? { presetId: presetIds.client, planId: clientPlans[0]!, ...(clients ? { morePlanIds: clientPlans.slice(1) } : {}) } : null,
+      server: presetIds.server && serverPlans ? { presetId: presetIds.server, planId: serverPlans[0]! } : null,
+    },
     revertPresets: plan.revertPresets,
     targets: templates.map((entry) => ({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, ...(entry.port !== undefined ? { port: entry.port } : {}) })),
     profile: { ...profile, target: STUDY_TARGET_PLACEHOLDER } as PlanSpecInput['profile'],

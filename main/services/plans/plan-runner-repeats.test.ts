@@ -5,73 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PlanSpec, type PlanSpecInput, type PlanState } from '../../../app/plans/plan.ts';
-import type { LiveRun } from '../../../app/runs/runs.ts';
-import { EventBus } from '../event-bus.ts';
-import type { Logger } from '../logger.ts';
-import { PlanRunner, type PlanRunnerOptions } from './plan-runner.ts';
-
-interface Started {
-  name: string;
-  repeat: { group: string; index: number; of: number } | undefined;
-  deployment: { templateId: string; variant: string; knobs: Record<string, unknown> } | undefined;
-  clientHostId: number | undefined;
-  clients: Array<{ hostId: number; weight?: number }> | undefined;
-}
-
-function fakeRunner(): { runner: PlanRunner; calls: string[]; started: Started[] } {
-  const calls: string[] = [];
-  const started: Started[] = [];
-  let nextSession = 1;
-  const quiet = { info() {}, warn() {}, error() {} } as unknown as Logger;
-  const options: PlanRunnerOptions = {
-    bus: new EventBus(),
-    log: quiet,
-    hosts: { get: (id: number) => ({ id, name: `host${id}`, kind: 'local' }) } as unknown as PlanRunnerOptions['hosts'],
-    connections: { connect: async () => undefined } as unknown as PlanRunnerOptions['connections'],
-    sessions: { updateNotesAndTags: () => undefined } as unknown as PlanRunnerOptions['sessions'],
-    presetCatalog: { get: (id: string) => ({ id, name: id }) } as unknown as PlanRunnerOptions['presetCatalog'],
-    presets: { apply: async () => undefined, revert: async () => undefined } as unknown as PlanRunnerOptions['presets'],
-    templates: {
-      list: async () => ({
-        templates: [
-          { id: 'node', name: 'Node', variants: [{ id: 'async', name: 'async' }, { id: 'sync', name: 'sync' }] },
-        ],
-      }),
-      deploy: async (_host: number, templateId: string, options: { variant: string }) => {
-        calls.push(`deploy ${templateId}/${options.variant}`);
-        return { url: 'http://127.0.0.1:8080', templateId, variant: options.variant, knobs: { round: calls.length } };
-      },
-      cancel: () => undefined,
-      stop: async () => {
-        calls.push('stop');
-      },
-    } as unknown as PlanRunnerOptions['templates'],
-    runs: {
-      start: async (args: { name: string; repeat?: Started['repeat']; deployment?: Started['deployment']; clientHostId?: number; clients?: Started['clients'] }) => {
-        calls.push('load');
-        started.push({ name: args.name, repeat: args.repeat, deployment: args.deployment, clientHostId: args.clientHostId, clients: args.clients });
-        return { sessionId: nextSession++ } as LiveRun;
-      },
-      stop: async () => undefined,
-      finished: async (sessionId: number) => ({ sessionId, status: 'completed', steps: [], currentStep: null }) as unknown as LiveRun,
-    } as unknown as PlanRunnerOptions['runs'],
-    store: { load: () => null, save: () => undefined },
-  };
-  return { runner: new PlanRunner(options), calls, started };
-}
-
-function spec(overrides: Partial<PlanSpecInput>): PlanSpec {
-  return PlanSpec.parse({
-    name: 'sync vs async',
-    clientHostId: 1,
-    serverHostId: 2,
-    presets: { client: null, server: null },
-    targets: [{ templateId: 'node', variant: 'async' }, { templateId: 'node', variant: 'sync' }],
-    profile: { target: 'http://127.0.0.1:8080', request: { path: '/hello' }, load: { model: 'closed', connections: 4, durationS: 1 } },
-    ...overrides,
-  });
-}
+import type { PlanState } from '../../../app/plans/plan.ts';
+import { fakePlanRunner as fakeRunner, fakePlanSpec as spec } from '../../../tests/support/fake-plan-services.ts';
 
 test('three repeats of two targets: interleaved, each run its own session, tagged per target', async () => {
   const { runner, calls, started } = fakeRunner();

@@ -1,18 +1,35 @@
 // Runs a plan from the wizard, one stage after another: the presets applied exactly as the user
-// reviewed them, then each template and variant deployed on the server host, loaded from the client
+// reviewed them (the client preset on every client, one stage per host), then each template and
+// variant deployed on the server host, checked to be the one server there, loaded from the clients
 // as its own session, and stopped — round after round when the plan repeats (A B A B …, each
 // session tagged as a repeat of its target for Compare) — then the presets reverted if asked. A
 // failed deploy or load fails its stage and the plan goes on with the next template (one broken
 // server does not waste the rest of a long sweep); a failed preset stops the plan, since nothing
-// after it would be measured as planned. Cancel stops the stage running now and still stops the
-// server and reverts.
+// after it would be measured as planned, and puts back the hosts it had already changed (all the
+// hosts tuned, or none). Cancel stops the stage running now and still stops the server and reverts.
 
 import { ApiError } from '../../../app/common/errors.ts';
-import { interruptedPlan, planEstimate, planClientIds, planOrder, planStages, repeatGroup, sessionNameFor, targetStageId, type EstimateBasis, type PlanNames, type PlanSpec, type PlanStage, type PlanState } from '../../../app/plans/plan.ts';
+import {
+  interruptedPlan,
+  planEstimate,
+  planClientIds,
+  planOrder,
+  planStages,
+  presetApplications,
+  repeatGroup,
+  sessionNameFor,
+  targetStageId,
+  type EstimateBasis,
+  type PlanNames,
+  type PlanSpec,
+  type PlanStage,
+  type PlanState,
+  type PresetApplication,
+} from '../../../app/plans/plan.ts';
 import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
-import type { Deployment } from '../../../app/templates/templates-contract.ts';
+import type { Deployment, ServerOccupant } from '../../../app/templates/templates-contract.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
@@ -31,7 +48,7 @@ export interface PlanRunnerOptions {
   sessions: SessionsRepository;
   presetCatalog: PresetCatalog;
   presets: Pick<PresetService, 'apply' | 'revert'>;
-  templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop'>;
+  templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop' | 'occupant'>;
   runs: Pick<RunService, 'start' | 'stop' | 'finished'>;
   /** What the stages' estimates go by (learned from past deploys and sessions); the guesses without it. */
   estimates?: { basis(): EstimateBasis };
@@ -150,20 +167,20 @@ export class PlanRunner {
     const { spec, state } = active;
     const signal = active.controller.signal;
     const failures: string[] = [];
-    const applied = new Set<'client' | 'server'>();
+    const applications = presetApplications(spec);
+    const applied = new Set<PresetApplication>();
     try {
-      for (const role of ['client', 'server'] as const) {
-        const preset = spec.presets[role];
-        const stage = this.#stage(active, `preset-${role}`);
-        if (!preset || !stage) continue;
+      for (const application of applications) {
+        const stage = this.#stage(active, application.applyStageId)!;
         if (signal.aborted) break;
-        const hostId = role === 'client' ? spec.clientHostId : spec.serverHostId;
-        const result = await this.#run(active, stage, () => this.#options.presets.apply(preset.presetId, hostId, preset.planId));
+        const { hostId } = application;
+        const result = await this.#run(active, stage, () => this.#options.presets.apply(application.presetId, hostId, application.planId));
         if (result === null) {
+          if (!spec.revertPresets) await this.#rollBack(active, stage, [...applied], names);
           failures.push(`${stage.label}: ${stage.detail}`);
           throw new StageFailure();
         }
-        applied.add(role);
+        applied.add(application);
         stage.detail = describeApply(result);
         if (result.outcome === 'applied' && result.plan.limits.length > 0 && this.#options.hosts.get(hostId).kind === 'ssh') {
           // pam_limits runs at login: a new login gives the agent and the server the new limits.
@@ -180,16 +197,15 @@ export class PlanRunner {
     } catch (error) {
       if (!(error instanceof StageFailure)) failures.push(error instanceof Error ? error.message : String(error));
     } finally {
-      for (const role of ['client', 'server'] as const) {
-        const stage = this.#stage(active, `revert-${role}`);
+      for (const application of applications) {
+        const stage = this.#stage(active, application.revertStageId);
         if (!stage) continue;
-        if (!applied.has(role)) {
+        if (!applied.has(application)) {
           this.#finishStage(active, stage, 'skipped', 'the preset was not applied');
           continue;
         }
-        const hostId = role === 'client' ? spec.clientHostId : spec.serverHostId;
         // A revert runs even after Cancel: the hosts go back as they were whatever happened.
-        const result = await this.#run(active, stage, () => this.#options.presets.revert(hostId), { cancellable: false });
+        const result = await this.#run(active, stage, () => this.#options.presets.revert(application.hostId), { cancellable: false });
         if (result === null) failures.push(`${stage.label}: ${stage.detail}`);
         else stage.detail = result.outcome;
       }
@@ -205,6 +221,25 @@ export class PlanRunner {
     }
   }
 
+  /**
+   * A preset failed on one host and the plan keeps no revert stages: the hosts it already changed go
+   * back now, said in the failed stage, so a failed plan never leaves some clients tuned and others not.
+   */
+  async #rollBack(active: Active, failed: PlanStage, applied: PresetApplication[], names: PlanNames): Promise<void> {
+    if (applied.length === 0) return;
+    const outcomes: string[] = [];
+    for (const { hostId } of applied) {
+      try {
+        await this.#options.presets.revert(hostId);
+        outcomes.push(`${names.host(hostId)} reverted`);
+      } catch (error) {
+        outcomes.push(`${names.host(hostId)} could not be reverted (${error instanceof Error ? error.message : String(error)}): revert it from the Presets page`);
+      }
+    }
+    failed.detail = `${failed.detail}; what the plan had changed is put back: ${outcomes.join(', ')}`;
+    this.#publish(active);
+  }
+
   /** Deploy, load and stop one template (one repeat of it); returns what failed, or null. */
   async #runTarget(active: Active, index: number, round: number, target: PlanSpec['targets'][number], names: PlanNames): Promise<string | null> {
     const { spec } = active;
@@ -217,6 +252,8 @@ export class PlanRunner {
       this.#publish(active);
     });
     let failure: string | null = null;
+    // Set when another server holds the host: the plan's stop would take down someone else's server.
+    let leaveServer = false;
     try {
       const deployment = await this.#run(active, deployStage, () =>
         this.#options.templates.deploy(spec.serverHostId, target.templateId, { variant: target.variant, knobs: target.knobs, port: target.port }),
@@ -226,15 +263,46 @@ export class PlanRunner {
         this.#finishStage(active, loadStage, active.controller.signal.aborted ? 'cancelled' : 'skipped', 'the server did not start');
       } else {
         deployStage.detail = deployment.url;
-        failure = await this.#load(active, loadStage, deployment, names.template(target.templateId, target.variant), { index, round });
+        const other = active.controller.signal.aborted ? null : await this.#otherServer(deployment);
+        if (other) {
+          this.#finishStage(active, loadStage, 'failed', other.message);
+          failure = `${loadStage.label}: ${other.message}`;
+          leaveServer = other.leave;
+        } else failure = await this.#load(active, loadStage, deployment, names.template(target.templateId, target.variant), { index, round });
       }
     } finally {
       unwatch();
+    }
+    if (leaveServer) {
+      this.#finishStage(active, stopStage, 'skipped', 'the server there now is not this plan’s: left running');
+      return failure;
     }
     // The server goes down whatever happened above, so the next template finds the port free.
     const stopped = await this.#run(active, stopStage, () => this.#options.templates.stop(spec.serverHostId), { cancellable: false });
     if (stopped === null) failure ??= `${stopStage.label}: ${stopStage.detail}`;
     return failure;
+  }
+
+  /**
+   * Right before a run starts: the server host must run the deployment just made and nothing else
+   * (the same check the wizard's Templates step makes). Another Benchlab's server, or another
+   * deployment that replaced ours, fails the run and is left alone (`leave`); ours gone since its
+   * deploy fails it too, and the stop stage cleans up.
+   */
+  async #otherServer(deployment: Deployment): Promise<{ message: string; leave: boolean } | null> {
+    const host = deployment.hostName;
+    let occupant: ServerOccupant | null;
+    try {
+      occupant = await this.#options.templates.occupant(deployment.hostId);
+    } catch (error) {
+      return { message: `could not check that ${host} runs only this server (${error instanceof Error ? error.message : String(error)}): check the host's connection`, leave: false };
+    }
+    if (occupant === null) return { message: `${deployment.templateName} is no longer running on ${host}: see the Templates page for its log`, leave: false };
+    const ours = occupant.startedBy === 'this' && occupant.templateName === deployment.templateName && occupant.variant === deployment.variant && occupant.port === deployment.port;
+    if (ours) return null;
+    const what = `${occupant.templateName}${occupant.variant ? ` (${occupant.variant})` : ''}${occupant.port ? ` on port ${occupant.port}` : ''}`;
+    const whose = occupant.startedBy === 'other' ? 'driven by another Benchlab' : 'deployed from this Benchlab since';
+    return { message: `${host} now runs ${what}, ${whose}: the run did not start; stop that server or choose another server host`, leave: true };
   }
 
   /** Loads the deployment just made: its address is the target, and its template labels the runs. */
