@@ -1,27 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import * as hdr from 'hdr-histogram-js';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../common/hdr.ts';
 import type { RunSecond } from '../runs/run-second.ts';
 import { csvCell, exportSession, sessionCsv, sessionHdrLog, sessionJson, type ExportRun, type SessionExportInput } from './session-export.ts';
 import type { Session } from './sessions.ts';
-import { openDatabase } from '../../main/services/store/database.ts';
 import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
 import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
 import { SessionExports } from '../../main/services/sessions/session-exports.ts';
 import { SessionsRepository } from '../../main/services/sessions/sessions-repository.ts';
 import { createSeeder } from '../../tests/support/session-seed.ts';
+import { openTestDatabase } from '../../tests/support/test-database.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-export-'));
-const { db } = openDatabase(dir);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db } = openTestDatabase('export');
 const seeder = createSeeder(db);
 const sweep = seeder.session({ name: 'Vert.x sweep', templateId: 'vertx', variant: 'event-loop', rps: 2000, latencyUs: 900, seconds: 12, sweep: [10, 100], tags: ['jvm', 'nightly'], notes: 'two steps' });
 const single = seeder.session({ name: 'Node hello', templateId: 'node', rps: 500, latencyUs: 300, seconds: 8 });

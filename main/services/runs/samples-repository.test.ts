@@ -2,21 +2,13 @@
 // batch stores nothing; the drain is left out of the measured window.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { openDatabase } from '../store/database.ts';
+import { test } from 'node:test';
 import { RunsRepository } from './runs-repository.ts';
 import { SamplesRepository, type SampleInput } from './samples-repository.ts';
 import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import { openTestDatabase } from '../../../tests/support/test-database.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-samples-'));
-const { db } = openDatabase(dir);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db } = openTestDatabase('samples');
 
 const session = new SessionsRepository(db).create({ name: 'samples' });
 const runId = new RunsRepository(db).create({ sessionId: session.id, ordinal: 1, templateId: 'node', variant: 'async' });

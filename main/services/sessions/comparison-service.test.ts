@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { openDatabase } from '../store/database.ts';
+import { test } from 'node:test';
 import { SessionsRepository } from './sessions-repository.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
 import { ComparisonService } from './comparison-service.ts';
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, latencyStats, recordLatencyUs } from '../../../app/common/hdr.ts';
 import { SamplesRepository, type SampleInput } from '../runs/samples-repository.ts';
+import { openTestDatabase } from '../../../tests/support/test-database.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-compare-'));
-const { db } = openDatabase(dir);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db } = openTestDatabase('compare');
 const sessions = new SessionsRepository(db);
 const service = new ComparisonService({ db, sessions });
 const seeder = createSeeder(db);

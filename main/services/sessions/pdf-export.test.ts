@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
-import { openDatabase } from '../store/database.ts';
 import { SessionsRepository } from './sessions-repository.ts';
 import { ComparisonService } from './comparison-service.ts';
 import { ReportExporter } from './pdf-export.ts';
 import { renderReportHtml } from '../../../app/sessions/comparison-report.ts';
 import { headingsOf, orphanHeadings, pdfPages } from '../../../tests/support/pdf-layout.ts';
+import { openTestDatabase } from '../../../tests/support/test-database.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-pdf-'));
-const { db } = openDatabase(dir);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db, dir } = openTestDatabase('pdf');
 
 test('a comparison prints to a PDF holding names, figures, system info and notes; a page renders', async () => {
   const seeder = createSeeder(db);

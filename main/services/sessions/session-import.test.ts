@@ -1,28 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { renderReportHtml } from '../../../app/sessions/comparison-report.ts';
 import { importText } from '../../../app/sessions/importers/index.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
 import { SamplesRepository } from '../runs/samples-repository.ts';
-import { openDatabase } from '../store/database.ts';
 import { ComparisonService } from './comparison-service.ts';
 import { SessionImporter } from './session-import.ts';
 import { SessionsRepository } from './sessions-repository.ts';
+import { openTestDatabase } from '../../../tests/support/test-database.ts';
 
 const fixtures = new URL('../../../tests/fixtures/imports/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, fixtures), 'utf8');
 const fixturePath = (name: string) => fileURLToPath(new URL(name, fixtures));
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-import-'));
-const { db } = openDatabase(dir);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db, dir } = openTestDatabase('import');
 const sessions = new SessionsRepository(db);
 const runs = new RunsRepository(db);
 const samples = new SamplesRepository(db);

@@ -3,23 +3,15 @@
 // errors and not-sent from the summarizer's books, and none for a session without a result.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { SummaryAccumulator } from '../../../app/runs/run-summary.ts';
 import { headlineErrors } from '../../../app/sessions/session-library.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
-import { openDatabase } from '../store/database.ts';
 import { SessionsRepository } from './sessions-repository.ts';
+import { openTestDatabase } from '../../../tests/support/test-database.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-sessions-repo-'));
-const { db } = openDatabase(dir);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db } = openTestDatabase('sessions-repo');
 const sessions = new SessionsRepository(db);
 const runs = new RunsRepository(db);
 const seeder = createSeeder(db);
