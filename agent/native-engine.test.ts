@@ -14,6 +14,7 @@ import { after, describe, test } from 'node:test';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
 import { until } from '../tests/support/until.ts';
 import { endOf, runAgent, samplesOf } from './agent-harness.ts';
+import { isRunning } from '../tests/support/processes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-native-engine-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,15 +95,6 @@ if (behaviour.deaf) setInterval(() => undefined, 1000);
 
 function pidOf(name: string): number {
   return Number(readFileSync(join(dir, `${name}.pid`), 'utf8'));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function config(path: string, load: LoadAgentConfig['load'] = { model: 'closed', connections: 5, pipelining: 2, durationS: 30 }, extra: Partial<LoadAgentConfig> = {}): LoadAgentConfig {
@@ -195,7 +187,7 @@ describe('native engine adapter', () => {
     const nonsense = await runAgent(config(standIn('nonsense', { lines: [{ type: 'ready', threads: 2 }], raw: 'fatal error: all goroutines are asleep\n', onStop: [{ type: 'end', reason: 'stopped' }] })));
     assert.equal(endOf(nonsense)?.reason, 'error');
     assert.match(endOf(nonsense)?.message ?? '', /^the native engine wrote a line the agent cannot read: not JSON: fatal error/);
-    assert.equal(alive(pidOf('nonsense')), false);
+    assert.equal(isRunning(pidOf('nonsense')), false);
   });
 
   test('an engine that ignores its stop is killed, and the run ends as stopped', async () => {
@@ -203,13 +195,13 @@ describe('native engine adapter', () => {
     const run = await runAgent(config(path), { stopWhen: (line) => line.type === 'sample' });
     assert.equal(endOf(run)?.reason, 'stopped');
     assert.ok(run.lines.some((line) => line.type === 'log' && line.level === 'warn' && /did not exit .* of its stop: killed/.test(line.message)));
-    assert.equal(alive(pidOf('deaf')), false);
+    assert.equal(isRunning(pidOf('deaf')), false);
   });
 
   test('an engine left behind by a killed agent is stopped by its closed stdin', async () => {
     const path = standIn('orphan', { lines: [{ type: 'ready', threads: 2 }, interval(0, 0.1)], onStop: [{ type: 'end', reason: 'stopped' }] });
     const run = await runAgent(config(path), { killWhen: (line) => line.type === 'sample' });
     assert.equal(run.exitSignal, 'SIGKILL');
-    await until(() => !alive(pidOf('orphan')), 'the engine to exit after its agent was killed', 5000);
+    await until(() => !isRunning(pidOf('orphan')), 'the engine to exit after its agent was killed', 5000);
   });
 });

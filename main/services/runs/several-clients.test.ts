@@ -23,6 +23,7 @@ import { createServices, type Services } from '../services.ts';
 import { agentOwner, RunService } from './run-service.ts';
 import { RunsRepository } from './runs-repository.ts';
 import { SamplesRepository } from './samples-repository.ts';
+import { isRunning } from '../../../tests/support/processes.ts';
 
 /** The second client's clock, as if it ran this far ahead of Benchlab's, known only this well (over the limit). */
 const SECOND_CLIENT_OFFSET_MS = 1000;
@@ -50,15 +51,6 @@ class LocalClient extends LocalTransport {
         process.write(data);
       },
     };
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -232,7 +224,7 @@ describe('a session with two load clients', () => {
       const pid = secondAgentPid(started.sessionId);
       second.linkCut = true;
       run = await finished(started.sessionId);
-      await until(() => !running(pid), 'the cut-off agent to be gone', 5000);
+      await until(() => !isRunning(pid), 'the cut-off agent to be gone', 5000);
     } finally {
       second.linkCut = false;
       await runs.stop(started.sessionId).catch(() => undefined);

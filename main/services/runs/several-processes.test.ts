@@ -18,6 +18,7 @@ import { until, within } from '../../../tests/support/until.ts';
 import { AGENT_FILE_NAME } from './agent-bundle.ts';
 import { agentOwner } from './run-service.ts';
 import { RunsRepository } from './runs-repository.ts';
+import { isRunning } from '../../../tests/support/processes.ts';
 
 const OWNER_CHILD = resolve(import.meta.dirname, '..', '..', '..', 'tests', 'support', 'session-owner-child.ts');
 
@@ -72,15 +73,6 @@ function fakeAgent(): ChildProcess {
   const agent = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)', AGENT_FILE_NAME], { detached: true, stdio: 'ignore' });
   children.push(agent);
   return agent;
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 test("the owner token: this process's lives; another process's lives until it is killed; a reused pid is not taken for it", async () => {
@@ -147,8 +139,8 @@ test('the connect check keeps the agents of a session another live process runs,
     services.connections.transportFor(services.hostService.addLocal().id); // "This machine" connects: its check runs
     const line = await within(checked, 'the connect check to stop the leftover agent', 20_000);
     assert.match(line.message, new RegExp(`stopped 1 agent .*\\(pid ${leftover.agent.pid}\\)`));
-    await until(() => !running(leftover.agent.pid!), 'the leftover agent to end', 5000);
-    assert.ok(running(kept.agent.pid!), "the other process's agent still runs");
+    await until(() => !isRunning(leftover.agent.pid!), 'the leftover agent to end', 5000);
+    assert.ok(isRunning(kept.agent.pid!), "the other process's agent still runs");
     assert.ok(existsSync(kept.file), 'and keeps its pid file');
     assert.equal(existsSync(leftover.file), false);
   } finally {
