@@ -70,9 +70,39 @@ describe('checks before Next', () => {
     assert.deepEqual(stepErrors('presets', ready, { ...everythingUp, presetPlan: () => null }), { serverPreset: 'waiting for the plan of this preset on the host' });
     assert.deepEqual(stepErrors('presets', ready, { ...everythingUp, presetPlan: () => 'sudo refused' }), { serverPreset: 'sudo refused' });
     assert.deepEqual(stepErrors('presets', { ...ready, clientPreset: 'wrk-seed', serverHostId: 1 }, everythingUp), {
-      serverPreset: 'the client and server are one host: choose one preset for it',
+      serverPreset: 'the client and the server are one host: choose one preset for it',
     });
     assert.deepEqual(stepErrors('presets', { ...ready, serverPreset: null }, { ...everythingUp, presetPlan: () => null }), {}, 'no preset, nothing to wait for');
+  });
+
+  test('presets with several clients: the client preset needs its plan on each client, and no client may be the server with two presets', () => {
+    const several: WizardDraft = { ...ready, clientPreset: 'load-client', serverPreset: null, moreClients: [{ hostId: 3, weight: '' }] };
+    const asked: string[] = [];
+    const secondWaits: WizardContext = {
+      ...everythingUp,
+      presetPlan: (role, hostId) => {
+        asked.push(`${role}@${hostId}`);
+        return hostId === 3 ? 'sudo refused' : { planId: '0123456789abcdef' };
+      },
+    };
+    assert.deepEqual(stepErrors('presets', several, secondWaits), { clientPreset: 'client 2: sudo refused' });
+    assert.deepEqual(asked, ['client@1', 'client@3']);
+    assert.deepEqual(stepErrors('presets', { ...several, serverPreset: 'wrk-seed', serverHostId: 3 }, everythingUp), {
+      serverPreset: 'a client and the server are one host: choose one preset for it',
+    });
+  });
+
+  test('the plan of several clients carries the client preset’s plan on each of them', () => {
+    const planIds: Record<number, string> = { 1: '00000000000000a1', 2: '00000000000000b2', 3: '00000000000000c3' };
+    const perHost: WizardContext = { ...everythingUp, presetPlan: (_role, hostId) => ({ planId: planIds[hostId]! }) };
+    const draft: WizardDraft = { ...ready, clientPreset: 'load-client', moreClients: [{ hostId: 3, weight: '2' }] };
+    const checked = checkedSpec(draft, perHost);
+    assert.ok('spec' in checked, JSON.stringify(checked));
+    assert.deepEqual(checked.spec.presets, {
+      client: { presetId: 'load-client', planId: '00000000000000a1', morePlanIds: ['00000000000000c3'] },
+      server: { presetId: 'load-client', planId: '00000000000000b2' },
+    });
+    assert.equal(specOf({ ...draft, moreClients: [] }, perHost).presets.client?.morePlanIds, undefined, 'one client: its plan alone');
   });
 
   test('templates: at least one, and a port only if it is one', () => {

@@ -1,6 +1,7 @@
-// Wizard step 2: a preset per host (or none), each shown as its plan on that host — every key's
-// current and new value — which is exactly what the run will apply (a host that changes in between
-// makes the apply refuse, rather than do something nobody reviewed).
+// Wizard step 2: a preset for the clients and one for the server (or none), each shown as its plan
+// on every host it goes to — every key's current and new value, on each client when there are
+// several — which is exactly what the run will apply (a host that changes in between makes the
+// apply refuse, rather than do something nobody reviewed).
 
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import type { PresetPlan } from '../../../../app/presets/preset-plan.ts';
@@ -8,32 +9,57 @@ import type { Preset } from '../../../../app/presets/presets.ts';
 import { PresetPlanView } from '../presets/PresetHostPanel.tsx';
 import { FormField } from '../../common/FormField.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
-import type { WizardDraft } from './wizard-draft.ts';
+import { plural } from '../../../../app/common/plural.ts';
+import { clientHostIds, type WizardDraft } from './wizard-draft.ts';
 
 export type PlanLookup = PresetPlan | string | null;
+/** The plan of the role's chosen preset on one host: the plan, why there is none, or null while it is read. */
+export type PresetPlanLookup = (role: 'client' | 'server', hostId: number) => PlanLookup;
+
+/** One preset's plan on one host, as the run will apply it. */
+function HostPlan(props: { plan: PlanLookup; hostName: string; testId: string }) {
+  const { plan } = props;
+  return (
+    <div data-testid={props.testId}>
+      {plan === null ? (
+        <p className="hint">Reading the settings of {props.hostName}…</p>
+      ) : typeof plan === 'string' ? (
+        <ErrorBanner error={`${props.hostName}: ${plan}`} />
+      ) : (
+        <>
+          <p className="muted" data-testid={`${props.testId}-summary`}>
+            {plan.noChanges ? `Already in effect on ${props.hostName}: nothing to change.` : `${plural(plan.changes, 'change')} on ${props.hostName}:`}
+          </p>
+          <PresetPlanView plan={plan} />
+        </>
+      )}
+    </div>
+  );
+}
 
 export function PresetsStep(props: {
   draft: WizardDraft;
   errors: Record<string, string>;
   hosts: Host[];
   presets: Preset[];
-  plans: { client: PlanLookup; server: PlanLookup };
+  plans: PresetPlanLookup;
   onChange: (change: Partial<WizardDraft>) => void;
 }) {
   const { draft, presets } = props;
+  const clientIds = clientHostIds(draft);
   const roles = [
-    { role: 'client' as const, hostId: draft.clientHostId, presetId: draft.clientPreset },
-    { role: 'server' as const, hostId: draft.serverHostId, presetId: draft.serverPreset },
+    { role: 'client' as const, hostIds: clientIds, presetId: draft.clientPreset },
+    { role: 'server' as const, hostIds: draft.serverHostId === null ? [] : [draft.serverHostId], presetId: draft.serverPreset },
   ];
+  const hostName = (hostId: number) => props.hosts.find((candidate) => candidate.id === hostId)?.name ?? `host ${hostId}`;
   return (
     <div className="wizard-step" data-testid="wizard-presets">
       <p className="hint">Kernel and limits settings applied before the first template starts. Choose none to measure the hosts as they are.</p>
-      {roles.map(({ role, hostId, presetId }) => {
-        const host = props.hosts.find((candidate) => candidate.id === hostId);
-        const plan = props.plans[role];
+      {roles.map(({ role, hostIds, presetId }) => {
+        const label = role === 'server' ? 'Server host' : hostIds.length > 1 ? 'Client hosts (the preset goes to each)' : 'Client host';
         return (
           <section key={role} className="card" data-testid={`wizard-preset-${role}`}>
-            <FormField group label={`${role === 'client' ? 'Client' : 'Server'} host ${host?.name ?? ''}`} name={`${role}Preset`} error={props.errors[`${role}Preset`]}>
+            <FormField group label={`${label} ${hostIds.map(hostName).join(', ')}`} name={`${role}Preset`} error={props.errors[`${role}Preset`]}>
               <select
                 value={presetId ?? ''}
                 data-testid={`wizard-${role}-preset`}
@@ -47,28 +73,17 @@ export function PresetsStep(props: {
                 ))}
               </select>
             </FormField>
-            {presetId && (
-              <div data-testid={`wizard-${role}-plan`}>
-                {plan === null ? (
-                  <p className="hint">Reading the host’s current settings…</p>
-                ) : typeof plan === 'string' ? (
-                  <ErrorBanner error={plan} />
-                ) : (
-                  <>
-                    <p className="muted" data-testid={`wizard-${role}-plan-summary`}>
-                      {plan.noChanges ? 'Already in effect: nothing to change.' : `${plan.changes} change${plan.changes === 1 ? '' : 's'} on ${host?.name ?? 'the host'}:`}
-                    </p>
-                    <PresetPlanView plan={plan} />
-                  </>
-                )}
-              </div>
-            )}
+            {presetId &&
+              hostIds.map((hostId, index) => (
+                // The first host keeps the plain test id, as with one client; each further client is numbered.
+                <HostPlan key={hostId} plan={props.plans(role, hostId)} hostName={hostName(hostId)} testId={index === 0 ? `wizard-${role}-plan` : `wizard-${role}-plan-${index + 1}`} />
+              ))}
           </section>
         );
       })}
       <label className="inline">
-        <input type="checkbox" checked={draft.revertPresets} data-testid="wizard-revert" onChange={(event) => props.onChange({ revertPresets: event.target.checked })} /> Put both hosts back
-        as they were when the plan ends
+        <input type="checkbox" checked={draft.revertPresets} data-testid="wizard-revert" onChange={(event) => props.onChange({ revertPresets: event.target.checked })} /> Put every host a
+        preset changed back as it was when the plan ends
       </label>
     </div>
   );

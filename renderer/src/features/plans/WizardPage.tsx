@@ -22,34 +22,41 @@ import { HostsStep, isConnected } from './HostsStep.tsx';
 import { LoadStep } from './LoadStep.tsx';
 import { PlanFileActions, PlanFileMessage, type PlanFileNews } from './PlanFileActions.tsx';
 import { PlanProgress } from './PlanProgress.tsx';
-import { PresetsStep, type PlanLookup } from './PresetsStep.tsx';
+import { PresetsStep, type PresetPlanLookup } from './PresetsStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
 import { TemplatesStep } from './TemplatesStep.tsx';
 import { StudyFirst } from './StudyFirst.tsx';
 import { ServerOccupantBanner } from './ServerOccupantBanner.tsx';
 import { useServerOccupant } from './use-server-occupant.ts';
-import { checkedSpec, proposedPlanName, stepErrors, withStudy, WIZARD_STEPS, type WizardContext, type WizardDraft, type WizardStepId } from './wizard-draft.ts';
+import { checkedSpec, clientHostIds, proposedPlanName, stepErrors, withStudy, WIZARD_STEPS, type WizardContext, type WizardDraft, type WizardStepId } from './wizard-draft.ts';
 
 type Role = 'client' | 'server';
 
 /** One empty list for every not-yet-loaded one, so memos that depend on them stay put. */
 const NONE: never[] = [];
 
-/** The plan of each chosen preset on its host, read again whenever the preset, the host or `round` changes. */
-function usePresetPlans(draft: WizardDraft | null, connected: (hostId: number) => boolean, round: number): Record<Role, PlanLookup> {
+/**
+ * The plan of each chosen preset on each host it goes to (the client preset on every client), read
+ * again whenever a preset, a host or `round` changes.
+ */
+function usePresetPlans(draft: WizardDraft | null, connected: (hostId: number) => boolean, round: number): PresetPlanLookup {
   const api = useApi();
   const [results, setResults] = useState<Map<string, PresetPlan | string>>(new Map());
-  const keyOf = (role: Role) => {
-    const hostId = role === 'client' ? draft?.clientHostId : draft?.serverHostId;
-    const presetId = role === 'client' ? draft?.clientPreset : draft?.serverPreset;
-    return hostId && presetId && connected(hostId) ? `${presetId}@${hostId}@${round}` : null;
-  };
-  const clientKey = keyOf('client');
-  const serverKey = keyOf('server');
+  const clientPreset = draft?.clientPreset ?? null;
+  const serverPreset = draft?.serverPreset ?? null;
+  const keyOf = useCallback(
+    (role: Role, hostId: number | null) => {
+      const presetId = role === 'client' ? clientPreset : serverPreset;
+      return hostId && presetId && connected(hostId) ? `${presetId}@${hostId}@${round}` : null;
+    },
+    [clientPreset, serverPreset, connected, round],
+  );
+  const clientIds = draft ? clientHostIds(draft) : [];
+  // One string for the effect's dependencies: the set of plans to read changes only when it does.
+  const keys = [...clientIds.map((hostId) => keyOf('client', hostId)), keyOf('server', draft?.serverHostId ?? null)].filter((key) => key !== null).join(' ');
   useEffect(() => {
     let current = true;
-    for (const key of [clientKey, serverKey]) {
-      if (!key) continue;
+    for (const key of new Set(keys.split(' ').filter(Boolean))) {
       const [presetId, hostId] = key.split('@');
       const keep = (value: PresetPlan | string) => current && setResults((all) => new Map(all).set(key, value));
       api.presets.plan({ presetId: presetId!, hostId: Number(hostId) }).then(keep, (failure: unknown) => keep(errorMessage(failure)));
@@ -57,13 +64,15 @@ function usePresetPlans(draft: WizardDraft | null, connected: (hostId: number) =
     return () => {
       current = false;
     };
-  }, [api, clientKey, serverKey]);
-  const lookup = (role: Role, key: string | null): PlanLookup => {
-    const hostId = role === 'client' ? draft?.clientHostId : draft?.serverHostId;
-    if (hostId && !connected(hostId)) return 'connect the host first (step 1)';
-    return key ? (results.get(key) ?? null) : null;
-  };
-  return { client: lookup('client', clientKey), server: lookup('server', serverKey) };
+  }, [api, keys]);
+  return useCallback(
+    (role, hostId) => {
+      if (!connected(hostId)) return 'connect the host first (step 1)';
+      const key = keyOf(role, hostId);
+      return key ? (results.get(key) ?? null) : null;
+    },
+    [connected, keyOf, results],
+  );
 }
 
 export function WizardPage() {
@@ -109,8 +118,8 @@ export function WizardPage() {
   const context: WizardContext = useMemo(
     () => ({
       connected,
-      presetPlan: (role) => {
-        const found = presetPlans[role];
+      presetPlan: (role, hostId) => {
+        const found = presetPlans(role, hostId);
         return found === null || typeof found === 'string' ? found : { planId: found.planId };
       },
       proposedName,

@@ -33,7 +33,7 @@ export interface WizardTarget {
 
 export interface WizardDraft {
   step: WizardStepId;
-  /** The load client; with several, the first (the client preset applies to it). */
+  /** The load client; with several, the first (the client preset applies to each of them). */
   clientHostId: number | null;
   /** The first client's weight as typed (empty: its core count); used only with more clients. */
   clientWeight: string;
@@ -125,8 +125,8 @@ function portOf(draft: WizardDraft): number | null {
 /** What the wizard knows of the world when it checks a step. */
 export interface WizardContext {
   connected(hostId: number): boolean;
-  /** The planId of the preset plan shown for a host, or a string saying why there is none yet. */
-  presetPlan(role: 'client' | 'server'): { planId: string } | string | null;
+  /** The planId of the role's preset plan shown for one of its hosts, or a string saying why there is none yet. */
+  presetPlan(role: 'client' | 'server', hostId: number): { planId: string } | string | null;
   /** The plan's name when none is typed (proposedPlanName). */
   proposedName: string;
 }
@@ -160,17 +160,24 @@ export function stepErrors(step: WizardStepId, draft: WizardDraft, context: Wiza
       if (draft.serverHostId === null) errors.serverHostId = 'choose the host that runs the server under test';
       else if (!context.connected(draft.serverHostId)) errors.serverHostId = 'connect this host first (Test connection)';
       break;
-    case 'presets':
+    case 'presets': {
+      const clientIds = clientHostIds(draft);
+      const hostsOf = { client: clientIds, server: draft.serverHostId === null ? [] : [draft.serverHostId] };
       for (const role of ['client', 'server'] as const) {
         if (!(role === 'client' ? draft.clientPreset : draft.serverPreset)) continue;
-        const plan = context.presetPlan(role);
-        if (plan === null) errors[`${role}Preset`] = 'waiting for the plan of this preset on the host';
-        else if (typeof plan === 'string') errors[`${role}Preset`] = plan;
+        // Each host the preset goes to needs its plan; with several clients the message says which.
+        hostsOf[role].forEach((hostId, index) => {
+          const plan = context.presetPlan(role, hostId);
+          const which = hostsOf[role].length > 1 ? `client ${index + 1}: ` : '';
+          if (plan === null) errors[`${role}Preset`] ??= `${which}waiting for the plan of this preset on the host`;
+          else if (typeof plan === 'string') errors[`${role}Preset`] ??= `${which}${plan}`;
+        });
       }
-      if (draft.clientHostId === draft.serverHostId && draft.clientPreset && draft.serverPreset) {
-        errors.serverPreset = 'the client and server are one host: choose one preset for it';
+      if (draft.serverHostId !== null && clientIds.includes(draft.serverHostId) && draft.clientPreset && draft.serverPreset) {
+        errors.serverPreset = `${clientIds.length > 1 ? 'a client' : 'the client'} and the server are one host: choose one preset for it`;
       }
       break;
+    }
     case 'templates':
       if (draft.targets.length === 0) errors.targets = 'choose at least one template and variant';
       if (draft.port.trim() !== '' && portOf(draft) === null) errors.port = 'must be a whole number between 1 and 65535, or empty';
@@ -195,14 +202,14 @@ export function stepErrors(step: WizardStepId, draft: WizardDraft, context: Wiza
 /** A study's templates (those this Benchlab has) and host presets, as the wizard's answers. */
 export function studyChoices(
   study: Pick<Study, 'templates' | 'presets'>,
-  draft: Pick<WizardDraft, 'clientHostId' | 'serverHostId'>,
+  draft: Pick<WizardDraft, 'clientHostId' | 'clientWeight' | 'moreClients' | 'serverHostId'>,
   knownTemplate: (templateId: string, variant: string) => boolean,
 ): Pick<WizardDraft, 'targets' | 'clientPreset' | 'serverPreset'> {
   return {
     targets: study.templates.filter((target) => knownTemplate(target.templateId, target.variant)),
     clientPreset: study.presets.client,
-    // One host takes one preset: the client's.
-    serverPreset: draft.clientHostId !== null && draft.clientHostId === draft.serverHostId ? null : study.presets.server,
+    // One host takes one preset: the client's, when the server is one of the clients.
+    serverPreset: draft.serverHostId !== null && clientHostIds(draft).includes(draft.serverHostId) ? null : study.presets.server,
   };
 }
 
@@ -213,11 +220,15 @@ export function withStudy(draft: WizardDraft, study: Study, knownTemplate: (temp
 
 /** The plan for the back end; call once every step before review is clean. */
 export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInput {
-  const preset = (role: 'client' | 'server') => {
+  /** The role's preset with its planId on each of the hosts, or null while one of them has none. */
+  const planned = (role: 'client' | 'server', hostIds: number[]) => {
     const presetId = role === 'client' ? draft.clientPreset : draft.serverPreset;
-    const plan = context.presetPlan(role);
-    return presetId && plan && typeof plan !== 'string' ? { presetId, planId: plan.planId } : null;
+    const planIds = hostIds.map((hostId) => context.presetPlan(role, hostId)).map((plan) => (plan && typeof plan !== 'string' ? plan.planId : null));
+    if (!presetId || planIds.length === 0 || planIds.some((planId) => planId === null)) return null;
+    return { presetId, planIds: planIds as string[] };
   };
+  const clientPlans = planned('client', clientHostIds(draft));
+  const serverPlans = planned('server', draft.serverHostId === null ? [] : [draft.serverHostId]);
   return {
     name: nameOf(draft, context),
     clientHostId: draft.clientHostId ?? 0,
@@ -230,7 +241,10 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
         }
       : {}),
     serverHostId: draft.serverHostId ?? 0,
-    presets: { client: preset('client'), server: preset('server') },
+    presets: {
+      client: clientPlans ? { presetId: clientPlans.presetId, planId: clientPlans.planIds[0]!, ...(clientPlans.planIds.length > 1 ? { morePlanIds: clientPlans.planIds.slice(1) } : {}) } : null,
+      server: serverPlans ? { presetId: serverPlans.presetId, planId: serverPlans.planIds[0]! } : null,
+    },
     revertPresets: draft.revertPresets,
     targets: draft.targets.map((target) => ({
       templateId: target.templateId,
@@ -244,6 +258,11 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
     repeats: repeatsOf(draft) ?? Number(draft.repeats),
     engine: draft.engine,
   };
+}
+
+/** The host ids of the clients chosen so far, in order (a row with no host yet left out). */
+export function clientHostIds(draft: Pick<WizardDraft, 'clientHostId' | 'clientWeight' | 'moreClients'>): number[] {
+  return wizardClients(draft).flatMap((client) => (client.hostId === null ? [] : [client.hostId]));
 }
 
 /** Every load client of the draft, the first one (clientHostId) included. */
