@@ -38,10 +38,10 @@ function output(options: { end?: boolean; listener?: boolean; swapOut?: number }
   return parts.join('\n') + '\n';
 }
 
-function facts(role: 'client' | 'server', readings: HostReadings | null, cores = 4): HostFacts {
+function facts(role: 'client' | 'server', readings: HostReadings | null, cores = 4, hostName = `h-${role}`): HostFacts {
   return HostFacts.parse({
     role,
-    hostName: `h-${role}`,
+    hostName,
     hostname: role,
     distro: 'Debian',
     kernel: '6.1.0',
@@ -78,7 +78,7 @@ test('a host without cpufreq, turbo switch or listener reads as unknown, not as 
   assert.equal(readings.governors, null);
   assert.equal(readings.boost, null);
   assert.equal(readings.listener, null);
-  assert.equal(findNoise(facts('client', readings), null).some((finding) => finding.kind === 'governor' || finding.kind === 'turbo'), false);
+  assert.equal(findNoise([facts('client', readings)], null).some((finding) => finding.kind === 'governor' || finding.kind === 'turbo'), false);
 });
 
 test('a truncated facts output is refused', () => {
@@ -87,7 +87,7 @@ test('a truncated facts output is refused', () => {
 });
 
 test('findings: governor, turbo, load, busy process and swap on one host, each with its evidence', () => {
-  const findings = findNoise(null, facts('server', parseFactsOutput(output({ swapOut: 5 }))));
+  const findings = findNoise([], facts('server', parseFactsOutput(output({ swapOut: 5 }))));
   assert.deepEqual(
     findings.map((finding) => [finding.kind, finding.host]),
     [
@@ -102,26 +102,52 @@ test('findings: governor, turbo, load, busy process and swap on one host, each w
   assert.equal(findings[0]!.evidence, 'scaling_governor: performance, powersave');
   assert.match(findings[3]!.evidence, /pid 42 cc1 \(plus\) x 75 %/);
   assert.equal(findings[4]!.evidence, 'pswpin +0, pswpout +5 over 2 s');
+  assert.ok(findings.every((finding) => finding.hostName === 'h-server'));
+});
+
+test('several clients: each is checked and each finding names its client; clients on one kernel are named together', () => {
+  const quiet: HostReadings = { machineId: null, bootId: null, governors: ['performance'], boost: null, loadAverage: [0, 0, 0], busy: [], swap: null, listener: null };
+  const loaded = { ...quiet, loadAverage: [8, 8, 8] as [number, number, number] };
+  const findings = findNoise([facts('client', quiet, 4, 'c1'), facts('client', loaded, 4, 'c2'), facts('client', { ...quiet, swap: { pagesIn: 2, pagesOut: 0, seconds: 1 } }, 4, 'c3')], null);
+  assert.deepEqual(
+    findings.map((finding) => [finding.kind, finding.host, finding.hostName]),
+    [
+      ['load', 'client', 'c2'],
+      ['swap', 'client', 'c3'],
+    ],
+  );
+  assert.match(findings[0]!.message, /client c2/);
+
+  const shared = { ...quiet, bootId: 'k1' };
+  const together = findNoise([facts('client', shared, 4, 'c1'), facts('client', { ...quiet, bootId: 'k2' }, 4, 'c2'), facts('client', shared, 4, 'c3')], null);
+  assert.deepEqual(together.map((finding) => finding.kind), ['same-machine']);
+  assert.match(together[0]!.message, /clients c1, c3 run on the same machine/);
+
+  const withServer = findNoise([facts('client', { ...quiet, bootId: 'k2' }, 4, 'c1'), facts('client', shared, 4, 'c2')], facts('server', shared));
+  assert.equal(withServer.length, 1);
+  assert.match(withServer[0]!.message, /client \(c2\) and the server/);
 });
 
 test('a quiet host has no findings; load is judged against its cores', () => {
   const quiet: HostReadings = { machineId: 'a', bootId: 'b', governors: ['performance'], boost: { on: false, source: 'cpufreq/boost' }, loadAverage: [2.5, 1, 1], busy: [{ pid: 9, command: 'x', cpuPercent: 5 }], swap: { pagesIn: 0, pagesOut: 0, seconds: 1 }, listener: null };
-  assert.deepEqual(findNoise(facts('client', quiet, 16), null), []);
-  assert.deepEqual(findNoise(facts('client', quiet, 4), null).map((finding) => finding.kind), ['load']);
+  assert.deepEqual(findNoise([facts('client', quiet, 16)], null), []);
+  assert.deepEqual(findNoise([facts('client', quiet, 4)], null).map((finding) => finding.kind), ['load']);
 });
 
 test('client and server on the same kernel are one machine; a shared machine id alone may be a clone', () => {
   const base: HostReadings = { machineId: 'm1', bootId: 'b1', governors: null, boost: null, loadAverage: null, busy: [], swap: null, listener: null };
-  const same = findNoise(facts('client', base), facts('server', base));
+  const same = findNoise([facts('client', base)], facts('server', base));
   assert.deepEqual(same.map((finding) => [finding.kind, finding.host]), [['same-machine', 'both']]);
   assert.match(same[0]!.message, /same machine/);
   assert.match(same[0]!.evidence, /boot id b1/);
-  const clone = findNoise(facts('client', base), facts('server', { ...base, bootId: 'b2' }));
+  const clone = findNoise([facts('client', base)], facts('server', { ...base, bootId: 'b2' }));
   assert.match(clone[0]!.message, /cloned/);
-  assert.deepEqual(findNoise(facts('client', base), facts('server', { ...base, bootId: 'b2', machineId: 'm2' })), []);
+  assert.deepEqual(findNoise([facts('client', base)], facts('server', { ...base, bootId: 'b2', machineId: 'm2' })), []);
 });
 
 test('a host whose facts could not be read is a finding, not silence', () => {
-  const findings = findNoise(null, null, [{ role: 'server', message: 'connection lost' }]);
+  const findings = findNoise([], null, [{ role: 'server', message: 'connection lost' }]);
   assert.deepEqual(findings, [{ kind: 'unavailable', host: 'server', message: "The server's facts could not be read: nothing is known about its noise.", evidence: 'connection lost' }]);
+  const client = findNoise([], null, [{ role: 'client', hostName: 'c2', message: 'timed out' }]);
+  assert.deepEqual(client, [{ kind: 'unavailable', host: 'client', hostName: 'c2', message: "The client c2's facts could not be read: nothing is known about its noise.", evidence: 'timed out' }]);
 });

@@ -1,7 +1,8 @@
 // What a host was during a session, and what on it makes results unrepeatable. Owns the schema of a
 // session's host facts (system info plus the server process's own limits, the preset in effect,
 // CPU governor and turbo, load, busy processes, swap activity, machine and boot ids), the reading
-// of the facts script's output, and the noise findings drawn from both hosts' readings. The script
+// of the facts script's output, and the noise findings drawn from every host's readings (each client
+// of a session and its server). The script
 // runs from main/ (which owns I/O); the findings are data, rendered by one UI component.
 
 import { z } from 'zod';
@@ -52,15 +53,20 @@ export const NOISE_KINDS = ['governor', 'turbo', 'load', 'busy-process', 'swap',
 export const NoiseFinding = z.object({
   kind: z.enum(NOISE_KINDS),
   host: z.enum(['client', 'server', 'both']),
+  /** The host it is about by name (with several clients, which client); absent for 'both' and in findings stored before. */
+  hostName: z.string().optional(),
   message: z.string(),
   /** The reading behind the message, as read. */
   evidence: z.string(),
 });
 export type NoiseFinding = z.infer<typeof NoiseFinding>;
 
-/** Both hosts of a session (or of a pre-flight check) and what the pre-flight found. */
+/** The hosts of a session (or of a pre-flight check) and what the pre-flight found. */
 export const SessionHostFacts = z.object({
+  /** The first client (clients[0]): what one-client readers read. */
   client: HostFacts.nullable(),
+  /** Every client that could be read, in the session's client order. */
+  clients: z.array(HostFacts),
   server: HostFacts.nullable(),
   findings: z.array(NoiseFinding),
 });
@@ -202,6 +208,7 @@ export function loadThreshold(cores: number): number {
 function hostFindings(facts: HostFacts): NoiseFinding[] {
   const findings: NoiseFinding[] = [];
   const host = facts.role;
+  const hostName = facts.hostName;
   const where = `${host} ${facts.hostName}`;
   const readings = facts.readings;
   if (!readings) return findings;
@@ -210,6 +217,7 @@ function hostFindings(facts: HostFacts): NoiseFinding[] {
     findings.push({
       kind: 'governor',
       host,
+      hostName,
       message: `The ${where} scales its CPU frequency (governor ${slow.join(', ')}, not performance): the clock moves with the load.`,
       evidence: `scaling_governor: ${readings.governors!.join(', ')}`,
     });
@@ -218,6 +226,7 @@ function hostFindings(facts: HostFacts): NoiseFinding[] {
     findings.push({
       kind: 'turbo',
       host,
+      hostName,
       message: `Turbo boost is on on the ${where}: the clock depends on temperature and how many cores are busy.`,
       evidence: `${readings.boost.source} = ${readings.boost.source.endsWith('no_turbo') ? '0' : '1'}`,
     });
@@ -226,6 +235,7 @@ function hostFindings(facts: HostFacts): NoiseFinding[] {
     findings.push({
       kind: 'load',
       host,
+      hostName,
       message: `The ${where} is already loaded (load average ${readings.loadAverage[0]} on ${facts.cpuCores} cores) before the benchmark starts.`,
       evidence: `loadavg ${readings.loadAverage.join(' ')}`,
     });
@@ -235,6 +245,7 @@ function hostFindings(facts: HostFacts): NoiseFinding[] {
     findings.push({
       kind: 'busy-process',
       host,
+      hostName,
       message: `Other processes use CPU on the ${where}: ${busy.map((process) => `${process.command} (${process.cpuPercent} %)`).join(', ')}.`,
       evidence: busy.map((process) => `pid ${process.pid} ${process.command} ${process.cpuPercent} % of a core`).join('; '),
     });
@@ -243,6 +254,7 @@ function hostFindings(facts: HostFacts): NoiseFinding[] {
     findings.push({
       kind: 'swap',
       host,
+      hostName,
       message: `The ${where} is swapping: memory pressure will show up as latency.`,
       evidence: `pswpin +${readings.swap.pagesIn}, pswpout +${readings.swap.pagesOut} over ${readings.swap.seconds} s`,
     });
@@ -269,16 +281,48 @@ function sameMachine(client: HostFacts, server: HostFacts): NoiseFinding | null 
   };
 }
 
-/** What makes results from these hosts unrepeatable, in the order the UI shows it. */
-export function findNoise(client: HostFacts | null, server: HostFacts | null, problems: ReadonlyArray<{ role: 'client' | 'server'; message: string }> = []): NoiseFinding[] {
+/** Clients that run on one kernel (same boot id) share its CPU: together they are not the capacity their count suggests. */
+function clientsSharingMachines(clients: readonly HostFacts[]): NoiseFinding[] {
+  const byBoot = new Map<string, HostFacts[]>();
+  for (const client of clients) {
+    const bootId = client.readings?.bootId;
+    if (bootId) byBoot.set(bootId, [...(byBoot.get(bootId) ?? []), client]);
+  }
+  return [...byBoot].flatMap(([bootId, group]) =>
+    group.length < 2
+      ? []
+      : [
+          {
+            kind: 'same-machine' as const,
+            host: 'client' as const,
+            message: `The clients ${group.map((client) => client.hostName).join(', ')} run on the same machine: their load generators compete for its CPU, so together they add no capacity.`,
+            evidence: `all report boot id ${bootId}`,
+          },
+        ],
+  );
+}
+
+/** A host whose facts could not be read: by role, and by name when known. */
+export interface UnreadHost {
+  role: 'client' | 'server';
+  hostName?: string;
+  message: string;
+}
+
+/** What makes results from these hosts unrepeatable, in the order the UI shows it: every client's and the server's. */
+export function findNoise(clients: readonly HostFacts[], server: HostFacts | null, problems: readonly UnreadHost[] = []): NoiseFinding[] {
   const findings: NoiseFinding[] = problems.map((problem) => ({
     kind: 'unavailable',
     host: problem.role,
-    message: `The ${problem.role}'s facts could not be read: nothing is known about its noise.`,
+    ...(problem.hostName !== undefined ? { hostName: problem.hostName } : {}),
+    message: `The ${problem.role}${problem.hostName !== undefined ? ` ${problem.hostName}` : ''}'s facts could not be read: nothing is known about its noise.`,
     evidence: problem.message,
   }));
-  const same = client && server ? sameMachine(client, server) : null;
-  if (same) findings.push(same);
-  for (const facts of [client, server]) if (facts) findings.push(...hostFindings(facts));
+  for (const client of clients) {
+    const same = server ? sameMachine(client, server) : null;
+    if (same) findings.push(same);
+  }
+  findings.push(...clientsSharingMachines(clients));
+  for (const facts of [...clients, server]) if (facts) findings.push(...hostFindings(facts));
   return findings;
 }

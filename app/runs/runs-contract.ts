@@ -78,11 +78,13 @@ export const runRequests = {
   'runs.live': request(NoArgs, z.object({ run: LiveRun.nullable(), points: z.array(LivePoint) })),
   'runs.ack': request(z.object({ sessionId: SessionId, seq: z.number().int().min(0) }).strict(), z.object({})),
   'runs.list': request(z.object({ sessionId: SessionId }).strict(), z.array(StoredRun)),
-  /** The noise pre-flight: both hosts read now, with what makes results unrepeatable. Nothing is stored. */
+  /** The noise pre-flight: the hosts read now, with what makes results unrepeatable. Nothing is stored. */
   'runs.preflight': request(
     z
       .object({
         clientHostId: HostId,
+        /** Every client when there are several (clientHostId first among them); absent: the one client. */
+        clientHostIds: z.array(HostId).min(1).max(MAX_RUN_CLIENTS).optional(),
         serverHostId: HostId.nullable().optional(),
         /** The target's port on the server: the limits of the process listening there are read. */
         port: z.number().int().min(1).max(65535).nullable().optional(),

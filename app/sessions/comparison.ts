@@ -12,7 +12,7 @@ import { engineLabel, recordedEngineOf } from '../runs/engine-choice.ts';
 import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom } from './compare-stats.ts';
 import type { LatencyHistogram } from '../common/hdr.ts';
 import { describeProfile, LoadProfile, StepLoad, targetRate } from '../runs/load-profile.ts';
-import { diffHosts, type HostRole, type HostSnapshot } from './host-diff.ts';
+import { diffHosts, type SessionSystems } from './host-diff.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
 import { importProvenanceOf, type ImportFigure } from './importers/imported-result.ts';
@@ -127,7 +127,7 @@ export const RepeatGroup = z.object({
 export type RepeatGroup = z.infer<typeof RepeatGroup>;
 
 export const HostDiffSchema = z.object({
-  rows: z.array(z.object({ role: z.enum(['client', 'server']), label: z.string(), values: z.array(z.string().nullable()), differs: z.boolean() })),
+  rows: z.array(z.object({ role: z.enum(['client', 'server']), clientIndex: z.number().int().optional(), label: z.string(), values: z.array(z.string().nullable()), differs: z.boolean() })),
   warnings: z.array(z.string()),
 });
 
@@ -179,7 +179,7 @@ export interface ComparedSessionInput {
   clientHost: string | null;
   serverHost: string | null;
   /** The session's own snapshot of its hosts at start (null where it recorded none). */
-  systems: Record<HostRole, HostSnapshot | null>;
+  systems: SessionSystems;
   /** What the pre-flight found noisy on its hosts at start. */
   noise?: NoiseFinding[];
   runs: ComparedRunInput[];

@@ -1,7 +1,9 @@
 // The host part of a comparison: one row per system fact (kernel, cores, CPU, memory, limits,
 // tracked sysctls) with each compared session's value, flagged where they differ, and the warnings
 // that say when runs were made on machines too different to compare fairly. Each value comes from
-// the session's own snapshot; a fact that snapshot did not record is null ("not recorded").
+// the session's own snapshot; a fact that snapshot did not record is null ("not recorded"). Sessions
+// with the same number of clients are compared client by client (first with first, second with
+// second); when their client sets differ in size, that is said and only their first clients compared.
 
 import type { HostFacts } from '../hosts/host-facts.ts';
 import { TRACKED_SYSCTLS, type SystemInfo } from '../hosts/system-info.ts';
@@ -13,6 +15,8 @@ export type HostRole = 'client' | 'server';
 
 export interface HostDiffRow {
   role: HostRole;
+  /** Which client (0-based), when the sessions have several clients each; absent otherwise. */
+  clientIndex?: number;
   label: string;
   /** One value per compared session, in order; null when that session's snapshot did not record it. */
   values: Array<string | null>;
@@ -68,27 +72,48 @@ export interface HostDiff {
   warnings: string[];
 }
 
-/** `hosts[i]` holds session i's client and server snapshots (null when none was taken). */
-export function diffHosts(names: readonly string[], hosts: ReadonlyArray<Record<HostRole, HostSnapshot | null>>): HostDiff {
+/** One session's snapshots: its server, its first client and (sessions with several) every client in order. */
+export type SessionSystems = Record<HostRole, HostSnapshot | null> & { clients?: readonly HostSnapshot[] };
+
+function clientsOf(systems: SessionSystems): readonly HostSnapshot[] {
+  return systems.clients && systems.clients.length > 0 ? systems.clients : systems.client ? [systems.client] : [];
+}
+
+/** Rows and warnings for one host position across the sessions: `who` names it in the warnings. */
+function compareHosts(names: readonly string[], infos: ReadonlyArray<HostSnapshot | null>, role: HostRole, who: string, clientIndex?: number): HostDiff {
   const rows: HostDiffRow[] = [];
   const warnings: string[] = [];
-  for (const role of ['server', 'client'] as const) {
-    const infos = hosts.map((entry) => entry[role]);
-    const missing = infos.flatMap((info, i) => (info === null ? [names[i] ?? `#${i + 1}`] : []));
-    if (missing.length > 0 && missing.length < infos.length) {
-      warnings.push(`No ${role} system info for ${missing.map((name) => `“${name}”`).join(', ')}: cannot tell whether the ${role} hosts match.`);
-    }
-    const differing: string[] = [];
-    for (const fact of FACTS.filter((candidate) => (candidate.role ?? role) === role)) {
-      const values = infos.map((info) => (info ? fact.read(info) : null));
-      const known = values.filter((value): value is string => value !== null);
-      const differs = new Set(known).size > 1;
-      rows.push({ role, label: fact.label, values, differs });
-      if (differs && fact.critical) differing.push(fact.label);
-    }
-    if (differing.length > 0) {
-      warnings.push(`Not comparable: the ${role} hosts differ in ${differing.join(', ')}.`);
-    }
+  const missing = infos.flatMap((info, i) => (info === null ? [names[i] ?? `#${i + 1}`] : []));
+  if (missing.length > 0 && missing.length < infos.length) {
+    warnings.push(`No ${who} system info for ${missing.map((name) => `“${name}”`).join(', ')}: cannot tell whether the ${who} hosts match.`);
   }
+  const differing: string[] = [];
+  for (const fact of FACTS.filter((candidate) => (candidate.role ?? role) === role)) {
+    const values = infos.map((info) => (info ? fact.read(info) : null));
+    const known = values.filter((value): value is string => value !== null);
+    const differs = new Set(known).size > 1;
+    rows.push({ role, ...(clientIndex !== undefined ? { clientIndex } : {}), label: fact.label, values, differs });
+    if (differs && fact.critical) differing.push(fact.label);
+  }
+  if (differing.length > 0) warnings.push(`Not comparable: the ${who} hosts differ in ${differing.join(', ')}.`);
   return { rows, warnings };
+}
+
+/** `hosts[i]` holds session i's snapshots (null where none was taken). */
+export function diffHosts(names: readonly string[], hosts: readonly SessionSystems[]): HostDiff {
+  const parts: HostDiff[] = [compareHosts(names, hosts.map((entry) => entry.server), 'server', 'server')];
+  const clients = hosts.map(clientsOf);
+  const counts = [...new Set(clients.map((list) => list.length).filter((count) => count > 0))].sort((a, b) => a - b);
+  const clientWarnings: string[] = [];
+  if (counts.length > 1) {
+    clientWarnings.push(`The client sets differ (${counts.join(' vs ')} clients): only each session's first client is compared.`);
+  }
+  if (counts.length === 1 && counts[0]! > 1) {
+    for (let index = 0; index < counts[0]!; index++) {
+      parts.push(compareHosts(names, clients.map((list) => list[index] ?? null), 'client', `client ${index + 1}`, index));
+    }
+  } else {
+    parts.push(compareHosts(names, clients.map((list) => list[0] ?? null), 'client', 'client'));
+  }
+  return { rows: parts.flatMap((part) => part.rows), warnings: [...parts.flatMap((part) => part.warnings), ...clientWarnings] };
 }

@@ -13,7 +13,8 @@ export function createRunHandlers({ runs, hostFacts }: Pick<Services, 'runs' | '
     'runs.live': () => runs.live(),
     'runs.ack': ({ sessionId, seq }) => noAnswer(runs.ack(sessionId, seq)),
     'runs.list': ({ sessionId }) => runs.list(sessionId),
-    'runs.preflight': ({ clientHostId, serverHostId, port }) => hostFacts.check({ clientHostId, serverHostId: serverHostId ?? null, port: port ?? null }),
+    'runs.preflight': ({ clientHostId, clientHostIds, serverHostId, port }) =>
+      hostFacts.check({ clientHostIds: clientHostIds ?? [clientHostId], serverHostId: serverHostId ?? null, port: port ?? null }),
     'runs.hostFacts': ({ sessionId }) => hostFacts.ofSession(sessionId),
   };
 }

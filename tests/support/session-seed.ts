@@ -106,12 +106,11 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
       const facts = (role: 'client' | 'server', info: SystemInfo) => ({ ...info, role, hostName: info.hostname, preset: { applied: [], pending: [] }, readings: null });
       snapshots.addForSession(
         session.id,
-        { client: client.id, server: server.id },
-        {
-          client: facts('client', seedSystemInfo(client.name, { takenAt })),
-          server: facts('server', seedSystemInfo(server.name, { takenAt, ...options.serverInfo })),
-          findings: [],
-        },
+        [
+          { hostId: client.id, facts: facts('client', seedSystemInfo(client.name, { takenAt })) },
+          { hostId: server.id, facts: facts('server', seedSystemInfo(server.name, { takenAt, ...options.serverInfo })) },
+        ],
+        [],
       );
       const runIds: number[] = [];
       let clock = started.getTime();

@@ -246,7 +246,7 @@ export class RunService {
       status: 'running',
     });
     this.#options.sessions.setStatus(session.id, 'running', { started: now });
-    await this.#options.hostFacts?.take(session.id, { clientHostId: first.hostId, serverHostId: server?.id ?? null, port: target.port });
+    await this.#options.hostFacts?.take(session.id, { clientHostIds: clients.map((client) => client.hostId), serverHostId: server?.id ?? null, port: target.port });
     const clockWarnings = clients.flatMap((client) => (client.clock && client.clock.uncertaintyMs > CLOCK_UNCERTAINTY_LIMIT_MS ? [clockWarning(client)] : []));
     const state: LiveRun = {
       sessionId: session.id,

@@ -1,10 +1,10 @@
-// What both hosts are at a session's start: reads each host's system info and facts (the server's
-// with the limits of the process on the target port; the client's limits are its login's, which
-// the agent gets), adds the preset Benchlab's change journal knows is applied or pending there,
+// What a session's hosts are at its start: reads every client's and the server's system info and
+// facts (the server's with the limits of the process on the target port; a client's limits are its
+// login's, which the agent gets), adds the preset Benchlab's change journal knows is applied or pending there,
 // draws the noise findings, and stores all of it with the session. The same reading, unstored, is
 // the pre-flight check the Run page and the wizard show before starting.
 
-import { findNoise, HostFacts, type SessionHostFacts } from '../../../app/hosts/host-facts.ts';
+import { findNoise, HostFacts, type NoiseFinding, type SessionHostFacts, type UnreadHost } from '../../../app/hosts/host-facts.ts';
 import { collectSystemInfo } from '../hosts/system-info.ts';
 import { collectReadings } from '../hosts/host-facts.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
@@ -15,7 +15,8 @@ import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { SnapshotsRepository } from '../sessions/snapshots-repository.ts';
 
 export interface SessionHosts {
-  clientHostId: number;
+  /** Every load client, in the session's order (one for most sessions). */
+  clientHostIds: readonly number[];
   serverHostId: number | null;
   /** The target's port on the server, whose listening process's limits are read. */
   port: number | null;
@@ -32,26 +33,28 @@ export interface SessionSnapshotOptions {
 
 type Role = 'client' | 'server';
 
+/** A host that could be read: its id (the row it is stored under) and its facts. */
+export interface ReadHost {
+  hostId: number;
+  facts: HostFacts;
+}
+
+function snapshotOf(hosts: readonly ReadHost[], findings: NoiseFinding[]): SessionHostFacts {
+  const clients = hosts.filter((host) => host.facts.role === 'client').map((host) => host.facts);
+  const server = hosts.find((host) => host.facts.role === 'server')?.facts ?? null;
+  return { client: clients[0] ?? null, clients, server, findings };
+}
+
 export class SessionSnapshots {
   readonly #options: SessionSnapshotOptions;
   constructor(options: SessionSnapshotOptions) {
     this.#options = options;
   }
 
-  /** Reads both hosts now and says what is noisy; a host that cannot be read is a finding, not an error. */
+  /** Reads every host now, side by side, and says what is noisy; a host that cannot be read is a finding, not an error. */
   async check(args: SessionHosts): Promise<SessionHostFacts> {
-    const problems: Array<{ role: Role; message: string }> = [];
-    const read = async (role: Role, hostId: number | null): Promise<HostFacts | null> => {
-      if (hostId === null) return null;
-      try {
-        return await this.#read(role, hostId, role === 'server' ? args.port : null, problems);
-      } catch (error) {
-        problems.push({ role, message: (error as Error).message });
-        return null;
-      }
-    };
-    const [client, server] = await Promise.all([read('client', args.clientHostId), read('server', args.serverHostId)]);
-    return { client, server, findings: findNoise(client, server, problems) };
+    const { hosts, findings } = await this.#readAll(args);
+    return snapshotOf(hosts, findings);
   }
 
   /** What a session's hosts were at its start: null when it recorded none, not_found for no such session. */
@@ -60,25 +63,51 @@ export class SessionSnapshots {
     return this.#options.snapshots.forSession(sessionId);
   }
 
-  /** Reads both hosts and stores what they were with the session. Never throws: a snapshot must not stop a run. */
+  /** Reads every host and stores what they were with the session. Never throws: a snapshot must not stop a run. */
   async take(sessionId: number, args: SessionHosts): Promise<SessionHostFacts> {
-    const snapshot = await this.check(args);
+    const { hosts, findings } = await this.#readAll(args);
     try {
-      this.#options.snapshots.addForSession(sessionId, { client: args.clientHostId, server: args.serverHostId }, snapshot);
+      this.#options.snapshots.addForSession(sessionId, hosts, findings);
     } catch (error) {
       this.#options.log.warn('runs', `session ${sessionId}: the hosts' snapshot could not be stored: ${(error as Error).message}`);
     }
-    for (const finding of snapshot.findings) this.#options.log.warn('runs', `session ${sessionId}: ${finding.message} (${finding.evidence})`);
-    return snapshot;
+    for (const finding of findings) this.#options.log.warn('runs', `session ${sessionId}: ${finding.message} (${finding.evidence})`);
+    return snapshotOf(hosts, findings);
   }
 
-  async #read(role: Role, hostId: number, port: number | null, problems: Array<{ role: Role; message: string }>): Promise<HostFacts> {
+  /** Every host read side by side (the server first, then the clients in order), those read with their ids, and the findings. */
+  async #readAll(args: SessionHosts): Promise<{ hosts: ReadHost[]; findings: NoiseFinding[] }> {
+    const problems: UnreadHost[] = [];
+    const read = async (role: Role, hostId: number | null): Promise<ReadHost | null> => {
+      if (hostId === null) return null;
+      try {
+        return { hostId, facts: await this.#read(role, hostId, role === 'server' ? args.port : null, problems) };
+      } catch (error) {
+        problems.push({ role, ...this.#nameOf(hostId), message: (error as Error).message });
+        return null;
+      }
+    };
+    const hosts = (await Promise.all([read('server', args.serverHostId), ...args.clientHostIds.map((hostId) => read('client', hostId))])).filter((host): host is ReadHost => host !== null);
+    const facts = snapshotOf(hosts, []);
+    return { hosts, findings: findNoise(facts.clients, facts.server, problems) };
+  }
+
+  /** The host's name for a finding, when the host is known at all. */
+  #nameOf(hostId: number): { hostName?: string } {
+    try {
+      return { hostName: this.#options.hosts.get(hostId).name };
+    } catch {
+      return {};
+    }
+  }
+
+  async #read(role: Role, hostId: number, port: number | null, problems: UnreadHost[]): Promise<HostFacts> {
     const host = this.#options.hosts.get(hostId);
     const transport = this.#options.connections.transportFor(hostId);
     const [info, readings] = await Promise.all([
       collectSystemInfo(transport),
       collectReadings(transport, port).catch((error: unknown) => {
-        problems.push({ role, message: (error as Error).message });
+        problems.push({ role, hostName: host.name, message: (error as Error).message });
         return null;
       }),
     ]);

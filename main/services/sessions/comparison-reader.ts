@@ -101,7 +101,7 @@ export class ComparisonReader {
       config: session.config,
       clientHost: session.clientHostId === null ? null : this.#hosts.nameOf(session.clientHostId),
       serverHost: session.serverHostId === null ? null : this.#hosts.nameOf(session.serverHostId),
-      systems: { client: facts?.client ?? null, server: facts?.server ?? null },
+      systems: { client: facts?.client ?? null, clients: facts?.clients ?? [], server: facts?.server ?? null },
       noise: facts?.findings ?? [],
       runs: this.runs(session, onlyRunIds).map(({ measured: _measured, clientVerdicts: _clientVerdicts, ...run }) => run),
     };

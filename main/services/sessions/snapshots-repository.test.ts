@@ -61,15 +61,27 @@ function facts(role: 'client' | 'server', portRange: string): HostFacts {
   });
 }
 
+/** A snapshot as the session service builds it, and the rows it stores (clients first, in order). */
+function snapshotOf(clients: Array<[number, HostFacts]>, server: [number, HostFacts] | null, findings: NoiseFinding[]) {
+  const snapshot: SessionHostFacts = { client: clients[0]?.[1] ?? null, clients: clients.map(([, facts]) => facts), server: server?.[1] ?? null, findings };
+  const hosts = [...clients, ...(server ? [server] : [])].map(([hostId, facts]) => ({ hostId, facts }));
+  return { snapshot, hosts };
+}
+
+function store(sessionId: number, clients: Array<[number, HostFacts]>, server: [number, HostFacts] | null, findings: NoiseFinding[]): SessionHostFacts {
+  const { snapshot, hosts } = snapshotOf(clients, server, findings);
+  snapshots.addForSession(sessionId, hosts, findings);
+  return snapshot;
+}
+
 const same: NoiseFinding = { kind: 'same-machine', host: 'both', message: 'same machine', evidence: 'boot id b' };
 const serverSwap: NoiseFinding = { kind: 'swap', host: 'server', message: 'swapping', evidence: 'pswpout +3' };
 
 test("a session reads its own snapshot, never another session's or a host's later facts", () => {
   const first = newSession('first');
   const second = newSession('second');
-  const firstSnapshot: SessionHostFacts = { client: facts('client', '18000 65535'), server: facts('server', '18000 65535'), findings: [same, serverSwap] };
-  snapshots.addForSession(first, { client: clientId, server: serverId }, firstSnapshot);
-  snapshots.addForSession(second, { client: clientId, server: serverId }, { client: facts('client', '32768 60999'), server: facts('server', '32768 60999'), findings: [] });
+  const firstSnapshot = store(first, [[clientId, facts('client', '18000 65535')]], [serverId, facts('server', '18000 65535')], [same, serverSwap]);
+  store(second, [[clientId, facts('client', '32768 60999')]], [serverId, facts('server', '32768 60999')], []);
   // The Hosts page later reads the hosts again (a connect-time snapshot, no session).
   snapshots.add(serverId, { ...facts('server', '1024 2048') });
 
@@ -82,13 +94,13 @@ test("a session reads its own snapshot, never another session's or a host's late
 test('a session without a snapshot reads null, and so does its comparison, even when the hosts have facts', () => {
   const recorded = newSession('recorded');
   const unrecorded = newSession('unrecorded');
-  snapshots.addForSession(recorded, { client: clientId, server: serverId }, { client: facts('client', '18000 65535'), server: facts('server', '18000 65535'), findings: [serverSwap] });
+  store(recorded, [[clientId, facts('client', '18000 65535')]], [serverId, facts('server', '18000 65535')], [serverSwap]);
   snapshots.add(clientId, facts('client', '1 2'));
   assert.equal(snapshots.forSession(unrecorded), null);
 
   const reader = new ComparisonReader(db);
   const none = reader.session(sessions.get(unrecorded));
-  assert.deepEqual(none.systems, { client: null, server: null });
+  assert.deepEqual(none.systems, { client: null, clients: [], server: null });
   assert.deepEqual(none.noise, []);
   const own = reader.session(sessions.get(recorded));
   assert.equal(own.systems.server!.sysctls['net.ipv4.ip_local_port_range'], '18000 65535');
@@ -99,15 +111,53 @@ test("a finding about a host whose facts could not be read is kept with the othe
   const session = newSession('half');
   const unavailable: NoiseFinding = { kind: 'unavailable', host: 'server', message: 'not read', evidence: 'connection lost' };
   const client = facts('client', '1 2');
-  snapshots.addForSession(session, { client: clientId, server: serverId }, { client, server: null, findings: [unavailable] });
-  assert.deepEqual(snapshots.forSession(session), { client, server: null, findings: [unavailable] });
+  const snapshot = store(session, [[clientId, client]], null, [unavailable]);
+  assert.deepEqual(snapshots.forSession(session), snapshot);
+  assert.deepEqual(snapshot, { client, clients: [client], server: null, findings: [unavailable] });
 });
 
 test('a session on one host for both roles keeps both rows apart', () => {
   const session = sessions.create({ name: 'local', clientHostId: clientId, serverHostId: clientId, config: {}, status: 'completed' }).id;
-  snapshots.addForSession(session, { client: clientId, server: clientId }, { client: facts('client', '1 2'), server: facts('server', '3 4'), findings: [same] });
+  store(session, [[clientId, facts('client', '1 2')]], [clientId, facts('server', '3 4')], [same]);
   const read = snapshots.forSession(session)!;
   assert.equal(read.client!.sysctls['net.ipv4.ip_local_port_range'], '1 2');
   assert.equal(read.server!.sysctls['net.ipv4.ip_local_port_range'], '3 4');
   assert.deepEqual(read.findings, [same]);
+});
+
+test('a session with several clients keeps every client in order, each with the findings about it', () => {
+  const hosts = new HostsRepository(db);
+  const secondId = hosts.add({ name: 'client2', address: '10.0.0.4', port: 22, user: 'bench', auth: 'agent' }).id;
+  const session = newSession('two clients');
+  const first = facts('client', '1 2');
+  const second = { ...facts('client', '5 6'), hostName: 'client2' };
+  const secondLoad: NoiseFinding = { kind: 'load', host: 'client', hostName: 'client2', message: 'client2 is loaded', evidence: 'loadavg 8 8 8' };
+  const thirdUnread: NoiseFinding = { kind: 'unavailable', host: 'client', hostName: 'client3', message: 'not read', evidence: 'timed out' };
+  const snapshot = store(session, [[clientId, first], [secondId, second]], [serverId, facts('server', '3 4')], [same, secondLoad, thirdUnread]);
+
+  const read = snapshots.forSession(session)!;
+  assert.deepEqual(read.clients.map((client) => [client.hostName, client.sysctls['net.ipv4.ip_local_port_range']]), [['client', '1 2'], ['client2', '5 6']]);
+  assert.deepEqual(read.client, first);
+  assert.deepEqual(new Set(read.findings), new Set(snapshot.findings));
+  // Each finding is stored with its own client's row (one about an unread client with the first).
+  const rows = db.prepare('SELECT host_id, info FROM host_snapshot WHERE session_id = ? ORDER BY id').all(session) as Array<{ host_id: number; info: string }>;
+  const kinds = rows.map((row) => [row.host_id, (JSON.parse(row.info) as { findings: NoiseFinding[] }).findings.map((finding) => finding.kind)]);
+  assert.deepEqual(kinds, [
+    [clientId, ['same-machine', 'unavailable']],
+    [secondId, ['same-machine', 'load']],
+    [serverId, ['same-machine']],
+  ]);
+});
+
+test('a session stored before several clients (no clients field, no host names on findings) reads as one client', () => {
+  const session = newSession('old');
+  const old = (role: 'client' | 'server', findings: NoiseFinding[]) => JSON.stringify({ ...facts(role, '1 2'), findings });
+  const insert = db.prepare('INSERT INTO host_snapshot (host_id, session_id, taken_at, info) VALUES (?, ?, ?, ?)');
+  insert.run(clientId, session, '2026-01-01T00:00:00.000Z', old('client', [same]));
+  insert.run(serverId, session, '2026-01-01T00:00:00.000Z', old('server', [same, serverSwap]));
+  const read = snapshots.forSession(session)!;
+  assert.equal(read.client!.hostName, 'client');
+  assert.equal(read.clients.length, 1);
+  assert.equal(read.server!.hostName, 'server');
+  assert.deepEqual(read.findings, [same, serverSwap]);
 });

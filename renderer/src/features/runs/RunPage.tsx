@@ -59,7 +59,7 @@ export function RunPage() {
     return typeof parsed === 'string' ? null : parsed.port;
   }, [draft.target]);
   // The hosts are read for noise before a start, never during one (the check itself takes CPU).
-  const preflight = usePreflight(clientHostId && !running ? { clientHostId, serverHostId, port: serverHostId ? targetPort : null } : null);
+  const preflight = usePreflight(clientHostId && !running ? { clientHostId, clientHostIds: clientPicks.flatMap((pick) => (pick.hostId === null ? [] : [pick.hostId])), serverHostId, port: serverHostId ? targetPort : null } : null);
   const fieldErrors = useMemo(() => {
     const errors: Record<string, string> = {};
     for (const [path, message] of Object.entries(profileFieldErrors(profileOf(draft)))) errors[fieldOfError(path, draft)] ??= message;
@@ -152,7 +152,7 @@ export function RunPage() {
         </ProfileForm>
       </div>
       {!running && (
-        <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="run-preflight" />
+        <NoiseFindings title="Pre-flight" findings={preflight.findings} checked={preflight.checked} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="run-preflight" />
       )}
       {run && (
         <>

@@ -48,7 +48,7 @@ export function SessionDashboard(props: {
     <>
       <DegradedBanner steps={steps} />
       <BottleneckBanner steps={judged} />
-      <NoiseFindings title="Hosts at this session's start" findings={noise.findings} quiet={noise.recorded ? undefined : 'not recorded for this session.'} error={noise.error} testId={props.noiseTestId} />
+      <NoiseFindings title="Hosts at this session's start" findings={noise.findings} checked={noise.checked} quiet={noise.recorded ? undefined : 'not recorded for this session.'} error={noise.error} testId={props.noiseTestId} />
       <ClientsTable clients={clients} />
       <SummaryTable steps={props.steps} bucketsMs={props.bucketsMs} />
       {(logLatency || several) && (

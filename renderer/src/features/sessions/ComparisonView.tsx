@@ -291,8 +291,8 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
         <TableHead columns={['Host', 'Fact', ...comparison.sessions.map((session, i) => `${sessionLabel(comparison, i)} · ${session.name}`)]} />
         <tbody>
           {comparison.hosts.rows.map((row) => (
-            <tr key={`${row.role}-${row.label}`} className={row.differs ? 'differs' : undefined} data-differs={row.differs}>
-              <td>{row.role}</td>
+            <tr key={`${row.role}-${row.clientIndex ?? ''}-${row.label}`} className={row.differs ? 'differs' : undefined} data-differs={row.differs}>
+              <td>{row.clientIndex === undefined ? row.role : `client ${row.clientIndex + 1}`}</td>
               <td>{row.label}</td>
               {row.values.map((value, i) => (
                 <td key={i} className="mono">
