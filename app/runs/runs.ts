@@ -99,7 +99,13 @@ export const LiveRun = z.object({
    * Per source of once-a-second lines (the client's load agent, the server's sampler): when its
    * last line came, while nothing has come from it for over 2 s; null while lines flow.
    */
-  silentSince: z.object({ client: z.string().nullable(), server: z.string().nullable() }),
+  silentSince: z.object({
+    /** The earliest silent client's last line. */
+    client: z.string().nullable(),
+    server: z.string().nullable(),
+    /** With several clients: each silent one by index (LiveRun.clients), since its last line; absent with one client. */
+    clients: z.array(z.object({ index: z.number().int(), since: z.string() })).optional(),
+  }),
   /** The load engine that runs (ran) on the (first) client, with the fallback notice if any; null: not recorded (older sessions ran the Node engine). */
   engine: RecordedEngine.nullable(),
 });

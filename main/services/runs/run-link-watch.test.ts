@@ -116,7 +116,11 @@ describe('run link watch', () => {
       f.advance(1000);
       f.watch.heard(FIRST);
     }
-    assert.deepEqual(f.published, [{ client: new Date(secondLast).toISOString(), server: null }], 'the silent client is published although the other one sends');
+    assert.deepEqual(
+      f.published,
+      [{ client: new Date(secondLast).toISOString(), server: null, clients: [{ index: 1, since: new Date(secondLast).toISOString() }] }],
+      'the silent client is published by index although the other one sends',
+    );
     assert.deepEqual(f.suspected, [{ hostId: OTHER_CLIENT, since: secondLast }]);
     f.unresponsive.add(OTHER_CLIENT);
     for (let tick = 0; tick < AGENT_GONE_AFTER_MS / 1000 + 1; tick++) {

@@ -1,6 +1,7 @@
 // Watches the lines of one live session's agents, each client's load agent and the server's sampler,
 // each of which sends one a second. Past SILENT_AFTER_MS without a line the live run says since
-// when that source is silent (the clients: the earliest silent one) and its host is probed (shown
+// when that source is silent (the clients: the earliest silent one, and with several each silent
+// client by index) and its host is probed (shown
 // unresponsive while it does not answer); a line clears both. When a client's agent is known gone
 // by its own heartbeat rule and its host does not answer, that client's link is lost: the run
 // service ends the run, naming it. The server's silence never ends the run: it goes on without
@@ -102,8 +103,12 @@ export class RunLinkWatch {
 
   silentSince(): LiveRun['silentSince'] {
     const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
-    const silentClients = this.#clients.map((watch) => watch.silentSince).filter((since): since is number => since !== null);
-    return { client: iso(silentClients.length > 0 ? Math.min(...silentClients) : null), server: iso(this.#server.silentSince) };
+    const silentClients = this.#clients.flatMap((watch, index) => (watch.silentSince === null ? [] : [{ index, since: watch.silentSince }]));
+    const earliest = silentClients.length > 0 ? Math.min(...silentClients.map((client) => client.since)) : null;
+    const silentSince: LiveRun['silentSince'] = { client: iso(earliest), server: iso(this.#server.silentSince) };
+    // With several clients the banner names which are silent; one client's run reads as it always did.
+    if (this.#clients.length > 1) silentSince.clients = silentClients.map((client) => ({ index: client.index, since: iso(client.since)! }));
+    return silentSince;
   }
 
   #watch(source: LinkSource): SilenceWatch {
