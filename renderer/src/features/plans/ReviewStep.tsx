@@ -1,7 +1,7 @@
 // Wizard step 5: everything the run will do, in order, with each stage's estimate and the total,
 // the name its sessions take, how many times each template runs (interleaved repeats, so Compare
-// can give a verdict), the thresholds an opened plan file carries, and the noise pre-flight of both
-// hosts. Nothing has changed on any host yet.
+// can give a verdict), the thresholds an opened plan file carries, and the noise pre-flight of
+// every client and the server. Nothing has changed on any host yet.
 
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
 import { formatDuration, type PlanStage } from '../../../../app/plans/plan.ts';
@@ -9,7 +9,7 @@ import { FormField } from '../../common/FormField.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
 import { NoiseFindings } from '../runs/NoiseFindings.tsx';
 import { usePreflight } from '../runs/use-preflight.ts';
-import type { WizardDraft } from './wizard-draft.ts';
+import { clientHostIds, type WizardDraft } from './wizard-draft.ts';
 
 export function ReviewStep(props: {
   draft: WizardDraft;
@@ -23,7 +23,7 @@ export function ReviewStep(props: {
 }) {
   const { draft } = props;
   // The templates are not deployed yet, so there is no server process to read limits from.
-  const preflight = usePreflight(draft.clientHostId ? { clientHostId: draft.clientHostId, serverHostId: draft.serverHostId, port: null } : null);
+  const preflight = usePreflight(draft.clientHostId ? { clientHostId: draft.clientHostId, clientHostIds: clientHostIds(draft), serverHostId: draft.serverHostId, port: null } : null);
   return (
     <div className="wizard-step" data-testid="wizard-review">
       <div className="grid">
@@ -51,7 +51,7 @@ export function ReviewStep(props: {
           </ul>
         </div>
       )}
-      <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="wizard-preflight" />
+      <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} checked={preflight.checked} testId="wizard-preflight" />
       <ErrorBanner error={props.problem} testId="wizard-problem" />
       {props.stages && props.estimate && (
         <>
