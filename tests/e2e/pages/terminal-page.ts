@@ -15,7 +15,7 @@ type PageGlobals = {
   benchlab: BenchlabApi;
   navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
   location: { hash: string };
-  getComputedStyle(element: unknown): { whiteSpace: string; fontFamily: string; color: string };
+  getComputedStyle(element: unknown): { whiteSpace: string; fontFamily: string; color: string; backgroundColor: string };
   DataTransfer: new () => { setData(format: string, data: string): void };
   ClipboardEvent: new (type: string, init: { clipboardData: unknown; bubbles: boolean; cancelable: boolean }) => unknown;
 };
@@ -102,6 +102,18 @@ export class TerminalPage {
       const computed = (globalThis as unknown as PageGlobals).getComputedStyle(rows);
       return { whiteSpace: computed.whiteSpace, fontFamily: computed.fontFamily, color: computed.color };
     });
+  }
+
+  /** The colours the browser drew a visible run of cells in, found by its whole text (xterm draws a run of like cells as one span). */
+  cellColours(panel: Locator, text: string): Promise<{ color: string; background: string }> {
+    return panel
+      .locator('.xterm-rows')
+      .getByText(text, { exact: true })
+      .first()
+      .evaluate((cells) => {
+        const computed = (globalThis as unknown as PageGlobals).getComputedStyle(cells);
+        return { color: computed.color, background: computed.backgroundColor };
+      });
   }
 
   /** Pastes as the browser does (a `paste` event with the clipboard's text) into the terminal. */

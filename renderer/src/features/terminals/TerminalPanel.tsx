@@ -39,17 +39,22 @@ function keepFitted(terminal: Terminal, fit: FitAddon, container: HTMLElement): 
   };
 }
 
-/** Opens xterm in the container, styled and fitted; returns the undo (xterm itself is disposed by the caller). */
+/** Opens xterm in the container, styled and fitted; returns the undo (xterm itself is disposed by the caller, right after it). */
 export function mountXterm(terminal: Terminal, container: HTMLElement): () => void {
   const fit = new FitAddon();
   terminal.loadAddon(fit);
-  // Its inline <style> elements would be refused by the CSP: opened this way they are adopted stylesheets.
-  openTerminal(terminal, container);
+  // Its <style> elements and truecolour cells' style attributes would be refused by the CSP: opened
+  // this way they go through CSSOM instead (open-terminal.ts).
+  const close = openTerminal(terminal, container);
   const background = XTERM_OPTIONS.theme?.background ?? '#000';
   if (terminal.element) terminal.element.style.padding = '4px 6px';
   // xterm.css paints the viewport (padding included) plain black whatever the theme says.
   terminal.element?.querySelector<HTMLElement>('.xterm-viewport')?.style.setProperty('background-color', background);
-  return keepFitted(terminal, fit, container);
+  const unfit = keepFitted(terminal, fit, container);
+  return () => {
+    unfit();
+    close();
+  };
 }
 
 /** The size the contract accepts (TerminalSize), whatever a tiny or huge container proposes. */
