@@ -12,7 +12,7 @@ import { parseStudy, type Study } from '../../app/plans/studies.ts';
 import { LoadProfile } from '../../app/runs/load-profile.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import { draftOfProfile, profileOf } from '../../renderer/src/features/runs/profile-draft.ts';
-import { checkedSpec, DEFAULT_WIZARD, proposedPlanName, restoreWizard, specOf, stepErrors, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
+import { checkedSpec, DEFAULT_WIZARD, proposedPlanName, restoreWizard, specOf, stepErrors, studyChoices, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
 import { REPO_ROOT } from '../support/web-app.ts';
 
 const everythingUp: WizardContext = { connected: () => true, presetPlan: () => ({ planId: '0123456789abcdef' }), proposedName: '' };
@@ -90,6 +90,13 @@ describe('checks before Next', () => {
     assert.deepEqual(stepErrors('presets', { ...several, serverPreset: 'wrk-seed', serverHostId: 3 }, everythingUp), {
       serverPreset: 'a client and the server are one host: choose one preset for it',
     });
+  });
+
+  test('a study’s presets: the server’s dropped when the server host is one of the clients (one host, one preset)', () => {
+    const study = { templates: [], presets: { client: 'load-client', server: 'wrk-seed' } };
+    const known = () => true;
+    assert.deepEqual(studyChoices(study, { ...ready, moreClients: [{ hostId: 3, weight: '' }] }, known), { targets: [], clientPreset: 'load-client', serverPreset: 'wrk-seed' });
+    assert.deepEqual(studyChoices(study, { ...ready, moreClients: [{ hostId: 2, weight: '' }] }, known), { targets: [], clientPreset: 'load-client', serverPreset: null });
   });
 
   test('the plan of several clients carries the client preset’s plan on each of them', () => {
