@@ -15,6 +15,11 @@ export const ClockOffset = z
     /** ± bound on offsetMs: half the kept round trip, plus the clocks' resolution. */
     uncertaintyMs: z.number(),
     probes: z.number().int(),
+    /**
+     * From asking the host to start the agent to its first answer, in ms: that host's setup time,
+     * which the coordinated start's lead grows with (start-lead.ts). Absent in sessions before it.
+     */
+    readyMs: z.number().optional(),
   })
   .strict();
 export type ClockOffset = z.infer<typeof ClockOffset>;

@@ -1,8 +1,10 @@
 // Measures a host's clock offset to Benchlab's through the agent: starts it in the clock role over
 // the host's transport, sends pings one after another (each waits for its pong, so none queues
 // behind another), times each round trip on Benchlab's µs clock, and hands the probes to the
-// estimator (app/runs/clock-offset.ts), which keeps the fastest. The agent is stopped whatever
-// happens, so nothing is left running on the host.
+// estimator (app/runs/clock-offset.ts), which keeps the fastest. How long the agent took from being
+// started to its first answer is kept beside the offset (readyMs: the host's setup time, which the
+// coordinated start's lead grows with). The agent is stopped whatever happens, so nothing is left
+// running on the host.
 
 import { performance } from 'node:perf_hooks';
 import { ApiError } from '../../../app/common/errors.ts';
@@ -34,6 +36,7 @@ export async function measureClockOffset(
 
   let answer: ((pong: { id: number; hostMs: number; receivedMs: number }) => void) | null = null;
   let problem: string | null = null;
+  const startedMs = benchlabNowMs();
   const agent = await RemoteAgent.start(
     transport,
     agentHost.command,
@@ -83,7 +86,8 @@ export async function measureClockOffset(
   try {
     const probes: ClockProbe[] = [];
     for (let id = 0; id < count; id++) probes.push(await ping(id));
-    return estimateClockOffset(probes);
+    const readyMs = Math.round((probes[0]!.receivedMs - startedMs) * 10) / 10;
+    return { ...estimateClockOffset(probes), readyMs };
   } catch (error) {
     if (error instanceof ApiError && problem) throw new ApiError(error.code, `${error.message} (${problem})`);
     throw error;

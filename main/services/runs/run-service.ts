@@ -26,6 +26,7 @@ import { ApiError } from '../../../app/common/errors.ts';
 import { clockTime } from '../../../app/common/clock-time.ts';
 import { chartPoint, type PointContext } from '../../../app/runs/chart-point.ts';
 import { CLOCK_UNCERTAINTY_LIMIT_MS, type ClockOffset } from '../../../app/runs/clock-offset.ts';
+import { coordinatedStartLeadMs } from '../../../app/runs/start-lead.ts';
 import { clientWeights, splitStepLoad } from '../../../app/runs/load-split.ts';
 import { SecondAligner, type AlignedSecond } from '../../../app/runs/merge-seconds.ts';
 import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget, type StepLoad } from '../../../app/runs/load-profile.ts';
@@ -56,8 +57,6 @@ import { StepRecorder } from './step-recorder.ts';
 
 /** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
 const SESSION_CAP_MARGIN_S = 30;
-/** Several clients start each step this long after Benchlab asks them: time for the slowest to be ready (agent up, engine threads started). */
-const COORDINATED_START_LEAD_MS = 2000;
 /** An agent that outlives its step cap by this much is killed from here. */
 const STEP_CAP_MARGIN_MS = 10_000;
 const PROBE_TIMEOUT_MS = 3000;
@@ -239,7 +238,7 @@ export class RunService {
         serverHost: server?.name ?? null,
         engine: first.engine.recorded,
         // A one-client session is stored as it always was.
-        ...(clients.length > 1 ? { clients: clients.map(recordedClient) } : {}),
+        ...(clients.length > 1 ? { clients: clients.map(recordedClient), startLeadMs: coordinatedStartLeadMs(clients.map((client) => client.clock?.readyMs)) } : {}),
         ...(args.repeat ? { repeat: args.repeat } : {}),
         ...(args.deployment?.components ? { components: args.deployment.components } : {}),
       },
@@ -469,8 +468,9 @@ export class RunService {
     for (const client of context.clients) Object.assign(state.clients[client.index]!, { status: 'starting', problem: null, ...shareOf(loads[client.index]!) });
     this.#update(live, { status: 'running', currentStep: step.index });
 
-    // The instant every client starts (warm-up first), on Benchlab's clock, far enough ahead for the slowest to be ready.
-    const startAtMs = several ? Date.now() + COORDINATED_START_LEAD_MS : null;
+    // The instant every client starts (warm-up first), on Benchlab's clock, far enough ahead for the
+    // slowest to be ready: the lead grows with the clients' measured setup (app/runs/start-lead.ts).
+    const startAtMs = several ? Date.now() + coordinatedStartLeadMs(context.clients.map((client) => client.clock?.readyMs)) : null;
     const run: StepRun = { step, runId, recorder, aligner: several ? new SecondAligner(context.clients.length) : null, startAtMs, lost: null };
     const ends = await Promise.all(
       context.clients.map((client) => {

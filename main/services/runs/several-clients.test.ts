@@ -28,6 +28,8 @@ import { isRunning } from '../../../tests/support/processes.ts';
 /** The second client's clock, as if it ran this far ahead of Benchlab's, known only this well (over the limit). */
 const SECOND_CLIENT_OFFSET_MS = 1000;
 const SECOND_CLIENT_UNCERTAINTY_MS = 7;
+/** The second client's measured setup: past the floor's worth, so the start lead grows with it. */
+const SECOND_CLIENT_READY_MS = 900;
 
 /**
  * This machine's transport, whose load agents can be made to fail at their start line, and whose
@@ -91,7 +93,9 @@ describe('a session with two load clients', () => {
       databaseFile: join(dir, 'benchlab.db'),
       connectChecks: { register: () => undefined, settled: async () => undefined },
       measureClock: async (transport): Promise<ClockOffset> =>
-        transport === second ? { offsetMs: SECOND_CLIENT_OFFSET_MS, rttMs: 14, uncertaintyMs: SECOND_CLIENT_UNCERTAINTY_MS, probes: 8 } : { offsetMs: 0, rttMs: 0.2, uncertaintyMs: 0.1, probes: 8 },
+        transport === second
+          ? { offsetMs: SECOND_CLIENT_OFFSET_MS, rttMs: 14, uncertaintyMs: SECOND_CLIENT_UNCERTAINTY_MS, probes: 8, readyMs: SECOND_CLIENT_READY_MS }
+          : { offsetMs: 0, rttMs: 0.2, uncertaintyMs: 0.1, probes: 8, readyMs: 150 },
     });
     services.bus.subscribe('runs.points', (batch) => {
       points.push(...batch.points);
@@ -173,6 +177,8 @@ describe('a session with two load clients', () => {
       ],
     );
     assert.equal(session.config.clientHost, 'client-a');
+    // The lead grew with the slower client's measured setup (2 × 900 ms + 500 ms), recorded beside the offsets.
+    assert.equal(session.config.startLeadMs, 2300);
 
     const measured = points.filter((point) => point.sessionId === started.sessionId && !point.warmup);
     assert.equal(measured.length, 3, 'one merged point per second');
