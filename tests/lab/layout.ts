@@ -53,6 +53,8 @@ const INSTANCES = {
   // to a server of its own, since a host runs one Benchlab's server at a time.
   logpanel: { prefix: 'blg-', thirdOctet: 18 },
   rundeploy: { prefix: 'bly-', thirdOctet: 19 },
+  // A plan's client preset applied to, and reverted on, each of two load clients.
+  planclients: { prefix: 'blm-', thirdOctet: 20 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
