@@ -2,7 +2,8 @@
 // a real session through the run service against a counting server on bl-server. It checks that the
 // run's percentiles are those of every request recorded in one place (each client's stored
 // histograms decoded and added by hand), that the server answered exactly the merged count, that
-// requests/s add up over the clients, that the books balance merged and per client; and that a
+// requests/s add up over the clients, that the books balance merged and per client, that every
+// client's host facts are stored by name and the start lead recorded from their setup; and that a
 // client whose agent is killed mid-run is named, its step marked degraded, the other client
 // stopped, and no agent left running on any host.
 
@@ -11,10 +12,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createLatencyHistogram, decodeHistogram, latencyStats, type LatencyHistogram } from '../../app/common/hdr.ts';
+import type { SessionHostFacts } from '../../app/hosts/host-facts.ts';
 import { CLOCK_UNCERTAINTY_LIMIT_MS } from '../../app/runs/clock-offset.ts';
 import { mergedBySecond } from '../../app/runs/merge-seconds.ts';
 import type { RunSecond } from '../../app/runs/run-second.ts';
 import type { RunBooks } from '../../app/runs/run-summary.ts';
+import { coordinatedStartLeadMs } from '../../app/runs/start-lead.ts';
 import type { LivePoint, LiveRun, StoredRun } from '../../app/runs/runs.ts';
 import { summarizeRun, summaryRulesOf } from '../../app/runs/summarize-run.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
@@ -122,7 +125,19 @@ describe('one run from two load clients', { skip: skip ?? false }, () => {
       t.diagnostic(`${client.name}: clock offset ${client.clock.offsetMs.toFixed(3)} ± ${client.clock.uncertaintyMs.toFixed(3)} ms`);
       assert.ok(client.clock.uncertaintyMs <= CLOCK_UNCERTAINTY_LIMIT_MS, `${client.name}: ± ${client.clock.uncertaintyMs} ms`);
       assert.ok(Math.abs(client.clock.offsetMs) <= client.clock.uncertaintyMs + 1, `${client.name}: offset ${client.clock.offsetMs} ms`);
+      assert.ok(client.clock.readyMs !== undefined && client.clock.readyMs > 0, `${client.name}: its setup time was measured`);
+      t.diagnostic(`${client.name}: agent ready after ${client.clock.readyMs} ms`);
     }
+    // The start's lead came from the clients' measured setup and is recorded with the session.
+    const { startLeadMs } = lab.services.sessions.get(started.sessionId).config;
+    assert.equal(startLeadMs, coordinatedStartLeadMs(live.clients.map((client) => client.clock?.readyMs)));
+    // Every client's host facts were stored with the session, each by name; on one kernel the clients are named together.
+    const facts = (await lab.ok<SessionHostFacts | null>('runs.hostFacts', { sessionId: started.sessionId }))!;
+    assert.deepEqual(facts.clients.map((client) => client.hostName), ['lab-client', 'lab-client2']);
+    assert.ok(
+      facts.findings.some((finding) => finding.kind === 'same-machine' && finding.message.includes('clients lab-client, lab-client2')),
+      facts.findings.map((finding) => finding.message).join('\n'),
+    );
 
     const [stored] = await lab.ok<StoredRun[]>('runs.list', { sessionId: started.sessionId });
     const summary = stored!.summary!;
