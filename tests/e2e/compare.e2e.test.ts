@@ -3,12 +3,10 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openDatabase } from '../../main/services/store/database.ts';
 import { expectAttribute, expectCount } from '../support/browser.ts';
 import { createSeeder } from '../support/session-seed.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
@@ -18,16 +16,16 @@ import { orphanHeadings, pdfPages } from '../support/pdf-layout.ts';
 let opened: OpenWebApp | undefined;
 let page: Page;
 let library: SessionsLibrary;
-const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-compare-'));
 
 before(async () => {
-  const { db } = openDatabase(dataDir);
-  const seeder = createSeeder(db);
-  seeder.session({ name: 'Tomcat BIO', templateId: 'tomcat', variant: 'bio', rps: 1100, latencyUs: 4000, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-01T10:00:00Z') });
-  seeder.session({ name: 'Vert.x event loop', templateId: 'vertx', rps: 3300, latencyUs: 900, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-05T10:00:00Z'), serverInfo: { cpuCores: 4 } });
-  seeder.session({ name: 'Node hello', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 10, startedAt: new Date('2026-03-09T10:00:00Z') });
-  db.close();
-  opened = await openWebApp({ dataDir });
+  opened = await openWebApp({
+    seed: (db) => {
+      const seeder = createSeeder(db);
+      seeder.session({ name: 'Tomcat BIO', templateId: 'tomcat', variant: 'bio', rps: 1100, latencyUs: 4000, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-01T10:00:00Z') });
+      seeder.session({ name: 'Vert.x event loop', templateId: 'vertx', rps: 3300, latencyUs: 900, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-05T10:00:00Z'), serverInfo: { cpuCores: 4 } });
+      seeder.session({ name: 'Node hello', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 10, startedAt: new Date('2026-03-09T10:00:00Z') });
+    },
+  });
   page = opened.page;
   library = new SessionsLibrary(page);
   await library.open();
@@ -35,7 +33,6 @@ before(async () => {
 
 after(async () => {
   await opened?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('library: filter by text, template, tag and date; notes and tags; duplicate; delete with confirmation', async () => {
@@ -115,8 +112,8 @@ test('compare two sweeps: the headline first, best values marked, host warning, 
   }
   assert.deepEqual(orphanHeadings(pages, ['What was compared', 'Headline', 'Warnings', 'Notes', 'Charts', 'Results per step', 'c=10, 30 s', 'c=100, 30 s', 'Hosts']), []);
   // Rendered, the first page is not blank.
-  execFileSync('pdftoppm', ['-png', '-r', '40', '-f', '1', '-l', '1', pdf.downloaded, join(dataDir, 'first')]);
-  assert.ok(readFileSync(join(dataDir, 'first-1.png')).byteLength > 5000);
+  execFileSync('pdftoppm', ['-png', '-r', '40', '-f', '1', '-l', '1', pdf.downloaded, join(opened!.app.dataDir, 'first')]);
+  assert.ok(readFileSync(join(opened!.app.dataDir, 'first-1.png')).byteLength > 5000);
 });
 
 test('compare chosen steps: a step left out of one session leaves only the other in that step', async () => {

@@ -3,13 +3,9 @@
 // as one file of each kind, over sessions seeded into the data dir's real SQLite file.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import * as hdr from 'hdr-histogram-js';
-import { openDatabase } from '../../main/services/store/database.ts';
 import { createSeeder } from '../support/session-seed.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { SessionsLibrary } from './pages/compare-pages.ts';
@@ -18,16 +14,16 @@ import { ExportMenu } from './pages/export-menu.ts';
 let opened: OpenWebApp | undefined;
 let page: Page;
 let library: SessionsLibrary;
-const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-exports-'));
 const ids: Record<string, number> = {};
 
 before(async () => {
-  const { db } = openDatabase(dataDir);
-  const seeder = createSeeder(db);
-  ids.sweep = seeder.session({ name: '=Sweep', templateId: 'vertx', rps: 900, latencyUs: 700, seconds: 6, sweep: [10, 100], startedAt: new Date('2026-03-01T10:00:00Z') }).sessionId;
-  ids.single = seeder.session({ name: 'Node hello', templateId: 'node', rps: 400, latencyUs: 300, seconds: 4, startedAt: new Date('2026-03-02T10:00:00Z') }).sessionId;
-  db.close();
-  opened = await openWebApp({ dataDir });
+  opened = await openWebApp({
+    seed: (db) => {
+      const seeder = createSeeder(db);
+      ids.sweep = seeder.session({ name: '=Sweep', templateId: 'vertx', rps: 900, latencyUs: 700, seconds: 6, sweep: [10, 100], startedAt: new Date('2026-03-01T10:00:00Z') }).sessionId;
+      ids.single = seeder.session({ name: 'Node hello', templateId: 'node', rps: 400, latencyUs: 300, seconds: 4, startedAt: new Date('2026-03-02T10:00:00Z') }).sessionId;
+    },
+  });
   page = opened.page;
   library = new SessionsLibrary(page);
   await library.open();
@@ -35,7 +31,6 @@ before(async () => {
 
 after(async () => {
   await opened?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('Sessions page: Export ▾ downloads a session as CSV per second and as an HdrHistogram log', async () => {

@@ -9,11 +9,10 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { BenchlabApi } from '../../app/contract.ts';
-import { launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { PresetsPage } from './pages/presets-page.ts';
 import { NARROW_WINDOW } from './pages/table-layout.ts';
@@ -24,28 +23,17 @@ const SHOTS = process.env.BENCHLAB_SCREENSHOTS ?? join(tmpdir(), 'benchlab-e2e-1
 /** Sorts after "This machine", so "Deploy to" choosing it is not the list's first entry by chance. */
 const SERVER = 'web-server';
 
-let app: RunningWebApp;
-let browser: Browser;
+let opened: OpenWebApp;
 let page: Page;
-const cspViolations: string[] = [];
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  app = await startWebApp();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: NARROW_WINDOW });
-  page.setDefaultTimeout(15_000);
-  // Chromium reports each refusal on the console ("Refused to apply inline style … Content Security Policy").
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-  await page.goto(app.url);
-  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  opened = await openWebApp({ viewport: NARROW_WINDOW });
+  page = opened.page;
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
 });
 
 test('with no session yet, the app opens on New plan', async () => {
@@ -66,7 +54,7 @@ test('a terminal is styled and the CSP reports no violation', async () => {
   const style = await terminals.rowsStyle(panel);
   assert.equal(style.whiteSpace, 'pre');
   assert.equal(style.color, 'rgb(223, 228, 236)');
-  assert.deepEqual(cspViolations, []);
+  assert.deepEqual(opened.cspViolations, []);
 });
 
 describe('with the lab', { skip: labSkipReason() ?? false }, () => {

@@ -4,32 +4,25 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
-import { launchChromium } from '../support/browser.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { RunPage } from './pages/run-page.ts';
 
-let app: RunningWebApp;
-let browser: Browser;
+let opened: OpenWebApp;
 let page: Page;
 let server: TestServer;
 
 before(async () => {
   server = await startTestServer();
-  app = await startWebApp();
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(20_000);
-  await page.goto(app.url);
-  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  opened = await openWebApp({ timeoutMs: 20_000 });
+  page = opened.page;
   await new HostsPage(page).addLocal();
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
   await server?.close();
 });
 

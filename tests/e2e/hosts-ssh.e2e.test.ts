@@ -3,33 +3,27 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { TerminalPage } from './pages/terminal-page.ts';
 
 const skip = labSkipReason();
 
 describe('Hosts page with the lab', { skip: skip ?? false }, () => {
-  let app: RunningWebApp;
-  let browser: Browser;
+  let opened: OpenWebApp;
   let page: Page;
   let targets: Awaited<ReturnType<typeof labTargets>>;
 
   before(async () => {
     targets = await labTargets();
-    app = await startWebApp();
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.setDefaultTimeout(15000);
-    await page.goto(app.url);
+    opened = await openWebApp();
+    page = opened.page;
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.stop();
+    await opened?.close();
   });
 
   test('first connection shows the fingerprint; trusting it pins the key and connects', async () => {
@@ -58,7 +52,7 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
 
   test('the client reaches the server, with a round-trip time', async () => {
     const hosts = new HostsPage(page);
-    await hosts.addTrusted({ name: 'lab-client', address: targets.client.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    await hosts.addLabHost('lab-client', targets.client, targets.keyPath);
     await page.getByRole('combobox', { name: 'from' }).selectOption({ label: 'lab-client' });
     await page.getByRole('combobox', { name: 'to' }).selectOption({ label: 'lab-server' });
     await page.getByTestId('reachability-check').click();

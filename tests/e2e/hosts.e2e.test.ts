@@ -3,25 +3,23 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { expectCount, launchChromium } from '../support/browser.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { expectCount } from '../support/browser.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
+import type { RunningWebApp } from '../support/web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 
+let opened: OpenWebApp;
 let app: RunningWebApp;
 let browser: Browser;
 let page: Page;
 
 before(async () => {
-  app = await startWebApp();
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(10000);
-  await page.goto(app.url);
+  opened = await openWebApp({ timeoutMs: 10_000 });
+  ({ app, browser, page } = opened);
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
 });
 
 test('the token link is swapped for a cookie and the status bar tells transport and data dir', async () => {

@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { LogDrawer } from './pages/log-drawer.ts';
 import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
@@ -19,32 +18,25 @@ const skip = labSkipReason();
 const PORT = 18281;
 
 describe('Log panel with the lab', { skip: skip ?? false }, () => {
-  let app: RunningWebApp;
-  let browser: Browser;
+  let opened: OpenWebApp;
   let page: Page;
   let targets: Awaited<ReturnType<typeof labTargets>>;
 
   before(async () => {
     // Hosts of its own: templates.e2e deploys to the default lab's server meanwhile.
     targets = await labTargets('logpanel');
-    app = await startWebApp();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    await page.goto(app.url);
+    opened = await openWebApp({ viewport: { width: 1280, height: 900 } });
+    page = opened.page;
   });
 
   after(async () => {
     // A test that failed midway must not leave its server running for the next run.
     await stopDeployedServer(page, 'lab-server');
-    await browser?.close();
-    await app?.stop();
+    await opened?.close();
   });
 
   test('the drawer opened on another page after a reload shows the backlog of a deploy and its build', async () => {
-    const hosts = new HostsPage(page);
-    await hosts.open();
-    await hosts.addTrusted({ name: 'lab-server', address: targets.server.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    await new HostsPage(page).addLabHost('lab-server', targets.server, targets.keyPath);
 
     const templates = new TemplatesPage(page);
     await templates.open();

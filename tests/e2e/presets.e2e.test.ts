@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { labExec, labLayout } from '../lab/lab.ts';
-import { launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { PresetsPage } from './pages/presets-page.ts';
 
@@ -28,27 +27,20 @@ async function liveValues(): Promise<Record<string, string>> {
 }
 
 describe('Presets page with the lab', { skip: skip ?? false }, () => {
-  let app: RunningWebApp;
-  let browser: Browser;
+  let opened: OpenWebApp;
   let page: Page;
   let original: Record<string, string>;
 
   before(async () => {
     const targets = await labTargets();
     original = await liveValues();
-    app = await startWebApp();
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.setDefaultTimeout(15000);
-    await page.goto(app.url);
-    const hosts = new HostsPage(page);
-    await hosts.open();
-    await hosts.addTrusted({ name: 'lab-client', address: targets.client.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    opened = await openWebApp();
+    page = opened.page;
+    await new HostsPage(page).addLabHost('lab-client', targets.client, targets.keyPath);
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.stop();
+    await opened?.close();
     // Whatever happened above, leave the shared lab host as it was.
     const now = await liveValues().catch(() => original);
     for (const key of KEYS) {

@@ -7,42 +7,32 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
-import { expectAttribute, launchChromium } from '../support/browser.ts';
+import { expectAttribute } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { until } from '../support/until.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { RunPage } from './pages/run-page.ts';
 import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
 
-let app: RunningWebApp;
-let browser: Browser;
+let opened: OpenWebApp;
 let page: Page;
 let server: TestServer;
 let run: RunPage;
-const cspViolations: string[] = [];
 
 before(async () => {
   server = await startTestServer();
-  app = await startWebApp();
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-  await page.goto(app.url);
-  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  opened = await openWebApp();
+  page = opened.page;
   await new HostsPage(page).addLocal();
   run = new RunPage(page);
   await run.open();
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
   await server?.close();
 });
 
@@ -96,7 +86,7 @@ test('a short run fills the charts and the summary in the seeds’ columns', asy
   }
   for (const chart of ['rps', 'latency', 'errors', 'cpu', 'memory', 'network']) await run.waitForChartPoints(chart, 4);
   await page.getByTestId('latency-log').check();
-  assert.deepEqual(cspViolations, []);
+  assert.deepEqual(opened.cspViolations, []);
 });
 
 test('Stop halts the load', async () => {
@@ -154,10 +144,7 @@ describe('a deployed template as the target, on the lab', { skip: labSkipReason(
     // Hosts of its own: templates.e2e deploys to the default lab's server meanwhile.
     const targets = await labTargets('rundeploy');
     const hosts = new HostsPage(page);
-    await hosts.open();
-    for (const role of ['client', 'server'] as const) {
-      await hosts.addTrusted({ name: `lab-${role}`, address: targets[role].address, user: 'root', auth: 'key', keyPath: targets.keyPath });
-    }
+    for (const role of ['client', 'server'] as const) await hosts.addLabHost(`lab-${role}`, targets[role], targets.keyPath);
     const templates = new TemplatesPage(page);
     await templates.open();
     await templates.target('lab-server', DEPLOY_PORT);

@@ -5,7 +5,7 @@
 // the same window.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,7 +13,6 @@ import type { Page } from 'playwright-core';
 import { formatMs, formatValue } from '../../app/sessions/comparison-report.ts';
 import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
 import { SessionsRepository } from '../../main/services/sessions/sessions-repository.ts';
-import { openDatabase } from '../../main/services/store/database.ts';
 import { createSeeder } from '../support/session-seed.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
@@ -29,30 +28,30 @@ const SHOTS = process.env.BENCHLAB_SCREENSHOTS ?? join(tmpdir(), 'benchlab-e2e-1
 let opened: OpenWebApp | undefined;
 let page: Page;
 let library: SessionsLibrary;
-const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-sessions-list-'));
 /** The expected figures per session name, from its best stored run. */
 const expected = new Map<string, { rps: string; p99: string; steps: number }>();
 
 before(async () => {
-  const { db } = openDatabase(dataDir);
-  const seeder = createSeeder(db);
-  const runs = new RunsRepository(db);
-  const sessions = new SessionsRepository(db);
-  const seeded = [
-    seeder.session({ name: 'Tomcat BIO sweep', templateId: 'tomcat', variant: 'bio', rps: 1100, latencyUs: 4000, seconds: 10, sweep: [10, 100, 400], tags: ['jvm', 'sweep'], startedAt: new Date('2026-03-01T10:00:00Z') }),
-    seeder.session({ name: 'Node hello', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 10, startedAt: new Date('2026-03-05T10:00:00Z') }),
-    seeder.session({ name: LONG_NAME, templateId: 'spring-webflux-netty', rps: 5400, latencyUs: 700, seconds: 10, tags: ['reactive', 'tls', 'proxy'], startedAt: new Date('2026-03-09T10:00:00Z') }),
-  ];
-  for (const { sessionId } of seeded) {
-    const stored = runs.forSession(sessionId);
-    const best = stored.reduce((a, b) => (b.summary!.requestsPerSecond > a.summary!.requestsPerSecond ? b : a));
-    expected.set(sessions.get(sessionId).name, { rps: formatValue({ unit: 'rps' }, best.summary!.requestsPerSecond), p99: `${formatMs(best.summary!.p99Us!)} ms`, steps: stored.length });
-  }
-  sessions.create({ name: 'Draft without runs' }, new Date('2026-03-10T10:00:00Z'));
-  db.close();
-  opened = await openWebApp({ dataDir });
+  opened = await openWebApp({
+    viewport: NARROW_WINDOW,
+    seed: (db) => {
+      const seeder = createSeeder(db);
+      const runs = new RunsRepository(db);
+      const sessions = new SessionsRepository(db);
+      const seeded = [
+        seeder.session({ name: 'Tomcat BIO sweep', templateId: 'tomcat', variant: 'bio', rps: 1100, latencyUs: 4000, seconds: 10, sweep: [10, 100, 400], tags: ['jvm', 'sweep'], startedAt: new Date('2026-03-01T10:00:00Z') }),
+        seeder.session({ name: 'Node hello', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 10, startedAt: new Date('2026-03-05T10:00:00Z') }),
+        seeder.session({ name: LONG_NAME, templateId: 'spring-webflux-netty', rps: 5400, latencyUs: 700, seconds: 10, tags: ['reactive', 'tls', 'proxy'], startedAt: new Date('2026-03-09T10:00:00Z') }),
+      ];
+      for (const { sessionId } of seeded) {
+        const stored = runs.forSession(sessionId);
+        const best = stored.reduce((a, b) => (b.summary!.requestsPerSecond > a.summary!.requestsPerSecond ? b : a));
+        expected.set(sessions.get(sessionId).name, { rps: formatValue({ unit: 'rps' }, best.summary!.requestsPerSecond), p99: `${formatMs(best.summary!.p99Us!)} ms`, steps: stored.length });
+      }
+      sessions.create({ name: 'Draft without runs' }, new Date('2026-03-10T10:00:00Z'));
+    },
+  });
   page = opened.page;
-  await page.setViewportSize(NARROW_WINDOW);
   mkdirSync(SHOTS, { recursive: true });
   library = new SessionsLibrary(page);
   await library.open();
@@ -61,7 +60,6 @@ before(async () => {
 
 after(async () => {
   await opened?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('each session shows its template and headline figures; a sweep says they are its best step’s', async () => {

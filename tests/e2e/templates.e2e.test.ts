@@ -7,11 +7,10 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { bundledPaths } from '../../main/services/templates/catalog.ts';
-import { launchChromium } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
 
@@ -19,8 +18,7 @@ const skip = labSkipReason();
 const PORT = 18280;
 
 describe('Templates page with the lab', { skip: skip ?? false }, () => {
-  let app: RunningWebApp;
-  let browser: Browser;
+  let opened: OpenWebApp;
   let page: Page;
   let templatesDir: string;
   let targets: Awaited<ReturnType<typeof labTargets>>;
@@ -34,18 +32,14 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     mkdirSync(join(templatesDir, 'broken-one'));
     writeFileSync(join(templatesDir, 'broken-one', 'template.json'), JSON.stringify({ schema: 1, id: 'broken-one', name: 'Broken' }));
     process.env.BENCHLAB_TEMPLATES_DIR = templatesDir;
-    app = await startWebApp();
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.setDefaultTimeout(15000);
-    await page.goto(app.url);
+    opened = await openWebApp();
+    page = opened.page;
   });
 
   after(async () => {
     // A test that failed midway must not leave its server running for the next run.
     await stopDeployedServer(page, 'lab-server');
-    await browser?.close();
-    await app?.stop();
+    await opened?.close();
     delete process.env.BENCHLAB_TEMPLATES_DIR;
     if (templatesDir) rmSync(templatesDir, { recursive: true, force: true });
   });
@@ -61,9 +55,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
   });
 
   test('Node deploys to lab-server, becomes ready, serves, logs, and stops', async () => {
-    const hosts = new HostsPage(page);
-    await hosts.open();
-    await hosts.addTrusted({ name: 'lab-server', address: targets.server.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
+    await new HostsPage(page).addLabHost('lab-server', targets.server, targets.keyPath);
 
     const templates = new TemplatesPage(page);
     await templates.open();

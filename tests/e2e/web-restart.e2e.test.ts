@@ -7,37 +7,33 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { expectText, launchChromium } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { expectText } from '../support/browser.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-restart-'));
-const apps: RunningWebApp[] = [];
-let browser: Browser;
+let opened: OpenWebApp;
+let again: RunningWebApp | undefined;
 let page: Page;
 
 before(async () => {
-  apps.push(await startWebApp({ dataDir }));
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
-  await page.goto(apps[0]!.url);
-  await expectText(page.getByTestId('status-connection'), 'Connected');
+  opened = await openWebApp({ dataDir });
+  page = opened.page;
 });
 
 after(async () => {
-  await browser?.close();
-  for (const app of apps) await app.stop();
+  await opened?.close();
+  await again?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('an open tab reconnects to web mode started again, signed in, and the page works', async () => {
-  await apps[0]!.stop();
+  await opened.app.stop();
   await expectText(page.getByTestId('status-connection'), 'Reconnecting');
-  const again = await startWebApp({ dataDir });
-  apps.push(again);
-  assert.equal(again.origin, apps[0]!.origin, 'the same port as before');
+  again = await startWebApp({ dataDir });
+  assert.equal(again.origin, opened.app.origin, 'the same port as before');
   // The renderer's own reconnect (backing off up to 5 s) gets through: no reload, no new link.
   await expectText(page.getByTestId('status-connection'), 'Connected', { timeout: 20_000 });
   const hosts = new HostsPage(page);

@@ -1,11 +1,13 @@
 // Starts the real web mode (`node main/web/main.ts`) on a fresh data dir for a test, and stops it.
 // Each URL it prints opens web mode once: `url` is the first, for one browser context; another
 // context (or a second login) takes a fresh one from `newUrl()`, which asks web mode as a user would.
+// `seed` fills the store before web mode opens it (sessions for the library, say).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { openDatabase, type OpenedDatabase } from '../../main/services/store/database.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -28,10 +30,26 @@ export interface RunningWebApp {
   stop(): Promise<void>;
 }
 
-/** `staticDir` defaults to the built UI (`npm run build:web`). */
-export async function startWebApp(options: { dataDir?: string; staticDir?: string; timeoutMs?: number } = {}): Promise<RunningWebApp> {
+export interface WebAppOptions {
+  /** A fresh one (removed at stop) unless given. */
+  dataDir?: string;
+  /** Defaults to the built UI (`npm run build:web`). */
+  staticDir?: string;
+  timeoutMs?: number;
+  seed?: (db: OpenedDatabase['db']) => void;
+}
+
+export async function startWebApp(options: WebAppOptions = {}): Promise<RunningWebApp> {
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'benchlab-e2e-'));
+  if (options.seed) {
+    const { db } = openDatabase(dataDir);
+    try {
+      options.seed(db);
+    } finally {
+      db.close();
+    }
+  }
   const staticDirArgs = options.staticDir ? ['--static-dir', options.staticDir] : [];
   const child = spawn(process.execPath, [join(REPO_ROOT, 'main/web/main.ts'), '--data-dir', dataDir, ...staticDirArgs], {
     cwd: REPO_ROOT,

@@ -54,6 +54,12 @@ export class HostsPage {
     await this.waitForState(values.name, 'connected');
   }
 
+  /** Opens the page and adds a lab host (root with the lab's key) under `name`, connected and its key trusted. */
+  async addLabHost(name: string, host: { address: string; port: number }, keyPath: string): Promise<void> {
+    await this.open();
+    await this.addTrusted({ name, address: host.address, port: String(host.port), user: 'root', auth: 'key', keyPath });
+  }
+
   /** Adds "This machine" from the page. */
   async addLocal(): Promise<void> {
     await this.open();
