@@ -31,6 +31,7 @@ import { labSkipReason } from '../support/lab-hosts.ts';
 import { until } from '../support/until.ts';
 
 const instance = 'selftest';
+const skip = labSkipReason() ?? false;
 const layout = labLayout(instance);
 const server = layout.hosts.server;
 const client = layout.hosts.client;
@@ -88,12 +89,7 @@ function mountsText(): string {
   return readFileSync('/proc/mounts', 'utf8');
 }
 
-test('the two-host lab', { timeout: 180_000 }, async (t) => {
-  const unsupported = labSkipReason();
-  if (unsupported) {
-    t.skip(`skipped: ${unsupported}`);
-    return;
-  }
+test('the two-host lab', { timeout: 180_000, skip }, async (t) => {
   // Start from nothing, whatever an interrupted earlier run left.
   await labDown({ instance });
   const canary = `90-benchlab-lab-canary-${randomBytes(4).toString('hex')}.conf`;
@@ -319,12 +315,7 @@ test('the two-host lab', { timeout: 180_000 }, async (t) => {
   }
 });
 
-test('a lab with two clients', { timeout: 120_000 }, async (t) => {
-  const unsupported = labSkipReason();
-  if (unsupported) {
-    t.skip(`skipped: ${unsupported}`);
-    return;
-  }
+test('a lab with two clients', { timeout: 120_000, skip }, async (t) => {
   await labDown({ instance });
   const twoClients = labLayout(instance, 2);
   const second = twoClients.clients[1]!;
