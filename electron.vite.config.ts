@@ -4,6 +4,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
+import { noNodeEval } from './scripts/vite-no-node-eval.ts';
 
 export default defineConfig({
   main: {
@@ -29,7 +30,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),
-    plugins: [react()],
+    plugins: [react(), noNodeEval()],
     build: {
       outDir: 'out/renderer',
       rolldownOptions: { input: resolve(import.meta.dirname, 'renderer', 'index.html') },

@@ -2,11 +2,12 @@
 
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { noNodeEval } from './scripts/vite-no-node-eval.ts';
 
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [react()],
+  plugins: [react(), noNodeEval()],
   build: {
     outDir: '../out/web',
     emptyOutDir: true,
