@@ -1,52 +1,11 @@
-// A real Benchlab back end in a child process (tests/support/run-child.ts) running one session
-// against the soak lab, with what it said on stdout kept as it arrives: its charted points, every
-// `runs.state` it published (what `runs.live` answers) and every host connection change, each with
-// the time it was published. A fault can then kill it, pull a link under it or fill its disk.
+// The back end in a child process (tests/support/child-back-end.ts) running one session against the
+// soak lab, and what the faults read of it: when to strike and the first report of the fault.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { spawnChildRun, type ChildRun, type ChildState } from '../support/child-back-end.ts';
+import { until } from '../support/until.ts';
 import { machineLoad } from './figures.ts';
 import type { Random } from './seeded-random.ts';
 import { agentPid, type SoakLab } from './soak-lab.ts';
-import { until, within } from '../support/until.ts';
-
-const RUN_CHILD = resolve(import.meta.dirname, '..', 'support', 'run-child.ts');
-
-export interface ChildPoint {
-  at: number;
-  warmup: boolean;
-  errorsPerS: number;
-}
-
-/** A `runs.state` event: the LiveRun without its profile and steps, plus the steps' failed requests. */
-export interface ChildState {
-  status: string;
-  message: string | null;
-  failed: number;
-  publishedAt: number;
-  [field: string]: unknown;
-}
-
-export interface ChildHost {
-  hostId: number;
-  state: string;
-  /** Set while a connected host does not answer. */
-  unresponsiveSince: string | null;
-  publishedAt: number;
-}
-
-export interface ChildRun {
-  child: ChildProcess;
-  sessionId(): number;
-  points: ChildPoint[];
-  states: ChildState[];
-  hosts: ChildHost[];
-  /** Resolves once `count` measured seconds have been charted (each is stored before). */
-  measured(count: number, timeoutMs?: number): Promise<void>;
-  /** Resolves when the process has exited, with how it ended (`done` status if it said so). */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; done: string | null }>;
-  stderr(): string;
-}
 
 export interface ChildProfile {
   durationS: number;
@@ -59,67 +18,6 @@ export function startChildRun(lab: SoakLab, dataDir: string, profile: ChildProfi
     exitWhenDone: options.exitWhenDone,
     profile: { target: lab.server.url, request: { path: '/soak', timeoutMs: 2000 }, load: { model: 'open', rate: profile.rate, durationS: profile.durationS, connections: 10 }, warmupS: 0 },
   });
-}
-
-/** The back end in a child process with run-child.ts's start arguments as they are (This machine when nothing is to connect). */
-export function spawnChildRun(dataDir: string, start: Record<string, unknown>): ChildRun {
-  const child = spawn(process.execPath, [RUN_CHILD, dataDir, JSON.stringify(start)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const points: ChildPoint[] = [];
-  const states: ChildState[] = [];
-  const hosts: ChildHost[] = [];
-  let sessionId = 0;
-  let done: string | null = null;
-  let failed: string | null = null;
-  let stderr = '';
-  const waiters = new Set<() => void>();
-  let buffer = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const lines = buffer.split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const message = JSON.parse(line) as { started?: number; point?: ChildPoint; state?: ChildState; host?: ChildHost; done?: string; failed?: string };
-      if (message.started) sessionId = message.started;
-      if (message.point) points.push(message.point);
-      if (message.state) states.push(message.state);
-      if (message.host) hosts.push(message.host);
-      if (message.done) done = message.done;
-      if (message.failed) failed = message.failed;
-    }
-    for (const waiter of waiters) waiter();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; done: string | null }>((resolveExit) =>
-    child.once('exit', (code, signal) => {
-      for (const waiter of waiters) waiter();
-      resolveExit({ code, signal, done });
-    }),
-  );
-  return {
-    child,
-    sessionId: () => sessionId,
-    points,
-    states,
-    hosts,
-    measured: (count, timeoutMs = 30_000) =>
-      within(
-        new Promise<void>((resolveMeasured, reject) => {
-          const check = () => {
-            if (points.filter((point) => !point.warmup).length >= count) resolveMeasured();
-            else if (failed) reject(new Error(`the back end could not start the run: ${failed}`));
-            else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`the back end ended before its run did:\n${stderr}`));
-            else return;
-            waiters.delete(check);
-          };
-          waiters.add(check);
-          check();
-        }),
-        `${count} measured seconds`,
-        timeoutMs,
-      ),
-    exited,
-    stderr: () => stderr,
-  };
 }
 
 /** The first `runs.state` published after `since` that names a fault: a message, an end, or a field the plain run has not. */

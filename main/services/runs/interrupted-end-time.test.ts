@@ -3,17 +3,14 @@
 // stored second, for the run and the session alike, never the time of the recovery.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
-import { within } from '../../../tests/support/until.ts';
+import { spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { createServices } from '../services.ts';
 import { SamplesRepository } from './samples-repository.ts';
-
-const CHILD = resolve(import.meta.dirname, '..', '..', '..', 'tests', 'support', 'run-child.ts');
 
 let server: TestServer;
 let dir: string;
@@ -31,33 +28,13 @@ after(async () => {
 /** Starts a session in a child back end and kills it -9 once it has charted (so stored) `seconds` measured seconds. */
 async function killMidRun(seconds: number): Promise<number> {
   const profile = { target: `http://127.0.0.1:${server.port}`, request: { path: '/x' }, load: { model: 'closed', connections: 2, durationS: 60 } };
-  const child = spawn(process.execPath, [CHILD, dir, JSON.stringify({ profile })], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((done) => child.once('exit', done));
+  const run = spawnChildRun(dir, { profile });
   try {
-    return await within(
-      new Promise<number>((done, fail) => {
-        let buffer = '';
-        let sessionId = 0;
-        let measured = 0;
-        child.stdout.on('data', (chunk: Buffer) => {
-          buffer += chunk.toString();
-          const lines = buffer.split('\n');
-          buffer = lines.pop()!;
-          for (const line of lines) {
-            const message = JSON.parse(line) as { started?: number; point?: { warmup: boolean }; failed?: string };
-            if (message.failed) fail(new Error(message.failed));
-            if (message.started) sessionId = message.started;
-            if (message.point && !message.point.warmup && ++measured === seconds) done(sessionId);
-          }
-        });
-        child.once('exit', () => fail(new Error('the child ended early')));
-      }),
-      `${seconds} measured seconds`,
-      60_000,
-    );
+    await run.measured(seconds, 60_000);
+    return run.sessionId();
   } finally {
-    child.kill('SIGKILL');
-    await exited;
+    run.child.kill('SIGKILL');
+    await run.exited;
   }
 }
 

@@ -4,18 +4,16 @@
 // interrupted and summarizes the stored seconds.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, hostname, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
+import { spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { createServices } from '../services.ts';
 import { until } from '../../../tests/support/until.ts';
 import { agentOwner } from './run-service.ts';
 import { SamplesRepository } from './samples-repository.ts';
-
-const CHILD = resolve(import.meta.dirname, '..', '..', '..', 'tests', 'support', 'run-child.ts');
 
 let server: TestServer;
 let dir: string;
@@ -48,30 +46,15 @@ after(async () => {
 
 test('kill -9 of Benchlab stops the load within 5 s and loses at most the last second', async (t) => {
   const profile = { target: `http://127.0.0.1:${server.port}`, request: { path: '/x' }, load: { model: 'closed', connections: 2, durationS: 60 } };
-  const child = spawn(process.execPath, [CHILD, dir, JSON.stringify({ profile })], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let measured = 0;
-  let sessionId = 0;
-  await new Promise<void>((done, fail) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const lines = buffer.split('\n');
-      buffer = lines.pop()!;
-      for (const line of lines) {
-        const message = JSON.parse(line) as { started?: number; point?: { warmup: boolean }; failed?: string };
-        if (message.failed) fail(new Error(message.failed));
-        if (message.started) sessionId = message.started;
-        if (message.point && !message.point.warmup) measured++;
-        if (measured === 3) done();
-      }
-    });
-    child.once('exit', () => fail(new Error('the child ended early')));
-  });
+  const run = spawnChildRun(dir, { profile });
+  await run.measured(3, 60_000);
+  const sessionId = run.sessionId();
   const agent = localAgentPid(sessionId);
   assert.ok(agent !== null && alive(agent), 'the load agent runs');
-  child.kill('SIGKILL');
+  run.child.kill('SIGKILL');
   const killedAt = Date.now();
-  await new Promise((done) => child.once('exit', done));
+  await run.exited;
+  const measured = run.points.filter((point) => !point.warmup).length;
   // The bound of the wait is the promise: the agent ends within 5 s (how soon: npm run bench).
   await until(() => !alive(agent), 'the agent to end', 5000);
   t.diagnostic(`the agent ended ${Date.now() - killedAt} ms after the kill, its last request ${server.lastRequestAt() - killedAt} ms after it`);

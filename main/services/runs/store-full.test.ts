@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { clockTime } from '../../../app/common/clock-time.ts';
 import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
-import { spawnChildRun } from '../../../tests/soak/child-run.ts';
+import { spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { checkStore } from '../../../tests/soak/store-check.ts';
 import { until, within } from '../../../tests/support/until.ts';
 
