@@ -14,8 +14,8 @@ import Database from 'better-sqlite3';
 import { PresetDefinition } from '../../app/presets/presets.ts';
 import { DATABASE_FILE_NAME } from '../../main/services/store/database.ts';
 import { createServices, type Services } from '../../main/services/services.ts';
-import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
-import { labExec, labLayout, labSudoPassword, SUDO_USER } from './lab.ts';
+import { connectAsSudoUser, labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { labExec, labLayout, SUDO_USER } from './lab.ts';
 
 const INSTANCE = 'revert';
 const ADM_GID = 4;
@@ -93,11 +93,7 @@ describe('preset revert restores mode, owner and group, through sudo', { skip: s
     const targets = await labTargets(INSTANCE);
     dataDir = mkdtempSync(join(tmpdir(), 'benchlab-revert-modes-'));
     services = createServices({ dataDir, transport: 'cli', version: 'test' });
-    const host = services.hosts.add({ name: 'lab-server', address: targets.server.address, port: 22, user: SUDO_USER, auth: 'password' });
-    services.hosts.pinKey(host.id, targets.server.pinnedFingerprint!);
-    hostId = host.id;
-    const password = labSudoPassword()!;
-    await services.connections.connect(hostId, { password, sudoPassword: password });
+    hostId = await connectAsSudoUser(services, targets.server, 'lab-server');
     original = await liveValues();
     const somaxconn = original['net.core.somaxconn'] === '8192' ? '8191' : '8192';
     presetId = services.presetCatalog.save(

@@ -1,8 +1,9 @@
 // SSH targets for the lab's hosts, with their real pinned fingerprints, for tests of the host layer,
 // and whether a lab test runs, skips or (where the lab is required) fails.
 
-import { labLayout, labStatus, labSudoPassword, labUnsupportedReason, labUp, type LabInstance, type LabRole } from '../lab/lab.ts';
+import { labLayout, labStatus, labSudoPassword, labUnsupportedReason, labUp, SUDO_USER, type LabInstance, type LabRole } from '../lab/lab.ts';
 import type { SshTarget } from '../../main/services/hosts/ssh-transport.ts';
+import type { Services } from '../../main/services/services.ts';
 import { skipOrFail } from './lab-required.ts';
 
 /**
@@ -29,4 +30,13 @@ export async function labTargets(instance: LabInstance = 'default'): Promise<Rec
     pinnedFingerprint: status.hosts[role].hostKeyFingerprint,
   });
   return { client: target('client'), server: target('server'), keyPath: layout.keyPath };
+}
+
+/** Adds a lab host to a back end as the lab's sudo user (password login, its key pinned), connects it with sudo's password, and gives its id. */
+export async function connectAsSudoUser(services: Services, target: SshTarget, name: string): Promise<number> {
+  const host = services.hosts.add({ name, address: target.address, port: target.port, user: SUDO_USER, auth: 'password' });
+  services.hosts.pinKey(host.id, target.pinnedFingerprint!);
+  const password = labSudoPassword()!;
+  await services.connections.connect(host.id, { password, sudoPassword: password });
+  return host.id;
 }

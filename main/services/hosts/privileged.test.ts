@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { labLayout, labSudoPassword, SUDO_USER } from '../../../tests/lab/lab.ts';
-import { labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
+import { connectAsSudoUser, labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
 import { within } from '../../../tests/support/until.ts';
 import { createServices } from '../services.ts';
 import { runPrivileged } from './privileged.ts';
@@ -39,10 +39,8 @@ describe('sudo on a lab host as a non-root user', { skip: skip ?? false }, () =>
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    const host = services.hosts.add({ name: 'server', address: targets.server.address, port: 22, user: SUDO_USER, auth: 'password' });
-    services.hosts.pinKey(host.id, targets.server.pinnedFingerprint!);
-    await services.connections.connect(host.id, { password, sudoPassword: password });
-    const transport = services.connections.transportFor(host.id);
+    const hostId = await connectAsSudoUser(services, targets.server, 'server');
+    const transport = services.connections.transportFor(hostId);
     assert.equal(transport.user, SUDO_USER);
 
     let polls = 0;
@@ -52,7 +50,7 @@ describe('sudo on a lab host as a non-root user', { skip: skip ?? false }, () =>
       leaked ??= allCommandLines().find((line) => line.includes(password)) ?? null;
     }, 5);
     try {
-      const result = await runPrivileged(transport, 'sleep 1; id -u', { sudoPassword: services.connections.sudoPasswordFor(host.id) });
+      const result = await runPrivileged(transport, 'sleep 1; id -u', { sudoPassword: services.connections.sudoPasswordFor(hostId) });
       assert.equal(result.stdout.trim(), '0', result.stderr);
     } finally {
       clearInterval(poller);

@@ -13,7 +13,7 @@ import type { PresetProgress } from '../../../app/presets/presets-contract.ts';
 import { PresetDefinition, type PresetDefinitionInput } from '../../../app/presets/presets.ts';
 import { labExec, labLayout, labSsh, labSudoPassword, SUDO_USER } from '../../../tests/lab/lab.ts';
 import type { ApplyChildJob } from '../../../tests/support/preset-apply-child.ts';
-import { labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
+import { connectAsSudoUser, labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
 import { REPO_ROOT } from '../../../tests/support/web-app.ts';
 import { createServices, type Services } from '../services.ts';
 import type { ScriptStep } from './host-preset-io.ts';
@@ -97,11 +97,7 @@ describe('presets on a lab host, through sudo', { skip: skip ?? false, concurren
     const targets = await labTargets();
     dataDir = mkdtempSync(join(tmpdir(), 'benchlab-presets-lab-'));
     services = createServices({ dataDir, transport: 'cli', version: 'test' });
-    const host = services.hosts.add({ name: 'lab-server', address: targets.server.address, port: 22, user: SUDO_USER, auth: 'password' });
-    services.hosts.pinKey(host.id, targets.server.pinnedFingerprint!);
-    hostId = host.id;
-    const password = labSudoPassword()!;
-    await services.connections.connect(hostId, { password, sudoPassword: password });
+    hostId = await connectAsSudoUser(services, targets.server, 'lab-server');
     tuningId = services.presetCatalog.save(PresetDefinition.parse(TUNING)).id;
     tooHighId = services.presetCatalog.save(PresetDefinition.parse(TOO_HIGH)).id;
     // A host that already has a file where Benchlab writes: revert must give back exactly these bytes.
