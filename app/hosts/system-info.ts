@@ -3,6 +3,7 @@
 // parseSystemInfoOutput for the system info script, parseReachabilityOutput for the TCP connect test.
 
 import { z } from 'zod';
+import { median } from '../common/median.ts';
 
 export const TRACKED_SYSCTLS = [
   'net.ipv4.ip_local_port_range',
@@ -237,12 +238,6 @@ export interface ReachabilityTarget {
   port: number;
   /** The bound on the first connect, for the message when nothing answers. */
   timeoutSeconds: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function explainFailure(target: ReachabilityTarget, code: number, errors: string[]): string {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ESTIMATE_S, loadEstimate, type EstimateBasis } from './plan.ts';
 import { LoadProfile } from '../runs/load-profile.ts';
+import { medianOrNull } from '../common/median.ts';
 
 /** How many recent measurements each estimate goes by. */
 export const ESTIMATE_HISTORY_SIZE = 20;
@@ -19,21 +20,14 @@ export const EstimateHistory = z.object({
 });
 export type EstimateHistory = z.infer<typeof EstimateHistory>;
 
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 export function learnedEstimates(history: EstimateHistory): EstimateBasis {
   const recent = <T>(entries: readonly T[]) => entries.slice(0, ESTIMATE_HISTORY_SIZE);
   const deployS = (hostId: number, templateId: string, variant: string) => {
     const same = history.deploys.filter((deploy) => deploy.templateId === templateId && deploy.variant === variant);
-    const here = median(recent(same.filter((deploy) => deploy.hostId === hostId)).map((deploy) => deploy.seconds));
-    return Math.ceil(here ?? median(recent(same).map((deploy) => deploy.seconds)) ?? ESTIMATE_S.deploy);
+    const here = medianOrNull(recent(same.filter((deploy) => deploy.hostId === hostId)).map((deploy) => deploy.seconds));
+    return Math.ceil(here ?? medianOrNull(recent(same).map((deploy) => deploy.seconds)) ?? ESTIMATE_S.deploy);
   };
-  const overhead = median(recent(history.sessions).map((session) => Math.max(0, session.tookS - session.plannedS)));
+  const overhead = medianOrNull(recent(history.sessions).map((session) => Math.max(0, session.tookS - session.plannedS)));
   return { deployS, loadOverheadS: Math.ceil(overhead ?? 0) };
 }
 

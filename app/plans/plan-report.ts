@@ -5,7 +5,7 @@
 // summary table the CLI prints. Pure: the CLI reads the stored runs and hands them in.
 
 import { formatValue } from '../sessions/comparison-report.ts';
-import { median } from '../sessions/compare-stats.ts';
+import { median } from '../common/median.ts';
 import { escapeXml } from '../sessions/svg-chart.ts';
 import type { RunSummary } from '../runs/run-summary-schema.ts';
 import type { PlanState, PlanStatus } from './plan.ts';

@@ -22,7 +22,8 @@
 // for a strict baseline. An absolute rule that has nothing to read (no answer measured) is "can't
 // tell" too, and that always fails: a CI gate must not pass on a run that measured nothing.
 
-import { median, ratioVerdict, type RatioVerdict } from '../sessions/compare-stats.ts';
+import { median } from '../common/median.ts';
+import { ratioVerdict, type RatioVerdict } from '../sessions/compare-stats.ts';
 import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, sumKinds, type RunSummary } from '../runs/run-summary-schema.ts';
 
 export const LATENCY_METRICS = ['p50', 'p75', 'p90', 'p99', 'p999', 'max', 'mean'] as const;

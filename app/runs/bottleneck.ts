@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { StepLoad, targetRate } from './load-profile.ts';
 import { plural } from '../common/plural.ts';
+import { median } from '../common/median.ts';
 
 export const BOTTLENECK_LIMITS = {
   /** The agent's CPU as a share of its load threads' cores (each thread is one event loop). */
@@ -101,12 +102,6 @@ interface Tally {
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 const cores = (value: number) => value.toFixed(value >= 10 ? 0 : 1);
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /** The agent's load threads (one event loop each); rows from before the count was sent: all cores. */
 function loadThreadsOf(client: Readonly<Record<string, number>>): number {

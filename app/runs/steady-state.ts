@@ -5,6 +5,7 @@
 // Pure: the per-second series in, a verdict (or null when too short to say anything) out.
 
 import type { Steadiness } from './run-summary-schema.ts';
+import { medianOrNull } from '../common/median.ts';
 
 export interface SecondForSteadiness {
   requests: number;
@@ -26,13 +27,6 @@ export const MIN_STEADY_SECONDS = 10;
 export const MIN_REQUESTS_PER_HALF = 100;
 /** p50 changes smaller than this are timer and scheduler jitter, whatever their percentage. */
 export const MIN_P50_CHANGE_US = 50;
-
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function percent(change: number): string {
   return `${Math.round(Math.abs(change) * 100)} %`;
@@ -60,7 +54,7 @@ export function judgeSteadiness(seconds: readonly SecondForSteadiness[]): Steadi
     const ms = half.reduce((sum, second) => sum + second.durationMs, 0);
     return { requests, rate: ms > 0 ? (requests * 1000) / ms : 0 };
   }) as [{ requests: number; rate: number }, { requests: number; rate: number }];
-  const [p50A, p50B] = halves.map((half) => median(half.map((second) => second.p50Us).filter((us): us is number => us !== null))) as [number | null, number | null];
+  const [p50A, p50B] = halves.map((half) => medianOrNull(half.map((second) => second.p50Us).filter((us): us is number => us !== null))) as [number | null, number | null];
 
   const drifts: string[] = [];
   const held: string[] = [];

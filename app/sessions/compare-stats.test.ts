@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { falsePositiveRate, verdictRate } from './compare-calibration.ts';
-import { bootstrapMedian, median, ratioVerdict, seededRandom, seedFrom, studentTCdf, studentTQuantile } from './compare-stats.ts';
+import { median } from '../common/median.ts';
+import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom, studentTCdf, studentTQuantile } from './compare-stats.ts';
 
 test('median of odd and even counts', () => {
   assert.equal(median([3, 1, 2]), 2);

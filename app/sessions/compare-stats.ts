@@ -3,6 +3,8 @@
 // so a comparison always shows the same interval), and the verdict between two configurations — the
 // 95 % confidence interval of their ratio B/A, given only from enough runs a side.
 
+import { median } from '../common/median.ts';
+
 export type Random = () => number;
 
 /** A small, fast, seeded PRNG (mulberry32): uniform in [0, 1). */
@@ -25,13 +27,6 @@ export function seedFrom(values: readonly number[]): number {
     for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
   }
   return hash >>> 0;
-}
-
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** The q-quantile (0..1) of sorted values, interpolated linearly. */

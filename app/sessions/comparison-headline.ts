@@ -5,7 +5,8 @@
 // (compare-stats.ts: a ratio with its 95 % interval, or "too few runs"); and the warnings that
 // apply. Pure: built from the Comparison that app/sessions/comparison.ts makes.
 
-import { median, MIN_RUNS_FOR_VERDICT, ratioVerdict } from './compare-stats.ts';
+import { median } from '../common/median.ts';
+import { MIN_RUNS_FOR_VERDICT, ratioVerdict } from './compare-stats.ts';
 import type { Comparison, CompareStep } from './comparison.ts';
 import { plural } from '../common/plural.ts';
 
