@@ -9,6 +9,7 @@
 // hosts tuned, or none). Cancel stops the stage running now and still stops the server and reverts.
 
 import { ApiError } from '../../../app/common/errors.ts';
+import { plural } from '../../../app/common/plural.ts';
 import {
   interruptedPlan,
   planEstimate,
@@ -405,7 +406,7 @@ export class PlanRunner {
 
 function describeApply(result: ApplyResult): string {
   const missed = result.verdicts.filter((verdict) => verdict.status !== 'applied');
-  const head = result.outcome === 'no changes' ? 'already in effect' : `applied (${result.plan.changes} change${result.plan.changes === 1 ? '' : 's'})`;
+  const head = result.outcome === 'no changes' ? 'already in effect' : `applied (${plural(result.plan.changes, 'change')})`;
   if (missed.length === 0) return head;
   return `${head}; not in effect: ${missed.map((verdict) => `${verdict.key} = ${verdict.observed ?? '?'} (wanted ${verdict.expected}${verdict.reason ? `: ${verdict.reason}` : ''})`).join('; ')}`;
 }

@@ -24,6 +24,7 @@ import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type LoadEn
 import { decideEngine, DEFAULT_ENGINE_CHOICE, engineLabel, type EngineChoice, type RecordedEngine } from '../../../app/runs/engine-choice.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { clockTime } from '../../../app/common/clock-time.ts';
+import { plural } from '../../../app/common/plural.ts';
 import { chartPoint, type PointContext } from '../../../app/runs/chart-point.ts';
 import { CLOCK_UNCERTAINTY_LIMIT_MS, type ClockOffset } from '../../../app/runs/clock-offset.ts';
 import { coordinatedStartLeadMs } from '../../../app/runs/start-lead.ts';
@@ -762,7 +763,7 @@ export class RunService {
     // The agents of a session running under a live process (this one or another on the same store) are not leftovers.
     const live = this.#options.sessions.running().filter((session) => ownedByLiveProcess(session.owner));
     const killed = await cleanLeftoverAgents(transport, this.#owner, live.map((session) => session.id));
-    if (killed.length > 0) this.#options.log.warn('runs', `${host.name}: stopped ${killed.length} agent${killed.length === 1 ? '' : 's'} an earlier Benchlab left running (pid ${killed.join(', ')})`);
+    if (killed.length > 0) this.#options.log.warn('runs', `${host.name}: stopped ${plural(killed.length, 'agent')} an earlier Benchlab left running (pid ${killed.join(', ')})`);
   }
 
   /** Ends what a Benchlab that died left `running`: its runs summarized from their stored seconds, its sessions interrupted, all ended at their last stored second. */

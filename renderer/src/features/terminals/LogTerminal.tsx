@@ -8,6 +8,7 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
 import { logTopic, type LogLine } from '../../../../app/common/log-contract.ts';
+import { plural } from '../../../../app/common/plural.ts';
 import { useApi } from '../../api-context.tsx';
 import { backlogLines, lineKey, LogLineWriter } from './log-view.ts';
 import { XTERM_OPTIONS, mountXterm } from './TerminalPanel.tsx';
@@ -42,7 +43,7 @@ export function LogTerminal({ height = 220, testId = 'log-terminal', topic }: Lo
       terminal.write(text, () => {
         pending -= text.length;
         if (pending === 0 && skipped > 0) {
-          const note = `[… ${skipped} log line${skipped === 1 ? '' : 's'} skipped: they came faster than they could be shown]`;
+          const note = `[… ${plural(skipped, 'log line')} skipped: they came faster than they could be shown]`;
           skipped = 0;
           display({ at: new Date().toISOString(), level: 'warn', source: 'log', message: note });
         }
