@@ -10,8 +10,16 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../../app/common/errors.ts';
+import type { ImportFormat } from '../../../app/sessions/importers/index.ts';
 import { isOwnerAlive, processOwner } from '../store/process-owner.ts';
-import type { ImportRequest } from './session-import.ts';
+
+/** What the user asked to import: the file's format and name, and the session's name and tags. */
+export interface ImportRequest {
+  format: ImportFormat;
+  fileName: string;
+  name?: string | undefined;
+  tags?: string[] | undefined;
+}
 
 /** How long an upload waits for its next piece before it is dropped. */
 export const ABANDON_AFTER_MS = 60_000;

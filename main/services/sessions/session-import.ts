@@ -9,22 +9,15 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { ApiError } from '../../../app/common/errors.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
-import { IMPORT_CHUNK_BYTES, ImportReader, MAX_IMPORT_FILE_BYTES, MAX_LINE_CHARS, type ImportedResult, type ImportFormat } from '../../../app/sessions/importers/index.ts';
+import { IMPORT_CHUNK_BYTES, ImportReader, MAX_IMPORT_FILE_BYTES, MAX_LINE_CHARS, type ImportedResult } from '../../../app/sessions/importers/index.ts';
 import { ImportError } from '../../../app/sessions/importers/imported-result.ts';
 import { importedSessionRecord, type ImportNaming } from '../../../app/sessions/importers/imported-session.ts';
 import type { Session } from '../../../app/sessions/sessions.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
 import { SamplesRepository } from '../runs/samples-repository.ts';
 import type { Db } from '../store/database.ts';
-import { ImportUploads } from './import-uploads.ts';
+import { ImportUploads, type ImportRequest } from './import-uploads.ts';
 import type { SessionsRepository } from './sessions-repository.ts';
-
-export interface ImportRequest {
-  format: ImportFormat;
-  fileName: string;
-  name?: string | undefined;
-  tags?: string[] | undefined;
-}
 
 /** Samples are appended in batches of this many seconds (each batch its own savepoint in the one transaction). */
 const BATCH = 600;
