@@ -2,7 +2,8 @@
 // >= 18 to run it (the host's own, or the deployer's portable Node uploaded when there is none),
 // the bundle uploaded only when its content changed, and the folder of pid files that lets a later
 // Benchlab kill an agent an earlier one left running. Facts are probed once per host and session.
-// On a client host, the native engine's binary beside the agent when the run may use it.
+// On a client host, the native engine's binary beside the agent when the run may use it, and the
+// older ones earlier builds left there removed unless a running process uses them.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
@@ -13,6 +14,9 @@ import { ensurePortableNode, PORTABLE_NODE_MAJOR, type PortableNodeCache } from 
 import { probeHost } from '../templates/remote-server.ts';
 import { nativeEngineArch, nativeEngineObstacle } from '../../../app/runs/engine-choice.ts';
 import { AGENT_FILE_NAME, agentBundle } from './agent-bundle.ts';
+import { chooseEngineRemovals, parseEngineFolderListing, type EngineRemovals } from '../../../app/runs/engine-leftovers.ts';
+import { plural } from '../../../app/common/plural.ts';
+import { formatBytes } from '../templates/build-progress.ts';
 import { engineBinary } from './engine-binary.ts';
 
 export const AGENT_MIN_NODE = 18;
@@ -71,7 +75,8 @@ export async function prepareAgentHost(
 
 /**
  * The native engine on the host, for a run against a `protocol` target: its binary beside the
- * agent as `benchlab-engine-<hash12>`, uploaded (executable) only when that name is missing there.
+ * agent as `benchlab-engine-<hash12>`, uploaded (executable) only when that name is missing there;
+ * the older binaries beside it go first, except those a running process uses (engine-leftovers.ts).
  * Returns its path, or why the native engine cannot run there (in words for decideEngine).
  */
 export async function prepareNativeEngine(
@@ -88,8 +93,9 @@ export async function prepareNativeEngine(
   if (!found.ok) return { obstacle: found.reason };
   const { binary } = found;
   const path = `${host.agentDir}/${binary.remoteName}`;
-  const present = await transport.exec(`[ -x ${shellQuote(path)} ] && echo present; true`, { timeoutMs: 30_000 });
-  if (present.stdout.trim() === 'present') return { path };
+  const listing = parseEngineFolderListing((await transport.exec('sh -s', { stdin: engineFolderScript(host.agentDir, binary.remoteName), timeoutMs: 30_000 })).stdout);
+  await removeOlderEngines(transport, host.agentDir, hostName, chooseEngineRemovals(listing, binary.remoteName), options.onStep);
+  if (listing.present) return { path };
   try {
     await transport.upload(binary.bytes, path, { mode: 0o755 });
   } catch (error) {
@@ -97,6 +103,42 @@ export async function prepareNativeEngine(
   }
   options.onStep?.(`${hostName}: uploaded the native engine for linux/${binary.arch} (${Math.round(binary.bytes.length / 1024)} KB)`);
   return { path };
+}
+
+/**
+ * Lists the agent folder for chooseEngineRemovals: whether `current` is there, the other engine
+ * files with their sizes and, only when there are any, every process's executable and argument that
+ * names an engine file (one `ls` and one `cat` over /proc, not a command per process).
+ */
+function engineFolderScript(agentDir: string, current: string): string {
+  return `cd ${shellQuote(agentDir)} 2>/dev/null || exit 0
+current=${shellQuote(current)}
+[ -x "$current" ] && echo present
+others=
+for f in benchlab-engine-*; do
+  [ -f "$f" ] && [ "$f" != "$current" ] || continue
+  echo "file $(wc -c < "$f") $f"
+  others=1
+done
+[ -n "$others" ] || exit 0
+{ ls -l /proc/[0-9]*/exe 2>/dev/null | sed -n 's/.* -> //p'; cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' '\\n'; } | grep benchlab-engine- | sed 's/^/used /'
+true`;
+}
+
+/**
+ * Removes the chosen older binaries and says on the log what went, what it freed and which stay in
+ * use; nothing when there was nothing to remove (a binary in use is not news on every run).
+ */
+async function removeOlderEngines(transport: HostTransport, agentDir: string, hostName: string, removals: EngineRemovals, onStep?: (text: string) => void): Promise<void> {
+  if (removals.remove.length === 0) return;
+  const names = removals.remove.map((file) => shellQuote(file.name)).join(' ');
+  const result = await transport.exec(`cd ${shellQuote(agentDir)} && for f in ${names}; do rm -f -- "$f" && echo "removed $f"; done; true`, { timeoutMs: 30_000 });
+  const removed = new Set([...result.stdout.matchAll(/^removed (\S+)$/gm)].map((match) => match[1]!));
+  const gone = removals.remove.filter((file) => removed.has(file.name));
+  if (gone.length === 0) return;
+  const freed = formatBytes(gone.reduce((sum, file) => sum + file.bytes, 0));
+  const kept = removals.keptInUse.length > 0 ? `; kept ${removals.keptInUse.join(', ')}, which a running process uses` : '';
+  onStep?.(`${hostName}: removed ${plural(gone.length, 'older native engine binary', 'older native engine binaries')} (${gone.map((file) => file.name).join(', ')}), freeing ${freed}${kept}`);
 }
 
 /** The pid-file folder of a host, found by the host itself (no probe, no upload): as prepareAgentHost lays it out. */
