@@ -54,7 +54,7 @@ test('a terminal is styled and the CSP reports no violation', async () => {
   const style = await terminals.rowsStyle(panel);
   assert.equal(style.whiteSpace, 'pre');
   assert.equal(style.color, 'rgb(223, 228, 236)');
-  assert.deepEqual(opened.cspViolations, []);
+  assert.deepEqual(await opened.cspViolations(), []);
 });
 
 describe('with the lab', { skip: labSkipReason() ?? false }, () => {

@@ -86,7 +86,7 @@ test('a short run fills the charts and the summary in the seeds’ columns', asy
   }
   for (const chart of ['rps', 'latency', 'errors', 'cpu', 'memory', 'network']) await run.waitForChartPoints(chart, 4);
   await page.getByTestId('latency-log').check();
-  assert.deepEqual(opened.cspViolations, []);
+  assert.deepEqual(await opened.cspViolations(), []);
 });
 
 test('Stop halts the load', async () => {

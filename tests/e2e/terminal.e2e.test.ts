@@ -9,47 +9,17 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { expectCount, launchChromium } from '../support/browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { expectCount } from '../support/browser.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { until } from '../support/until.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
 import { LogDrawer } from './pages/log-drawer.ts';
 import { TerminalPage } from './pages/terminal-page.ts';
 
-let app: RunningWebApp;
-let browser: Browser;
+let opened: OpenWebApp;
 let page: Page;
 let terminals: TerminalPage;
 let panel: Locator;
-
-/** What the page's listener sees of a violation (the callbacks run in the page, type-checked with Node's types). */
-type ViolationEvent = { effectiveDirective: string; blockedURI: string; sourceFile: string; lineNumber: number };
-type ViolationPage = {
-  document: { addEventListener(type: 'securitypolicyviolation', listener: (event: ViolationEvent) => void): void };
-  sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
-};
-const VIOLATIONS_KEY = 'e2e-csp-violations';
-
-/** Records every CSP violation the page reports, in the tab's sessionStorage so that reloads keep them. */
-async function recordCspViolations(tab: Page): Promise<void> {
-  await tab.addInitScript((key) => {
-    const { document, sessionStorage } = globalThis as unknown as ViolationPage;
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const seen = JSON.parse(sessionStorage.getItem(key) ?? '[]') as string[];
-      seen.push(`${event.effectiveDirective} refused ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`);
-      sessionStorage.setItem(key, JSON.stringify(seen));
-    });
-  }, VIOLATIONS_KEY);
-}
-
-/**
- * The CSP violations recorded so far, of any directive; read in the page, after every event its
- * earlier work queued. Script ones count too: the build keeps the histogram library's eval probe
- * for Node's zlib out of the bundle (scripts/vite-no-node-eval.ts), so the page reports none.
- */
-async function cspViolations(): Promise<string[]> {
-  return await page.evaluate((key) => JSON.parse((globalThis as unknown as ViolationPage).sessionStorage.getItem(key) ?? '[]') as string[], VIOLATIONS_KEY);
-}
 
 /** Pids of the processes whose parent is `parent` and whose name is `name` (from /proc). */
 function childProcesses(parent: number, name: string): number[] {
@@ -69,15 +39,8 @@ function childProcesses(parent: number, name: string): number[] {
 }
 
 before(async () => {
-  app = await startWebApp();
-  browser = await launchChromium();
-  const context = await browser.newContext();
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  await recordCspViolations(page);
-  await page.goto(app.url);
-  await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+  opened = await openWebApp({ timeoutMs: 10_000, permissions: ['clipboard-read', 'clipboard-write'] });
+  page = opened.page;
   terminals = new TerminalPage(page);
   const local = await terminals.addLocalHost();
   await terminals.open();
@@ -85,8 +48,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
-  await app?.stop();
+  await opened?.close();
 });
 
 test('typing a command shows its output in the terminal', async () => {
@@ -111,7 +73,7 @@ test('cells in 24-bit colour show in their colours, and the CSP refuses no style
   await terminals.press(panel, 'Enter');
   await terminals.waitForRows(panel, /^truecolor-42\s*$/);
   assert.deepEqual(await terminals.cellColours(panel, 'truecolor-42'), { color: 'rgb(255, 100, 0)', background: 'rgb(0, 60, 90)' });
-  assert.deepEqual(await cspViolations(), []);
+  assert.deepEqual(await opened.cspViolations(), []);
 });
 
 test('a flood keeps the page responsive and the prompt comes back', async () => {
@@ -209,10 +171,10 @@ test('a shell survives leaving the page and a reload, with its scrollback, and s
 
 test('closing the panel ends the shell', async () => {
   // Each local shell is a util-linux `script` process under the web app.
-  assert.equal(childProcesses(app.process.pid!, 'script').length, 1);
+  assert.equal(childProcesses(opened.app.process.pid!, 'script').length, 1);
   await panel.getByTestId('terminal-close').click();
   await expectCount(terminals.panels(), 0);
-  await until(() => childProcesses(app.process.pid!, 'script').length === 0, 'the shell to end, not just its panel', 5000);
+  await until(() => childProcesses(opened.app.process.pid!, 'script').length === 0, 'the shell to end, not just its panel', 5000);
   // Across everything above (reloads included): xterm's styles all went through CSSOM.
-  assert.deepEqual(await cspViolations(), []);
+  assert.deepEqual(await opened.cspViolations(), []);
 });

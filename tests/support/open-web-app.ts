@@ -1,20 +1,21 @@
 // What an e2e suite starts from: Benchlab in web mode on a data dir (a fresh one unless given, seeded
-// first where asked), its
-// printed URL opened in Debian's Chromium, and the page connected to the back end. `beforeOpen` sets
-// the page up before it loads (a route on its WebSocket, say); the Content-Security-Policy refusals
-// Chromium reports on the console are kept from the first load on; `close` ends the browser, then
-// the app.
+// first where asked), its printed URL opened in Debian's Chromium, and the page connected to the back
+// end. `beforeOpen` sets the page up before it loads (a route on its WebSocket, say). Every CSP
+// violation the page reports, of any directive and across reloads, is recorded from the first load
+// on: the renderer needs no exception to the policy, so a suite can require none. `close` ends the
+// browser, then the app.
 
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.ts';
+import { recordCspViolations, recordedCspViolations } from './csp-violations.ts';
 import { startWebApp, type RunningWebApp, type WebAppOptions } from './web-app.ts';
 
 export interface OpenWebApp {
   app: RunningWebApp;
   browser: Browser;
   page: Page;
-  /** The console's CSP refusals ("Refused to apply inline style … Content Security Policy"), in order. */
-  cspViolations: string[];
+  /** The page's CSP violations so far, in order: "<directive> refused <blocked URI> at <file>:<line>". */
+  cspViolations(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -22,6 +23,8 @@ export interface OpenWebAppOptions extends Pick<WebAppOptions, 'dataDir' | 'seed
   /** The page's default wait for locators and navigation. */
   timeoutMs?: number;
   viewport?: { width: number; height: number };
+  /** Browser permissions the page is granted ("clipboard-read", say). */
+  permissions?: string[];
   beforeOpen?: (page: Page) => Promise<void>;
 }
 
@@ -36,16 +39,14 @@ export async function openWebApp(options: OpenWebAppOptions = {}): Promise<OpenW
     await app.stop();
   };
   try {
-    const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
+    const context = await browser.newContext({ ...(options.viewport ? { viewport: options.viewport } : {}), permissions: options.permissions ?? [] });
+    const page = await context.newPage();
     page.setDefaultTimeout(options.timeoutMs ?? 15_000);
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
+    await recordCspViolations(page);
     await options.beforeOpen?.(page);
     await page.goto(app.url);
     await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
-    return { app, browser, page, cspViolations, close };
+    return { app, browser, page, cspViolations: () => recordedCspViolations(page), close };
   } catch (error) {
     await close();
     throw error;
