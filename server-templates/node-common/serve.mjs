@@ -2,7 +2,7 @@
 // primary forks and supervises, each worker serves), the database pool and its check at start, the
 // line that says what listens (with the framework's and pg's versions the bundle was built with)
 // and a graceful stop on TERM or INT. A template gives only `listen(port, routes)`, which starts its
-// framework and returns `{ close() }`.
+// framework and returns `{ close() }` (closeHandle makes it for a node:http server).
 
 import cluster from 'node:cluster';
 import console from 'node:console';
@@ -75,6 +75,21 @@ function supervise(options) {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/**
+ * The `{ close() }` a template's `listen` returns for a node:http server (its own, or the one its
+ * framework runs on): stops accepting, ends every open connection at once (a keep-alive one would
+ * hold the stop until the client leaves) and resolves when the server has closed.
+ */
+export function closeHandle(httpServer) {
+  return {
+    close: () => {
+      const closed = new Promise((done) => httpServer.close(done));
+      httpServer.closeAllConnections();
+      return closed;
+    },
+  };
 }
 
 /** Runs the server this process is: the cluster's primary, or one that serves with `listen`. */

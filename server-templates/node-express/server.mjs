@@ -6,7 +6,7 @@
 
 import express from 'express';
 import { answerOf, bytesOf } from '../node-common/routes.mjs';
-import { runServer } from '../node-common/serve.mjs';
+import { closeHandle, runServer } from '../node-common/serve.mjs';
 
 function listen(port, routes) {
   const app = express();
@@ -28,13 +28,7 @@ function listen(port, routes) {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, (error) => {
       if (error) return reject(error);
-      resolve({
-        close: () => {
-          const closed = new Promise((done) => server.close(done));
-          server.closeAllConnections();
-          return closed;
-        },
-      });
+      resolve(closeHandle(server));
     });
   });
 }

@@ -7,7 +7,7 @@
 
 import restify from 'restify';
 import { answerOf, bytesOf } from '../node-common/routes.mjs';
-import { runServer } from '../node-common/serve.mjs';
+import { closeHandle, runServer } from '../node-common/serve.mjs';
 
 function listen(port, routes) {
   // handleUncaughtExceptions stays off: a failing answer is already a logged 500 (answerOf).
@@ -27,13 +27,7 @@ function listen(port, routes) {
     server.once('error', reject);
     server.listen(port, () => {
       server.removeListener('error', reject);
-      resolve({
-        close: () => {
-          const closed = new Promise((done) => server.close(done));
-          server.server.closeAllConnections();
-          return closed;
-        },
-      });
+      resolve(closeHandle(server.server));
     });
   });
 }

@@ -8,7 +8,7 @@ import { Buffer } from 'node:buffer';
 import http from 'node:http';
 import { URL } from 'node:url';
 import { answerOf } from '../node-common/routes.mjs';
-import { runServer } from '../node-common/serve.mjs';
+import { closeHandle, runServer } from '../node-common/serve.mjs';
 
 function send(response, answer, extra = {}) {
   response.writeHead(answer.status, { 'Content-Type': answer.type, 'Content-Length': Buffer.byteLength(answer.body), ...extra });
@@ -31,13 +31,7 @@ function listen(port, routes) {
     server.once('error', reject);
     server.listen(port, () => {
       server.off('error', reject);
-      resolve({
-        close: () => {
-          const closed = new Promise((done) => server.close(done));
-          server.closeAllConnections();
-          return closed;
-        },
-      });
+      resolve(closeHandle(server));
     });
   });
 }
