@@ -42,3 +42,9 @@ test('a deployment that names its components passes them on to the run; one that
   assert.deepEqual(runDeploymentOf(deployment({ templateId: 'node-express', components })), { templateId: 'node-express', variant: 'async', knobs: { workers: 2 }, components });
   assert.equal('components' in runDeploymentOf(deployment({})), false);
 });
+
+test("a deployment with a private database passes its facts on to the run, so the session records the database's version and settings", () => {
+  const database = { kind: 'postgresql' as const, version: '15.14', port: 41234, name: 'benchlab', user: 'benchlab', settings: { shared_buffers: '128MB' } };
+  assert.deepEqual(runDeploymentOf(deployment({ database })).database, database);
+  assert.equal('database' in runDeploymentOf(deployment({})), false);
+});

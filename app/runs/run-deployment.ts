@@ -14,6 +14,12 @@ export function deploymentServing(deployments: readonly Deployment[], serverHost
 }
 
 /** A deployment as a run is labelled with it. */
-export function runDeploymentOf(deployment: Pick<Deployment, 'templateId' | 'variant' | 'knobs' | 'components'>): RunDeployment {
-  return { templateId: deployment.templateId, variant: deployment.variant, knobs: deployment.knobs, ...(deployment.components ? { components: deployment.components } : {}) };
+export function runDeploymentOf(deployment: Pick<Deployment, 'templateId' | 'variant' | 'knobs' | 'components' | 'database'>): RunDeployment {
+  return {
+    templateId: deployment.templateId,
+    variant: deployment.variant,
+    knobs: deployment.knobs,
+    ...(deployment.components ? { components: deployment.components } : {}),
+    ...(deployment.database ? { database: deployment.database } : {}),
+  };
 }

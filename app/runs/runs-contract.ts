@@ -11,6 +11,7 @@ import { LoadProfile } from './load-profile.ts';
 import { SessionHostFacts } from '../hosts/host-facts.ts';
 import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
 import { SessionId, SessionName } from '../sessions/sessions.ts';
+import { DatabaseFacts } from '../templates/template-database.ts';
 import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
 
 /**
@@ -34,6 +35,8 @@ export const RunDeployment = z
     knobs: z.record(z.string().max(40, 'is too long'), KnobValue),
     /** The packages the server was built with and their versions (e.g. express 5.3.0, pg 8.23.1): kept in the session's config. */
     components: z.record(z.string().max(100, 'is too long'), z.string().max(100, 'is too long')).optional(),
+    /** The private database the deployment started (version, port, settings): kept in the session's config. */
+    database: DatabaseFacts.optional(),
   })
   .strict();
 export type RunDeployment = z.infer<typeof RunDeployment>;

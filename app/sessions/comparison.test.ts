@@ -167,6 +167,21 @@ test('host diff: differing kernel, cores and sysctls make runs not comparable; t
   assert.deepEqual(missing.warnings, ['No client system info for “a”: cannot tell whether the client hosts match.']);
 });
 
+test("the sessions' recorded databases: a line per session and server rows in the host diff, flagged and warned about when they differ", () => {
+  const base = session(0, []).config;
+  const database = (version: string) => ({ kind: 'postgresql', version, port: 41234, name: 'benchlab', user: 'benchlab', settings: { shared_buffers: '128MB' } });
+  const comparison = buildComparison([
+    session(1, [run(1, 'c=10', 1000, 900)], { config: { ...base, database: database('15.14') } }),
+    session(2, [run(2, 'c=10', 1000, 900)], { config: { ...base, database: database('16.4') } }),
+    session(3, [run(3, 'c=10', 1000, 900)]),
+  ]);
+  assert.deepEqual(comparison.sessions.map((s) => s.database), ['PostgreSQL 15.14 on port 41234 · shared_buffers 128MB', 'PostgreSQL 16.4 on port 41234 · shared_buffers 128MB', null]);
+  const row = comparison.hosts.rows.find((candidate) => candidate.label === 'database');
+  assert.deepEqual(row, { role: 'server', label: 'database', values: ['PostgreSQL 15.14', 'PostgreSQL 16.4', null], differs: true });
+  assert.ok(comparison.warnings.some((warning) => /databases differ in version/.test(warning)));
+  assert.equal(buildComparison([session(1, [run(1, 'c=10', 1000, 900)])]).hosts.rows.some((candidate) => candidate.label.startsWith('database')), false, 'no database rows without a database');
+});
+
 test('an interrupted session is flagged', () => {
   const comparison = buildComparison([session(1, [run(1, 's', 100, 10)]), session(2, [run(2, 's', 100, 10)], { status: 'interrupted', name: 'cut' })]);
   assert.deepEqual(comparison.warnings, ['“cut” is interrupted: its figures cover only what was measured.']);

@@ -1,7 +1,7 @@
 // The side-by-side comparison of 2..N sessions (or chosen runs of them), as the UI and the PDF show
 // it: per sweep step a table in the seeds' columns with the best value of each column marked, the
 // overlaid timelines (requests/s and p99 per second), latency distributions from merged histograms,
-// the host diff with its warnings, runs that were not steady marked, and repeated runs of one
+// the host diff with its warnings (the server's private database too), runs that were not steady marked, and repeated runs of one
 // configuration as a median with a 95 % bootstrap interval and, against the first configuration,
 // the 95 % interval of the ratio (a verdict only from 5 runs a side: compare-stats.ts).
 // Pure: main/ reads the store and hands the rows in.
@@ -12,7 +12,9 @@ import { engineLabel, recordedEngineOf } from '../runs/engine-choice.ts';
 import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom } from './compare-stats.ts';
 import type { LatencyHistogram } from '../common/hdr.ts';
 import { describeProfile, LoadProfile, StepLoad, targetRate } from '../runs/load-profile.ts';
-import { diffHosts, type SessionSystems } from './host-diff.ts';
+import { diffHosts, type HostDiff, type SessionSystems } from './host-diff.ts';
+import { diffDatabases } from './database-diff.ts';
+import { describeDatabase, recordedDatabaseOf } from '../templates/recorded-database.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
 import { importProvenanceOf, type ImportFigure } from './importers/imported-result.ts';
@@ -44,6 +46,8 @@ export const ComparedSession = z.object({
   setups: z.array(z.object({ template: z.string(), variant: z.string(), knobs: z.string() })).optional(),
   /** Which load engine ran, when the session recorded it (e.g. "native", "node"); null or absent: not recorded. */
   engine: z.string().nullable().optional(),
+  /** The private database its deployment ran with, in one line (version, port, settings); null or absent: none recorded. */
+  database: z.string().nullable().optional(),
 });
 export type ComparedSession = z.infer<typeof ComparedSession>;
 
@@ -391,6 +395,11 @@ function buildRepeats(sessions: readonly ComparedSessionInput[], groupOf: readon
   return groups;
 }
 
+function databaseLine(config: Record<string, unknown>): string | null {
+  const facts = recordedDatabaseOf(config);
+  return facts ? describeDatabase(facts) : null;
+}
+
 export function buildComparison(sessions: readonly ComparedSessionInput[], title?: string): Comparison {
   const allSummaries = sessions.flatMap((session) => session.runs.map((run) => run.summary));
   const columns: CompareColumn[] = [
@@ -423,7 +432,9 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
   });
 
   const names = sessions.map((session) => session.name);
-  const hosts = diffHosts(names, sessions.map((session) => session.systems));
+  const databases = diffDatabases(sessions.map((session) => recordedDatabaseOf(session.config)));
+  const machines = diffHosts(names, sessions.map((session) => session.systems));
+  const hosts: HostDiff = { rows: [...machines.rows, ...databases.rows], warnings: [...machines.warnings, ...databases.warnings] };
   const warnings = [...hosts.warnings];
   for (const session of sessions) {
     if (session.status !== 'completed') warnings.push(`“${session.name}” is ${session.status}: its figures cover only what was measured.`);
@@ -455,6 +466,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       imported: importedNote(session.config),
       setups: setupsOf(session.runs),
       engine: recordedEngine(session.config),
+      database: databaseLine(session.config),
     })),
     columns,
     steps,

@@ -48,7 +48,7 @@ test('JSON: a versioned document of the session, its runs with their stored summ
   assert.equal(document.format, 'benchlab-session');
   assert.equal(document.version, 1);
   assert.equal(document.exportedAt, '2026-03-02T08:00:00.000Z');
-  assert.deepEqual(Object.keys(document.session), ['id', 'name', 'status', 'tags', 'notes', 'createdAt', 'startedAt', 'endedAt', 'hosts', 'engine', 'components', 'templates', 'profile', 'imported']);
+  assert.deepEqual(Object.keys(document.session), ['id', 'name', 'status', 'tags', 'notes', 'createdAt', 'startedAt', 'endedAt', 'hosts', 'engine', 'components', 'database', 'templates', 'profile', 'imported']);
   assert.equal(document.session.id, sweep.sessionId);
   assert.equal(document.session.name, 'Vert.x sweep');
   assert.deepEqual(document.session.tags, ['jvm', 'nightly']);
@@ -58,6 +58,12 @@ test('JSON: a versioned document of the session, its runs with their stored summ
   assert.equal(document.session.components, null, 'the seeded session recorded no components');
   const withComponents = { ...storedSweep, session: { ...storedSweep.session, config: { ...storedSweep.session.config, components: { pg: '8.23.1', node: '24.11.0' } } } };
   assert.deepEqual((JSON.parse(sessionJson(withComponents, exportedAt)) as JsonDocument).session.components, { node: '24.11.0', pg: '8.23.1' }, 'what the server ran with, keys sorted');
+  assert.equal(document.session.database, null, 'the seeded session recorded no database');
+  const database = { kind: 'postgresql', version: '15.14', port: 41234, name: 'benchlab', user: 'benchlab', settings: { work_mem: '4MB', fsync: 'on' } };
+  const withDatabase = { ...storedSweep, session: { ...storedSweep.session, config: { ...storedSweep.session.config, database } } };
+  assert.deepEqual((JSON.parse(sessionJson(withDatabase, exportedAt)) as JsonDocument).session.database, { ...database, settings: { fsync: 'on', work_mem: '4MB' } }, 'the private database it ran with');
+  const malformed = { ...storedSweep, session: { ...storedSweep.session, config: { ...storedSweep.session.config, database: { kind: 'postgresql' } } } };
+  assert.equal((JSON.parse(sessionJson(malformed, exportedAt)) as JsonDocument).session.database, null, 'a malformed record reads as none');
   assert.equal(document.session.imported, null, 'measured by Benchlab');
   assert.deepEqual(document.session.templates, [{ template: 'vertx', variant: 'event-loop', knobs: {} }]);
   assert.equal((document.session.profile as { load: { model: string } }).load.model, 'closed');

@@ -11,6 +11,7 @@ import { durationOf, type RunSecond } from '../runs/run-second.ts';
 import { MERGED_CLIENT_INDEX, mergedBySecond } from '../runs/merge-seconds.ts';
 import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, type RunSummary } from '../runs/run-summary-schema.ts';
 import { summarizeRun, summaryRulesOf } from '../runs/summarize-run.ts';
+import { recordedDatabaseOf } from '../templates/recorded-database.ts';
 import { importProvenanceOf } from './importers/imported-result.ts';
 import type { SessionExportFile, SessionExportFormat } from './sessions-contract.ts';
 import type { Session } from './sessions.ts';
@@ -86,6 +87,8 @@ export function sessionDocument(input: SessionExportInput) {
       hosts: { client: input.hosts.client, server: input.hosts.server },
       engine: typeof config.engine === 'string' ? config.engine : null,
       components: componentsOf(config),
+      // The private database its deployment started: kind, version, port, name, owner and settings (never a password).
+      database: databaseOf(config),
       templates: distinctTemplates(input.runs),
       profile: config.profile === undefined ? null : withSortedKeys(config.profile),
       // Where an imported session came from (the tool, its file, what it lacked); null for a measured one.
@@ -113,6 +116,11 @@ function componentsOf(config: Record<string, unknown>): Record<string, string> |
   if (typeof components !== 'object' || components === null || Array.isArray(components)) return null;
   const entries = Object.entries(components).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
   return entries.length > 0 ? (withSortedKeys(Object.fromEntries(entries)) as Record<string, string>) : null;
+}
+
+function databaseOf(config: Record<string, unknown>) {
+  const facts = recordedDatabaseOf(config);
+  return facts ? withSortedKeys(facts) : null;
 }
 
 function distinctTemplates(runs: readonly ExportRun[]): Array<{ template: string; variant: string; knobs: unknown }> {

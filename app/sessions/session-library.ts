@@ -38,6 +38,8 @@ export const LibraryEntry = SessionSummary.extend({
   originSessionId: z.number().nullable(),
   /** Where an imported session came from ("wrk's text output"); null or absent for Benchlab's own. */
   importedFrom: z.string().nullable().optional(),
+  /** The private database its deployment ran with, in one line (version, port, settings); null or absent: none recorded. */
+  database: z.string().nullable().optional(),
   /** Null while the session has no run with a result (a draft, a failed start). */
   headline: SessionHeadline.nullable(),
 });

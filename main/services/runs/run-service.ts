@@ -242,6 +242,7 @@ export class RunService {
         ...(clients.length > 1 ? { clients: clients.map(recordedClient), startLeadMs: coordinatedStartLeadMs(clients.map((client) => client.clock?.readyMs)) } : {}),
         ...(args.repeat ? { repeat: args.repeat } : {}),
         ...(args.deployment?.components ? { components: args.deployment.components } : {}),
+        ...(args.deployment?.database ? { database: args.deployment.database } : {}),
       },
       status: 'running',
     });

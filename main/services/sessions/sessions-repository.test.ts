@@ -52,3 +52,12 @@ test('errors + not sent come from the summarizer’s books; a session without a 
   assert.equal(headline.notSent, 7);
   assert.equal(headlineErrors(headline), 5 + 3 + 5 + 7, 'non-2xx, timeouts and resets, plus the never sent');
 });
+
+test("a session whose deployment started a private database shows it in one line in the library; others show none", () => {
+  const database = { kind: 'postgresql', version: '15.14', port: 41234, name: 'benchlab', user: 'benchlab', settings: { shared_buffers: '128MB', fsync: 'on' } };
+  const withDatabase = sessions.create({ name: 'db', config: { target: 'http://10.0.0.2:8080', database } });
+  const without = sessions.create({ name: 'plain', config: { target: 'http://10.0.0.2:8080' } });
+  const library = sessions.library();
+  assert.equal(library.find((entry) => entry.id === withDatabase.id)!.database, 'PostgreSQL 15.14 on port 41234 · shared_buffers 128MB, fsync on');
+  assert.equal(library.find((entry) => entry.id === without.id)!.database, null);
+});

@@ -7,6 +7,7 @@ import { ApiError } from '../../../app/common/errors.ts';
 import type { RunSummary } from '../../../app/runs/run-summary-schema.ts';
 import type { LibraryEntry, SessionHeadline } from '../../../app/sessions/session-library.ts';
 import type { Session, SessionStatus, SessionSummary } from '../../../app/sessions/sessions.ts';
+import { describeDatabase, recordedDatabaseOf } from '../../../app/templates/recorded-database.ts';
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';
 import { processOwner } from '../store/process-owner.ts';
@@ -34,10 +35,17 @@ interface LibraryRow extends Omit<SessionRow, 'config'> {
   client_host: string | null;
   server_host: string | null;
   imported_from: string | null;
+  database: string | null;
   best_run_id: number | null;
   best_step_label: string | null;
   best_summary: string | null;
   measured_runs: number | null;
+}
+
+/** The private database the session's deployment ran with, in one line; null when it recorded none. */
+function databaseLineOf(column: string | null): string | null {
+  const facts = recordedDatabaseOf({ database: parseJsonColumn<unknown>(column, null) });
+  return facts ? describeDatabase(facts) : null;
 }
 
 /** The headline of a library row: its best run's summary as the summarizer stored it. */
@@ -198,6 +206,7 @@ export class SessionsRepository {
                 (SELECT json_group_array(DISTINCT r.template_id) FROM run r WHERE r.session_id = s.id) AS templates,
                 c.name AS client_host, v.name AS server_host,
                 CASE WHEN json_valid(s.config) THEN json_extract(s.config, '$.imported.source') END AS imported_from,
+                CASE WHEN json_valid(s.config) THEN json_extract(s.config, '$.database') END AS database,
                 b.id AS best_run_id, b.step_label AS best_step_label, b.summary AS best_summary, b.runs AS measured_runs
          FROM session s
          LEFT JOIN host c ON c.id = s.client_host_id
@@ -214,6 +223,7 @@ export class SessionsRepository {
       serverHost: row.server_host,
       originSessionId: row.origin_session_id,
       importedFrom: typeof row.imported_from === 'string' ? row.imported_from : null,
+      database: databaseLineOf(row.database),
       headline: headlineOf(row),
     }));
   }

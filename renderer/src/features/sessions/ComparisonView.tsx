@@ -171,7 +171,14 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
               <td>
                 {session.clientHost ?? '—'} → {session.serverHost ?? '—'}
               </td>
-              <td>{session.templates.join(', ') || '—'}</td>
+              <td>
+                {session.templates.join(', ') || '—'}
+                {session.database && (
+                  <div className="muted small" data-testid="compare-database">
+                    database {session.database}
+                  </div>
+                )}
+              </td>
               <td className="small">{session.configuration}</td>
             </tr>
           ))}

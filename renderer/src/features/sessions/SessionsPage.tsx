@@ -47,6 +47,11 @@ function SessionDetails({ entry, onSaved }: { entry: LibraryEntry; onSaved: () =
       <button type="button" className="primary" data-testid="session-save" onClick={() => void save()}>
         Save notes and tags
       </button>
+      {entry.database && (
+        <p className="muted small" data-testid="session-database">
+          Database: {entry.database}
+        </p>
+      )}
       {entry.originSessionId !== null && <p className="muted small">Made from session #{entry.originSessionId}.</p>}
     </div>
   );
