@@ -3,13 +3,17 @@
 // exactly) into ONE interval line per second. A step is warm-up seconds, then the measured window
 // of exactly its duration (or until a fixed count is answered), then ONE drain line with the
 // answers still due, at most the request timeout long plus a grace, after which whatever is left is
-// settled. Stop, EOF on stdin or the time cap end it at once, reporting what is in flight.
+// settled. Stop, EOF on stdin or the time cap end it at once, reporting what is in flight. A step
+// whose drain line lacks a loop's last books (a loop too starved to hand them over in time) is not
+// completed: it ends with an error saying so, never with requests silently left in flight.
 
 package main
 
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,8 +21,6 @@ import (
 const (
 	// Loops get this long to hand over their interval before the line is published without them.
 	flushWaitNs = 400_000_000
-	// A phase's last line waits this long for every loop: nothing after it carries a late interval.
-	lastFlushWaitNs = 5_000_000_000
 	// The drain lasts at most the request timeout and this, for answers on their way when it ran out.
 	drainGraceNs = 500_000_000
 	readyWaitNs  = 15_000_000_000
@@ -26,6 +28,10 @@ const (
 	startMarginNs = 20_000_000
 	halfMsNs      = 500_000
 )
+
+// A phase's last line waits this long for every loop (the drain line up to the cap, if that is
+// later): nothing after it carries a late interval. A variable so a test can make a loop late.
+var lastFlushWaitNs int64 = 5_000_000_000
 
 type reporter struct {
 	config   *Config
@@ -114,7 +120,7 @@ func runStep(config *Config, setup *engineSetup, out *output, stop <-chan struct
 		}
 		r.post(command{kind: cmdHalt, at: at})
 		// A sliver with nothing in it is not worth a line (a fixed-count step may fit in a few ms).
-		r.flush(tag, phase, at, max(0, at-r.lastBoundary), true, at-r.lastBoundary < 50_000_000)
+		r.flush(tag, phase, at, max(0, at-r.lastBoundary), true, lastFlushWaitNs, at-r.lastBoundary < 50_000_000)
 		r.post(command{kind: cmdFinish})
 		return outcome{reason: reason, message: message}
 	}
@@ -137,7 +143,11 @@ func runStep(config *Config, setup *engineSetup, out *output, stop <-chan struct
 		}
 		if t >= nextBoundary-halfMsNs {
 			tag, phase := phaseNow()
-			r.flush(tag, phase, nextBoundary, 1_000_000_000, tag == warmupTag && r.second == warmupSeconds-1, false)
+			wait, last := int64(flushWaitNs), tag == warmupTag && r.second == warmupSeconds-1
+			if last {
+				wait = lastFlushWaitNs
+			}
+			r.flush(tag, phase, nextBoundary, 1_000_000_000, last, wait, false)
 		}
 		if r.done == len(r.loops) && r.second >= warmupSeconds {
 			end = monotonicNs()
@@ -150,7 +160,7 @@ func runStep(config *Config, setup *engineSetup, out *output, stop <-chan struct
 
 	// The window's last line ends exactly at its end; nothing is scheduled after it.
 	r.post(command{kind: cmdDrain, at: end})
-	r.flush(measureTag, "measure", end, max(0, end-r.lastBoundary), false, false)
+	r.flush(measureTag, "measure", end, max(0, end-r.lastBoundary), false, flushWaitNs, false)
 
 	drainUntil := min(end+int64(config.Request.TimeoutMs)*1_000_000+drainGraceNs, capAt)
 	for r.drained < len(r.loops) && !r.stopped && r.fatal == "" && monotonicNs() < drainUntil {
@@ -165,9 +175,27 @@ func runStep(config *Config, setup *engineSetup, out *output, stop <-chan struct
 	// What is still on the wire timed out; what still waits for a connection was never sent.
 	r.post(command{kind: cmdSettle})
 	drainEnd := monotonicNs()
-	r.flush(measureTag, "drain", drainEnd, max(0, drainEnd-end), true, false)
+	late := r.flush(measureTag, "drain", drainEnd, max(0, drainEnd-end), true, max(lastFlushWaitNs, capAt-drainEnd), false)
 	r.post(command{kind: cmdFinish})
+	if len(late) > 0 {
+		return outcome{reason: "error", message: r.describeLate(late, monotonicNs()-drainEnd)}
+	}
 	return outcome{reason: "completed"}
+}
+
+// describeLate says which loops' last books the drain line lacks: what they settled since their
+// previous line is in no line, so the step's books are incomplete.
+func (r *reporter) describeLate(late []int, waitedNs int64) string {
+	names := make([]string, len(late))
+	for i, thread := range late {
+		names[i] = strconv.Itoa(thread + 1)
+	}
+	which := "load thread " + names[0]
+	if len(late) > 1 {
+		which = "load threads " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("the step's books are incomplete: the last books of %s of %d did not arrive within %.1f s of the drain's end (the client host is too busy for this load)",
+		which, len(r.loops), float64(waitedNs)/1e9)
 }
 
 // stepStartAt is when the first second begins (monotonic ns), the loops being ready at readyAt: the
@@ -247,20 +275,23 @@ func (r *reporter) handle(message loopMessage) {
 	}
 }
 
-// flush gathers every loop's books of `tag` and publishes one line for [lastBoundary, at).
-func (r *reporter) flush(tag int, phase string, at, durationNs int64, last, dropIfEmpty bool) {
+// flush gathers every loop's books of `tag` and publishes one line for [lastBoundary, at), waiting
+// at most waitNs for them; it returns the loops whose books of this round the line lacks.
+func (r *reporter) flush(tag int, phase string, at, durationNs int64, last bool, waitNs int64, dropIfEmpty bool) []int {
 	r.round++
 	round := r.round
 	r.post(command{kind: cmdFlush, round: round, tag: tag, at: at, last: last})
-	wait := int64(flushWaitNs)
-	if last {
-		wait = lastFlushWaitNs
-	}
-	deadline := monotonicNs() + wait
+	deadline := monotonicNs() + waitNs
 	for r.behind(round) && monotonicNs() < deadline && r.fatal == "" {
 		r.waitUntil(deadline)
 	}
 	r.takeMessages()
+	var late []int
+	for thread, answered := range r.answered {
+		if answered < round {
+			late = append(late, thread)
+		}
+	}
 	if tag != r.inFlightTag {
 		r.inFlightTag = tag
 		clear(r.inFlight)
@@ -279,11 +310,12 @@ func (r *reporter) flush(tag int, phase string, at, durationNs int64, last, drop
 	line := r.merge(intervals, phase, at, durationNs)
 	empty := line.Scheduled == 0 && line.Requests == 0 && line.Errors == (errorCounts{}) && line.NotSent == (notSentCounts{})
 	if dropIfEmpty && empty {
-		return
+		return late
 	}
 	r.out.emit(line)
 	r.second++
 	r.lastBoundary = at
+	return late
 }
 
 func (r *reporter) behind(round int) bool {
