@@ -7,11 +7,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { labStatus, labUp } from '../lab/lab.ts';
-import { launchChromium } from '../support/browser.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { RunClients } from './pages/run-clients.ts';
 import { RunPage } from './pages/run-page.ts';
@@ -21,8 +20,7 @@ const INSTANCE = 'scaleui';
 const PORT = 18517;
 
 describe('the Run page with two load clients on the lab', { skip: skip ?? false }, () => {
-  let app: RunningWebApp;
-  let browser: Browser;
+  let opened: OpenWebApp;
   let page: Page;
   let target: Server;
   let targetUrl: string;
@@ -36,25 +34,17 @@ describe('the Run page with two load clients on the lab', { skip: skip ?? false 
     target = createServer((_request, response) => response.end('ok'));
     await new Promise<void>((listening) => target.listen(PORT, status.bridge.address, listening));
     targetUrl = `http://${status.bridge.address}:${PORT}`;
-    app = await startWebApp();
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(app.url);
-    await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+    opened = await openWebApp({ timeoutMs: 20_000 });
+    page = opened.page;
     const hostsPage = new HostsPage(page);
-    await hostsPage.open();
-    for (const [index, host] of status.clients.entries()) {
-      await hostsPage.addTrusted({ name: `ui-client${index + 1}`, address: host.address, port: String(host.port), user: 'root', auth: 'key', keyPath: status.keyPath });
-    }
+    for (const [index, host] of status.clients.entries()) await hostsPage.addLabHost(`ui-client${index + 1}`, host, status.keyPath);
     run = new RunPage(page);
     clients = new RunClients(page);
     await run.open();
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.stop();
+    await opened?.close();
     await new Promise((closed) => (target ? target.close(closed) : closed(undefined)));
   });
 
@@ -106,5 +96,9 @@ describe('the Run page with two load clients on the lab', { skip: skip ?? false 
       { host: 'ui-client1', weight: '1' },
       { host: 'ui-client2', weight: '3' },
     ]);
+  });
+
+  test('across it all the page reports no CSP violation', async () => {
+    assert.deepEqual(await opened.cspViolations(), []);
   });
 });

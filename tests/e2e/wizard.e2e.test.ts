@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describeProblems, parsePlanFile } from '../../app/plans/plan-file.ts';
-import { expectAttribute, launchChromium } from '../support/browser.ts';
+import { expectAttribute } from '../support/browser.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
-import { startWebApp, type RunningWebApp } from '../support/web-app.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { learnedEstimates } from '../../app/plans/plan-estimate.ts';
 import { EventBus } from '../../main/services/event-bus.ts';
 import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
@@ -29,29 +29,23 @@ const PORT = '18461';
 const SESSION_NAMES = ['Lab wizard — Node.js (node:http) · async', 'Lab wizard — Node.js (node:http) · sync'];
 
 describe('wizard → two runs → comparison → replay → PDF on the lab', { skip: skip ?? false }, () => {
-  let app: RunningWebApp;
-  let browser: Browser;
+  let opened: OpenWebApp;
   let page: Page;
   let wizard: WizardPage;
   let targets: Awaited<ReturnType<typeof labTargets>>;
 
   before(async () => {
     targets = await labTargets('wizard');
-    app = await startWebApp();
+    opened = await openWebApp({ timeoutMs: 20_000 });
+    page = opened.page;
     // Web mode's own memory (its port) is there from the start; nothing else is.
-    assert.deepEqual(readdirSync(app.dataDir).filter((file) => !file.startsWith('benchlab.db') && file !== WEB_MODE_FILE), [], 'the data dir starts empty');
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(app.url);
-    await page.getByTestId('status-connection').filter({ hasText: 'Connected' }).waitFor();
+    assert.deepEqual(readdirSync(opened.app.dataDir).filter((file) => !file.startsWith('benchlab.db') && file !== WEB_MODE_FILE), [], 'the data dir starts empty');
     wizard = new WizardPage(page);
     await wizard.open();
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.stop();
+    await opened?.close();
   });
 
   test('hosts: Next is refused until both hosts are chosen and connected; hosts added and trusted from the wizard', async () => {
@@ -163,7 +157,7 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
       assert.ok(text.includes(expected), `the PDF holds "${expected}"`);
     }
     execFileSync('pdftoppm', ['-png', '-r', '40', '-f', '1', '-l', '1', file, `${file}.page`]);
-    assert.ok(readdirSync(app.dataDir, { recursive: true }).some((entry) => String(entry).endsWith('.page-1.png')), 'the first page renders');
+    assert.ok(readdirSync(opened.app.dataDir, { recursive: true }).some((entry) => String(entry).endsWith('.page-1.png')), 'the first page renders');
 
     const library = new SessionsLibrary(page);
     await library.open();
@@ -228,7 +222,7 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
   test('the estimates learn from the deploys and sessions just measured', async () => {
     await page.getByTestId('wizard-step-review').click();
     await wizard.stages().first().waitFor();
-    const { db } = openDatabase(app.dataDir);
+    const { db } = openDatabase(opened.app.dataDir);
     try {
       const serverId = new HostsRepository(db).list().find((host) => host.name === 'wiz-server')!.id;
       const history = new EstimateHistory({ bus: new EventBus(), repository: new EstimatesRepository(db) }).history();
@@ -279,5 +273,9 @@ describe('wizard → two runs → comparison → replay → PDF on the lab', { s
     await page.getByTestId('wizard-step-load').click();
     await page.getByTestId('study-chosen').waitFor();
     assert.equal(await wizard.field('model').inputValue(), 'open');
+  });
+
+  test('across the whole path, reloads included, the page reports no CSP violation', async () => {
+    assert.deepEqual(await opened.cspViolations(), []);
   });
 });
