@@ -7,12 +7,12 @@
 // tree, from /usr/bin/time); then each generator's peak RSS holding 10,000 connections.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
 import { engineBinary } from '../main/services/runs/engine-binary.ts';
+import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
 import { localExec, runAgentTool, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
 
@@ -58,50 +58,6 @@ function readTime(timeFile: string): { cpuS: number; rssBytes: number } {
   const last = readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '';
   const [user, system, rssKb] = last.split(/\s+/).map(Number);
   return { cpuS: (user ?? Number.NaN) + (system ?? Number.NaN), rssBytes: (rssKb ?? Number.NaN) * 1024 };
-}
-
-function nginxConfig(dir: string): string {
-  return `worker_processes 1;
-worker_rlimit_nofile 65536;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-daemon off;
-events { worker_connections 30000; }
-http {
-  access_log off;
-  keepalive_requests 1000000000;
-  keepalive_timeout 120s;
-  server {
-    listen 127.0.0.1:${NGINX_PORT} backlog=16384;
-    location / { default_type text/plain; return 200 "hello, world\\n"; }
-  }
-}
-`;
-}
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), done(true)));
-    socket.once('error', () => done(false));
-  });
-}
-
-/** Starts nginx pinned to the server core; resolves once it accepts connections. */
-async function startNginx(dir: string): Promise<() => Promise<void>> {
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir));
-  const child = spawn('taskset', ['-c', SERVER_CORE, 'nginx', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'ignore' });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  let alive = true;
-  void exited.then(() => (alive = false));
-  while (!(await portAnswers(NGINX_PORT))) {
-    if (!alive) throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8').trim().split('\n').pop() ?? 'no log'}`);
-    await new Promise((next) => setImmediate(next));
-  }
-  return async () => {
-    child.kill('SIGQUIT');
-    await exited;
-  };
 }
 
 function nativeAgentConfig(base: LoadAgentConfig, enginePath: string | null): LoadAgentConfig {
@@ -196,7 +152,7 @@ export async function benchEngineEfficiency(): Promise<EngineEfficiency> {
   if (!binary.ok) return { ...result, skipped: `the native engine is unavailable: ${binary.reason}` };
   const dir = mkdtempSync(join(tmpdir(), 'benchlab-engine-bench-'));
   const timeFile = join(dir, 'time.txt');
-  const stopNginx = await startNginx(dir);
+  const nginx = await startHelloNginx({ dir, address: '127.0.0.1', port: NGINX_PORT, launcher: ['taskset', '-c', SERVER_CORE] });
   try {
     const measured = await withMachineLoad(async () => {
       for (let round = 0; round < REPEATS; round += 1) {
@@ -209,7 +165,7 @@ export async function benchEngineEfficiency(): Promise<EngineEfficiency> {
     result.load = measured.load;
     for (const generator of GENERATORS) result.rssAtManyConnections[generator] = await rssHolding(generator, binary.binary.file, timeFile, MANY_CONNECTIONS);
   } finally {
-    await stopNginx();
+    await nginx.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   return result;

@@ -7,9 +7,7 @@
 // beside the clock offsets and their uncertainty. The lab's hosts share this machine's cores, so two
 // clients show that the split, start and merge are right, not extra capacity.
 
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClockOffset } from '../app/runs/clock-offset.ts';
@@ -19,6 +17,7 @@ import { SamplesRepository } from '../main/services/runs/samples-repository.ts';
 import { labDown, labStatus } from '../tests/lab/lab.ts';
 import { openMultiClientLab, type MultiClientLab } from '../tests/support/lab-clients.ts';
 import { labSkipReason } from '../tests/support/lab-hosts.ts';
+import { startHelloNginx, type HelloNginx } from './hello-nginx.ts';
 import { withMachineLoad, type MachineLoad } from './load-engine.ts';
 import { AGENT_BUNDLE } from './load-tools.ts';
 
@@ -45,52 +44,11 @@ export interface ScaleOut {
   runs: ScaleOutRun[];
 }
 
-function nginxConfig(dir: string, address: string): string {
-  return `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-daemon off;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000000;
-  server {
-    listen ${address}:${NGINX_PORT};
-    location / { default_type text/plain; return 200 "hello, world\\n"; }
-  }
-}
-`;
-}
-
-function portAnswers(address: string, port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect(port, address);
-    socket.once('connect', () => (socket.destroy(), done(true)));
-    socket.once('error', () => done(false));
-  });
-}
-
 /** nginx inside bl-server (its network namespace, entered through its sshd); resolves once it accepts connections. */
-async function startNginx(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startNginx(dir: string): Promise<HelloNginx> {
   const { sshdPid, address } = (await labStatus({ instance: INSTANCE })).hosts.server;
   if (sshdPid === null) throw new Error('bl-server of the scaleout lab is not running');
-  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, address));
-  const child = spawn('nsenter', ['--target', String(sshdPid), '--net', '--', 'nginx', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'ignore' });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  let alive = true;
-  void exited.then(() => (alive = false));
-  const deadline = Date.now() + 10_000;
-  while (!(await portAnswers(address, NGINX_PORT))) {
-    if (!alive || Date.now() > deadline) throw new Error(`nginx did not start on bl-server: ${readFileSync(join(dir, 'error.log'), 'utf8').trim().split('\n').pop() ?? 'no log'}`);
-    await new Promise((next) => setTimeout(next, 50));
-  }
-  return {
-    url: `http://${address}:${NGINX_PORT}`,
-    stop: async () => {
-      child.kill('SIGQUIT');
-      await exited;
-    },
-  };
+  return startHelloNginx({ dir, address, port: NGINX_PORT, launcher: ['nsenter', '--target', String(sshdPid), '--net', '--'], where: 'on bl-server' });
 }
 
 async function session(lab: MultiClientLab, url: string, clients: number): Promise<ScaleOutRun> {
@@ -133,7 +91,7 @@ export async function benchScaleOut(): Promise<ScaleOut> {
   if (skipped) return { skipped, runs: [] };
   const dir = mkdtempSync(join(tmpdir(), 'benchlab-bench-scale-out-'));
   const lab = await openMultiClientLab(INSTANCE, 'benchlab-bench-scale-out-store-', 2);
-  let nginx: Awaited<ReturnType<typeof startNginx>> | null = null;
+  let nginx: HelloNginx | null = null;
   try {
     nginx = await startNginx(dir);
     const runs: ScaleOutRun[] = [];
