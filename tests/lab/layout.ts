@@ -55,6 +55,8 @@ const INSTANCES = {
   rundeploy: { prefix: 'bly-', thirdOctet: 19 },
   // A plan's client preset applied to, and reverted on, each of two load clients.
   planclients: { prefix: 'blm-', thirdOctet: 20 },
+  // Older native engine binaries removed from a client's agent folder, one in use kept.
+  enginehosts: { prefix: 'blh-', thirdOctet: 21 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
