@@ -4,6 +4,7 @@
 
 package benchlab.springboot;
 
+import benchlab.common.DatabaseUrl;
 import jakarta.annotation.PreDestroy;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +20,7 @@ import org.springframework.stereotype.Component;
 @Component
 @Profile("async")
 class BlockingWork {
-    private final ExecutorService pool = Executors.newFixedThreadPool(DatabaseUrl.POOL_SIZE, named("blocking-work"));
+    private final ExecutorService pool = Executors.newFixedThreadPool(DatabaseUrl.poolSize(), named("blocking-work"));
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(named("sleep-timer"));
 
     /** Runs `work` on the bounded pool. */

@@ -7,6 +7,7 @@
 
 package benchlab.springboot;
 
+import benchlab.common.DatabaseUrl;
 import benchlab.common.Options;
 import benchlab.common.Payload;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ public class Main {
         int eventLoops = options.number("--event-loops", 0, 64);
         Payload payload = options.payload();
         DatabaseUrl database = DatabaseUrl.fromEnvironment(options);
-        if (database != null) database.checkReachable(options);
+        if (database != null) DatabaseProperties.checkReachable(database, options);
         boolean reactive = variant.equals("webflux");
 
         Map<String, Object> properties = new HashMap<>();
@@ -74,9 +75,9 @@ public class Main {
         // WebFlux runs on Reactor Netty; the servlet variants on the container the knob names.
         if (reactive) excluded.addAll(List.of(TOMCAT_REACTIVE, JETTY_REACTIVE));
         else excluded.add(container.equals("tomcat") ? JETTY_SERVLET : TOMCAT_SERVLET);
-        if (database != null && reactive) database.putR2dbc(properties);
+        if (database != null && reactive) DatabaseProperties.putR2dbc(database, properties);
         else excluded.add(R2DBC);
-        if (database != null && !reactive) database.putJdbc(properties);
+        if (database != null && !reactive) DatabaseProperties.putJdbc(database, properties);
         else excluded.add(JDBC);
         properties.put("spring.autoconfigure.exclude", String.join(",", excluded));
 
@@ -91,6 +92,6 @@ public class Main {
         System.out.printf("spring-boot %s on Java %s: listening on port %d (variant %s, %s, %s, %s)%n",
                 SpringBootVersion.getVersion(), Runtime.version(), listening, variant,
                 reactive ? Servers.netty(eventLoops) : Servers.servlet(container, threads), payload.describe(),
-                database == null ? "no database" : database.describe());
+                database == null ? "no database" : DatabaseProperties.describe(database));
     }
 }
