@@ -1,8 +1,10 @@
 // The live state of one host's deployment: stopped, checking, building, uploading, starting,
-// ready or failed, the step it is on, its address, the log tail of a failure, the runtime install
+// ready or failed, the step it is on, its address, what it runs with (runtime, packages, its private
+// database's version, port and settings), the log tail of a failure, the runtime install
 // the host's package manager offers (run only when the user confirms), Cancel and Stop.
 
 import { useState } from 'react';
+import { describeDatabase } from '../../../../app/templates/recorded-database.ts';
 import type { Deployment } from '../../../../app/templates/templates-contract.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
@@ -103,6 +105,11 @@ export function DeploymentCard({ deployment }: { deployment: Deployment }) {
             {Object.entries(deployment.components)
               .map(([name, version]) => `${name} ${version}`)
               .join(', ')}
+          </span>
+        )}
+        {deployment.database && (
+          <span className="muted" data-testid="deployment-database" title={`database ${deployment.database.name}, owned by ${deployment.database.user}`}>
+            database {describeDatabase(deployment.database)}
           </span>
         )}
       </div>
