@@ -22,8 +22,9 @@ import { share, type FromThread, type IntervalMessage, type ThreadSetup, type To
 /** Threads get this long to hand over their interval before the line is published without them. */
 const FLUSH_WAIT_MS = 400;
 /**
- * A phase's last line waits this long for every thread: nothing comes after it to carry a late
- * thread's interval, so publishing without it would lose requests from the books.
+ * A phase's last line waits this long for every thread (the drain line until the cap, if that is
+ * later): nothing comes after it to carry a late thread's interval, so a drain line without it
+ * leaves requests out of the books and the step is not completed.
  */
 const LAST_FLUSH_WAIT_MS = 5000;
 /** The drain lasts at most the request timeout and this, for answers on their way when it ran out. */
@@ -212,12 +213,16 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
   let inFlightTag: PhaseTag = WARMUP;
   const inFlight = new Map<number, number>();
 
-  /** Gathers every thread's books of `tag` and publishes one line for [lastBoundary, at). */
-  const flush = async (tag: PhaseTag, phase: LinePhase, at: number, durationMs: number, options: { last?: boolean; dropIfEmpty?: boolean } = {}): Promise<void> => {
+  /**
+   * Gathers every thread's books of `tag` and publishes one line for [lastBoundary, at); returns the
+   * threads (by index) whose books of this round the line lacks.
+   */
+  const flush = async (tag: PhaseTag, phase: LinePhase, at: number, durationMs: number, options: { last?: boolean; dropIfEmpty?: boolean; waitMs?: number } = {}): Promise<number[]> => {
     const thisRound = ++round;
     post({ type: 'flush', round: thisRound, tag, at, last: options.last ?? false });
-    const deadline = now() + (options.last ? LAST_FLUSH_WAIT_MS : FLUSH_WAIT_MS);
-    while (workers.some((worker) => (answered.get(worker) ?? 0) < thisRound) && now() < deadline && !fatal) await sleepUntil(deadline);
+    const deadline = now() + (options.waitMs ?? (options.last ? LAST_FLUSH_WAIT_MS : FLUSH_WAIT_MS));
+    const behind = () => workers.flatMap((worker, index) => ((answered.get(worker) ?? 0) < thisRound ? [index] : []));
+    while (behind().length > 0 && now() < deadline && !fatal) await sleepUntil(deadline);
     if (tag !== inFlightTag) {
       inFlightTag = tag;
       inFlight.clear();
@@ -227,10 +232,11 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
     for (const interval of intervals) inFlight.set(interval.thread, interval.inFlight);
     const line = mergeIntervals(intervals, [...inFlight.values()].reduce((sum, level) => sum + level, 0), { second, at, phase, durationMs }, metrics);
     const empty = line.scheduled === 0 && line.requests === 0 && Object.values(line.errors).every((count) => count === 0) && Object.values(line.notSent).every((count) => count === 0);
-    if (options.dropIfEmpty && empty) return;
+    if (options.dropIfEmpty && empty) return behind();
     io.sample(line);
     second++;
     lastBoundary = at;
+    return behind();
   };
 
   const phaseNow = (): [PhaseTag, LinePhase] => (second < warmupSeconds ? [WARMUP, 'warmup'] : [MEASURE, 'measure']);
@@ -286,10 +292,17 @@ export async function runLoad(config: LoadAgentConfig, io: LoadIo, workerEntry: 
   // What is still on the wire timed out; what still waits for a connection was never sent.
   post({ type: 'settle' });
   const drainEnd = now();
-  await flush(MEASURE, 'drain', drainEnd, Math.max(0, drainEnd - end), { last: true });
+  const late = await flush(MEASURE, 'drain', drainEnd, Math.max(0, drainEnd - end), { last: true, waitMs: Math.max(LAST_FLUSH_WAIT_MS, capAt - drainEnd) });
   post({ type: 'finish' });
   await terminate();
+  if (late.length > 0) return { reason: 'error', message: describeLateBooks(late, workers.length, now() - drainEnd) };
   return { reason: 'completed' };
+}
+
+/** Why a step whose drain line lacks some threads' last books is not completed (as the native engine says it). */
+export function describeLateBooks(late: readonly number[], threads: number, waitedMs: number): string {
+  const which = `load thread${late.length > 1 ? 's' : ''} ${late.map((index) => index + 1).join(', ')}`;
+  return `the step's books are incomplete: the last books of ${which} of ${threads} did not arrive within ${(waitedMs / 1000).toFixed(1)} s of the drain's end (the client host is too busy for this load)`;
 }
 
 function mergeIntervals(
