@@ -15,11 +15,10 @@ import { HostsPage } from './pages/hosts-page.ts';
 import { RunClients } from './pages/run-clients.ts';
 import { RunPage } from './pages/run-page.ts';
 
-const skip = labSkipReason();
 const INSTANCE = 'scaleui';
 const PORT = 18517;
 
-describe('the Run page with two load clients on the lab', { skip: skip ?? false }, () => {
+describe('the Run page with two load clients on the lab', { skip: labSkipReason() ?? false }, () => {
   let opened: OpenWebApp;
   let page: Page;
   let target: Server;

@@ -10,12 +10,11 @@ import type { LiveRun } from '../../app/runs/runs.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
-const skip = labSkipReason();
 // Its own hosts: the host-facts tests deploy on theirs at the same time, and one host runs one template.
 const INSTANCE = 'verdict';
 const PORT = 18471;
 
-describe('bottleneck verdict on the lab', { skip: skip ?? false }, () => {
+describe('bottleneck verdict on the lab', { skip: labSkipReason() ?? false }, () => {
   let lab: LabBackend;
   let target: string;
 
