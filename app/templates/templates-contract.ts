@@ -35,8 +35,11 @@ export const Deployment = z.object({
   knobs: z.record(z.string(), KnobValue),
   port: z.number(),
   state: z.enum(DEPLOYMENT_STATES),
-  /** The step running now (1-based index), or null when idle. */
-  step: z.object({ id: z.string(), label: z.string(), index: z.number(), total: z.number(), detail: z.string().nullable() }).nullable(),
+  /**
+   * The step running now (1-based index), or null when idle. `progress`: a build step's downloads
+   * so far (Maven's or npm's, as the log's progress line says them), null when it fetched nothing yet.
+   */
+  step: z.object({ id: z.string(), label: z.string(), index: z.number(), total: z.number(), detail: z.string().nullable(), progress: z.string().nullable() }).nullable(),
   /** Why it failed or stopped, or what it is doing, in words a person can act on. */
   message: z.string().nullable(),
   /** The server's last log lines, kept for a failure. */

@@ -1,6 +1,7 @@
 // The Templates page in web mode and real Chromium against the lab: the catalog (with a broken
 // manifest shown, not fatal), knob bounds checked as you type, deploying Node to lab-server until
-// it is ready, the server answering, its logs in the log terminal, and Stop.
+// it is ready, the server answering, its logs in the log terminal, and Stop; a build's download
+// progress on the deployment card.
 
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     // The bundled templates, one that exits at start and one with a broken manifest, through BENCHLAB_TEMPLATES_DIR.
     templatesDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-templates-'));
     cpSync(bundledPaths().templatesDir, templatesDir, { recursive: true });
-    cpSync(join(import.meta.dirname, '..', 'lab', 'fixtures', 'templates', 'exits-at-start'), join(templatesDir, 'exits-at-start'), { recursive: true });
+    for (const fixture of ['exits-at-start', 'downloads-at-build']) cpSync(join(import.meta.dirname, '..', 'lab', 'fixtures', 'templates', fixture), join(templatesDir, fixture), { recursive: true });
     mkdirSync(join(templatesDir, 'broken-one'));
     writeFileSync(join(templatesDir, 'broken-one', 'template.json'), JSON.stringify({ schema: 1, id: 'broken-one', name: 'Broken' }));
     process.env.BENCHLAB_TEMPLATES_DIR = templatesDir;
@@ -93,5 +94,19 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     assert.match(await card.getByTestId('deployment-message').innerText(), /exited with code 3 before it answered GET \/health\. The server was stopped and the host cleaned\./);
     assert.match(await card.getByTestId('deployment-log-tail').innerText(), /boom: the configuration file is missing/);
     assert.equal(await page.getByTestId('templates-error').count(), 0, 'shown once, on the card');
+  });
+
+  test("a build's downloads show on the card while it runs", async () => {
+    const templates = new TemplatesPage(page);
+    await templates.target('lab-server', PORT);
+    await templates.deploy('downloads-at-build');
+    const card = templates.deployment('lab-server');
+    // The fixture's build prints three Maven downloads, a fourth after a pause, then works on until cancelled.
+    await card.getByTestId('deployment-progress').filter({ hasText: 'Maven downloaded 3 files, 18 kB so far; now c-3.jar' }).waitFor();
+    assert.match(await card.getByTestId('deployment-step').innerText(), /: Build on this machine — fetch as Maven does$/);
+    await card.getByTestId('deployment-cancel').click();
+    await templates.waitForState('lab-server', 'stopped');
+    assert.match(await card.getByTestId('deployment-message').innerText(), /Cancelled during "build on this machine"; nothing was started on the host\./);
+    assert.equal(await card.getByTestId('deployment-progress').count(), 0, 'the progress line goes with the build');
   });
 });

@@ -196,7 +196,7 @@ export class TemplateService {
     const signal = active.controller!.signal;
     const step = (index: number, state: Deployment['state'], detail: string | null = null) => {
       const named = DEPLOY_STEPS[index]!;
-      this.#update(active, { state, step: { id: named.id, label: named.label, index: index + 1, total: DEPLOY_STEPS.length, detail } });
+      this.#update(active, { state, step: { id: named.id, label: named.label, index: index + 1, total: DEPLOY_STEPS.length, detail, progress: null } });
     };
     let startedServer = false;
     try {
@@ -226,9 +226,12 @@ export class TemplateService {
           ? { dir: entry.dir, artifacts: [] }
           : await buildInWorkspace(entry.dir, manifest, this.#options.buildDir, {
               signal,
-              onStep: (name) => this.#update(active, { step: { ...active.deployment.step!, detail: name } }),
+              onStep: (name) => this.#update(active, { step: { ...active.deployment.step!, detail: name, progress: null } }),
               onOutput: (line) => this.#log(`${host.name} build: ${line}`),
-              onProgress: (text) => this.#options.log.progress('templates', `${host.name} build: ${text}`),
+              onProgress: (text) => {
+                this.#options.log.progress('templates', `${host.name} build: ${text}`);
+                this.#update(active, { step: { ...active.deployment.step!, progress: text } });
+              },
             });
 
       const bundled = manifest.components ? await readBuildComponents(join(built.dir, manifest.components), manifest.components) : {};

@@ -1,7 +1,8 @@
 // The live state of one host's deployment: stopped, checking, building, uploading, starting,
-// ready or failed, the step it is on, its address, what it runs with (runtime, packages, its private
-// database's version, port and settings), the log tail of a failure, the runtime install
-// the host's package manager offers (run only when the user confirms), Cancel and Stop.
+// ready or failed, the step it is on (and a build's downloads so far), its address, what it runs
+// with (runtime, packages, its private database's version, port and settings), the log tail of a
+// failure, the runtime install the host's package manager offers (run only when the user
+// confirms), Cancel and Stop.
 
 import { useState } from 'react';
 import { describeDatabase } from '../../../../app/templates/recorded-database.ts';
@@ -91,6 +92,11 @@ export function DeploymentCard({ deployment }: { deployment: Deployment }) {
           <span data-testid="deployment-step">
             Step {deployment.step.index} of {deployment.step.total}: {deployment.step.label}
             {deployment.step.detail ? ` — ${deployment.step.detail}` : ''}
+          </span>
+        )}
+        {deployment.step?.progress && (
+          <span className="muted" data-testid="deployment-progress">
+            {deployment.step.progress}
           </span>
         )}
         {deployment.state === 'ready' && deployment.url && (
