@@ -16,7 +16,7 @@ import { nativeEngineArch, nativeEngineObstacle } from '../../../app/runs/engine
 import { AGENT_FILE_NAME, agentBundle } from './agent-bundle.ts';
 import { chooseEngineRemovals, parseEngineFolderListing, type EngineRemovals } from '../../../app/runs/engine-leftovers.ts';
 import { plural } from '../../../app/common/plural.ts';
-import { formatBytes } from '../templates/build-progress.ts';
+import { formatBytes } from '../../../app/common/byte-size.ts';
 import { engineBinary } from './engine-binary.ts';
 
 export const AGENT_MIN_NODE = 18;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BuildProgress, formatBytes, parseTransferLine, transferArgv } from './build-progress.ts';
+import { BuildProgress, parseTransferLine, transferArgv } from './build-progress.ts';
 
 test("Maven's transfer lines are read with their file and size", () => {
   assert.deepEqual(parseTransferLine('[INFO] Downloading from central: https://repo.maven.apache.org/maven2/org/apache/apache/10/apache-10.pom'), {
@@ -31,12 +31,6 @@ test("npm's fetch lines tell packages from package documents and the cache from 
   assert.equal(parseTransferLine('added 80 packages in 3s'), null);
 });
 
-test('sizes read as Maven prints them', () => {
-  assert.equal(formatBytes(345), '345 B');
-  assert.equal(formatBytes(3_900), '3.9 kB');
-  assert.equal(formatBytes(17_000), '17 kB');
-  assert.equal(formatBytes(3_412_000), '3.4 MB');
-});
 
 test('a flood of download lines becomes a throttled progress line and one summary', () => {
   let now = 1000;

@@ -5,6 +5,7 @@
 // Maven prints them only without -ntp and npm only at its `http` log level: see transferArgv.
 
 import { basename } from 'node:path';
+import { formatBytes } from '../../../app/common/byte-size.ts';
 import { plural } from '../../../app/common/plural.ts';
 
 /** The progress line is sent again at most this often; the files fetched in between are counted. */
@@ -43,14 +44,6 @@ export function parseTransferLine(raw: string): TransferLine | null {
   }
   return null;
 }
-
-/** "3.4 MB", in the decimal units Maven prints. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1e3) return `${bytes} B`;
-  const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'kB'] : bytes < 1e9 ? [bytes / 1e6, 'MB'] : [bytes / 1e9, 'GB'];
-  return `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ${unit}`;
-}
-
 
 /** Counts one build step's downloads and says where they stand. */
 export class TransferTally {

@@ -1,14 +1,10 @@
 // A host's system info (host_snapshot): what the benchmark numbers depend on, with a refresh.
 
 import { useCallback, useEffect, useState } from 'react';
+import { formatMemory } from '../../../../app/common/byte-size.ts';
 import type { SystemInfo } from '../../../../app/hosts/system-info.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
-
-function formatBytes(bytes: number): string {
-  const gib = bytes / 1024 ** 3;
-  return gib >= 1 ? `${gib.toFixed(1)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
-}
 
 export function SystemInfoPanel(props: { hostId: number; connected: boolean }) {
   const api = useApi();
@@ -67,7 +63,7 @@ export function SystemInfoPanel(props: { hostId: number; connected: boolean }) {
               {info.cpuCores} × {info.cpuModel}
             </dd>
             <dt>Memory</dt>
-            <dd>{formatBytes(info.memoryBytes)}</dd>
+            <dd>{formatMemory(info.memoryBytes)}</dd>
             <dt>nofile soft / hard</dt>
             <dd className="mono">
               {info.limits.nofile.soft} / {info.limits.nofile.hard}
