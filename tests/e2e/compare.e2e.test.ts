@@ -13,7 +13,7 @@ import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { CompareHeadline, ComparePage, exportPdf, SessionsLibrary } from './pages/compare-pages.ts';
 import { orphanHeadings, pdfPages } from '../support/pdf-layout.ts';
 
-let opened: OpenWebApp | undefined;
+let opened: OpenWebApp;
 let page: Page;
 let library: SessionsLibrary;
 
@@ -112,8 +112,8 @@ test('compare two sweeps: the headline first, best values marked, host warning, 
   }
   assert.deepEqual(orphanHeadings(pages, ['What was compared', 'Headline', 'Warnings', 'Notes', 'Charts', 'Results per step', 'c=10, 30 s', 'c=100, 30 s', 'Hosts']), []);
   // Rendered, the first page is not blank.
-  execFileSync('pdftoppm', ['-png', '-r', '40', '-f', '1', '-l', '1', pdf.downloaded, join(opened!.app.dataDir, 'first')]);
-  assert.ok(readFileSync(join(opened!.app.dataDir, 'first-1.png')).byteLength > 5000);
+  execFileSync('pdftoppm', ['-png', '-r', '40', '-f', '1', '-l', '1', pdf.downloaded, join(opened.app.dataDir, 'first')]);
+  assert.ok(readFileSync(join(opened.app.dataDir, 'first-1.png')).byteLength > 5000);
 });
 
 test('compare chosen steps: a step left out of one session leaves only the other in that step', async () => {
@@ -159,4 +159,8 @@ test('replay plays the stored timeline through the live dashboard: seek, speed, 
   // The chart writes what it drew after the page shows the position: wait for it too.
   await expectAttribute(page.getByTestId('chart-rps'), 'data-points', '60');
   assert.equal(await page.getByTestId('run-summary').locator('tbody tr').count(), 2);
+});
+
+test('across the suite the page reports no CSP violation', async () => {
+  assert.deepEqual(await opened.cspViolations(), []);
 });

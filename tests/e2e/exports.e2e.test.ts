@@ -11,7 +11,7 @@ import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { SessionsLibrary } from './pages/compare-pages.ts';
 import { ExportMenu } from './pages/export-menu.ts';
 
-let opened: OpenWebApp | undefined;
+let opened: OpenWebApp;
 let page: Page;
 let library: SessionsLibrary;
 const ids: Record<string, number> = {};
@@ -72,4 +72,8 @@ test('Compare page: Export data ▾ downloads the comparison as one JSON, one CS
   const tags: string[] = [];
   for (let interval = reader.nextIntervalHistogram(); interval; interval = reader.nextIntervalHistogram()) tags.push(interval.tag);
   assert.equal(tags.length, 3, 'one merged histogram per compared run');
+});
+
+test('across the suite the page reports no CSP violation', async () => {
+  assert.deepEqual(await opened.cspViolations(), []);
 });

@@ -44,3 +44,7 @@ test('the Run page warns before a start that client and server are one machine, 
   await stored.waitFor();
   assert.match(await stored.innerText(), /same machine/);
 });
+
+test('across the suite the page reports no CSP violation', async () => {
+  assert.deepEqual(await opened.cspViolations(), []);
+});

@@ -85,4 +85,8 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
     await hosts.waitForState('ghost', 'failed');
     assert.equal(await hosts.rows().count(), 3);
   });
+
+  test('across the suite the page reports no CSP violation', async () => {
+    assert.deepEqual(await opened.cspViolations(), []);
+  });
 });

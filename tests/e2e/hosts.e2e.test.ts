@@ -111,3 +111,7 @@ test('the Compare page without sessions says how to get some', async () => {
   await page.getByTestId('nav-compare').click();
   assert.match(await page.getByTestId('compare-empty').innerText(), /No sessions yet/);
 });
+
+test('across the suite the page reports no CSP violation', async () => {
+  assert.deepEqual(await opened.cspViolations(), []);
+});

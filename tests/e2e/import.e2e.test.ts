@@ -16,7 +16,7 @@ import { until } from '../support/until.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { SessionsLibrary } from './pages/compare-pages.ts';
 
-let opened: OpenWebApp | undefined;
+let opened: OpenWebApp;
 let page: Page;
 let library: SessionsLibrary;
 const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-import-'));
@@ -107,4 +107,8 @@ test('Cancel stops an upload under way: no session, no temporary file', async ()
   await expectCount(page.getByTestId('session-row'), before);
   assert.equal(await library.row('cancelled.csv (imported from hey)').count(), 0);
   await expectCount(page.getByTestId('sessions-import-done'), 0);
+});
+
+test('across the suite the page reports no CSP violation', async () => {
+  assert.deepEqual(await opened.cspViolations(), []);
 });

@@ -69,4 +69,8 @@ describe('Log panel with the lab', { skip: skip ?? false }, () => {
     await page.screenshot({ path: join(tmpdir(), 'benchlab-log-drawer.png') });
     await drawer.close();
   });
+
+  test('across the suite the page reports no CSP violation', async () => {
+    assert.deepEqual(await opened.cspViolations(), []);
+  });
 });

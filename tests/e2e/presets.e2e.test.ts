@@ -99,4 +99,8 @@ describe('Presets page with the lab', { skip: skip ?? false }, () => {
     const files = await labExec('client', ['sh', '-c', 'ls /etc/security/limits.d /etc/sysctl.d /var/lib/benchlab']);
     assert.doesNotMatch(files.stdout, /benchlab\.conf|presets-restore/);
   });
+
+  test('across the suite the page reports no CSP violation', async () => {
+    assert.deepEqual(await opened.cspViolations(), []);
+  });
 });

@@ -2,6 +2,7 @@
 // page while another process — here this test, through the repositories, as a CLI run or import
 // would — stores a session in the same data dir; the page lists it without a reload by the user.
 
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { createSeeder } from '../support/session-seed.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { SessionsLibrary } from './pages/compare-pages.ts';
 
-let opened: OpenWebApp | undefined;
+let opened: OpenWebApp;
 let page: Page;
 let db: Db;
 const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-e2e-appear-'));
@@ -43,4 +44,8 @@ test('a session another process stores appears on the open Sessions page', async
     startedAt: new Date('2026-03-02T10:00:00Z'),
   });
   await library.row('Stored by another process').waitFor();
+});
+
+test('across the suite the page reports no CSP violation', async () => {
+  assert.deepEqual(await opened.cspViolations(), []);
 });

@@ -25,7 +25,7 @@ const LONG_NAME = `Throughput of the reactive stack behind the corporate proxy w
 /** Screenshots of the pages at 1280 pixels, kept for a person to look at. */
 const SHOTS = process.env.BENCHLAB_SCREENSHOTS ?? join(tmpdir(), 'benchlab-e2e-1280');
 
-let opened: OpenWebApp | undefined;
+let opened: OpenWebApp;
 let page: Page;
 let library: SessionsLibrary;
 /** The expected figures per session name, from its best stored run. */
@@ -116,4 +116,8 @@ test('Compare, Hosts, Presets and Templates fit 1280 pixels too', async () => {
   await templates.card('node').waitFor();
   await page.screenshot({ path: join(SHOTS, 'templates.png') });
   assert.deepEqual(await templates.layoutProblems(), []);
+});
+
+test('across the suite the page reports no CSP violation', async () => {
+  assert.deepEqual(await opened.cspViolations(), []);
 });

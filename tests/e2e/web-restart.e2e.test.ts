@@ -41,3 +41,7 @@ test('an open tab reconnects to web mode started again, signed in, and the page 
   await page.getByTestId('host-add-local').click();
   await hosts.row('This machine').waitFor();
 });
+
+test('across the suite the page reports no CSP violation', async () => {
+  assert.deepEqual(await opened.cspViolations(), []);
+});
