@@ -109,4 +109,8 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     assert.match(await card.getByTestId('deployment-message').innerText(), /Cancelled during "build on this machine"; nothing was started on the host\./);
     assert.equal(await card.getByTestId('deployment-progress').count(), 0, 'the progress line goes with the build');
   });
+
+  test('across the suite the page reports no CSP violation', async () => {
+    assert.deepEqual(await opened.cspViolations(), []);
+  });
 });
