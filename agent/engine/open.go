@@ -4,7 +4,11 @@
 // for a connection counts: a slot still waiting when its timeout runs out is not sent (pool-full);
 // one on the wire then is a timeout, put in the histogram at the timeout value, and its connection
 // is closed so a late answer cannot be taken for another request's. A connection that fails fails
-// its request; the pool opens another when the next slot needs it.
+// its request; the pool opens another when the next slot needs it. A loop turn opens at most
+// dialsPerTurn connections: on a starved client a connect can take milliseconds, and a turn that
+// opened thousands at once (an overloaded server's timeouts each free a slot for a new
+// connection) held the loop for seconds, its books late for their lines; the rest wait for the
+// next turn, which comes at once.
 
 package main
 
@@ -36,6 +40,9 @@ func (s *arrivalSchedule) nextAt() (int64, bool) {
 	return at, at < s.endAt
 }
 
+// The most connections one loop turn opens.
+const dialsPerTurn = 16
+
 type openDriver struct {
 	l              *loop
 	rate           float64
@@ -46,6 +53,9 @@ type openDriver struct {
 	timeoutNs      int64
 	maxConnections int
 	poolSize       int
+	// Connections this turn may still open; when they ran out with slots waiting, the next turn comes at once.
+	dialsLeft   int
+	dialsRanOut bool
 	// Free connections, the last freed on top (the fewest connections stay busy).
 	idle []*conn
 	// Intended times of released slots waiting for a connection, in order.
@@ -69,6 +79,7 @@ func newOpenDriver(l *loop, config *Config, plan ThreadPlan) *openDriver {
 		requests:       plan.Requests,
 		timeoutNs:      int64(config.Request.TimeoutMs) * 1_000_000,
 		maxConnections: plan.MaxConnections,
+		dialsLeft:      dialsPerTurn,
 		measureAt:      math.MaxInt64,
 	}
 }
@@ -215,6 +226,9 @@ func (d *openDriver) tick(now int64) {
 		c.end(errTimeout, 0)
 	}
 	d.dispatch()
+	// The turn ends here: the next one may open connections again.
+	d.dialsRanOut = d.dialsLeft == 0 && d.waiting.count > 0
+	d.dialsLeft = dialsPerTurn
 }
 
 // served sends waiting slots on connections this socket's answers freed, without waiting for the turn's end.
@@ -250,17 +264,22 @@ func (d *openDriver) freeConnection() *conn {
 			return c
 		}
 	}
-	if d.poolSize >= d.maxConnections {
+	if d.poolSize >= d.maxConnections || d.dialsLeft == 0 {
 		return nil
 	}
+	d.dialsLeft--
 	c := d.l.dial()
 	c.inPool = true
 	d.poolSize++
 	return c
 }
 
-// nextWake is whatever comes first: the next slot, a request's deadline, a waiting slot's deadline.
+// nextWake is whatever comes first: the next slot, a request's deadline, a waiting slot's
+// deadline; at once when slots wait for connections the last turn had no dials left to open.
 func (d *openDriver) nextWake() (int64, bool) {
+	if d.dialsRanOut && !d.finished && !d.halted {
+		return 0, true
+	}
 	wake, ok := d.l.deadlines.next()
 	if d.scheduling {
 		for _, schedule := range d.schedules {
