@@ -19,6 +19,16 @@ export interface ToolFigures {
   p50Ms: number | null;
   p99Ms: number | null;
   errors: number;
+  /** What the errors were, by kind as the tool names them ("reset 3, timeout 1"); empty for none. */
+  errorKinds: string;
+}
+
+/** "reset 3, non-2xx 1": the kinds with a count, in the order given. */
+function kindsText(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => `${kind} ${count}`)
+    .join(', ');
 }
 
 /** This machine: spawn and collect stdout. */
@@ -52,7 +62,8 @@ export async function runAgentTool(exec: Exec, node: string, config: LoadAgentCo
     { timeoutsInLatency: config.load.model === 'open' },
   );
   const ms = (us: number | null) => (us === null ? null : us / 1000);
-  return { rps: summary.requestsPerSecond, p50Ms: ms(summary.p50Us), p99Ms: ms(summary.p99Us), errors: summary.failed, lines: samples.length, summary };
+  const errorKinds = kindsText({ ...summary.errors, 'non-2xx': summary.non2xx });
+  return { rps: summary.requestsPerSecond, p50Ms: ms(summary.p50Us), p99Ms: ms(summary.p99Us), errors: summary.failed, errorKinds, lines: samples.length, summary };
 }
 
 /** Bare autocannon, programmatic, reporting its own numbers (latency in its whole milliseconds). */
@@ -77,7 +88,7 @@ autocannon(options, (error, result) => {
   };
   const output = await exec([node, '-e', script, JSON.stringify(settings)], (options.durationS + 30) * 1000);
   const result = JSON.parse(output.trim().split('\n').pop()!) as { total: number; duration: number; p50: number; p99: number; errors: number };
-  return { rps: result.total / result.duration, p50Ms: result.p50, p99Ms: result.p99, errors: result.errors };
+  return { rps: result.total / result.duration, p50Ms: result.p50, p99Ms: result.p99, errors: result.errors, errorKinds: '' };
 }
 
 function wrkDuration(text: string): number {
@@ -96,6 +107,7 @@ export async function runWrk(exec: Exec, options: { url: string; connections: nu
   };
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0);
-  const errors = (socketErrors ? socketErrors.slice(1).reduce((sum, value) => sum + Number(value), 0) : 0) + non2xx;
-  return { rps, p50Ms: percentile('50'), p99Ms: percentile('99'), errors };
+  const [connect, read, write, timeout] = (socketErrors?.slice(1) ?? ['0', '0', '0', '0']).map(Number) as [number, number, number, number];
+  const errors = connect + read + write + timeout + non2xx;
+  return { rps, p50Ms: percentile('50'), p99Ms: percentile('99'), errors, errorKinds: kindsText({ connect, read, write, timeout, 'non-2xx': non2xx }) };
 }

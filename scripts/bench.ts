@@ -119,7 +119,7 @@ for (const run of load.runs) {
     'p50 agent / wrk': `${msText(run.agent.p50Ms)} / ${msText(run.wrk.p50Ms)} (${run.wrk.p50Ms ? percentOf(run.agent.p50Ms ?? 0, run.wrk.p50Ms) : 'n/a'}; goal within 10 %)`,
     'p99 agent / wrk': `${msText(run.agent.p99Ms)} / ${msText(run.wrk.p99Ms)} (${run.wrk.p99Ms ? percentOf(run.agent.p99Ms ?? 0, run.wrk.p99Ms) : 'n/a'})`,
     'autocannon p50 / p99': `${msText(run.autocannon.p50Ms)} / ${msText(run.autocannon.p99Ms)} (whole ms)`,
-    'errors agent/ac/wrk': `${run.agent.errors} / ${run.autocannon.errors} / ${run.wrk.errors}`,
+    'errors agent/ac/wrk': [run.agent, run.autocannon, run.wrk].map((tool) => (tool.errorKinds ? `${tool.errors} (${tool.errorKinds})` : String(tool.errors))).join(' / '),
   });
 }
 if (load.labSkipped) console.log(`\nLoad engine on the lab: skipped (${load.labSkipped})`);
