@@ -11,9 +11,9 @@ export function noNodeEval(): Plugin {
   return {
     name: 'benchlab-no-node-eval',
     transform(code, id) {
-      if (!id.includes('hdr-histogram-js') || !NODE_ZLIB_EVAL.test(code)) return null;
-      NODE_ZLIB_EVAL.lastIndex = 0;
-      return { code: code.replace(NODE_ZLIB_EVAL, '(() => { throw new Error("no zlib in the browser"); })()'), map: null };
+      if (!id.includes('hdr-histogram-js')) return null;
+      const replaced = code.replace(NODE_ZLIB_EVAL, '(() => { throw new Error("no zlib in the browser"); })()');
+      return replaced === code ? null : { code: replaced, map: null };
     },
   };
 }
