@@ -57,6 +57,22 @@ const INSTANCES = {
   planclients: { prefix: 'blm-', thirdOctet: 20 },
   // Older native engine binaries removed from a client's agent folder, one in use kept.
   enginehosts: { prefix: 'blh-', thirdOctet: 21 },
+  // New connections per request against both engines (connect time, HTTP/1.0) on the lab.
+  newconn: { prefix: 'bla-', thirdOctet: 22 },
+  // A Benchlab paused (SIGSTOP) or slow mid-run: the run goes on and keeps every second.
+  paused: { prefix: 'blb-', thirdOctet: 23 },
+  // Two Benchlab processes on one store and one set of hosts: whose server is whose.
+  owners: { prefix: 'bli-', thirdOctet: 24 },
+  // Two plans started at once on the same server host.
+  ownerplans: { prefix: 'blj-', thirdOctet: 25 },
+  // Comparisons of like with like: configurations, statuses and memory from real runs.
+  likewise: { prefix: 'blz-', thirdOctet: 26 },
+  // Charts and forms that agree with the tables (late answers, short runs, sweeps).
+  screens: { prefix: 'bl1-', thirdOctet: 27 },
+  // Plan files and hosts refused before anything connects.
+  badinput: { prefix: 'bl2-', thirdOctet: 28 },
+  // The seeds' studies with several requests, think time and steps relative to capacity.
+  seeds: { prefix: 'bl3-', thirdOctet: 29 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
