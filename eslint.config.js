@@ -1,4 +1,4 @@
-// Lint, including the layering rules of DESIGN.md: app/ is pure (no electron, react, node:* or
+// Lint, including the layering rules of docs/architecture.md: app/ is pure (no electron, react, node:* or
 // main/), renderer/ never reaches into main/ or Node, and only main/electron/ may import electron.
 
 import js from '@eslint/js';

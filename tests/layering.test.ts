@@ -1,4 +1,4 @@
-// The layering of DESIGN.md is enforced by lint: these cases prove the rules fire (and stay quiet).
+// The layering of docs/architecture.md is enforced by lint: these cases prove the rules fire (and stay quiet).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

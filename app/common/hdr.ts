@@ -1,4 +1,4 @@
-// Latency histograms as DESIGN.md's measurement rules define them: microseconds, HDR with 3
+// Latency histograms as the measurement rules of docs/architecture.md define them: microseconds, HDR with 3
 // significant digits over 1 µs–60 s. Owns creating, recording (clamped), encoding to the compressed
 // base64 form that crosses the wire and the store, decoding, and exact merging by adding counts —
 // the only way run totals are made (percentiles are never averaged).

@@ -1,7 +1,7 @@
 // Tests of studies: parseStudy on good and broken plan files (errors name the field and line,
 // profile errors their path), the profile without its target, and the shipped catalog in
 // resources/studies — every file parses, names real templates, variants and presets, and holds
-// DESIGN.md's seed values.
+// the seeds' setups as docs/studies.md gives them.
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Wizard step 4: the load profile, started from a study (the five seed experiments of DESIGN.md,
+// Wizard step 4: the load profile, started from a study (the five seed experiments of docs/studies.md,
 // each with what was done) or written by hand. Picking a study fills the form; its templates and
 // presets are taken only on the user's word, since steps 2 and 3 already chose theirs.
 
