@@ -281,6 +281,16 @@ function sameMachine(client: HostFacts, server: HostFacts): NoiseFinding | null 
   };
 }
 
+/**
+ * Which clients (by their index in `facts.clients`) run on the server's kernel (the same boot id):
+ * their load and the server's compete for one machine, so no verdict can name a side.
+ */
+export function clientsOnServerMachine(facts: Pick<SessionHostFacts, 'clients' | 'server'> | null | undefined): number[] {
+  const bootId = facts?.server?.readings?.bootId ?? null;
+  if (bootId === null) return [];
+  return facts!.clients.flatMap((client, index) => (client.readings?.bootId === bootId ? [index] : []));
+}
+
 /** Clients that run on one kernel (same boot id) share its CPU: together they are not the capacity their count suggests. */
 function clientsSharingMachines(clients: readonly HostFacts[]): NoiseFinding[] {
   const byBoot = new Map<string, HostFacts[]>();

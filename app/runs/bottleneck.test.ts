@@ -111,4 +111,54 @@ describe('bottleneck verdict', () => {
     assert.deepEqual(kinds(verdict), ['below-target', 'agent-cpu']);
     assert.equal(judgeBottleneck([], 1000), null);
   });
+
+  // The loadtest study's sync servers, as measured: 26,712 timeouts and 108,133 listen drops over the
+  // window, the server's one core saturated by its process, and the loaded client's event loop
+  // lagging 3–5 s. The lag alone named the client; the server's own readings say it was full.
+  const overloadedSyncServer = (count: number) =>
+    run(count, (i) =>
+      second({
+        requests: 150,
+        p50Us: 900_000 + i * 200_000,
+        timeouts: Math.round(26_712 / count),
+        client: { eventLoopLagMs: 3000 + (i % 3) * 1000, agentCpu: 0.4 },
+        server: { cpu: 0.55, busiestCoreCpu: 1, processCpu: 1, listenDrops: Math.round(108_133 / count), listenOverflows: Math.round(108_133 / count) },
+      }),
+    );
+
+  test('an overloaded server is server-bound even while the loaded client lags seconds', () => {
+    const open = judgeBottleneck(overloadedSyncServer(20), 1000);
+    assert.equal(open?.verdict, 'server-bound');
+    assert.deepEqual(kinds(open), ['below-target', 'server-cpu', 'listen-overflows', 'timeouts', 'latency-rising', 'event-loop-lag']);
+    assert.ok(!kinds(open)!.includes('client-headroom'), 'a lagging client is not said to have had headroom');
+    assert.match(open!.headline, /server is the bottleneck: it was saturated/);
+    assert.match(open!.evidence.find((e) => e.kind === 'timeouts')!.message, /26720 requests got no answer within the timeout in 20 s/);
+    // The closed model: the same rule.
+    assert.equal(judgeBottleneck(overloadedSyncServer(20), null)?.verdict, 'server-bound');
+  });
+
+  test('lag alone with a server that shows no saturation is still the client', () => {
+    assert.equal(judgeBottleneck(run(5, () => second({ requests: 200, client: { eventLoopLagMs: 4000 } })), 1000)?.verdict, 'client-bound');
+    // A saturated agent stays client evidence beside a saturated server: the numbers measure the generator too.
+    const both = judgeBottleneck(run(5, () => second({ requests: 200, timeouts: 50, client: { eventLoopLagMs: 4000, agentCpu: 0.98 } })), 1000);
+    assert.equal(both?.verdict, 'client-bound');
+  });
+
+  test('client and server on one machine: the verdict names no side', () => {
+    const shared = { sharedMachine: true };
+    // The shared-machine run as measured: below target, the server process at 0.5 of 2 cores, an idle-looking agent.
+    const seconds = run(10, () => second({ requests: 300, client: { agentCpu: 0.5, cores: 2 }, server: { cores: 2, cpu: 0.7, busiestCoreCpu: 0.8, processCpu: 0.5 } }));
+    assert.equal(judgeBottleneck(seconds, 1000)?.verdict, 'server-bound', 'apart, the idle agent would clear the client');
+    const verdict = judgeBottleneck(seconds, 1000, shared);
+    assert.equal(verdict?.verdict, 'shared-machine');
+    assert.deepEqual(kinds(verdict), ['same-machine', 'below-target']);
+    assert.match(verdict!.headline, /share one machine: which side limited the run cannot be told apart/);
+    assert.match(verdict!.evidence[0]!.message, /same boot id.*server process used up to 0\.5 cores/);
+    // Whichever side's evidence there is, none is named: the overloaded server and the lagging client alike.
+    assert.equal(judgeBottleneck(overloadedSyncServer(10), 1000, shared)?.verdict, 'shared-machine');
+    assert.equal(judgeBottleneck(run(3, () => second({ client: { agentCpu: 0.98 } })), null, shared)?.verdict, 'shared-machine');
+    // The target met is met on one machine too; nothing to say stays nothing.
+    assert.equal(judgeBottleneck(run(5, () => second()), 1000, shared)?.verdict, 'neither');
+    assert.equal(judgeBottleneck(run(5, () => second()), null, shared), null);
+  });
 });

@@ -13,6 +13,13 @@
 // answers take the timeout); without timeouts the maximum was simply too small for the rate. The
 // client host's machine-wide CPU is deliberately not evidence: it counts every other process on
 // that machine.
+//
+// Two rules keep a side from being named on evidence that cannot carry it. When client and server
+// share one machine (the same boot id, from the session's host facts), each side's load is the
+// other's noise: the verdict says the two cannot be told apart, with both sides' evidence, and never
+// names one (nor "the client had headroom": its headroom was the server's CPU). And when the server
+// shows saturation (accept-queue drops, timeouts, its CPU), the client's event-loop lag alone never
+// makes a run client-bound: a loaded client lags, but the server's own readings say it was full.
 
 import { z } from 'zod';
 import { StepLoad, targetRate } from './load-profile.ts';
@@ -45,7 +52,7 @@ export const BOTTLENECK_LIMITS = {
   minSeconds: 2,
 } as const;
 
-export const BOTTLENECK_VERDICTS = ['client-bound', 'server-bound', 'neither'] as const;
+export const BOTTLENECK_VERDICTS = ['client-bound', 'server-bound', 'neither', 'shared-machine'] as const;
 export type BottleneckVerdict = (typeof BOTTLENECK_VERDICTS)[number];
 
 export const EVIDENCE_KINDS = [
@@ -60,11 +67,13 @@ export const EVIDENCE_KINDS = [
   'server-cpu',
   'listen-overflows',
   'timeouts',
+  'same-machine',
 ] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 export const BottleneckEvidence = z.object({
-  side: z.enum(['client', 'server', 'rate']),
+  /** `machine`: a reading about both sides at once (they share one machine). */
+  side: z.enum(['client', 'server', 'rate', 'machine']),
   kind: z.enum(EVIDENCE_KINDS),
   message: z.string(),
   /** Seconds in which it held (the whole run for run-wide readings). */
@@ -185,12 +194,18 @@ function latencyRise(seconds: readonly BottleneckSecond[]): { fromUs: number; to
 
 const ms = (us: number) => `${us >= 100_000 ? Math.round(us / 1000) : (us / 1000).toFixed(1)} ms`;
 
+/** What the verdict knows about the hosts besides the seconds. */
+export interface BottleneckHosts {
+  /** The client and the server ran on one machine (the same boot id in the session's host facts). */
+  sharedMachine: boolean;
+}
+
 /**
  * The verdict over a run's measured seconds; `targetRate` is the open model's requests/s (null for
  * the closed model, which has no target: there a verdict needs one side's evidence). Null when
  * there is nothing to say.
  */
-export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate: number | null): Bottleneck | null {
+export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate: number | null, hosts: BottleneckHosts = { sharedMachine: false }): Bottleneck | null {
   if (seconds.length === 0) return null;
   const read = readSeconds(seconds);
   const needed = Math.min(BOTTLENECK_LIMITS.minSeconds, seconds.length);
@@ -272,8 +287,29 @@ export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate
     seconds: seconds.length,
     message: `the client had headroom: the agent's CPU at most ${cores(read.agentPeak)} cores for ${plural(read.threads, 'load thread')}, event-loop lag at most ${Math.round(read.lagPeak)} ms`,
   });
-  const serverBound = (rest: BottleneckEvidence[]): Bottleneck => ({ verdict: 'server-bound', headline: 'The server is the bottleneck: the client had headroom', evidence: [...rest, headroom()] });
+  // Lag is the only client evidence while the server shows saturation: the server's readings decide.
+  const lagOnly = client.length > 0 && client.every((evidence) => evidence.kind === 'event-loop-lag');
+  const serverBound = (rest: BottleneckEvidence[]): Bottleneck =>
+    lagOnly
+      ? { verdict: 'server-bound', headline: 'The server is the bottleneck: it was saturated, and the client’s event-loop lag came with that load', evidence: [...rest, ...client] }
+      : { verdict: 'server-bound', headline: 'The server is the bottleneck: the client had headroom', evidence: [...rest, headroom()] };
+  const shared = (rest: BottleneckEvidence[]): Bottleneck => ({
+    verdict: 'shared-machine',
+    headline: 'Client and server share one machine: which side limited the run cannot be told apart',
+    evidence: [
+      {
+        side: 'machine',
+        kind: 'same-machine',
+        seconds: seconds.length,
+        message: `the load generator and the server ran on the same machine (the same boot id), so each side's load is the other's noise${
+          read.serverProcessPeak === null ? '' : `; the server process used up to ${cores(read.serverProcessPeak)} cores`
+        }`,
+      },
+      ...rest,
+    ],
+  });
 
+  const sideEvidence = [...client, ...(poolFull ? [poolFull] : []), ...server];
   if (targetRate !== null && targetRate > 0) {
     const requests = seconds.reduce((sum, second) => sum + second.requests, 0);
     const durationS = seconds.reduce((sum, second) => sum + (second.clientMetrics?.durationMs || 1000), 0) / 1000;
@@ -283,7 +319,8 @@ export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate
       return { verdict: 'neither', headline: 'Neither side limited the run: the target rate was met', evidence: [{ side: 'rate', kind: 'target-met', seconds: seconds.length, message: rate }] };
     }
     const below: BottleneckEvidence = { side: 'rate', kind: 'below-target', seconds: seconds.length, message: rate };
-    if (client.length > 0) {
+    if (hosts.sharedMachine) return shared([below, ...sideEvidence]);
+    if (client.length > 0 && !(lagOnly && serverHard)) {
       return clientBound('The client, not the server, is the bottleneck: these numbers partly measure the load generator', [below, ...client, ...(poolFull ? [poolFull] : []), ...server]);
     }
     // Requests held back by the connection maximum are the client's setting, unless the server
@@ -291,7 +328,8 @@ export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate
     if (poolFull && !serverHard) return clientBound('The client’s connection maximum, not the server, limited the rate', [below, poolFull, ...server]);
     return serverBound([below, ...server, ...(poolFull ? [poolFull] : [])]);
   }
-  if (client.length > 0) return clientBound('The client, not the server, is the bottleneck: these numbers partly measure the load generator', [...client, ...server]);
+  if (hosts.sharedMachine) return sideEvidence.length > 0 ? shared(sideEvidence) : null;
+  if (client.length > 0 && !(lagOnly && serverHard)) return clientBound('The client, not the server, is the bottleneck: these numbers partly measure the load generator', [...client, ...server]);
   if (serverHard) return serverBound(server.filter((evidence) => evidence.kind !== 'latency-rising'));
   return null;
 }

@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../common/hdr.ts';
 import type { RunSecond } from './run-second.ts';
 import { judgeBottleneck } from './bottleneck.ts';
-import { clientVerdictsOf, RunTally, runWindow, summarizeRun, summaryRulesOf } from './summarize-run.ts';
+import { clientVerdictsOf, RunTally, runWindow, summarizeRun, summaryRulesOf, windowBottleneck } from './summarize-run.ts';
+import { clientsOnServerMachine, type HostFacts } from '../hosts/host-facts.ts';
 
 function second(index: number, change: Partial<RunSecond> = {}): RunSecond {
   const histogram = createLatencyHistogram();
@@ -37,8 +38,8 @@ const rules = summaryRulesOf({ bucketsMs: [1, 5] }, { load: { model: 'closed', c
 
 describe('summarizing a run', () => {
   test('the rules come from the profile and the stored step; defaults where they are missing', () => {
-    assert.deepEqual(rules, { bucketsMs: [1, 5], timeoutsInLatency: false, targetRate: null });
-    assert.deepEqual(summaryRulesOf(undefined, { load: { model: 'open', rate: 50, durationS: 10 } }), { bucketsMs: [800, 1200], timeoutsInLatency: true, targetRate: 50 });
+    assert.deepEqual(rules, { bucketsMs: [1, 5], timeoutsInLatency: false, targetRate: null, clientsOnServerMachine: [] });
+    assert.deepEqual(summaryRulesOf(undefined, { load: { model: 'open', rate: 50, durationS: 10 } }), { bucketsMs: [800, 1200], timeoutsInLatency: true, targetRate: 50, clientsOnServerMachine: [] });
   });
 
   test('fed second by second it ends where the stored seconds read back end, steadiness judged only at the end', () => {
@@ -124,5 +125,30 @@ describe('summarizing a run', () => {
     const alone = new RunTally(open);
     for (let i = 0; i < 5; i++) alone.add(second(i));
     assert.deepEqual(alone.clientVerdicts(), []);
+  });
+
+  test('a client on the server’s machine (its boot id) gets no side named, in its own verdict and the merged one', () => {
+    const facts = (boot: string) => ({ readings: { bootId: boot } }) as unknown as HostFacts;
+    const shared = clientsOnServerMachine({ clients: [facts('b-1'), facts('b-2')], server: facts('b-2') });
+    assert.deepEqual(shared, [1]);
+    assert.deepEqual(clientsOnServerMachine({ clients: [facts('b-1')], server: null }), []);
+    const open = summaryRulesOf(undefined, { load: { model: 'open', rate: 800, durationS: 5 } }, shared);
+    const seconds: RunSecond[] = [];
+    for (let i = 0; i < 5; i++) {
+      for (const client of [0, 1]) {
+        seconds.push(second(i, { clientIndex: client, scheduled: 400, requests: 100, statusClasses: { '2xx': 100 }, clientMetrics: { durationMs: 1000, at: 1000 * (i + 1), agentCpu: 0.2, loadThreads: 1, eventLoopLagMs: 1 } }));
+      }
+    }
+    const tally = new RunTally(open);
+    for (const entry of seconds) tally.add(entry);
+    assert.deepEqual(
+      tally.clientVerdicts().map(({ clientIndex, bottleneck }) => [clientIndex, bottleneck?.verdict]),
+      [
+        [0, 'server-bound'],
+        [1, 'shared-machine'],
+      ],
+    );
+    assert.equal(tally.bottleneck()?.verdict, 'shared-machine');
+    assert.equal(windowBottleneck(runWindow(seconds), open)?.verdict, 'shared-machine', 'read back, the same');
   });
 });

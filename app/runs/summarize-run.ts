@@ -4,7 +4,7 @@
 // is fed second by second; read back, `summarizeRun` feeds it the stored seconds.
 
 import { DEFAULT_BUCKETS_MS } from './load-profile.ts';
-import { judgeBottleneck, storedTargetRate, type Bottleneck } from './bottleneck.ts';
+import { judgeBottleneck, storedTargetRate, type Bottleneck, type BottleneckHosts } from './bottleneck.ts';
 import type { LatencyHistogram } from '../common/hdr.ts';
 import { mergeWindowSecond, summarySecondOf, windowSecondOf, type RunSecond, type WindowSecond } from './run-second.ts';
 import { SummaryAccumulator, type RunSummary } from './run-summary.ts';
@@ -18,16 +18,31 @@ export interface SummaryRules {
   timeoutsInLatency: boolean;
   /** Requests per second the step asked for (open model), for the bottleneck verdict. */
   targetRate: number | null;
+  /**
+   * The clients (by index) that ran on the server's machine (app/hosts/host-facts.ts
+   * `clientsOnServerMachine`): the verdicts then cannot name a side. Absent: none.
+   */
+  clientsOnServerMachine?: readonly number[];
 }
 
-/** The rules of a run, from its session's profile and the step stored with the run. */
-export function summaryRulesOf(profile: unknown, step: Readonly<Record<string, unknown>>): SummaryRules {
+/**
+ * The rules of a run, from its session's profile, the step stored with the run and, when known, the
+ * clients that shared the server's machine (from the session's host facts).
+ */
+export function summaryRulesOf(profile: unknown, step: Readonly<Record<string, unknown>>, clientsOnServerMachine: readonly number[] = []): SummaryRules {
   const bucketsMs = (profile as { bucketsMs?: unknown } | null | undefined)?.bucketsMs;
   return {
     bucketsMs: Array.isArray(bucketsMs) ? bucketsMs.filter((value): value is number => typeof value === 'number') : DEFAULT_BUCKETS_MS,
     timeoutsInLatency: (step.load as { model?: unknown } | undefined)?.model === 'open',
     targetRate: storedTargetRate(step),
+    clientsOnServerMachine,
   };
+}
+
+/** What the verdict of the given clients (all: the merged run) knows about the hosts. */
+function hostsOf(rules: Pick<SummaryRules, 'clientsOnServerMachine'>, clientIndex?: number): BottleneckHosts {
+  const shared = rules.clientsOnServerMachine ?? [];
+  return { sharedMachine: clientIndex === undefined ? shared.length > 0 : shared.includes(clientIndex) };
 }
 
 export interface RunResult {
@@ -86,11 +101,11 @@ class ClientWindows {
    * several is named while the merged verdict may still read "client-bound" for the run. A client's
    * target rate is its share of the step's: what it scheduled of all scheduled in its seconds.
    */
-  verdicts(targetRate: number | null): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
+  verdicts(rules: Pick<SummaryRules, 'targetRate' | 'clientsOnServerMachine'>): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
     if (this.#own.size < 2) return [];
     return [...this.#own.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([clientIndex, own]) => ({ clientIndex, bottleneck: judgeBottleneck(own.seconds(), this.#targetRateOf(own, targetRate)) }));
+      .map(([clientIndex, own]) => ({ clientIndex, bottleneck: judgeBottleneck(own.seconds(), this.#targetRateOf(own, rules.targetRate), hostsOf(rules, clientIndex)) }));
   }
 
   #targetRateOf(own: RunWindow, targetRate: number | null): number | null {
@@ -130,12 +145,12 @@ export class RunTally {
   }
 
   bottleneck(): Bottleneck | null {
-    return judgeBottleneck(this.#clients.all.seconds(), this.#rules.targetRate);
+    return judgeBottleneck(this.#clients.all.seconds(), this.#rules.targetRate, hostsOf(this.#rules));
   }
 
   /** Each client's own verdict ([] for one client): see ClientWindows. */
   clientVerdicts(): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
-    return this.#clients.verdicts(this.#rules.targetRate);
+    return this.#clients.verdicts(this.#rules);
   }
 
   /** The run's result once it has ended: the summary with its steadiness, the merged histogram, the verdict. */
@@ -166,8 +181,13 @@ export function runWindow(seconds: Iterable<RunSecond>): WindowSecond[] {
 }
 
 /** Each client's own verdict from a run's stored seconds ([] for one client); reads no histogram. */
-export function clientVerdictsOf(seconds: Iterable<RunSecond>, rules: Pick<SummaryRules, 'targetRate'>): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
+export function clientVerdictsOf(seconds: Iterable<RunSecond>, rules: Pick<SummaryRules, 'targetRate' | 'clientsOnServerMachine'>): Array<{ clientIndex: number; bottleneck: Bottleneck | null }> {
   const clients = new ClientWindows();
   for (const second of seconds) clients.add(second);
-  return clients.verdicts(rules.targetRate);
+  return clients.verdicts(rules);
+}
+
+/** The merged run's verdict from its window (runWindow), by the same rules as live. */
+export function windowBottleneck(window: Parameters<typeof judgeBottleneck>[0], rules: Pick<SummaryRules, 'targetRate' | 'clientsOnServerMachine'>): Bottleneck | null {
+  return judgeBottleneck(window, rules.targetRate, hostsOf(rules));
 }

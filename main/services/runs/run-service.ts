@@ -33,6 +33,7 @@ import { SecondAligner, type AlignedSecond } from '../../../app/runs/merge-secon
 import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget, type StepLoad } from '../../../app/runs/load-profile.ts';
 import type { RepeatTag, RunClient, RunDeployment } from '../../../app/runs/runs-contract.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
+import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
 import { liveClientOf, type RecordedClient } from '../../../app/runs/run-clients.ts';
 import { latencyMeaning, type LiveClient, type LivePoint, type LiveRun, type StepDegraded, type StoredRun } from '../../../app/runs/runs.ts';
 import { storedSecondsEndMs } from '../../../app/runs/run-second.ts';
@@ -154,6 +155,8 @@ interface Live {
   lastStoredAtMs: number | null;
   /** Set once the store ran out of space: why the run ends. */
   storeFull: string | null;
+  /** The clients on the server's machine (the same boot id at the start): the verdicts name no side for them. */
+  clientsOnServerMachine: number[];
 }
 
 export class RunService {
@@ -247,7 +250,7 @@ export class RunService {
       status: 'running',
     });
     this.#options.sessions.setStatus(session.id, 'running', { started: now });
-    await this.#options.hostFacts?.take(session.id, { clientHostIds: clients.map((client) => client.hostId), serverHostId: server?.id ?? null, port: target.port });
+    const facts = await this.#options.hostFacts?.take(session.id, { clientHostIds: clients.map((client) => client.hostId), serverHostId: server?.id ?? null, port: target.port });
     const clockWarnings = clients.flatMap((client) => (client.clock && client.clock.uncertaintyMs > CLOCK_UNCERTAINTY_LIMIT_MS ? [clockWarning(client)] : []));
     const state: LiveRun = {
       sessionId: session.id,
@@ -304,6 +307,7 @@ export class RunService {
       loads: new Map(),
       lastStoredAtMs: null,
       storeFull: null,
+      clientsOnServerMachine: clientsOnServerMachine(facts),
     };
     this.#live?.points.close();
     this.#live = live;
@@ -463,7 +467,7 @@ export class RunService {
     liveStep.runId = runId;
     const several = context.clients.length > 1;
     // The rules a stored run is summarized by later, from the same profile and step.
-    const recorder = new StepRecorder({ runId, samples: this.#options.samples, runs: this.#options.runs, rules: summaryRulesOf(profile, stored), clients: context.clients.length });
+    const recorder = new StepRecorder({ runId, samples: this.#options.samples, runs: this.#options.runs, rules: summaryRulesOf(profile, stored, live.clientsOnServerMachine), clients: context.clients.length });
     this.#options.runs.markStarted(runId);
     liveStep.startedAtS = this.#elapsed(live);
     liveStep.status = warmupS > 0 ? 'warmup' : 'running';

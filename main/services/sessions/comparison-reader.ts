@@ -8,10 +8,10 @@
 
 import { decodeHistogram, type LatencyHistogram } from '../../../app/common/hdr.ts';
 import type { RunSecond } from '../../../app/runs/run-second.ts';
-import { judgeBottleneck } from '../../../app/runs/bottleneck.ts';
 import { clientCountOf, mergedBySecond } from '../../../app/runs/merge-seconds.ts';
 import { durationOf } from '../../../app/runs/run-second.ts';
-import { clientVerdictsOf, runWindow, summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
+import { clientVerdictsOf, runWindow, summarizeRun, summaryRulesOf, windowBottleneck } from '../../../app/runs/summarize-run.ts';
+import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
 import type { ClientVerdict } from '../../../app/runs/runs.ts';
 import type { ComparedRunInput, ComparedSessionInput } from '../../../app/sessions/comparison.ts';
 import type { Session } from '../../../app/sessions/sessions.ts';
@@ -55,8 +55,10 @@ export class ComparisonReader {
   runs(session: Session, onlyRunIds?: ReadonlySet<number>): ReadRun[] {
     const stored = this.#runs.withHistograms(session.id).filter((run) => !onlyRunIds || onlyRunIds.has(run.id));
     const knobs = this.#runs.knobs(session.id);
+    // Clients on the server's machine, from the hosts' facts at the session's start: no verdict names a side there.
+    const shared = clientsOnServerMachine(this.#snapshots.forSession(session.id));
     return stored.map((run) => {
-      const rules = summaryRulesOf(session.config.profile, run.step);
+      const rules = summaryRulesOf(session.config.profile, run.step, shared);
       let measured = this.#samples.withoutHistograms(run.id, { measured: true });
       // Several clients' percentiles are merged from their histograms, never taken from the slowest.
       if (clientCountOf(measured) > 1) measured = this.#samples.forRun(run.id).filter((second) => second.phase === 'measure');
@@ -81,7 +83,7 @@ export class ComparisonReader {
         // Per second for the timelines: the clients of one second merged exactly.
         seconds: mergedBySecond(measured, { histogram: false }).map((second) => ({ second: second.second, requests: second.requests, durationMs: durationOf(second), p99Us: second.p99Us })),
         // The same verdicts as the Run page's, from the same stored seconds.
-        bottleneck: judgeBottleneck(window, rules.targetRate),
+        bottleneck: windowBottleneck(window, rules),
         clientVerdicts: clientVerdictsOf(measured, rules),
         measured,
       };

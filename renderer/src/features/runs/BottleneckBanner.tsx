@@ -1,5 +1,6 @@
-// The bottleneck banner: which side limited each step (client-bound, server-bound, or neither
-// when the target was met) with the evidence under it, and — with several load clients — each
+// The bottleneck banner: which side limited each step (client-bound, server-bound, neither when
+// the target was met, or no side named when client and server shared one machine) with the
+// evidence under it, and — with several load clients — each
 // client that was itself the bottleneck, by name (one saturated client among four is named even
 // when the merged load looks fine). One component for the Run page (live), replay and Compare, so
 // the verdict app/runs/bottleneck.ts computed reads the same everywhere.
@@ -31,8 +32,9 @@ export function BottleneckBanner({ steps, labelled = steps.length > 1 }: { steps
   const saturatedClients = (step: JudgedStep) => (step.clients ?? []).filter((client): client is { name: string; bottleneck: Bottleneck } => client.bottleneck?.verdict === 'client-bound');
   const judged = steps.filter((step) => !!step.bottleneck || saturatedClients(step).length > 0);
   if (judged.length === 0) return null;
-  // A client-bound step means some numbers partly measure the load generator: that must stand out.
-  const clientBound = judged.some((step) => step.bottleneck?.verdict === 'client-bound' || saturatedClients(step).length > 0);
+  // A client-bound step means some numbers partly measure the load generator, and on one shared
+  // machine they may: that must stand out.
+  const clientBound = judged.some((step) => step.bottleneck?.verdict === 'client-bound' || step.bottleneck?.verdict === 'shared-machine' || saturatedClients(step).length > 0);
   return (
     <Banner tone={clientBound ? 'warning' : 'info'} role={clientBound ? 'alert' : 'status'} testId="bottleneck">
       {judged.map((step, index) => (
