@@ -54,7 +54,9 @@ test('JSON: a versioned document of the session, its runs with their stored summ
   assert.deepEqual(document.session.tags, ['jvm', 'nightly']);
   assert.equal(document.session.notes, 'two steps');
   assert.deepEqual(document.session.hosts, { client: 'seed-client', server: 'seed-server' });
-  assert.equal(document.session.engine, null);
+  assert.equal(document.session.engine, null, 'the seeded session recorded no engine');
+  const withEngine = { ...storedSweep, session: { ...storedSweep.session, config: { ...storedSweep.session.config, engine: { choice: 'auto', kind: 'native', notice: null } } } };
+  assert.equal((JSON.parse(sessionJson(withEngine, exportedAt)) as JsonDocument).session.engine, 'native', 'the engine the session recorded, as the Run page shows it');
   assert.equal(document.session.components, null, 'the seeded session recorded no components');
   const withComponents = { ...storedSweep, session: { ...storedSweep.session, config: { ...storedSweep.session.config, components: { pg: '8.23.1', node: '24.11.0' } } } };
   assert.deepEqual((JSON.parse(sessionJson(withComponents, exportedAt)) as JsonDocument).session.components, { node: '24.11.0', pg: '8.23.1' }, 'what the server ran with, keys sorted');

@@ -11,6 +11,7 @@ import { durationOf, type RunSecond } from '../runs/run-second.ts';
 import { MERGED_CLIENT_INDEX, mergedBySecond } from '../runs/merge-seconds.ts';
 import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, type RunSummary } from '../runs/run-summary-schema.ts';
 import { summarizeRun, summaryRulesOf } from '../runs/summarize-run.ts';
+import { recordedEngineOf } from '../runs/engine-choice.ts';
 import { recordedDatabaseOf } from '../templates/recorded-database.ts';
 import { importProvenanceOf } from './importers/imported-result.ts';
 import type { SessionExportFile, SessionExportFormat } from './sessions-contract.ts';
@@ -85,7 +86,8 @@ export function sessionDocument(input: SessionExportInput) {
       startedAt: session.startedAt,
       endedAt: session.endedAt,
       hosts: { client: input.hosts.client, server: input.hosts.server },
-      engine: typeof config.engine === 'string' ? config.engine : null,
+      // The engine that ran (native or node) as the session recorded it; null before engines were recorded.
+      engine: recordedEngineOf(config)?.kind ?? null,
       components: componentsOf(config),
       // The private database its deployment started: kind, version, port, name, owner and settings (never a password).
       database: databaseOf(config),
