@@ -14,6 +14,7 @@ import type { LatencyHistogram } from '../common/hdr.ts';
 import { describeProfile, LoadProfile, StepLoad, targetRate } from '../runs/load-profile.ts';
 import { diffHosts, type HostDiff, type SessionSystems } from './host-diff.ts';
 import { diffDatabases } from './database-diff.ts';
+import { diffRuntimes } from './runtime-diff.ts';
 import { describeDatabase, recordedDatabaseOf } from '../templates/recorded-database.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
@@ -434,7 +435,11 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
   const names = sessions.map((session) => session.name);
   const databases = diffDatabases(sessions.map((session) => recordedDatabaseOf(session.config)));
   const machines = diffHosts(names, sessions.map((session) => session.systems));
-  const hosts: HostDiff = { rows: [...machines.rows, ...databases.rows], warnings: [...machines.warnings, ...databases.warnings] };
+  const runtimes = diffRuntimes(names, sessions.map((session) => session.config));
+  const hosts: HostDiff = {
+    rows: [...machines.rows, ...runtimes.rows, ...databases.rows],
+    warnings: [...machines.warnings, ...runtimes.warnings, ...databases.warnings],
+  };
   const warnings = [...hosts.warnings];
   for (const session of sessions) {
     if (session.status !== 'completed') warnings.push(`“${session.name}” is ${session.status}: its figures cover only what was measured.`);

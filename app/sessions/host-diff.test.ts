@@ -46,3 +46,19 @@ test('one client each reads as before: no client index, the first client compare
   assert.deepEqual(diff.warnings, ['No server system info for “b”: cannot tell whether the server hosts match.']);
   assert.deepEqual(diff.rows.find((row) => row.role === 'client' && row.label === 'hostname'), { role: 'client', label: 'hostname', values: ['c1', 'c9'], differs: true });
 });
+
+test('servers with the same limits under different process names are comparable; different limits are not', () => {
+  const limits = { nofile: { soft: 1024, hard: 524288 }, nproc: { soft: 7823, hard: 7823 } };
+  const listening = (command: string, nofile = limits.nofile) => ({
+    ...server,
+    readings: { machineId: null, bootId: null, governors: null, boost: null, loadAverage: null, busy: [], swap: null, listener: { pid: 42, command, limits: { ...limits, nofile } } },
+  });
+  const client = seedSystemInfo('c1');
+  const same = diffHosts(['apache', 'node', 'spring'], [{ client, server: listening('apache2') }, { client, server: listening('node') }, { client, server: listening('java') }]);
+  assert.deepEqual(same.warnings, [], 'only the programs differ, which is what two templates are');
+  const row = same.rows.find((entry) => entry.label === 'server process limits')!;
+  assert.equal(row.differs, false);
+  assert.deepEqual(row.values, ['apache2', 'node', 'java'].map((command) => `nofile 1024 / 524288, nproc 7823 / 7823 (${command})`), 'the process is still named');
+  const raised = diffHosts(['a', 'b'], [{ client, server: listening('node') }, { client, server: listening('node', { soft: 100000, hard: 100000 }) }]);
+  assert.deepEqual(raised.warnings, ['Not comparable: the server hosts differ in server process limits.']);
+});

@@ -30,6 +30,8 @@ interface Fact {
   critical: boolean;
   /** Only for this role (the server process's limits); both roles when absent. */
   role?: HostRole;
+  /** What is compared, when it is less than what is shown (the limits, not the process's name); `read` when absent. */
+  compare?: (info: HostSnapshot) => string | null;
 }
 
 function presetOf(info: HostSnapshot): string | null {
@@ -44,9 +46,13 @@ function reading(read: (readings: NonNullable<HostFacts['readings']>) => string)
   return (info) => (info.readings === undefined ? null : info.readings === null ? 'not read' : read(info.readings));
 }
 
-const listenerLimits = reading(({ listener }) =>
-  listener ? `nofile ${listener.limits.nofile.soft} / ${listener.limits.nofile.hard}, nproc ${listener.limits.nproc.soft} / ${listener.limits.nproc.hard} (${listener.command})` : 'no listener found',
-);
+const limitsText = (limits: NonNullable<NonNullable<HostFacts['readings']>['listener']>['limits']) =>
+  `nofile ${limits.nofile.soft} / ${limits.nofile.hard}, nproc ${limits.nproc.soft} / ${limits.nproc.hard}`;
+
+const listenerLimits = reading(({ listener }) => (listener ? `${limitsText(listener.limits)} (${listener.command})` : 'no listener found'));
+
+/** The limits alone: two templates' servers are different programs (apache2, node, java), which says nothing about their limits. */
+const listenerLimitsOnly = reading(({ listener }) => (listener ? limitsText(listener.limits) : 'no listener found'));
 
 const GIB = 1024 ** 3;
 
@@ -60,7 +66,7 @@ const FACTS: readonly Fact[] = [
   { label: 'memory', read: (info) => `${(info.memoryBytes / GIB).toFixed(1)} GiB`, critical: true },
   { label: 'nofile limit', read: (info) => `${info.limits.nofile.soft} / ${info.limits.nofile.hard}`, critical: true },
   { label: 'nproc limit', read: (info) => `${info.limits.nproc.soft} / ${info.limits.nproc.hard}`, critical: true },
-  { label: 'server process limits', read: listenerLimits, critical: true, role: 'server' },
+  { label: 'server process limits', read: listenerLimits, compare: listenerLimitsOnly, critical: true, role: 'server' },
   { label: 'preset applied', read: presetOf, critical: false },
   { label: 'CPU governor', read: reading(({ governors }) => governors?.join(', ') ?? 'not exposed'), critical: false },
   { label: 'turbo boost', read: reading(({ boost }) => (boost ? (boost.on ? 'on' : 'off') : 'not exposed')), critical: false },
@@ -90,7 +96,8 @@ function compareHosts(names: readonly string[], infos: ReadonlyArray<HostSnapsho
   const differing: string[] = [];
   for (const fact of FACTS.filter((candidate) => (candidate.role ?? role) === role)) {
     const values = infos.map((info) => (info ? fact.read(info) : null));
-    const known = values.filter((value): value is string => value !== null);
+    const compared = fact.compare ? infos.map((info) => (info ? fact.compare!(info) : null)) : values;
+    const known = compared.filter((value): value is string => value !== null);
     const differs = new Set(known).size > 1;
     rows.push({ role, ...(clientIndex !== undefined ? { clientIndex } : {}), label: fact.label, values, differs });
     if (differs && fact.critical) differing.push(fact.label);
