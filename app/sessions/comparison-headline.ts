@@ -7,7 +7,7 @@
 
 import { median } from '../common/median.ts';
 import { MIN_RUNS_FOR_VERDICT, ratioVerdict } from './compare-stats.ts';
-import type { Comparison, CompareStep } from './comparison.ts';
+import { isCompleted, type Comparison, type CompareStep } from './comparison.ts';
 import { plural } from '../common/plural.ts';
 
 export interface HeadlineConfiguration {
@@ -22,6 +22,8 @@ export interface HeadlineConfiguration {
   /** Null when no session of it recorded which engine ran. */
   engine: string | null;
   load: string;
+  /** How its runs ended: "completed", or a lone failed or stopped session's status (never best, never in a verdict). */
+  status: string;
 }
 
 export const HEADLINE_METRICS = ['rps', 'p50', 'p99', 'max', 'errors'] as const;
@@ -80,10 +82,15 @@ function configurations(comparison: Comparison): HeadlineConfiguration[] {
     const first = sessions[0]!;
     const setups = sessions.flatMap((session) => session.setups ?? session.templates.map((template) => ({ template, variant: '', knobs: '' })));
     const engines = distinct(sessions.map((session) => session.engine));
+    // A plan names its repeats "… (run 2 of 5)": the configuration is what they share.
+    const base = first.name.replace(/ \(run \d+ of \d+\)$/, '');
+    // The knobs that tell it from another configuration of the same template, unless the name says them.
+    const knobs = first.distinctKnobs && !base.includes(first.distinctKnobs) ? ` · ${first.distinctKnobs}` : '';
+    const status = isCompleted(first.status) ? 'completed' : first.status;
     return {
       letter: letterOf(g),
-      // A plan names its repeats "… (run 2 of 5)": the configuration is what they share.
-      name: first.name.replace(/ \(run \d+ of \d+\)$/, '') + (sessions.length > 1 ? ` (${sessions.length} runs)` : ''),
+      name: base + knobs + (sessions.length > 1 ? ` (${sessions.length} runs)` : '') + (status === 'completed' ? '' : ` — ${status}`),
+      status,
       sessions: group.sessions,
       server: distinct(setups.map((setup) => setup.template)).join(', ') || '—',
       variant: distinct(setups.map((setup) => setup.variant)).join(', ') || 'default',
@@ -106,22 +113,36 @@ function valuesOf(comparison: Comparison, step: CompareStep, metric: HeadlineMet
     }
     return values[column(metric)] ?? null;
   };
+  const completed = completedOf(comparison);
+  // A completed configuration's median holds only its runs that ran to their end.
   return comparison.repeats.map((_, g) =>
-    step.rows.filter((row) => comparison.sessions[row.session]?.group === g).flatMap((row) => {
+    step.rows.filter((row) => comparison.sessions[row.session]?.group === g && (!completed[g] || isCompleted(row.status))).flatMap((row) => {
       const value = read(row.values);
       return value === null || !Number.isFinite(value) ? [] : [value];
     }),
   );
 }
 
-function markBest(rows: HeadlineRow[]): void {
+/** Marks the best of each metric among the completed configurations' rows (a failed run's "0 errors" is no result). */
+function markBest(rows: HeadlineRow[], completed: readonly boolean[]): void {
+  const eligible = rows.filter((row) => completed[row.configuration]);
   for (const metric of HEADLINE_METRICS) {
-    const present = rows.map((row) => row.values[metric]).filter((value): value is number => value !== null);
+    const present = eligible.map((row) => row.values[metric]).filter((value): value is number => value !== null);
     if (present.length < 2) continue;
     const target = BETTER[metric] === 'higher' ? Math.max(...present) : Math.min(...present);
     if (present.every((value) => value === target)) continue;
-    for (const row of rows) row.best[metric] = row.values[metric] === target;
+    for (const row of eligible) row.best[metric] = row.values[metric] === target;
   }
+}
+
+/** Whether each configuration ran to its end: only those are ranked. */
+function completedOf(comparison: Comparison): boolean[] {
+  return comparison.repeats.map((group) => group.sessions.every((i) => isCompleted(comparison.sessions[i]?.status)));
+}
+
+/** The runs of the configurations a verdict may rank: an unfinished one's are left out. */
+function ranked(runs: readonly number[][], completed: readonly boolean[]): number[][] {
+  return runs.map((values, g) => (completed[g] ? values : []));
 }
 
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
@@ -166,8 +187,9 @@ function headlineStep(comparison: Comparison, step: CompareStep, letters: readon
     const best = Object.fromEntries(HEADLINE_METRICS.map((metric) => [metric, false])) as HeadlineRow['best'];
     return [{ configuration: g, step: step.label, runs: step.rows.filter((row) => comparison.sessions[row.session]?.group === g).length, values, best }];
   });
-  markBest(rows);
-  const verdicts = [verdict('rps', letters, runs.rps), verdict('p99', letters, runs.p99)].filter((text): text is string => text !== null);
+  const completed = completedOf(comparison);
+  markBest(rows, completed);
+  const verdicts = [verdict('rps', letters, ranked(runs.rps, completed)), verdict('p99', letters, ranked(runs.p99, completed))].filter((text): text is string => text !== null);
   return { label: step.label, rows, verdicts };
 }
 
@@ -186,13 +208,14 @@ function peakStep(comparison: Comparison, letters: readonly string[]): HeadlineS
     return peak ? [{ ...peak, best: { ...peak.best } }] : [];
   });
   for (const row of rows) for (const metric of HEADLINE_METRICS) row.best[metric] = false;
-  markBest(rows);
+  const completed = completedOf(comparison);
+  markBest(rows, completed);
   const peakRuns = comparison.repeats.map((_, g) => {
     const row = rows.find((candidate) => candidate.configuration === g);
     const step = row && comparison.steps.find((candidate) => candidate.label === row.step);
     return step ? valuesOf(comparison, step, 'rps')[g]! : [];
   });
-  return { label: 'each configuration at its peak', rows, verdicts: [verdict('rps', letters, peakRuns)].filter((text): text is string => text !== null) };
+  return { label: 'each configuration at its peak', rows, verdicts: [verdict('rps', letters, ranked(peakRuns, completed))].filter((text): text is string => text !== null) };
 }
 
 /** What the first page warns of: the comparison's own warnings, then the runs that were client-bound or not steady. */

@@ -147,3 +147,38 @@ test('no internal field names: a stored profile is described in words', () => {
   const text = html.replace(/<style>.*?<\/style>/s, '').replace(/<[^>]+>/g, ' ');
   for (const internal of [/durationS/, /warmupS/, /sweep\s*\[/, /\[\]/, /\bundefined\b/, /\bnull\b/, /NaN/]) assert.doesNotMatch(text, internal);
 });
+
+test('a failed run is never bold as best: not its "0 failed", not its requests/s; its status is printed', () => {
+  const base = comparison();
+  const session = (id: number, name: string, status: string) => ({ ...base.sessions[0]!, id, name, status, group: id });
+  const step = (label: string) => ({ label, rps: interval(1), p99Us: null, rpsVsBaseline: null, p99VsBaseline: null });
+  const failedRun: Comparison = {
+    ...base,
+    sessions: [session(0, 'Node', 'failed'), session(1, 'Node rerun', 'completed'), session(2, 'Vert.x', 'completed')],
+    columns: [
+      { key: 'rps', label: 'Requests/s', unit: 'rps', better: 'higher' },
+      { key: 'failed', label: 'Failed', unit: 'count', better: 'lower' },
+    ],
+    steps: [
+      {
+        label: 'c=10',
+        rows: [
+          { session: 0, runId: 1, values: [5000, 0], best: [false, false], steadiness: null, status: 'failed' },
+          { session: 1, runId: 2, values: [410, 3], best: [false, true], steadiness: null, status: 'completed' },
+          { session: 2, runId: 3, values: [300, 5], best: [false, false], steadiness: null, status: 'completed' },
+        ],
+      },
+    ],
+    repeats: [
+      { label: 'Node (failed)', sessions: [0], steps: [step('c=10')] },
+      { label: 'Node rerun', sessions: [1], steps: [step('c=10')] },
+      { label: 'Vert.x', sessions: [2], steps: [step('c=10')] },
+    ],
+  };
+  const html = renderReportHtml(failedRun, { generatedAt: new Date('2026-01-02T00:00:00Z') });
+  const headline = html.slice(html.indexOf('data-section="headline"'), html.indexOf('</table>', html.indexOf('data-section="headline"')));
+  const bold = [...headline.matchAll(/<td class="best" data-metric="(\w+)">([^<]*)<\/td>/g)].map((match) => [match[1], match[2]]);
+  assert.deepEqual(bold, [['rps', '410'], ['errors', '3']], 'the completed runs are ranked, the failed one is not');
+  assert.match(headline, /Node — failed/);
+  assert.match(html, /Node — failed, not ranked/, 'its step row says how it ended');
+});

@@ -304,7 +304,7 @@ function stepTables(comparison: Comparison): string {
   const parts: string[] = [];
   for (const step of comparison.steps) {
     const rows = step.rows.map((row) => [
-      `${label(row.session)}${row.steadiness?.steady === false ? ' — not steady †' : ''}`,
+      `${label(row.session)}${row.status && row.status !== 'completed' ? ` — ${row.status}, not ranked` : ''}${row.steadiness?.steady === false ? ' — not steady †' : ''}`,
       ...row.values.map((value, c) => ({ text: escapeXml(formatValue(comparison.columns[c]!, value)), className: row.best[c] ? 'best' : undefined })),
     ]);
     const notes: string[] = [];
@@ -317,7 +317,7 @@ function stepTables(comparison: Comparison): string {
     const tableHtml = table(['Session', ...comparison.columns.map((c) => c.label)], rows);
     parts.push(section(3, step.label, tableHtml, notes.join('')));
   }
-  const legendNote = '<div class="meta">Bold on green: the best value of the column for that step. Latencies from merged HDR histograms. Not steady: requests/s or p50 changed more than 10 % between the halves of the run.</div>';
+  const legendNote = '<div class="meta">Bold on green: the best value of the column for that step, among the runs that completed (a failed or stopped run is never best). Latencies from merged HDR histograms. Not steady: requests/s or p50 changed more than 10 % between the halves of the run.</div>';
   const [first, ...rest] = parts;
   return `<section class="chapter"><div class="keep"><h2>Results per step</h2>${first ?? ''}</div>${rest.join('')}${legendNote}</section>`;
 }

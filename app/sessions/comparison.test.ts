@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildComparison, markBest, type ComparedRunInput, type ComparedSessionInput } from './comparison.ts';
+import { buildHeadline } from './comparison-headline.ts';
 import { createLatencyHistogram, recordLatencyUs } from '../common/hdr.ts';
 import { diffHosts } from './host-diff.ts';
 import { SummaryAccumulator } from '../runs/run-summary.ts';
@@ -185,4 +186,45 @@ test("the sessions' recorded databases: a line per session and server rows in th
 test('an interrupted session is flagged', () => {
   const comparison = buildComparison([session(1, [run(1, 's', 100, 10)]), session(2, [run(2, 's', 100, 10)], { status: 'interrupted', name: 'cut' })]);
   assert.deepEqual(comparison.warnings, ['“cut” is interrupted: its figures cover only what was measured.']);
+});
+
+test('runs are repeats only when knobs, hosts and status are equal too; labels show the knobs that differ', () => {
+  const spring = (id: number, knobs: Record<string, unknown>, overrides: Partial<ComparedSessionInput> = {}) =>
+    session(id, [{ ...run(id, 'c=10', 1000, 2000 + id), templateId: 'spring-boot', variant: 'sync', knobs }], { name: 'Spring Boot 4.1 · sync controller', ...overrides });
+  const comparison = buildComparison([
+    spring(1, { container: 'tomcat' }),
+    spring(2, { container: 'jetty' }),
+    spring(3, { container: 'tomcat' }, { serverHost: 'other-server' }),
+    spring(4, { container: 'tomcat' }),
+  ]);
+  assert.deepEqual(comparison.repeats.map((group) => group.sessions), [[0, 3], [1], [2]], 'Tomcat and Jetty, and another server host, are other configurations');
+  assert.deepEqual(comparison.sessions.map((s) => s.distinctKnobs), ['container tomcat', 'container jetty', 'container tomcat', 'container tomcat']);
+  const headline = buildHeadline(comparison);
+  assert.deepEqual(headline.configurations.map((config) => config.name), [
+    'Spring Boot 4.1 · sync controller · container tomcat (2 runs)',
+    'Spring Boot 4.1 · sync controller · container jetty',
+    'Spring Boot 4.1 · sync controller · container tomcat',
+  ]);
+});
+
+test('a failed run and its rerun are no repeats: never in a median, never best, its requests in flight shown', () => {
+  const failed = run(1, 'c=10', 100, 5000);
+  failed.status = 'failed';
+  failed.summary = { ...failed.summary!, failed: 0, books: { ...failed.summary!.books!, inFlight: 16_500, balanced: true } };
+  const comparison = buildComparison([session(1, [failed], { status: 'failed', name: 'Node' }), session(2, [run(2, 'c=10', 1000, 410)], { name: 'Node' }), session(3, [{ ...run(3, 'c=10', 2000, 300), templateId: 'vertx' }], { name: 'Vert.x' })]);
+  assert.deepEqual(comparison.repeats.map((group) => [group.label, group.sessions]), [['Node (failed)', [0]], ['Node', [1]], ['Vert.x', [2]]]);
+  assert.equal(comparison.repeats[1]!.steps[0]!.rps.median, 410, 'the rerun alone, not a median with the failed run');
+  const rows = comparison.steps[0]!.rows;
+  assert.deepEqual(rows.map((row) => row.status), ['failed', 'completed', 'completed']);
+  const column = (key: string) => comparison.columns.findIndex((candidate) => candidate.key === key);
+  assert.deepEqual(rows.map((row) => row.best[column('rps')]), [false, true, false], 'the failed run served the most but is no result');
+  assert.deepEqual(rows.map((row) => row.best[column('p50')]), [false, true, false]);
+  assert.deepEqual(rows.map((row) => row.values[column('inFlight')]), [16_500, 0, 0]);
+  const headline = buildHeadline(comparison);
+  assert.deepEqual(headline.configurations.map((config) => [config.name, config.status]), [['Node — failed', 'failed'], ['Node', 'completed'], ['Vert.x', 'completed']]);
+  const headRows = headline.steps[0]!.rows;
+  assert.deepEqual(headRows.map((row) => row.best.rps), [false, true, false]);
+  assert.deepEqual(headRows.map((row) => row.best.errors), [false, false, false], 'its "0 failed" is never best; the completed two tie');
+  assert.match(headline.steps[0]!.verdicts[0]!, /^Requests\/s: B is 1\.37× C/, 'the verdict ranks completed configurations only');
+  assert.equal(buildComparison([session(2, [run(2, 'c=10', 1000, 410)])]).columns.some((candidate) => candidate.key === 'inFlight'), false, 'no column when nothing was in flight');
 });

@@ -15,6 +15,9 @@ import { describeProfile, LoadProfile, StepLoad, targetRate } from '../runs/load
 import { diffHosts, type HostDiff, type SessionSystems } from './host-diff.ts';
 import { diffDatabases } from './database-diff.ts';
 import { diffRuntimes } from './runtime-diff.ts';
+import { configurationKey, distinctKnobs, isCompleted, setupsOf, templateLabel } from './configuration-key.ts';
+
+export { configurationKey, distinctKnobs, isCompleted, knobsText } from './configuration-key.ts';
 import { describeDatabase, recordedDatabaseOf } from '../templates/recorded-database.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
@@ -49,6 +52,8 @@ export const ComparedSession = z.object({
   engine: z.string().nullable().optional(),
   /** The private database its deployment ran with, in one line (version, port, settings); null or absent: none recorded. */
   database: z.string().nullable().optional(),
+  /** The knobs in which its set-up differs from another compared session's of the same template and variant ("container jetty"); null or absent: none. */
+  distinctKnobs: z.string().nullable().optional(),
 });
 export type ComparedSession = z.infer<typeof ComparedSession>;
 
@@ -73,6 +78,8 @@ export const CompareRow = z.object({
   bottleneck: Bottleneck.nullable().optional(),
   /** Column key → why the value is "—": an imported session's file did not carry it. */
   missing: z.record(z.string(), z.string()).optional(),
+  /** How the run ended (completed, failed, stopped…): only a completed run's values can be best. Absent: completed. */
+  status: z.string().optional(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -210,6 +217,15 @@ const BOOK_COLUMNS: ReadonlyArray<CompareColumn & { read: (summary: RunSummary) 
   { key: 'notSent', label: 'Not sent', unit: 'count', better: 'lower', read: (s) => (s.books ? s.books.notSent : null) },
 ];
 
+/** Requests still unresolved when a run ended (stopped or cut off): a column only when some run has any. */
+const IN_FLIGHT_COLUMN: CompareColumn & { read: (summary: RunSummary) => number | null } = {
+  key: 'inFlight',
+  label: 'In flight',
+  unit: 'count',
+  better: 'none',
+  read: (s) => (s.books ? s.books.inFlight : null),
+};
+
 /** Latency band columns, in the order of the first summary that has them. */
 function bandColumns(summaries: ReadonlyArray<RunSummary | null>): CompareColumn[] {
   const labels: string[] = [];
@@ -230,45 +246,29 @@ function figureOf(column: CompareColumn): ImportFigure {
 
 function readColumn(column: CompareColumn, summary: RunSummary | null, absent: Partial<Record<ImportFigure, string>> = {}): number | null {
   if (!summary || absent[figureOf(column)] !== undefined) return null;
-  const books = BOOK_COLUMNS.find((fixed) => fixed.key === column.key);
+  const books = [...BOOK_COLUMNS, IN_FLIGHT_COLUMN].find((fixed) => fixed.key === column.key);
   if (books) return books.read(summary);
   if (column.key.startsWith('band:')) return summary.bands.find((band) => `band:${band.label}` === column.key)?.share ?? null;
   return FIXED_COLUMNS.find((fixed) => fixed.key === column.key)?.read(summary) ?? null;
 }
 
-/** Marks the best value(s) of each column among rows; ties are all best; a lone row marks nothing. */
-export function markBest(columns: readonly CompareColumn[], values: ReadonlyArray<ReadonlyArray<number | null>>): boolean[][] {
+/**
+ * Marks the best value(s) of each column among rows; ties are all best; a lone row marks nothing.
+ * `eligible[r]` false leaves row r out (a failed or stopped run: its "0 failed" is no result).
+ */
+export function markBest(columns: readonly CompareColumn[], values: ReadonlyArray<ReadonlyArray<number | null>>, eligible?: readonly boolean[]): boolean[][] {
   const best = values.map((row) => row.map(() => false));
   columns.forEach((column, c) => {
     if (column.better === 'none') return;
-    const present = values.map((row) => row[c]).filter((value): value is number => value !== null && Number.isFinite(value));
+    const present = values.filter((_, r) => eligible?.[r] !== false).map((row) => row[c]).filter((value): value is number => value !== null && Number.isFinite(value));
     if (present.length < 2) return;
     const target = column.better === 'higher' ? Math.max(...present) : Math.min(...present);
     if (present.every((value) => value === target)) return;
     values.forEach((row, r) => {
-      if (row[c] === target) best[r]![c] = true;
+      if (row[c] === target && eligible?.[r] !== false) best[r]![c] = true;
     });
   });
   return best;
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** Knobs in words, in name order: "container jetty, database on"; "defaults" when none was set. */
-export function knobsText(knobs: Readonly<Record<string, unknown>> | undefined): string {
-  const entries = Object.entries(knobs ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) return 'defaults';
-  const value = (v: unknown) => (v === true ? 'on' : v === false ? 'off' : typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v));
-  return entries.map(([name, v]) => `${name} ${value(v)}`).join(', ');
 }
 
 /** Which load engine ran, in words ("native engine"), as the session recorded it; null when it recorded none (older sessions, imports). */
@@ -284,38 +284,6 @@ export function stepPosition(load: unknown): StepPosition | null {
   if (parsed.data.model === 'closed') return { axis: 'connections', value: parsed.data.connections };
   const rate = targetRate(parsed.data);
   return rate === null ? null : { axis: 'rate', value: rate };
-}
-
-function setupsOf(runs: readonly ComparedRunInput[]): Array<{ template: string; variant: string; knobs: string }> {
-  const seen = new Map<string, { template: string; variant: string; knobs: string }>();
-  for (const run of runs) {
-    const setup = { template: run.templateId, variant: run.variant, knobs: knobsText(run.knobs) };
-    seen.set(JSON.stringify(setup), setup);
-  }
-  return [...seen.values()];
-}
-
-function templateLabel(run: ComparedRunInput): string {
-  return run.variant ? `${run.templateId} (${run.variant})` : run.templateId;
-}
-
-/**
- * What makes two sessions repeats of one experiment: the repeat tag a plan gives the sessions of one
- * configuration it repeats (`config.repeat.group`, plan-runner.ts), or else the same templates and load profile.
- */
-export function configurationKey(session: ComparedSessionInput): string {
-  const repeat = session.config.repeat as { group?: unknown } | undefined;
-  if (typeof repeat?.group === 'string') return stableJson({ repeatGroup: repeat.group });
-  // The same profile driven by another engine or from another number of clients is another
-  // configuration: the generator is part of what was measured (a session without either ran the Node engine from one client).
-  const clients = Array.isArray(session.config.clients) ? session.config.clients.length : 1;
-  return stableJson({
-    templates: [...new Set(session.runs.map(templateLabel))],
-    profile: session.config.profile ?? null,
-    target: session.config.target ?? null,
-    engine: recordedEngineOf(session.config)?.kind ?? 'node',
-    clients,
-  });
 }
 
 /** The session's load profile in words; a stored profile this version cannot read says so. */
@@ -374,9 +342,12 @@ function buildRepeats(sessions: readonly ComparedSessionInput[], groupOf: readon
   for (let g = 0; g < groupCount; g++) {
     const members = sessions.map((_, i) => i).filter((i) => groupOf[i] === g);
     const first = sessions[members[0]!]!;
-    const group: RepeatGroup = { label: members.length > 1 ? `${first.name} (${members.length} runs)` : first.name, sessions: members, steps: [] };
+    const state = isCompleted(first.status) ? '' : ` (${first.status})`;
+    const group: RepeatGroup = { label: members.length > 1 ? `${first.name} (${members.length} runs)` : `${first.name}${state}`, sessions: members, steps: [] };
     for (const label of labels) {
-      const summaries = members.map((i) => sessions[i]!.runs.find((run) => run.stepLabel === label)?.summary ?? null).filter((s): s is RunSummary => s !== null);
+      // A completed configuration's median holds only runs that ran to their end.
+      const runs = members.map((i) => sessions[i]!.runs.find((run) => run.stepLabel === label)).filter((run) => run !== undefined && (!state ? isCompleted(run.status) : true));
+      const summaries = runs.map((run) => run!.summary).filter((s): s is RunSummary => s !== null);
       if (summaries.length === 0) continue;
       const rps = summaries.map((s) => s.requestsPerSecond);
       const p99 = summaries.map((s) => s.p99Us).filter((v): v is number => v !== null);
@@ -403,24 +374,34 @@ function databaseLine(config: Record<string, unknown>): string | null {
 
 export function buildComparison(sessions: readonly ComparedSessionInput[], title?: string): Comparison {
   const allSummaries = sessions.flatMap((session) => session.runs.map((run) => run.summary));
+  const anyInFlight = allSummaries.some((summary) => (summary?.books?.inFlight ?? 0) > 0);
   const columns: CompareColumn[] = [
     ...FIXED_COLUMNS.map(({ key, label, unit, better }) => ({ key, label, unit, better })),
     ...bandColumns(allSummaries),
-    ...BOOK_COLUMNS.map(({ key, label, unit, better }) => ({ key, label, unit, better })),
+    ...[...BOOK_COLUMNS, ...(anyInFlight ? [IN_FLIGHT_COLUMN] : [])].map(({ key, label, unit, better }) => ({ key, label, unit, better })),
   ];
   const labels = stepLabels(sessions);
   const steps: CompareStep[] = labels.map((label) => {
     const found = sessions.flatMap((session, index) => session.runs.filter((run) => run.stepLabel === label).map((run) => ({ index, run })));
     const absent = found.map(({ index }) => importProvenanceOf(sessions[index]!.config)?.absent ?? {});
     const values = found.map(({ run }, r) => columns.map((column) => readColumn(column, run.summary, absent[r])));
-    const best = markBest(columns, values);
+    const best = markBest(columns, values, found.map(({ index, run }) => isCompleted(run.status) && isCompleted(sessions[index]!.status)));
     const position = found.map(({ run }) => stepPosition(run.load)).find((candidate) => candidate !== null) ?? null;
     return {
       label,
       position,
       rows: found.map(({ index, run }, r) => {
         const missing = Object.fromEntries(columns.flatMap((column) => (absent[r]![figureOf(column)] ? [[column.key, absent[r]![figureOf(column)]!]] : [])));
-        return { session: index, runId: run.runId, values: values[r]!, best: best[r]!, steadiness: run.summary?.steadiness ?? null, bottleneck: run.bottleneck ?? null, ...(Object.keys(missing).length > 0 ? { missing } : {}) };
+        return {
+          session: index,
+          runId: run.runId,
+          values: values[r]!,
+          best: best[r]!,
+          steadiness: run.summary?.steadiness ?? null,
+          bottleneck: run.bottleneck ?? null,
+          status: run.status,
+          ...(Object.keys(missing).length > 0 ? { missing } : {}),
+        };
       }),
     };
   });
@@ -433,6 +414,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
   });
 
   const names = sessions.map((session) => session.name);
+  const knobsApart = distinctKnobs(sessions);
   const databases = diffDatabases(sessions.map((session) => recordedDatabaseOf(session.config)));
   const machines = diffHosts(names, sessions.map((session) => session.systems));
   const runtimes = diffRuntimes(names, sessions.map((session) => session.config));
@@ -472,6 +454,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       setups: setupsOf(session.runs),
       engine: recordedEngine(session.config),
       database: databaseLine(session.config),
+      distinctKnobs: knobsApart[i]!,
     })),
     columns,
     steps,

@@ -48,7 +48,7 @@ test('one client each reads as before: no client index, the first client compare
 });
 
 test('servers with the same limits under different process names are comparable; different limits are not', () => {
-  const limits = { nofile: { soft: 1024, hard: 524288 }, nproc: { soft: 7823, hard: 7823 } };
+  const limits = { nofile: { soft: '1024', hard: '524288' }, nproc: { soft: '7823', hard: '7823' } };
   const listening = (command: string, nofile = limits.nofile) => ({
     ...server,
     readings: { machineId: null, bootId: null, governors: null, boost: null, loadAverage: null, busy: [], swap: null, listener: { pid: 42, command, limits: { ...limits, nofile } } },
@@ -59,6 +59,6 @@ test('servers with the same limits under different process names are comparable;
   const row = same.rows.find((entry) => entry.label === 'server process limits')!;
   assert.equal(row.differs, false);
   assert.deepEqual(row.values, ['apache2', 'node', 'java'].map((command) => `nofile 1024 / 524288, nproc 7823 / 7823 (${command})`), 'the process is still named');
-  const raised = diffHosts(['a', 'b'], [{ client, server: listening('node') }, { client, server: listening('node', { soft: 100000, hard: 100000 }) }]);
+  const raised = diffHosts(['a', 'b'], [{ client, server: listening('node') }, { client, server: listening('node', { soft: '100000', hard: '100000' }) }]);
   assert.deepEqual(raised.warnings, ['Not comparable: the server hosts differ in server process limits.']);
 });

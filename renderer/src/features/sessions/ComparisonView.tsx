@@ -196,6 +196,11 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
                 <tr key={row.runId} data-testid="compare-row" data-session={comparison.sessions[row.session]?.id}>
                   <td className="strong wrap">
                     {name(row.session)}
+                    {row.status && row.status !== 'completed' && (
+                      <span className="not-steady" data-testid="compare-row-status" title="It did not run to its end: its figures are partial, never best and in no median.">
+                        {row.status}
+                      </span>
+                    )}
                     {row.steadiness?.steady === false && (
                       <span className="not-steady" data-testid="not-steady" title={row.steadiness.message}>
                         not steady
@@ -227,7 +232,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
           <BottleneckBanner steps={s.rows.map((row) => ({ label: name(row.session), bottleneck: row.bottleneck }))} labelled />
         </div>
       ))}
-      <p className="hint">Highlighted: the best value of the column for that step. Latencies come from merged HDR histograms.</p>
+      <p className="hint">Highlighted: the best value of the column for that step, among the runs that completed (a failed or stopped run is never best). Latencies come from merged HDR histograms.</p>
 
       {repeated && (
         <>
