@@ -42,6 +42,9 @@ async function runSampler(config: SamplerConfig, io: AgentIo): Promise<LoadOutco
     if (stopReason) return { reason: stopReason };
     io.send({ type: 'server', second, at: boundary, server: sampler.sample() });
     if (Date.now() >= capAt) return { reason: 'cap', message: `the sampler reached its ${config.capS} s cap` };
+    // A reading that took seconds (a host too busy to read /proc) leaves those seconds unread: the
+    // next reading is at the next boundary to come, never several at once to catch up.
+    second = Math.max(second, Math.floor((Date.now() - startAt) / 1000) - 1);
   }
 }
 

@@ -57,6 +57,10 @@ describe('samplers', () => {
       assert.ok(metrics.processCpu !== null && metrics.processCpu >= 0, String(metrics.processCpu));
       assert.ok(metrics.busiestCoreCpu !== null && metrics.busiestCoreCpu >= 0 && metrics.busiestCoreCpu <= 1);
       assert.ok(Number.isInteger(metrics.listenOverflows) && Number.isInteger(metrics.listenDrops));
+      // Each reading says when it was taken, so it is stored with the client second it belongs to.
+      const later = sampler.sample();
+      assert.ok(metrics.readAt !== undefined && later.readAt !== undefined && later.readAt >= metrics.readAt, `${metrics.readAt} then ${later.readAt}`);
+      assert.ok(Math.abs(later.readAt - Date.now()) < 60_000, 'on the host’s epoch clock');
     } finally {
       server.close();
     }

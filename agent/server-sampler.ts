@@ -4,7 +4,8 @@
 // listening on the template's port. For the bottleneck verdict: the busiest core's busy share (a
 // single-threaded server saturates one core of many), the server process tree's CPU in cores, and
 // the accept-queue overflows of the interval (TcpExt ListenOverflows/ListenDrops, per network
-// namespace, as nstat shows them).
+// namespace, as nstat shows them). Each reading says when it was taken (`readAt`), so Benchlab
+// stores it with the client second it belongs to and never with another.
 
 import { availableParallelism } from 'node:os';
 import { readlinkSync } from 'node:fs';
@@ -24,6 +25,7 @@ import {
 } from '../app/runs/proc-stats.ts';
 import { listenCounters, parsePerCoreTimes, parseTaskStat, perCoreBusy, TICKS_PER_SECOND, type ListenCounters } from '../app/runs/proc-counters.ts';
 import { listProc, readProc } from './proc-files.ts';
+import { hostNowMs } from './host-clock.ts';
 
 /** While the server process is not found, look again at most this often (a /proc/*\/fd scan is not free). */
 const REFIND_EVERY_MS = 5000;
@@ -95,6 +97,7 @@ export class ServerSampler {
   }
 
   sample(): ServerMetrics {
+    const readAt = hostNowMs();
     const at = performance.now();
     const seconds = Math.max(0.001, (at - this.#at) / 1000);
     this.#at = at;
@@ -136,6 +139,7 @@ export class ServerSampler {
       processCpu: process ? process.ticks / TICKS_PER_SECOND / seconds : null,
       listenOverflows: overflows,
       listenDrops: drops,
+      readAt: Math.round(readAt),
     };
   }
 

@@ -202,6 +202,12 @@ export const ServerMetrics = z.object({
   listenOverflows: Count.default(0),
   /** Connection requests dropped at a listener in this interval (TcpExt ListenDrops). */
   listenDrops: Count.default(0),
+  /**
+   * When the sampler read these figures (epoch ms, the server host's clock): the client second they
+   * are stored with is the one that ended closest to it (app/runs/server-readings.ts). Absent from
+   * older agents.
+   */
+  readAt: z.number().optional(),
 });
 export type ServerMetrics = z.infer<typeof ServerMetrics>;
 

@@ -20,7 +20,7 @@
 
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
-import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type LoadEngine, type ServerMetrics } from '../../../app/runs/agent-protocol.ts';
+import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type LoadEngine } from '../../../app/runs/agent-protocol.ts';
 import { decideEngine, DEFAULT_ENGINE_CHOICE, engineLabel, type EngineChoice, type RecordedEngine } from '../../../app/runs/engine-choice.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { clockTime } from '../../../app/common/clock-time.ts';
@@ -34,6 +34,7 @@ import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfi
 import type { RepeatTag, RunClient, RunDeployment } from '../../../app/runs/runs-contract.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
+import { ServerReadings } from '../../../app/runs/server-readings.ts';
 import { liveClientOf, type RecordedClient } from '../../../app/runs/run-clients.ts';
 import { latencyMeaning, type LiveClient, type LivePoint, type LiveRun, type StepDegraded, type StoredRun } from '../../../app/runs/runs.ts';
 import { storedSecondsEndMs } from '../../../app/runs/run-second.ts';
@@ -145,7 +146,8 @@ interface Live {
   points: PointStream;
   controller: AbortController;
   agents: Set<RemoteAgent>;
-  server: ServerMetrics | null;
+  /** The sampler's readings, each stored with the client second it was read in (or none: a gap). */
+  server: ServerReadings;
   done: Promise<void>;
   capTimer: ReturnType<typeof setTimeout> | null;
   links: RunLinkWatch;
@@ -287,18 +289,14 @@ export class RunService {
       points: new PointStream(this.#options.bus, session.id),
       controller: new AbortController(),
       agents: new Set(),
-      server: null,
+      server: new ServerReadings(),
       done: Promise.resolve(),
       capTimer: null,
       links: new RunLinkWatch({
         connections,
         clients: clients.map((client) => ({ hostId: client.hostId, name: client.name })),
         serverHostId: server?.id ?? null,
-        onSilence: (silentSince) => {
-          // A silent sampler's last reading is not the server now: the charts get a gap, not a flat line.
-          if (silentSince.server !== null) live.server = null;
-          this.#update(live, { silentSince });
-        },
+        onSilence: (silentSince) => this.#update(live, { silentSince }),
         onClientLost: (clientIndex, message) => {
           this.#options.log.error('runs', `${name}: ${message}`);
           live.loads.get(clientIndex)?.giveUp({ reason: 'link-lost', message });
@@ -609,7 +607,8 @@ export class RunService {
     const step = live.state.steps[stepIndex]!;
     const recorder = run.recorder;
     if (line.phase === 'measure' && step.status === 'warmup') step.status = 'running';
-    const second = recorder.secondOf(line, live.server, { index: client.index, offsetMs: client.clock?.offsetMs ?? 0 });
+    const server = live.server.forSecond(client.index, line.at, Date.now());
+    const second = recorder.secondOf(line, server, { index: client.index, offsetMs: client.clock?.offsetMs ?? 0 });
     // Once the store was full, what follows is not stored: what was kept ends where the message says.
     if (live.storeFull === null) {
       try {
@@ -657,7 +656,7 @@ export class RunService {
     const sampler = await RemoteAgent.start(transport, host.command, { role: 'sampler', port, capS, pidFile }, {
       onLine: (line) => {
         live.links.heard('server');
-        if (line.type === 'server') live.server = line.server;
+        if (line.type === 'server') live.server.add(line.server, Date.now());
       },
       onProblem: (message) => this.#options.log.warn('runs', `${live.state.name} (server sampler): ${message}`),
     });

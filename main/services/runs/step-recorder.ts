@@ -38,7 +38,8 @@ export class StepRecorder {
   }
 
   /**
-   * The line as the run second it is stored as; `server` is the server's latest reading (≤ 1 s old).
+   * The line as the run second it is stored as; `server` is the server's reading taken in that second
+   * (app/runs/server-readings.ts), null when none was: a gap.
    * `client` says whose line it is and its clock's offset to Benchlab's (0 when not measured): the
    * second's time is stored on Benchlab's clock, so the seconds of several clients line up.
    */
