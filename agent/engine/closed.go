@@ -1,6 +1,7 @@
 // The closed model in one loop, as agent/closed-driver.ts: a fixed set of connections, each keeping
 // `pipelining` requests on the wire and writing the next right after a read brings answers (all the
-// room they make in one write). Latency is service time, from the write; the timeout runs from the write too, and a
+// room they make in one write). Latency is service time, from the write — for a connection's first
+// request from the start of its connect, which it paid; the timeout runs from the write, and a
 // timed-out request is counted, not put in the histogram. A connection the server closed or reset
 // is opened again at once; one that could not connect counts the request it set out to send as
 // failed and is tried again after a pause.
@@ -22,7 +23,9 @@ type closedDriver struct {
 	// Measured requests still to send (a fixed count), or -1 for a timed step.
 	budget int64
 	// Times at which a connection is to be opened (the start, and pauses after failed connects).
-	opens       timeRing
+	opens timeRing
+	// Connects under way: with a fixed count, no more are opened than requests are left to send.
+	connecting  int64
 	stopped     bool
 	finished    bool
 	draining    bool
@@ -80,9 +83,10 @@ func (d *closedDriver) finish() {
 func (d *closedDriver) backlog() int64 { return 0 }
 
 func (d *closedDriver) open() {
-	if d.stopped || d.budget == 0 {
+	if d.stopped || d.budget == 0 || (d.budget > 0 && d.connecting >= d.budget) {
 		return
 	}
+	d.connecting++
 	d.l.dial()
 }
 
@@ -116,19 +120,25 @@ func (d *closedDriver) fill(c *conn) {
 			break
 		}
 		d.l.deadlines.push(c, c.written, at+d.timeoutNs)
-		c.queue(at, tag)
+		from := at
+		if c.written == 0 {
+			// The connection's first request opened it: its latency counts from the connect's start.
+			from = c.openedAt
+		}
+		c.queue(from, tag)
 		d.l.recorder.sent++
 	}
 	c.flushWrites()
 }
 
-func (d *closedDriver) connected(c *conn, connectUs int64) {
-	d.l.recorder.connected(connectUs)
+func (d *closedDriver) connected(c *conn, connectNs int64) {
+	d.connecting--
+	d.l.recorder.connected(connectNs)
 	c.wantsFill = true
 }
 
-func (d *closedDriver) answered(c *conn, status int, bytes int64, from int64, tag int, now int64) {
-	d.l.recorder.answered(tag, status, bytes, now-from)
+func (d *closedDriver) answered(c *conn, status int, bytes int64, from int64, tag int, now int64, phases answerPhases) {
+	d.l.recorder.answered(tag, status, bytes, now-from, phases)
 	c.wantsFill = true
 }
 
@@ -147,6 +157,7 @@ func (d *closedDriver) closed(_ *conn, wasConnected bool, errno syscall.Errno) {
 		d.open()
 		return
 	}
+	d.connecting--
 	// The connection set out to send a request: it is scheduled and failed with the connect.
 	now := d.l.now()
 	if tag := d.schedule(now); tag >= 0 {

@@ -43,6 +43,8 @@ type Request struct {
 	Headers   map[string]string `json:"headers"`
 	Body      *string           `json:"body,omitempty"`
 	TimeoutMs int               `json:"timeoutMs"`
+	// "1.1" (the default) or "1.0": an HTTP/1.0 request line, no keep-alive, a connection per request.
+	HTTPVersion string `json:"httpVersion,omitempty"`
 }
 
 // Load is StepLoad of app/runs/load-profile.ts, both models in one shape.
@@ -146,7 +148,28 @@ func (r *Request) check() error {
 	if r.TimeoutMs < 1 || r.TimeoutMs > 120_000 {
 		return errors.New("request.timeoutMs must be between 1 and 120000")
 	}
+	switch r.HTTPVersion {
+	case "":
+		r.HTTPVersion = "1.1"
+	case "1.1", "1.0":
+	default:
+		return errors.New(`request.httpVersion must be "1.1" or "1.0"`)
+	}
 	return nil
+}
+
+// ConnectionPerRequest: each request opens its own connection and the server closes it after the
+// answer — HTTP/1.0 (sent without keep-alive), or a "Connection: close" header among the request's.
+func (r *Request) ConnectionPerRequest() bool {
+	if r.HTTPVersion == "1.0" {
+		return true
+	}
+	for name, value := range r.Headers {
+		if strings.EqualFold(name, "connection") && strings.Contains(strings.ToLower(value), "close") {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Config) checkClosed() error {
@@ -155,6 +178,10 @@ func (c *Config) checkClosed() error {
 	}
 	if c.Load.Pipelining < 1 || c.Load.Pipelining > 64 {
 		return errors.New("load.pipelining must be between 1 and 64")
+	}
+	if c.Request.ConnectionPerRequest() {
+		// A connection carries one request: there is nothing to pipeline behind it.
+		c.Load.Pipelining = 1
 	}
 	if (c.Load.DurationS == nil) == (c.Load.Requests == nil) {
 		return errors.New("load: give either durationS or requests for the closed model")

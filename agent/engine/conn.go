@@ -1,46 +1,35 @@
-// One HTTP/1.1 keep-alive connection of a loop: a nonblocking socket, the FIFO of requests on the
-// wire (each with the time its latency runs from and its phase), the bytes still owed to the
-// socket, and the answer parser (Content-Length, chunked, HEAD, 1xx, 204/304, read-until-close,
-// `Connection: close`). It settles every request exactly once — answered, or failed with the kind
-// the socket's end says — and tells its driver; it keeps no timers (the loop's deadline queue
-// decides when a request has waited too long). The parser allocates nothing per answer.
+// One HTTP/1.1 connection of a loop (kept alive, or one request each): a nonblocking socket, the
+// FIFO of requests on the wire (each with the time its latency runs from, when its last byte went
+// out, and its phase), the bytes still owed to the socket, and the state of its answer parser
+// (parser.go). It settles every request exactly once — answered with its phases, or failed with
+// the kind the socket's end says — and tells its driver; it keeps no timers (the loop's deadline
+// queue decides when a request has waited too long). A connection the server said it closes waits
+// for the server's FIN before closing, so the TIME_WAIT stays with the server.
 
 package main
 
-import (
-	"bytes"
-	"errors"
-	"syscall"
-)
+import "syscall"
 
-const maxHeadBytes = 64 * 1024
-
-// Parser states: reading a status line and headers, or which part of a body.
-const (
-	stateHead = iota
-	stateLength
-	stateChunkSize
-	stateChunkExtension
-	stateChunkData
-	stateChunkEnd
-	stateTrailers
-	stateUntilClose
-)
-
-var errProtocol = errors.New("malformed answer")
-
-var headEnd = []byte("\r\n\r\n")
+// lingerNs: how long a settled connection the server said it closes waits for the server's FIN.
+const lingerNs = 1_000_000_000
 
 type conn struct {
-	loop      *loop
-	fd        int
-	slot      int32
-	gen       int32
-	openedAt  int64
-	connected bool
-	ended     bool
+	loop        *loop
+	fd          int
+	slot        int32
+	gen         int32
+	openedAt    int64
+	connectedAt int64
+	connected   bool
+	ended       bool
 	// The last answer said the connection closes: it takes no more requests.
 	closeAfter bool
+	// Close without waiting for the server's FIN: it answered a one-request connection without saying it closes.
+	closeNow bool
+	// The server's FIN (or an error) was seen: closing now leaves the TIME_WAIT with the server.
+	peerClosed bool
+	// The driver was told it closed (all settled) while the socket waits for the server's FIN.
+	retired bool
 	// Closed model: answered or connected, so it takes its next requests once its events are served.
 	wantsFill bool
 	// Open model: counted in the pool.
@@ -48,13 +37,17 @@ type conn struct {
 	// A connect that failed before the socket reached epoll, delivered by the loop after this turn.
 	failedConnect syscall.Errno
 
-	// Requests on the wire, as a ring: when latency runs from (ns) and the phase tag.
+	// Requests on the wire, as a ring: when latency runs from (ns), when its last byte was written
+	// (ns, 0 until then) and the phase tag.
 	from    []int64
+	sentAt  []int64
 	tags    []uint8
 	first   int
 	count   int
 	written int64
 	settled int64
+	// Requests whose last byte has been written (a sequence number like written and settled).
+	fullySent int64
 
 	// Bytes still to write, and where in the encoded request the next byte is.
 	owed     int
@@ -66,9 +59,15 @@ type conn struct {
 	bytes     int64
 	lineBytes int
 	pending   []byte
+	// When the answer being read began to arrive (its first byte, interim answers included).
+	firstByteAt int64
+	answerBegun bool
 }
 
-func (c *conn) usable() bool { return !c.ended && !c.closeAfter }
+// usable: it may take another request (with a connection per request, only its first).
+func (c *conn) usable() bool {
+	return !c.ended && !c.closeAfter && !c.retired && !(c.loop.oneShot && c.written > 0)
+}
 
 func (c *conn) isOutstanding(seq int64) bool { return seq >= c.settled && seq < c.written }
 
@@ -79,6 +78,7 @@ func (c *conn) queue(from int64, tag int) {
 	}
 	at := (c.first + c.count) & (len(c.from) - 1)
 	c.from[at] = from
+	c.sentAt[at] = 0
 	c.tags[at] = uint8(tag)
 	c.count++
 	c.written++
@@ -88,13 +88,15 @@ func (c *conn) queue(from int64, tag int) {
 func (c *conn) grow() {
 	size := max(2, len(c.from)*2)
 	from := make([]int64, size)
+	sentAt := make([]int64, size)
 	tags := make([]uint8, size)
 	for i := 0; i < c.count; i++ {
 		at := (c.first + i) & (len(c.from) - 1)
 		from[i] = c.from[at]
+		sentAt[i] = c.sentAt[at]
 		tags[i] = c.tags[at]
 	}
-	c.from, c.tags, c.first = from, tags, 0
+	c.from, c.sentAt, c.tags, c.first = from, sentAt, tags, 0
 }
 
 // flushWrites writes what is owed until the socket takes no more; false when the connection ended.
@@ -106,10 +108,12 @@ func (c *conn) flushWrites() bool {
 	size := len(c.loop.request)
 	for c.owed > 0 {
 		end := min(len(batch), c.writePos+c.owed)
+		writeAt := c.loop.now()
 		n, errno := rawSend(c.fd, batch[c.writePos:end])
 		if n > 0 {
 			c.owed -= n
 			c.writePos = (c.writePos + n) % size
+			c.markSent(writeAt)
 			continue
 		}
 		if errno == syscall.EAGAIN || errno == syscall.EINTR {
@@ -120,6 +124,16 @@ func (c *conn) flushWrites() bool {
 		return false
 	}
 	return true
+}
+
+// markSent stamps the requests whose last byte the write that began at writeAt completed.
+func (c *conn) markSent(writeAt int64) {
+	size := len(c.loop.request)
+	done := c.written - int64((c.owed+size-1)/size)
+	for seq := max(c.fullySent, c.settled); seq < done; seq++ {
+		c.sentAt[(c.first+int(seq-c.settled))&(len(c.from)-1)] = writeAt
+	}
+	c.fullySent = max(c.fullySent, done)
 }
 
 // end settles every request on the wire as failed, once, closes the socket and tells the driver.
@@ -138,7 +152,19 @@ func (c *conn) end(kind int, errno syscall.Errno) {
 	c.settled = c.written
 	wasConnected := c.connected
 	c.loop.release(c)
-	driver.closed(c, wasConnected, errno)
+	if !c.retired {
+		driver.closed(c, wasConnected, errno)
+	}
+}
+
+// retire: every request on the connection is settled and the answer said it closes, but the
+// server's FIN has not come yet. The driver replaces it at once, and the socket waits for that FIN
+// (at most lingerNs) before closing, so the server, which closes first, keeps the TIME_WAIT — as
+// with ab — instead of this host's ports.
+func (c *conn) retire() {
+	c.retired = true
+	c.loop.lingering.push(c, c.loop.now()+lingerNs)
+	c.loop.driver.closed(c, true, 0)
 }
 
 // drop closes without settling anything: the step is over and what was on the wire stays in flight.
@@ -154,6 +180,7 @@ func (c *conn) drop() {
 
 // onReadable reads until the socket is empty (or, without a hang-up, until a short read).
 func (c *conn) onReadable(hangUp bool) {
+	c.peerClosed = c.peerClosed || hangUp
 	buffer := c.loop.readBuffer
 	for !c.ended {
 		n, receivedAt, errno := c.loop.receiver.read(c.fd, buffer)
@@ -195,265 +222,42 @@ func (c *conn) onData(chunk []byte, now int64) {
 	}
 	if c.count > 0 && c.state == stateHead {
 		c.end(errClosed, 0)
-	} else if c.count == 0 {
+	} else if c.count == 0 && (c.peerClosed || c.closeNow) {
 		c.end(errClosed, 0)
+	} else if c.count == 0 && !c.retired {
+		c.retire()
 	}
 }
 
-func (c *conn) parse(chunk []byte, now int64) error {
-	at := 0
-	for at < len(chunk) && !c.ended {
-		switch c.state {
-		case stateHead:
-			next, err := c.readHead(chunk, at, now)
-			if err != nil {
-				return err
-			}
-			at = next
-		case stateLength:
-			take := min(c.remaining, int64(len(chunk)-at))
-			c.bytes += take
-			c.remaining -= take
-			at += int(take)
-			if c.remaining == 0 {
-				c.complete(now)
-			}
-		case stateUntilClose:
-			c.bytes += int64(len(chunk) - at)
-			at = len(chunk)
-		case stateChunkSize:
-			b := chunk[at]
-			at++
-			c.bytes++
-			if digit := hexValue(b); digit >= 0 {
-				c.remaining = c.remaining*16 + int64(digit)
-				if c.remaining > 1<<48 {
-					return errProtocol
-				}
-			} else if b == '\n' {
-				c.chunkSizeDone()
-			} else if b == ';' {
-				c.state = stateChunkExtension
-			} else if b != '\r' && b != ' ' && b != '\t' {
-				return errProtocol
-			}
-		case stateChunkExtension:
-			b := chunk[at]
-			at++
-			c.bytes++
-			if b == '\n' {
-				c.chunkSizeDone()
-			}
-		case stateChunkData:
-			take := min(c.remaining, int64(len(chunk)-at))
-			c.bytes += take
-			c.remaining -= take
-			at += int(take)
-			if c.remaining == 0 {
-				c.state = stateChunkEnd
-			}
-		case stateChunkEnd:
-			b := chunk[at]
-			at++
-			c.bytes++
-			if b == '\n' {
-				c.state = stateChunkSize
-				c.remaining = 0
-			} else if b != '\r' {
-				return errProtocol
-			}
-		case stateTrailers:
-			b := chunk[at]
-			at++
-			c.bytes++
-			if b == '\n' {
-				if c.lineBytes == 0 {
-					c.complete(now)
-				}
-				c.lineBytes = 0
-			} else if b != '\r' {
-				c.lineBytes++
-			}
-		}
-	}
-	return nil
-}
-
-func (c *conn) chunkSizeDone() {
-	if c.remaining == 0 {
-		c.state = stateTrailers
-		c.lineBytes = 0
-	} else {
-		c.state = stateChunkData
-	}
-}
-
-// readHead reads a status line and headers from chunk at start; returns where the body starts.
-// A head split over reads is carried in the connection's own buffer.
-func (c *conn) readHead(chunk []byte, start int, now int64) (int, error) {
-	if len(c.pending) > 0 {
-		carried := len(c.pending)
-		c.pending = append(c.pending, chunk[start:]...)
-		end := bytes.Index(c.pending[max(0, carried-3):], headEnd)
-		if end < 0 {
-			if len(c.pending) > maxHeadBytes {
-				return 0, errProtocol
-			}
-			return len(chunk), nil
-		}
-		end += max(0, carried-3)
-		head := c.pending[:end]
-		bodyAt := start + end + 4 - carried
-		err := c.acceptHead(head, now)
-		c.pending = c.pending[:0]
-		return bodyAt, err
-	}
-	end := bytes.Index(chunk[start:], headEnd)
-	if end < 0 {
-		if len(chunk)-start > maxHeadBytes {
-			return 0, errProtocol
-		}
-		c.pending = append(c.pending[:0], chunk[start:]...)
-		return len(chunk), nil
-	}
-	return start + end + 4, c.acceptHead(chunk[start:start+end], now)
-}
-
-func (c *conn) acceptHead(head []byte, now int64) error {
-	if c.count == 0 {
-		return errProtocol // an answer to no request
-	}
-	c.bytes += int64(len(head) + 4)
-	// "HTTP/1.x SSS"
-	if len(head) < 12 || head[0] != 'H' || head[8] != ' ' {
-		return errProtocol
-	}
-	status := int(head[9]-'0')*100 + int(head[10]-'0')*10 + int(head[11]-'0')
-	if head[9] < '0' || head[9] > '9' || head[10] < '0' || head[10] > '9' || head[11] < '0' || head[11] > '9' || status < 100 {
-		return errProtocol
-	}
-	contentLength := int64(-1)
-	chunked := false
-	closes := head[7] == '0'
-	line := bytes.IndexByte(head, '\n') + 1
-	for line > 0 && line < len(head) {
-		next := bytes.IndexByte(head[line:], '\n')
-		if next < 0 {
-			next = len(head)
-		} else {
-			next += line
-		}
-		field := head[line:next]
-		if colon := bytes.IndexByte(field, ':'); colon > 0 {
-			name, value := field[:colon], trimSpace(field[colon+1:])
-			switch {
-			case len(name) == 14 && sameName(name, "content-length"):
-				length, ok := parseDecimal(value)
-				if !ok {
-					return errProtocol
-				}
-				contentLength = length
-			case len(name) == 17 && sameName(name, "transfer-encoding"):
-				chunked = hasSuffixFold(value, "chunked")
-			case len(name) == 10 && sameName(name, "connection"):
-				if containsFold(value, "close") {
-					closes = true
-				} else if containsFold(value, "keep-alive") {
-					closes = false
-				}
-			}
-		}
-		line = next + 1
-	}
-	if status < 200 && status != 101 {
-		// An interim answer (100 Continue, 103 Early Hints): the final one follows.
-		return nil
-	}
-	c.status = status
-	c.closeAfter = closes
-	switch {
-	case c.loop.head || status == 204 || status == 304 || status == 101:
-		c.complete(now)
-	case chunked:
-		c.state = stateChunkSize
-		c.remaining = 0
-	case contentLength > 0:
-		c.state = stateLength
-		c.remaining = contentLength
-	case contentLength == 0:
-		c.complete(now)
-	default:
-		c.state = stateUntilClose
-		c.closeAfter = true
-	}
-	return nil
-}
-
-// complete settles the oldest request on the wire as answered.
+// complete settles the oldest request on the wire as answered, with its phases: the connect it
+// paid (the first request of a connection opened it), and its wait from its last byte written to
+// the answer's first byte.
 func (c *conn) complete(now int64) {
 	at := c.first
 	c.first = (c.first + 1) & (len(c.from) - 1)
 	c.count--
+	seq := c.settled
 	c.settled++
+	answer := answerPhases{waitingNs: -1}
+	if seq == 0 {
+		answer.withConnect = true
+		answer.connectNs = c.connectedAt - c.openedAt
+	}
+	if sentAt := c.sentAt[at]; sentAt > 0 && c.answerBegun {
+		answer.waitingNs = max(0, c.firstByteAt-sentAt)
+	}
 	answerBytes := c.bytes
 	c.bytes = 0
 	c.state = stateHead
-	c.loop.driver.answered(c, c.status, answerBytes, c.from[at], int(c.tags[at]), now)
+	c.answerBegun = false
+	c.loop.driver.answered(c, c.status, answerBytes, c.from[at], int(c.tags[at]), now, answer)
 }
 
-func hexValue(b byte) int {
-	switch {
-	case b >= '0' && b <= '9':
-		return int(b - '0')
-	case b|0x20 >= 'a' && b|0x20 <= 'f':
-		return int(b|0x20) - 'a' + 10
-	}
-	return -1
-}
-
-// sameName matches a header name against a lower-case one, ignoring case.
-func sameName(name []byte, lower string) bool {
-	for i := range len(lower) {
-		if name[i]|0x20 != lower[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func trimSpace(value []byte) []byte {
-	for len(value) > 0 && (value[0] == ' ' || value[0] == '\t') {
-		value = value[1:]
-	}
-	for len(value) > 0 && (value[len(value)-1] == ' ' || value[len(value)-1] == '\t' || value[len(value)-1] == '\r') {
-		value = value[:len(value)-1]
-	}
-	return value
-}
-
-func parseDecimal(value []byte) (int64, bool) {
-	if len(value) == 0 || len(value) > 15 {
-		return 0, false
-	}
-	var n int64
-	for _, b := range value {
-		if b < '0' || b > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(b-'0')
-	}
-	return n, true
-}
-
-func hasSuffixFold(value []byte, lower string) bool {
-	return len(value) >= len(lower) && sameName(value[len(value)-len(lower):], lower)
-}
-
-func containsFold(value []byte, lower string) bool {
-	for i := 0; i+len(lower) <= len(value); i++ {
-		if sameName(value[i:], lower) {
-			return true
-		}
-	}
-	return false
+// answerPhases is what an answer's phases are recorded from.
+type answerPhases struct {
+	withConnect bool
+	// The connect this request paid (0 unless it opened its connection).
+	connectNs int64
+	// Last byte written to the answer's first byte; -1 when unknown (answered before fully written).
+	waitingNs int64
 }

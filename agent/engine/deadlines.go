@@ -1,4 +1,4 @@
-// A loop's request deadlines, oldest first. A loop writes requests in the order of the time their
+// A loop's request deadlines, oldest first, and its settled connections waiting for the server's FIN. A loop writes requests in the order of the time their
 // timeout runs from (the write in the closed model, the intended time in the open one, whose slots
 // leave their queue in order), so the deadlines arrive sorted and a FIFO ring is a priority queue.
 // Entries of requests already settled are skipped when they reach the head.
@@ -97,4 +97,50 @@ func (r *timeRing) pop() int64 {
 	r.first = (r.first + 1) & (len(r.ring) - 1)
 	r.count--
 	return at
+}
+
+// lingerQueue holds settled connections waiting for the server's FIN, in the order they began to
+// wait (all wait the same time, so their limits arrive sorted). Ones already closed are skipped.
+type lingerQueue struct {
+	conns []*conn
+	times timeRing
+	first int
+}
+
+func (q *lingerQueue) push(c *conn, until int64) {
+	if q.first > 64 && q.first*2 > len(q.conns) {
+		// Most of the slice is behind the head: move the waiting ones down instead of growing it.
+		kept := copy(q.conns, q.conns[q.first:])
+		clear(q.conns[kept:])
+		q.conns, q.first = q.conns[:kept], 0
+	}
+	q.conns = append(q.conns, c)
+	q.times.push(until)
+}
+
+func (q *lingerQueue) skipClosed() {
+	for q.first < len(q.conns) && q.conns[q.first].ended {
+		q.pop()
+	}
+}
+
+func (q *lingerQueue) pop() *conn {
+	c := q.conns[q.first]
+	q.conns[q.first] = nil
+	q.first++
+	q.times.pop()
+	return c
+}
+
+// next is when the oldest connection still waiting stops waiting.
+func (q *lingerQueue) next() (int64, bool) {
+	q.skipClosed()
+	return q.times.head()
+}
+
+// closeExpired closes the connections whose wait for the server's FIN ran out.
+func (q *lingerQueue) closeExpired(now int64) {
+	for at, ok := q.next(); ok && at <= now; at, ok = q.next() {
+		q.pop().end(errClosed, 0)
+	}
 }

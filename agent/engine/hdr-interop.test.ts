@@ -1,8 +1,9 @@
 // The native engine's histograms through the app's own decoder (app/common/hdr.ts): the engine is
 // built from these sources, run against a small Node server with answers spread over a few ms,
 // and every interval's histogram must decode to as many latencies as the line counts answers and
-// to the very percentiles the line reports. Skips when no Go toolchain is here, unless
-// BENCHLAB_REQUIRE_ENGINE=1.
+// to the very percentiles the line reports; its phases' histograms decode too, one waiting and one
+// processing time per answer and one connect time per new connection. Skips when no Go toolchain
+// is here, unless BENCHLAB_REQUIRE_ENGINE=1.
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -33,6 +34,8 @@ interface IntervalLine {
   p90Us: number | null;
   p99Us: number | null;
   maxUs: number | null;
+  phases: { connect: string | null; waiting: string | null; processing: string | null; withConnect: number };
+  engine: { newConnections: number };
 }
 
 let dir: string;
@@ -90,6 +93,14 @@ test('every interval histogram decodes with app/common/hdr.ts to the line’s co
     assert.equal(histogram.totalCount, line.requests, `${line.phase}: one latency per answer`);
     const stats = latencyStats(histogram);
     assert.deepEqual([stats.p50Us, stats.p90Us, stats.p99Us, stats.maxUs], [line.p50Us, line.p90Us, line.p99Us, line.maxUs]);
+    // The answers' phases: one waiting and one processing time per answer, decoded the same way.
+    assert.equal(decodeHistogram(line.phases.waiting!).totalCount, line.requests, `${line.phase}: one waiting time per answer`);
+    assert.equal(decodeHistogram(line.phases.processing!).totalCount, line.requests, `${line.phase}: one processing time per answer`);
+  }
+  const connects = lines.filter((line) => line.phases.connect !== null);
+  assert.ok(connects.length >= 1, 'the connects are reported');
+  for (const line of lines) {
+    assert.equal(line.phases.connect === null ? 0 : decodeHistogram(line.phases.connect).totalCount, line.engine.newConnections, 'one connect time per new connection');
   }
   const total = mergeEncodedHistograms(lines.map((line) => line.histogram));
   assert.equal(

@@ -75,26 +75,29 @@ type driver interface {
 	check()
 	nextWake() (int64, bool)
 	backlog() int64
-	connected(c *conn, connectUs int64)
-	answered(c *conn, status int, bytes int64, from int64, tag int, now int64)
+	// connected: c's connect is established, connectNs after it began.
+	connected(c *conn, connectNs int64)
+	answered(c *conn, status int, bytes int64, from int64, tag int, now int64, phases answerPhases)
 	failed(c *conn, kind int, from int64, tag int)
 	closed(c *conn, wasConnected bool, errno syscall.Errno)
 }
 
 type loop struct {
-	index    int
-	epfd     int
-	wakeFd   int
-	events   []syscall.EpollEvent
-	slots    []*conn
-	gens     []int32
-	free     []int32
-	sockaddr syscall.Sockaddr
-	family   int
+	index  int
+	epfd   int
+	wakeFd int
+	events []syscall.EpollEvent
+	slots  []*conn
+	gens   []int32
+	free   []int32
+	// The target's address as connect(2) takes it, a copy per loop.
+	address rawSockaddr
+	family  int
 	// The encoded request, and copies of it back to back so several go out in one write.
 	request    []byte
 	batch      []byte
 	head       bool
+	oneShot    bool
 	ringSize   int
 	readBuffer []byte
 	receiver   receiver
@@ -102,7 +105,9 @@ type loop struct {
 	wallOffset int64
 	recorder   *Recorder
 	deadlines  deadlineQueue
-	driver     driver
+	// Settled connections waiting for the server's FIN, oldest first.
+	lingering lingerQueue
+	driver    driver
 	// Connects that failed before reaching epoll, settled after the turn that made them.
 	failedConnects []*conn
 	out            chan<- loopMessage
@@ -117,11 +122,12 @@ func newLoop(index int, setup *engineSetup, plan ThreadPlan, out chan<- loopMess
 	l := &loop{
 		index:      index,
 		events:     make([]syscall.EpollEvent, 512),
-		sockaddr:   ownSockaddr(setup.sockaddr),
+		address:    toRawSockaddr(setup.sockaddr),
 		family:     setup.family,
 		request:    setup.request,
 		batch:      setup.batch,
 		head:       setup.config.Request.Method == "HEAD",
+		oneShot:    setup.oneShot,
 		ringSize:   setup.ringSize,
 		readBuffer: make([]byte, 64*1024),
 		recorder:   NewRecorder(),
@@ -136,17 +142,6 @@ func newLoop(index int, setup *engineSetup, plan ThreadPlan, out chan<- loopMess
 }
 
 func (l *loop) now() int64 { return monotonicNs() }
-
-// ownSockaddr copies the target's address: connect writes its raw form into it, so loops must not share one.
-func ownSockaddr(sockaddr syscall.Sockaddr) syscall.Sockaddr {
-	switch address := sockaddr.(type) {
-	case *syscall.SockaddrInet4:
-		return &syscall.SockaddrInet4{Port: address.Port, Addr: address.Addr}
-	case *syscall.SockaddrInet6:
-		return &syscall.SockaddrInet6{Port: address.Port, ZoneId: address.ZoneId, Addr: address.Addr}
-	}
-	return sockaddr
-}
 
 func (l *loop) stampTurn() int64 {
 	now := time.Now()
@@ -230,7 +225,9 @@ func (l *loop) run(ready *sync.WaitGroup) {
 		for i := range n {
 			l.serve(&l.events[i])
 		}
-		l.driver.tick(l.now())
+		now := l.now()
+		l.driver.tick(now)
+		l.lingering.closeExpired(now)
 		l.settleFailedConnects()
 		l.driver.check()
 		l.lagNs = max(l.lagNs, l.now()-turnStart)
@@ -248,6 +245,9 @@ func (l *loop) timeout() int64 {
 		return 0
 	}
 	at, ok := l.driver.nextWake()
+	if linger, has := l.lingering.next(); has && (!ok || linger < at) {
+		at, ok = linger, true
+	}
 	if !ok {
 		return -1
 	}
@@ -310,12 +310,16 @@ func (l *loop) serve(event *syscall.EpollEvent) {
 		if events&(syscall.EPOLLOUT|syscall.EPOLLERR|syscall.EPOLLHUP) == 0 {
 			return
 		}
-		if errno := socketError(c.fd); errno != 0 {
-			c.end(errorKind(errno), errno)
-			return
+		// Writable without an error or hang-up is connected; only those two need SO_ERROR's reason.
+		if events&(syscall.EPOLLERR|syscall.EPOLLHUP) != 0 {
+			if errno := socketError(c.fd); errno != 0 {
+				c.end(errorKind(errno), errno)
+				return
+			}
 		}
 		c.connected = true
-		l.driver.connected(c, max(1, (l.now()-c.openedAt+500)/1000))
+		c.connectedAt = l.now()
+		l.driver.connected(c, c.connectedAt-c.openedAt)
 		if !c.flushWrites() {
 			return
 		}
@@ -330,16 +334,19 @@ func (l *loop) serve(event *syscall.EpollEvent) {
 
 // dial opens a connection; a connect that fails at once is settled after this turn.
 func (l *loop) dial() *conn {
-	c := &conn{loop: l, fd: -1, slot: -1, openedAt: l.now(), from: make([]int64, l.ringSize), tags: make([]uint8, l.ringSize)}
-	fd, err := syscall.Socket(l.family, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return l.connectFailed(c, err)
+	c := &conn{loop: l, fd: -1, slot: -1, openedAt: l.now(), from: make([]int64, l.ringSize), sentAt: make([]int64, l.ringSize), tags: make([]uint8, l.ringSize)}
+	fd, errno := rawSocket(l.family)
+	if errno != 0 {
+		return l.connectFailed(c, errno)
 	}
 	c.fd = fd
-	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
-	_ = syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_TIMESTAMPNS, 1)
-	if err := syscall.Connect(fd, l.sockaddr); err != nil && err != syscall.EINPROGRESS {
-		return l.connectFailed(c, err)
+	if !l.oneShot {
+		// One request per connection goes out in one write that Nagle never holds back.
+		rawSetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+	}
+	rawSetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_TIMESTAMPNS, 1)
+	if errno := rawConnect(fd, &l.address); errno != 0 && errno != syscall.EINPROGRESS {
+		return l.connectFailed(c, errno)
 	}
 	if len(l.free) > 0 {
 		c.slot = l.free[len(l.free)-1]
@@ -353,8 +360,8 @@ func (l *loop) dial() *conn {
 	c.gen = l.gens[c.slot]
 	l.slots[c.slot] = c
 	event := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLOUT | syscall.EPOLLRDHUP | epollET, Fd: c.slot, Pad: c.gen}
-	if err := syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_ADD, fd, &event); err != nil {
-		return l.connectFailed(c, err)
+	if errno := rawEpollCtl(l.epfd, syscall.EPOLL_CTL_ADD, fd, &event); errno != 0 {
+		return l.connectFailed(c, errno)
 	}
 	return c
 }
@@ -382,7 +389,7 @@ func (l *loop) settleFailedConnects() {
 // release closes a connection's socket and frees its slot.
 func (l *loop) release(c *conn) {
 	if c.fd >= 0 {
-		_ = syscall.Close(c.fd)
+		rawClose(c.fd)
 		c.fd = -1
 	}
 	if c.slot >= 0 {

@@ -174,17 +174,17 @@ func (d *openDriver) finish() {
 
 func (d *openDriver) backlog() int64 { return int64(d.waiting.count) }
 
-func (d *openDriver) connected(_ *conn, connectUs int64) {
-	d.l.recorder.connected(connectUs)
+func (d *openDriver) connected(_ *conn, connectNs int64) {
+	d.l.recorder.connected(connectNs)
 }
 
-func (d *openDriver) answered(c *conn, status int, bytes int64, from int64, tag int, now int64) {
+func (d *openDriver) answered(c *conn, status int, bytes int64, from int64, tag int, now int64, phases answerPhases) {
 	// An answer after its deadline (the loop ran late) is a timeout all the same: the same request
 	// must not count as answered on one machine and timed out on another.
 	if latency := now - from; latency > d.timeoutNs {
 		d.l.recorder.failed(tag, errTimeout, d.timeoutNs)
 	} else {
-		d.l.recorder.answered(tag, status, bytes, latency)
+		d.l.recorder.answered(tag, status, bytes, latency, phases)
 	}
 	if c.usable() && c.count == 0 {
 		d.idle = append(d.idle, c)

@@ -99,5 +99,15 @@ type intervalLine struct {
 	P90Us      *int64        `json:"p90Us"`
 	P99Us      *int64        `json:"p99Us"`
 	MaxUs      *int64        `json:"maxUs"`
+	Phases     phaseFigures  `json:"phases"`
 	Engine     engineFigures `json:"engine"`
+}
+
+// phaseFigures: where the interval's time went, as ab's connect / waiting / processing (encoded
+// histograms, null when empty), and how many answers paid for their own connect.
+type phaseFigures struct {
+	Connect     *string `json:"connect"`
+	Waiting     *string `json:"waiting"`
+	Processing  *string `json:"processing"`
+	WithConnect int64   `json:"withConnect"`
 }

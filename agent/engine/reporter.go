@@ -302,8 +302,8 @@ func (r *reporter) flush(tag int, phase string, at, durationNs int64, last bool,
 		if message.tag == tag {
 			intervals = append(intervals, message)
 			r.inFlight[message.thread] = message.interval.InFlight
-		} else if message.interval.Histogram != nil {
-			r.recycle(message.thread, message.interval.Histogram)
+		} else {
+			r.recycleAll(message.thread, &message.interval)
 		}
 	}
 	r.received = r.received[:0]
@@ -327,8 +327,18 @@ func (r *reporter) behind(round int) bool {
 	return false
 }
 
+// recycleAll hands every histogram of an interval back to its loop.
+func (r *reporter) recycleAll(thread int, data *Interval) {
+	for _, h := range []*Histogram{data.Histogram, data.Waiting, data.Processing, data.Connect} {
+		r.recycle(thread, h)
+	}
+}
+
 // recycle hands a merged histogram back to its loop, emptied off the loop's thread.
 func (r *reporter) recycle(thread int, h *Histogram) {
+	if h == nil {
+		return
+	}
 	h.Reset()
 	select {
 	case r.loops[thread].recorder.spares <- h:
@@ -338,7 +348,7 @@ func (r *reporter) recycle(thread int, h *Histogram) {
 
 func (r *reporter) merge(intervals []loopMessage, phase string, at, durationNs int64) intervalLine {
 	line := intervalLine{Type: "interval", Second: r.second, At: epochMs(at), Phase: phase, DurationMs: int64(math.Round(float64(durationNs) / 1e6))}
-	histogram := NewHistogram()
+	histogram, connect, waiting, processing := NewHistogram(), NewHistogram(), NewHistogram(), NewHistogram()
 	var status [5]int64
 	var errs [errorKinds]int64
 	var notSent [notSentReasons]int64
@@ -365,10 +375,13 @@ func (r *reporter) merge(intervals []loopMessage, phase string, at, durationNs i
 		lagNs = max(lagNs, data.LagNs)
 		// A late answer from an earlier round may sit beside this one: the newest backlog counts.
 		backlogs[message.thread] = data.Backlog
-		if data.Histogram != nil {
-			histogram.Add(data.Histogram)
-			r.recycle(message.thread, data.Histogram)
+		line.Phases.WithConnect += data.WithConnect
+		for _, pair := range [][2]*Histogram{{histogram, data.Histogram}, {connect, data.Connect}, {waiting, data.Waiting}, {processing, data.Processing}} {
+			if pair[1] != nil {
+				pair[0].Add(pair[1])
+			}
 		}
+		r.recycleAll(message.thread, data)
 	}
 	for _, level := range r.inFlight {
 		line.InFlight += level
@@ -384,6 +397,7 @@ func (r *reporter) merge(intervals []loopMessage, phase string, at, durationNs i
 		p50, p90, p99, maxUs := histogram.ValueAtPercentile(50), histogram.ValueAtPercentile(90), histogram.ValueAtPercentile(99), histogram.MaxUs()
 		line.Histogram, line.P50Us, line.P90Us, line.P99Us, line.MaxUs = &encoded, &p50, &p90, &p99, &maxUs
 	}
+	line.Phases.Connect, line.Phases.Waiting, line.Phases.Processing = encoded(connect), encoded(waiting), encoded(processing)
 	line.Engine.Threads = len(r.loops)
 	line.Engine.CPUS = math.Round(cpuSeconds()*1000) / 1000
 	line.Engine.LagMs = math.Round(float64(lagNs)/1e3) / 1e3
@@ -391,4 +405,13 @@ func (r *reporter) merge(intervals []loopMessage, phase string, at, durationNs i
 		line.Engine.ConnectUsMax = &connectUsMax
 	}
 	return line
+}
+
+// encoded is a histogram's encoding, nil when it holds nothing.
+func encoded(h *Histogram) *string {
+	if h.Total() == 0 {
+		return nil
+	}
+	text := h.Encode()
+	return &text
 }

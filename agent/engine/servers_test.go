@@ -1,5 +1,6 @@
 // Small in-process HTTP/1.1 servers for the engine's tests, each with one behaviour (keep-alive
-// answers, chunked, interim answers, a body cut short, resets, stalls, batched pipelining), and the
+// answers, chunked, interim answers, a body cut short, resets, stalls, batched pipelining, an accept
+// queue held full), and the
 // harness that runs the engine's `run` in-process on a config and returns its lines.
 
 package main
@@ -10,10 +11,12 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -25,6 +28,8 @@ type testServer struct {
 	requests    atomic.Int64
 	mu          sync.Mutex
 	open        []net.Conn
+	// The first request heads read, as sent.
+	heads []string
 }
 
 func startServer(t *testing.T, serve func(s *testServer, c net.Conn, r *bufio.Reader)) *testServer {
@@ -33,8 +38,83 @@ func startServer(t *testing.T, serve func(s *testServer, c net.Conn, r *bufio.Re
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveOn(t, listener, nil, serve)
+}
+
+// startHeldBackServer listens with its accept queue already full (its own idle connections fill
+// it), so the kernel drops the SYNs of new connects; once overflows (at least `connects` more
+// dropped SYNs, counted by the kernel) show the client is waiting, it takes those idle
+// connections off the queue and accepts promptly, and the waiting connects complete at their SYN's
+// retry. Their connect time is that wait.
+func startHeldBackServer(t *testing.T, connects int64, serve func(s *testServer, c net.Conn, r *bufio.Reader)) *testServer {
+	t.Helper()
+	const backlog = 64
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := os.NewFile(uintptr(fd), "held-back listener")
+	defer file.Close()
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, backlog); err != nil {
+		t.Fatal(err)
+	}
+	listener, err := net.FileListener(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The queue holds backlog + 1 connections.
+	var fillers []net.Conn
+	for range backlog + 1 {
+		c, err := net.Dial("tcp", listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillers = append(fillers, c)
+	}
+	before := listenOverflows(t)
+	release := make(chan struct{})
+	go func() {
+		defer close(release)
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && listenOverflows(t) < before+connects; {
+			time.Sleep(5 * time.Millisecond)
+		}
+		for _, c := range fillers {
+			_ = c.Close()
+		}
+	}()
+	return serveOn(t, listener, release, serve)
+}
+
+// listenOverflows is the kernel's count of connects a full accept queue turned away.
+func listenOverflows(t *testing.T) int64 {
+	data, err := os.ReadFile("/proc/net/netstat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(string(data), "\n")
+	for i := 0; i+1 < len(rows); i += 2 {
+		names, values := strings.Fields(rows[i]), strings.Fields(rows[i+1])
+		for j, name := range names {
+			if name == "ListenOverflows" && j < len(values) {
+				n, _ := strconv.ParseInt(values[j], 10, 64)
+				return n
+			}
+		}
+	}
+	t.Fatal("no ListenOverflows in /proc/net/netstat")
+	return 0
+}
+
+// serveOn accepts on listener (once `open` is closed, when given) and serves every connection.
+func serveOn(t *testing.T, listener net.Listener, open <-chan struct{}, serve func(s *testServer, c net.Conn, r *bufio.Reader)) *testServer {
 	s := &testServer{listener: listener}
 	go func() {
+		if open != nil {
+			<-open
+		}
 		for {
 			c, err := listener.Accept()
 			if err != nil {
@@ -63,11 +143,13 @@ func (s *testServer) port() int { return s.listener.Addr().(*net.TCPAddr).Port }
 // readRequest reads one request head (and a Content-Length body); false at the connection's end.
 func (s *testServer) readRequest(r *bufio.Reader) (method string, ok bool) {
 	length := 0
+	var head strings.Builder
 	for first := true; ; first = false {
 		line, err := r.ReadString('\n')
 		if err != nil {
 			return "", false
 		}
+		head.WriteString(line)
 		line = strings.TrimRight(line, "\r\n")
 		if first {
 			method, _, _ = strings.Cut(line, " ")
@@ -86,6 +168,11 @@ func (s *testServer) readRequest(r *bufio.Reader) (method string, ok bool) {
 		}
 	}
 	s.requests.Add(1)
+	s.mu.Lock()
+	if len(s.heads) < 100 {
+		s.heads = append(s.heads, head.String())
+	}
+	s.mu.Unlock()
 	return method, true
 }
 

@@ -22,6 +22,8 @@ type engineSetup struct {
 	request  []byte
 	batch    []byte
 	ringSize int
+	// Each request on a connection of its own (HTTP/1.0, or a "Connection: close" header).
+	oneShot bool
 }
 
 // batchBytesMax bounds the back-to-back copies of a large request.
@@ -46,7 +48,7 @@ func prepare(config *Config) (*engineSetup, error) {
 	for ringSize < pipelining {
 		ringSize *= 2
 	}
-	return &engineSetup{config: config, sockaddr: sockaddr, family: family, request: request, batch: batch, ringSize: ringSize}, nil
+	return &engineSetup{config: config, sockaddr: sockaddr, family: family, request: request, batch: batch, ringSize: ringSize, oneShot: config.Request.ConnectionPerRequest()}, nil
 }
 
 func resolve(target Target) (syscall.Sockaddr, int, error) {
@@ -76,11 +78,12 @@ func resolve(target Target) (syscall.Sockaddr, int, error) {
 	return sockaddr, syscall.AF_INET6, nil
 }
 
-// encodeRequest writes the request line, a Host header unless given, the headers, a Content-Length
+// encodeRequest writes the request line (HTTP/1.1 or, as ab sends it, HTTP/1.0 with no keep-alive
+// header), a Host header unless given, the headers, a Content-Length
 // for a body unless given, and the body.
 func encodeRequest(target Target, request Request) []byte {
 	var text strings.Builder
-	text.WriteString(request.Method + " " + request.Path + " HTTP/1.1\r\n")
+	text.WriteString(request.Method + " " + request.Path + " HTTP/" + request.HTTPVersion + "\r\n")
 	given := map[string]bool{}
 	names := make([]string, 0, len(request.Headers))
 	for name := range request.Headers {

@@ -1,6 +1,7 @@
-// The few system calls the loops make outside the syscall package's wrappers: reads (with the
-// kernel's receive time) and writes on nonblocking sockets without the scheduler hand-off (they
-// never block), an epoll wait with a nanosecond timeout (epoll_pwait2, falling back to
+// The system calls of the loops' hot paths, made without the scheduler hand-off of the syscall
+// package's wrappers since none of them blocks (nonblocking sockets; a close that does not linger):
+// socket, setsockopt, connect, epoll_ctl and close for a new connection, reads (with the kernel's
+// receive time) and writes; and, with the hand-off, an epoll wait an epoll wait with a nanosecond timeout (epoll_pwait2, falling back to
 // epoll_wait's milliseconds on older kernels), an eventfd to wake a loop, and the process's own
 // CPU time.
 
@@ -31,6 +32,62 @@ func rawWrite(fd int, buffer []byte) (int, syscall.Errno) {
 func rawSend(fd int, buffer []byte) (int, syscall.Errno) {
 	n, _, errno := syscall.RawSyscall6(syscall.SYS_SENDTO, uintptr(fd), uintptr(unsafe.Pointer(&buffer[0])), uintptr(len(buffer)), syscall.MSG_NOSIGNAL, 0, 0)
 	return int(n), errno
+}
+
+func rawSocket(family int) (int, syscall.Errno) {
+	fd, _, errno := syscall.RawSyscall(syscall.SYS_SOCKET, uintptr(family), syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	return int(fd), errno
+}
+
+func rawSetsockoptInt(fd, level, option, value int) {
+	v := int32(value)
+	_, _, _ = syscall.RawSyscall6(syscall.SYS_SETSOCKOPT, uintptr(fd), uintptr(level), uintptr(option), uintptr(unsafe.Pointer(&v)), 4, 0)
+}
+
+// rawSockaddr is a socket address in the kernel's layout.
+type rawSockaddr struct {
+	data   [syscall.SizeofSockaddrInet6]byte
+	length uintptr
+}
+
+func toRawSockaddr(sockaddr syscall.Sockaddr) rawSockaddr {
+	var raw rawSockaddr
+	switch address := sockaddr.(type) {
+	case *syscall.SockaddrInet4:
+		inet := (*syscall.RawSockaddrInet4)(unsafe.Pointer(&raw.data[0]))
+		inet.Family = syscall.AF_INET
+		setPort(&inet.Port, address.Port)
+		inet.Addr = address.Addr
+		raw.length = syscall.SizeofSockaddrInet4
+	case *syscall.SockaddrInet6:
+		inet := (*syscall.RawSockaddrInet6)(unsafe.Pointer(&raw.data[0]))
+		inet.Family = syscall.AF_INET6
+		setPort(&inet.Port, address.Port)
+		inet.Scope_id = address.ZoneId
+		inet.Addr = address.Addr
+		raw.length = syscall.SizeofSockaddrInet6
+	}
+	return raw
+}
+
+// setPort stores a port in network byte order.
+func setPort(field *uint16, port int) {
+	bytes := (*[2]byte)(unsafe.Pointer(field))
+	bytes[0], bytes[1] = byte(port>>8), byte(port)
+}
+
+func rawConnect(fd int, address *rawSockaddr) syscall.Errno {
+	_, _, errno := syscall.RawSyscall(syscall.SYS_CONNECT, uintptr(fd), uintptr(unsafe.Pointer(&address.data[0])), address.length)
+	return errno
+}
+
+func rawEpollCtl(epfd, op, fd int, event *syscall.EpollEvent) syscall.Errno {
+	_, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_CTL, uintptr(epfd), uintptr(op), uintptr(fd), uintptr(unsafe.Pointer(event)), 0, 0)
+	return errno
+}
+
+func rawClose(fd int) {
+	_, _, _ = syscall.RawSyscall(syscall.SYS_CLOSE, uintptr(fd), 0, 0)
 }
 
 // epollWait waits at most timeoutNs (negative: without limit); EINTR returns 0 events.
