@@ -274,9 +274,9 @@ describe('the shipped studies', () => {
     assert.match(entry.seed, /\/docs/);
   });
 
-  test('wrk seed: Spring Boot on each container it supports', () => {
-    const containers = study('wrk-connections').templates.filter((target) => target.templateId === 'spring-boot').map((target) => target.knobs?.container);
-    assert.deepEqual(containers, ['tomcat', 'jetty']);
+  test('wrk seed: Spring Boot on each of the three containers the seed ran it on', () => {
+    const containers = study('wrk-connections').templates.filter((target) => target.templateId === 'spring-boot-3').map((target) => target.knobs?.container);
+    assert.deepEqual(containers, ['tomcat', 'jetty', 'undertow']);
   });
 
   test('TechEmpower-style database: /db, /queries?n=20, /updates?n=20, /fortunes, each across every template that serves them', () => {

@@ -226,6 +226,8 @@ const JVM: Record<string, { knobs: Record<string, KnobValue>; blocks: Record<str
   vertx: { knobs: { workerPoolSize: 1 }, blocks: { eventloop: false, blocking: true } },
   spray: { knobs: { threads: 1 }, blocks: { async: false, sync: true } },
   'spring-boot': { knobs: { threads: 1 }, blocks: { sync: true, async: false, webflux: false } },
+  // On Undertow, the container only Spring Boot 3 still runs.
+  'spring-boot-3': { knobs: { threads: 1, container: 'undertow' }, blocks: { sync: true, async: false } },
   jetty: { knobs: { maxThreads: 1 }, blocks: { blocking: true, async: false } },
 };
 
