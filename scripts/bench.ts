@@ -7,6 +7,7 @@ import { benchFrameworkTemplates, benchJvmTemplates } from '../bench/templates-b
 import { benchChartLag } from '../bench/chart-lag.ts';
 import { benchEngineEfficiency, GENERATORS, medianOf } from '../bench/engine-efficiency.ts';
 import { benchLoadEngine } from '../bench/load-engine.ts';
+import { benchNewConnections, cpuUsPerRequest, NEW_CONNECTION_GENERATORS } from '../bench/new-connections.ts';
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchScaleOut, SCALE_OUT_LOAD, SCALE_OUT_ROUNDS } from '../bench/scale-out.ts';
@@ -105,6 +106,33 @@ else {
     figures[`${generator} errors`] = runs.map((run) => run.errors).join(', ');
   }
   print(`Load generators' efficiency: nginx (1 worker, core 1) ← each generator on core 0, GET /, ${efficiency.connections} keep-alive connections, ${efficiency.durationS} s × ${efficiency.repeats} interleaved rounds (medians)`, figures);
+}
+
+const newConnections = await benchNewConnections(efficiency.skipped);
+if (newConnections.skipped) console.log(`\nA new connection per request: skipped (${newConnections.skipped})`);
+else {
+  const median = (values: (number | null)[]) => {
+    const sorted = values.filter((value): value is number => value !== null && Number.isFinite(value)).sort((a, b) => a - b);
+    return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  };
+  const abRps = median(newConnections.runs.ab.map((run) => run.rps));
+  const abCpu = median(newConnections.runs.ab.map(cpuUsPerRequest));
+  const figures: Record<string, string> = {
+    'machine load': `load average ${newConnections.load!.loadAverage.toFixed(2)}, all cores ${percentOf(newConnections.load!.busy, 1)} busy over the ${newConnections.repeats} rounds`,
+  };
+  for (const generator of NEW_CONNECTION_GENERATORS) {
+    const runs = newConnections.runs[generator];
+    const rps = median(runs.map((run) => run.rps));
+    const cpu = median(runs.map(cpuUsPerRequest));
+    const goal = generator.startsWith('native engine') ? ' (goal >= 100 %)' : '';
+    figures[`${generator}`] =
+      `${rps.toFixed(0)} req/s (rounds ${runs.map((run) => run.rps.toFixed(0)).join(', ')}), ${percentOf(rps, abRps)} of ab's; ` +
+      `${cpu.toFixed(1)} µs CPU per request, ${(1e6 / cpu).toFixed(0)} req/s per core, ${percentOf(abCpu, cpu)} of ab's${goal}; errors ${runs.map((run) => run.errors).join(', ')}`;
+  }
+  print(
+    `A new connection per request: nginx (1 worker, core 1) ← each generator on core 0, GET /, ${newConnections.concurrency} concurrent, ${newConnections.durationS} s × ${newConnections.repeats} interleaved rounds (medians; ab sends HTTP/1.0, wrk and the agent's runs Connection: close)`,
+    figures,
+  );
 }
 
 const load = await benchLoadEngine();

@@ -1,0 +1,175 @@
+// A new connection per request, generator against generator: Debian's nginx (one worker, pinned to
+// core 1) and, each in turn pinned to core 0, ab (HTTP/1.0, no keep-alive, as ab sends it), wrk
+// with `Connection: close`, the native engine alone (HTTP/1.0 and `Connection: close`) and through
+// the agent, and the Node engine through the agent (`Connection: close`), 50 concurrent requests,
+// in interleaved rounds. Per generator: requests/s and its own CPU time per request (user + system
+// of its process tree, /usr/bin/time), so "req/s per core" compares even when the machine is shared.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
+import { engineBinary } from '../main/services/runs/engine-binary.ts';
+import { startHelloNginx } from './hello-nginx.ts';
+import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
+import { localExec, runAgentTool } from './load-tools.ts';
+
+const NGINX_PORT = 18483;
+const CONCURRENCY = 50;
+const DURATION_S = 5;
+const REPEATS = 3;
+const TIME = '/usr/bin/time';
+const GENERATOR_CORE = '0';
+const SERVER_CORE = '1';
+
+export const NEW_CONNECTION_GENERATORS = ['ab', 'wrk', 'native engine, HTTP/1.0', 'native engine, Connection: close', 'native engine via the agent', 'Node engine via the agent'] as const;
+export type NewConnectionGenerator = (typeof NEW_CONNECTION_GENERATORS)[number];
+
+export interface NewConnectionRun {
+  rps: number;
+  answered: number;
+  errors: number;
+  /** CPU seconds (user + system) of the generator's process tree over the run. */
+  cpuS: number;
+}
+
+export interface NewConnectionBench {
+  skipped: string | null;
+  load: MachineLoad | null;
+  runs: Record<NewConnectionGenerator, NewConnectionRun[]>;
+  concurrency: number;
+  durationS: number;
+  repeats: number;
+}
+
+function timed(timeFile: string, argv: string[]): string[] {
+  return ['sh', '-c', 'ulimit -n "$(ulimit -Hn)"; exec "$@"', 'sh', 'taskset', '-c', GENERATOR_CORE, TIME, '-o', timeFile, '-f', '%U %S', ...argv];
+}
+
+function cpuOf(timeFile: string): number {
+  // time(1) may write the child's own complaints first; the figures are its last line.
+  const [user, system] = (readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '').split(/\s+/).map(Number);
+  return (user ?? Number.NaN) + (system ?? Number.NaN);
+}
+
+async function runAb(url: string, timeFile: string): Promise<NewConnectionRun> {
+  // -n after -t: ab's -t alone stops at 50,000 requests.
+  const output = await localExec(timed(timeFile, ['ab', '-q', '-t', String(DURATION_S), '-n', '100000000', '-c', String(CONCURRENCY), url]), (DURATION_S + 30) * 1000);
+  const answered = Number(/Complete requests:\s+(\d+)/.exec(output)?.[1] ?? Number.NaN);
+  const failed = Number(/Failed requests:\s+(\d+)/.exec(output)?.[1] ?? 0);
+  const rps = Number(/Requests per second:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
+  return { rps, answered, errors: failed, cpuS: cpuOf(timeFile) };
+}
+
+async function runWrkClosing(url: string, timeFile: string): Promise<NewConnectionRun> {
+  const output = await localExec(timed(timeFile, ['wrk', '-t1', `-c${CONCURRENCY}`, `-d${DURATION_S}s`, '-H', 'Connection: close', url]), (DURATION_S + 30) * 1000);
+  const answered = Number(/(\d+) requests in/.exec(output)?.[1] ?? Number.NaN);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  const errors = (socketErrors?.slice(1) ?? []).map(Number).reduce((sum, n) => sum + n, 0);
+  return { rps, answered, errors, cpuS: cpuOf(timeFile) };
+}
+
+/** The engine binary alone: one config line on stdin (held open until its end line), its interval lines read back. */
+function runEngineAlone(enginePath: string, timeFile: string, request: Record<string, unknown>): Promise<NewConnectionRun> {
+  const config = {
+    target: { hostname: '127.0.0.1', port: NGINX_PORT },
+    request: { method: 'GET', path: '/', headers: {}, timeoutMs: 10_000, ...request },
+    load: { model: 'closed', connections: CONCURRENCY, pipelining: 1, durationS: DURATION_S },
+    // No warm-up: the CPU time covers the whole process, so every request it made must be counted.
+    warmupS: 0,
+    capS: DURATION_S + 30,
+    threads: [{ connections: CONCURRENCY }],
+  };
+  return new Promise((done, fail) => {
+    const argv = timed(timeFile, [enginePath, 'run']);
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/"type":"end"/.test(out)) child.stdin.end();
+    });
+    child.once('error', fail);
+    child.once('close', (code) => {
+      const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { type: string; phase?: string; requests?: number; durationMs?: number; errors?: Record<string, number> });
+      if (code !== 0 || !lines.some((line) => line.type === 'end')) return fail(new Error(`the engine exited with ${code}: ${out.slice(-500)}`));
+      let answered = 0;
+      let errors = 0;
+      let ms = 0;
+      for (const line of lines) {
+        if (line.type !== 'interval' || line.phase === 'warmup') continue;
+        answered += line.requests ?? 0;
+        errors += Object.values(line.errors ?? {}).reduce((sum, n) => sum + n, 0);
+        if (line.phase === 'measure') ms += line.durationMs ?? 0;
+      }
+      done({ rps: answered / (ms / 1000), answered, errors, cpuS: cpuOf(timeFile) });
+    });
+    child.stdin.write(`${JSON.stringify(config)}\n`);
+  });
+}
+
+async function runThroughAgent(url: string, timeFile: string, enginePath: string | null): Promise<NewConnectionRun> {
+  const base = agentConfig(new URL(url), { model: 'closed', connections: CONCURRENCY, pipelining: 1, durationS: DURATION_S }, 0);
+  const config: LoadAgentConfig = {
+    ...base,
+    request: { ...base.request, headers: { Connection: 'close' } },
+    workers: 1,
+    ...(enginePath ? { engine: { kind: 'native' as const, path: enginePath } } : {}),
+  };
+  const figures = await runAgentTool((argv, timeoutMs) => localExec(timed(timeFile, argv), timeoutMs), process.execPath, config);
+  // The drain's answers are in the agent's count too: its own total, not requests/s × the window.
+  return { rps: figures.rps, answered: figures.summary.books?.answered ?? figures.rps * DURATION_S, errors: figures.errors, cpuS: cpuOf(timeFile) };
+}
+
+function emptyRuns(): Record<NewConnectionGenerator, NewConnectionRun[]> {
+  return Object.fromEntries(NEW_CONNECTION_GENERATORS.map((generator) => [generator, []])) as unknown as Record<NewConnectionGenerator, NewConnectionRun[]>;
+}
+
+/** Runs the table; `skipped` is the efficiency bench's reason when the tools or cores are missing. */
+export async function benchNewConnections(skipped: string | null): Promise<NewConnectionBench> {
+  const result: NewConnectionBench = {
+    skipped: skipped ?? (existsSync('/usr/bin/ab') ? null : 'ab is missing (apt-get install apache2-utils)'),
+    load: null,
+    runs: emptyRuns(),
+    concurrency: CONCURRENCY,
+    durationS: DURATION_S,
+    repeats: REPEATS,
+  };
+  if (result.skipped) return result;
+  const binary = await engineBinary(process.arch === 'arm64' ? 'arm64' : 'amd64');
+  if (!binary.ok) return { ...result, skipped: `the native engine is unavailable: ${binary.reason}` };
+  const enginePath = binary.binary.file;
+  const dir = mkdtempSync(join(tmpdir(), 'benchlab-new-connections-'));
+  const timeFile = join(dir, 'time.txt');
+  const nginx = await startHelloNginx({ dir, address: '127.0.0.1', port: NGINX_PORT, launcher: ['taskset', '-c', SERVER_CORE] });
+  const url = `http://127.0.0.1:${NGINX_PORT}/`;
+  const runners: Record<NewConnectionGenerator, () => Promise<NewConnectionRun>> = {
+    ab: () => runAb(url, timeFile),
+    wrk: () => runWrkClosing(url, timeFile),
+    'native engine, HTTP/1.0': () => runEngineAlone(enginePath, timeFile, { httpVersion: '1.0' }),
+    'native engine, Connection: close': () => runEngineAlone(enginePath, timeFile, { headers: { Connection: 'close' } }),
+    'native engine via the agent': () => runThroughAgent(url, timeFile, enginePath),
+    'Node engine via the agent': () => runThroughAgent(url, timeFile, null),
+  };
+  try {
+    const measured = await withMachineLoad(async () => {
+      for (let round = 0; round < REPEATS; round += 1) {
+        for (let turn = 0; turn < NEW_CONNECTION_GENERATORS.length; turn += 1) {
+          const generator = NEW_CONNECTION_GENERATORS[(round + turn) % NEW_CONNECTION_GENERATORS.length]!;
+          result.runs[generator].push(await runners[generator]());
+        }
+      }
+    });
+    result.load = measured.load;
+  } finally {
+    await nginx.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return result;
+}
+
+/** µs of the generator's CPU per answered request. */
+export function cpuUsPerRequest(run: NewConnectionRun): number | null {
+  return run.answered > 0 ? (run.cpuS / run.answered) * 1e6 : null;
+}
