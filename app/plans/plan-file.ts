@@ -9,6 +9,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, Document, 
 import { z } from 'zod';
 import { FORBIDDEN_KEYS, utf8ByteLength } from '../common/safe-json.ts';
 import { hasControlCharacters } from '../common/text.ts';
+import { loginRefProblem } from '../hosts/host-ref.ts';
 import { PresetId } from '../presets/presets.ts';
 import { EngineChoice } from '../runs/engine-choice.ts';
 import { LoadProfile } from '../runs/load-profile.ts';
@@ -17,6 +18,7 @@ import { SessionName } from '../sessions/sessions.ts';
 import { TemplateId } from '../templates/templates-contract.ts';
 import { Port } from '../templates/templates.ts';
 import { MAX_PLAN_TARGETS, PlanSpec, PlanTarget, targetKey } from './plan.ts';
+import { catalogIssues, type PlanFileCatalogs } from './plan-file-catalog.ts';
 import { parseThreshold } from './thresholds.ts';
 
 export const PLAN_FILE_VERSION = 1;
@@ -71,7 +73,12 @@ const HostRef = z
   .trim()
   .min(1, 'is required')
   .max(300, 'is too long')
-  .refine((text) => !hasControlCharacters(text), 'must not contain line breaks or control characters');
+  .refine((text) => !hasControlCharacters(text), 'must not contain line breaks or control characters')
+  .superRefine((text, ctx) => {
+    // A login (user@host[:port]) is checked here, before anything is stored or connected.
+    const problem = loginRefProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** A run's load clients at most (as runs.start takes them). */
 export const MAX_PLAN_CLIENTS = 16;
@@ -199,7 +206,9 @@ export interface PlanFileProblem {
   field: string;
   message: string;
 }
-export type PlanFileParse = { ok: true; plan: PlanFile } | { ok: false; problems: PlanFileProblem[] };
+/** Where a field is written in the file's text (`['hosts', 'server']`), for problems found later (a host that is not there). */
+export type PlanFilePlace = (path: ReadonlyArray<PropertyKey>) => { line: number; column: number } | null;
+export type PlanFileParse = { ok: true; plan: PlanFile; at?: PlanFilePlace } | { ok: false; problems: PlanFileProblem[] };
 
 type Path = ReadonlyArray<PropertyKey>;
 type Place = { line: number; column: number } | null;
@@ -264,8 +273,10 @@ export function sizeProblem(bytes: number): PlanFileProblem | null {
 /**
  * A plan file's text → the plan, or every problem in it, each with its line and column. JSON is
  * read as YAML (it is YAML); `json` only holds it to JSON's words (an unquoted word is a problem).
+ * With `catalogs`, the study and each template's variant, knobs and port are checked against what
+ * is installed too, in the same list.
  */
-export function parsePlanFile(text: string, format: 'yaml' | 'json' = 'yaml'): PlanFileParse {
+export function parsePlanFile(text: string, format: 'yaml' | 'json' = 'yaml', catalogs?: PlanFileCatalogs): PlanFileParse {
   const tooBig = sizeProblem(utf8ByteLength(text));
   if (tooBig) return { ok: false, problems: [tooBig] };
   const lines = new LineCounter();
@@ -295,7 +306,20 @@ export function parsePlanFile(text: string, format: 'yaml' | 'json' = 'yaml'): P
     return { ok: false, problems: [{ line: at?.line ?? null, column: at?.column ?? null, field: 'version', message }] };
   }
 
-  return checkPlanFile(raw, (path, atKey) => locate(document, path, lines, atKey));
+  const place = (path: Path, atKey: boolean) => locate(document, path, lines, atKey);
+  const checked = checkPlanFile(raw, place);
+  if (!catalogs) return checked.ok ? { ...checked, at: (path) => place(path, false) } : checked;
+  const earlier = checked.ok ? [] : checked.problems;
+  // What the schema already said about a field is not said twice (a knob value that is too long).
+  const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || a.startsWith(`${b}[`) || b.startsWith(`${a}.`) || b.startsWith(`${a}[`);
+  const more = catalogIssues(raw, catalogs)
+    .map((issue) => {
+      const at = place(issue.path, issue.atKey);
+      return { line: at?.line ?? null, column: at?.column ?? null, field: fieldName(issue.path), message: issue.message };
+    })
+    .filter((problem) => !earlier.some((other) => related(other.field, problem.field)));
+  if (more.length > 0) return { ok: false, problems: [...earlier, ...more].sort(byPlace) };
+  return checked.ok ? { ...checked, at: (path) => place(path, false) } : checked;
 }
 
 /**

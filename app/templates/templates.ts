@@ -323,27 +323,43 @@ function knobProblem(knob: Knob, value: KnobValue): string | null {
   }
 }
 
-/** The settings to deploy with (defaults filled in), or every problem with the user's choice. */
-export function resolveDeploySettings(manifest: Manifest, choice: DeployChoice): { ok: true; settings: DeploySettings } | { ok: false; errors: string[] } {
-  const errors: string[] = [];
+/** One problem with a deploy choice, and the part of the choice it is about. */
+export interface DeployChoiceProblem {
+  /** `['variant']`, `['port']`, or `['knobs', id]` (with `unknownKnob`, the key itself is wrong). */
+  path: ['variant'] | ['port'] | ['knobs', string];
+  unknownKnob?: boolean;
+  message: string;
+}
+
+/** The settings to deploy with (defaults filled in), or every problem with the user's choice, each with what it is about. */
+export function checkDeployChoice(manifest: Manifest, choice: DeployChoice): { ok: true; settings: DeploySettings } | { ok: false; problems: DeployChoiceProblem[] } {
+  const problems: DeployChoiceProblem[] = [];
   const variant = choice.variant ?? manifest.defaultVariant;
   if (!manifest.variants.some((candidate) => candidate.id === variant)) {
-    errors.push(`variant "${variant}" is not one of ${manifest.name}'s variants (${manifest.variants.map((candidate) => candidate.id).join(', ')})`);
+    problems.push({ path: ['variant'], message: `variant "${variant}" is not one of ${manifest.name}'s variants (${manifest.variants.map((candidate) => candidate.id).join(', ')})` });
   }
   const knobs: Record<string, KnobValue> = {};
   for (const knob of manifest.knobs) {
     const value = Object.hasOwn(choice.knobs ?? {}, knob.id) ? choice.knobs![knob.id]! : knob.default;
     const problem = knobProblem(knob, value);
-    if (problem) errors.push(problem);
+    if (problem) problems.push({ path: ['knobs', knob.id], message: problem });
     else knobs[knob.id] = value;
   }
   for (const id of Object.keys(choice.knobs ?? {})) {
-    if (!manifest.knobs.some((knob) => knob.id === id)) errors.push(`unknown knob "${id}" (${manifest.name} has ${manifest.knobs.map((knob) => knob.id).join(', ') || 'none'})`);
+    if (!manifest.knobs.some((knob) => knob.id === id)) {
+      problems.push({ path: ['knobs', id], unknownKnob: true, message: `unknown knob "${id}" (${manifest.name} has ${manifest.knobs.map((knob) => knob.id).join(', ') || 'none'})` });
+    }
   }
   const port = choice.port ?? DEFAULT_PORT;
   const portCheck = Port.safeParse(port);
-  if (!portCheck.success) errors.push(`port: ${portCheck.error.issues[0]?.message ?? 'is invalid'} (got ${port})`);
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, settings: { variant, knobs, port } };
+  if (!portCheck.success) problems.push({ path: ['port'], message: `port: ${portCheck.error.issues[0]?.message ?? 'is invalid'} (got ${port})` });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, settings: { variant, knobs, port } };
+}
+
+/** The settings to deploy with (defaults filled in), or every problem with the user's choice. */
+export function resolveDeploySettings(manifest: Manifest, choice: DeployChoice): { ok: true; settings: DeploySettings } | { ok: false; errors: string[] } {
+  const checked = checkDeployChoice(manifest, choice);
+  return checked.ok ? checked : { ok: false, errors: checked.problems.map((problem) => problem.message) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // weight (`root@10.0.0.2:22:2`), so `root@10.0.0.2:2222` stays a host on port 2222.
 
 import type { PlanFileClient } from '../../app/plans/plan-file.ts';
-import { parseLogin } from './host-refs.ts';
+import { parseLogin } from '../../app/hosts/host-ref.ts';
 import { UsageError } from './cli-kit.ts';
 
 const WEIGHT_SUFFIX = /^(.+):(\d+(?:\.\d+)?)$/;

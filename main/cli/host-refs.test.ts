@@ -66,6 +66,6 @@ test('an ~/.ssh/config alias is added as the import would add it, its ProxyJump 
 test('refuses what is none of the three, and a bad address, storing nothing', async () => {
   const count = services.hostService.list().length;
   await assert.rejects(resolveHostRef(services, 'nowhere'), /no host "nowhere": not a stored host name, local, user@host\[:port\], or an alias in ~\/.ssh\/config/);
-  await assert.rejects(resolveHostRef(services, 'root@bad_host!'), /address: must be a hostname/);
+  await assert.rejects(resolveHostRef(services, 'root@bad_host!'), /^ApiError: root@bad_host!: the address "bad_host!" must be a hostname/);
   assert.equal(services.hostService.list().length, count);
 });

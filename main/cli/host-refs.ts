@@ -9,13 +9,11 @@ import { parseArgs as parseRequestArgs } from '../../app/contract.ts';
 import { ApiError } from '../../app/common/errors.ts';
 import type { ConnectSecrets } from '../../app/hosts/connections.ts';
 import type { Host } from '../../app/hosts/hosts.ts';
+import { loginRefProblem, parseLogin } from '../../app/hosts/host-ref.ts';
 import { candidateHostInput } from '../../app/hosts/ssh-config.ts';
 import { LOCAL_HOST_NAME } from '../services/hosts/host-service.ts';
 import type { Services } from '../services/services.ts';
 import type { CommandContext } from './cli-kit.ts';
-
-/** `user@host`, `user@host:port`, `user@[v6]:port`. */
-const LOGIN_REF = /^([^@\s]+)@(\[[^\]\s]+\]|[^:@\s]+)(?::(\d{1,5}))?$/;
 
 /** Names of "This machine" on the command line (its stored name matches first when it exists). */
 const LOCAL_REFS = new Set(['local', LOCAL_HOST_NAME.toLowerCase()]);
@@ -36,6 +34,8 @@ async function resolve(services: Services, ref: string, depth: number): Promise<
 
   const login = parseLogin(ref);
   if (login) {
+    const problem = loginRefProblem(ref);
+    if (problem) throw new ApiError('invalid_args', `${ref}: ${problem}`);
     const { user, address, port } = login;
     const stored = hosts.find((host) => host.kind === 'ssh' && host.user === user && host.address === address && host.port === port);
     if (stored) return stored;
@@ -50,14 +50,6 @@ async function resolve(services: Services, ref: string, depth: number): Promise<
   if (depth >= MAX_JUMPS) throw new ApiError('invalid_args', `${ref}: its ProxyJump chain is longer than ${MAX_JUMPS} hosts (a loop?)`);
   const jump = candidate.proxyJump ? await resolve(services, candidate.proxyJump, depth + 1) : undefined;
   return addHost(services, candidateHostInput(candidate, { defaultUser: localUser(), jumpHostId: jump?.id }));
-}
-
-/** `user@host[:port]` split into its parts (port 22 when none is given), or null when ref is not that form. */
-export function parseLogin(ref: string): { user: string; address: string; port: number } | null {
-  const login = LOGIN_REF.exec(ref);
-  if (!login) return null;
-  const [, user, address, portText] = login as unknown as [string, string, string, string | undefined];
-  return { user, address, port: portText === undefined ? 22 : Number(portText) };
 }
 
 /** Validated exactly as the app's hosts.add request validates what the form sends. */

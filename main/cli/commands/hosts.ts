@@ -8,7 +8,8 @@ import type { Host } from '../../../app/hosts/hosts.ts';
 import { candidateHostInput } from '../../../app/hosts/ssh-config.ts';
 import type { SystemInfo } from '../../../app/hosts/system-info.ts';
 import { EXIT, formatTable, stringOption, UsageError, verbOf, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
-import { addHost, connectHost, localUser, parseLogin, resolveHostRef } from '../host-refs.ts';
+import { parseLogin } from '../../../app/hosts/host-ref.ts';
+import { addHost, connectHost, localUser, resolveHostRef } from '../host-refs.ts';
 
 const VERBS = ['list', 'add', 'import-ssh-config', 'check'] as const;
 

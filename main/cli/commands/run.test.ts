@@ -72,6 +72,68 @@ colour: blue
     assert.equal(existsSync(dataDir), false, 'the data dir is not even opened');
   });
 
+  test('knobs, variants, studies and host logins are checked against what is installed: every problem with its line, before anything connects', () => {
+    const dataDir = join(dir, 'data-knobs');
+    const file = planFile(
+      'knobs.yaml',
+      `version: 1
+name: knobs
+study: no-such-study
+hosts:
+  client: root@bad_host!
+  server: bench@10.0.0.2:99999
+templates:
+  - template: node
+    variant: async
+    knobs: { workers: 1000000, colour: red }
+  - template: node
+    variant: turbo
+    knobs: { workers: -5 }
+  - template: spring-boot
+    variant: sync
+    knobs: { container: "$(touch pwned)" }
+profile:
+  request: { path: /hello }
+  load: { model: closed, connections: 0, durationS: 2 }
+`,
+    );
+    const result = cli(dataDir, file);
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout, '');
+    const lines = result.stderr.trimEnd().split('\n');
+    assert.deepEqual(
+      lines.map((line) => line.slice(file.length).split(': ')[0]),
+      [
+        ':3:8 study',
+        ':5:11 hosts.client',
+        ':6:11 hosts.server',
+        ':10:23 templates[0].knobs.workers',
+        ':10:32 templates[0].knobs.colour',
+        ':12:14 templates[1].variant',
+        ':13:23 templates[1].knobs.workers',
+        ':16:25 templates[2].knobs.container',
+        ':19:39 profile.load.connections',
+      ],
+      result.stderr,
+    );
+    assert.match(lines[1]!, /the address "bad_host!" must be a hostname/);
+    assert.match(lines[2]!, /the port "99999" must be between 1 and 65535/);
+    assert.match(lines[3]!, /must be between 1 and 64 \(got 1000000\)/);
+    assert.match(lines[6]!, /must be between 1 and 64 \(got -5\)/);
+    assert.match(lines[7]!, /must be one of tomcat, jetty \(got "\$\(touch pwned\)"\)/);
+    assert.equal(existsSync(dataDir), false, 'nothing was stored, so nothing was connected');
+  });
+
+  test('a host the command line names badly is refused with its option; one the file names that is not there, with its role and line', () => {
+    const file = planFile('hosts-named.yaml', `${GOOD_PLAN}hosts: { client: local, server: nowhere }\n`);
+    const option = cli(join(dir, 'data-named'), file, '--server', 'root@bad_host!');
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /^benchlab run: --server root@bad_host!: the address "bad_host!" must be a hostname/);
+    const missing = cli(join(dir, 'data-named'), file);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, new RegExp(`^benchlab run: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:9:33 hosts\\.server \\(the server\\): no host "nowhere"`));
+  });
+
   test('a file that is not there, or a folder', () => {
     const missing = cli(join(dir, 'data-missing'), 'nope.yaml');
     assert.equal(missing.code, 2);

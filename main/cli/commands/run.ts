@@ -7,7 +7,10 @@
 
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { describeProblems, parsePlanFile, planFileClients, type PlanFile, type PlanFileClient } from '../../../app/plans/plan-file.ts';
+import { ApiError } from '../../../app/common/errors.ts';
+import { loginRefProblem } from '../../../app/hosts/host-ref.ts';
+import type { PlanFileCatalogs } from '../../../app/plans/plan-file-catalog.ts';
+import { describeProblems, parsePlanFile, planFileClients, type PlanFile, type PlanFilePlace } from '../../../app/plans/plan-file.ts';
 import { MAX_REPEATS, unrevertedHosts, type PlanSpec, type PlanState } from '../../../app/plans/plan.ts';
 import { summaryRows, thresholdLines } from '../../../app/plans/plan-report.ts';
 import { parseThresholds, type ThresholdResult } from '../../../app/plans/thresholds.ts';
@@ -15,6 +18,8 @@ import type { Host } from '../../../app/hosts/hosts.ts';
 import { ENGINE_CHOICES, EngineChoice } from '../../../app/runs/engine-choice.ts';
 import { resolvePlanFile } from '../../services/plans/plan-file-resolver.ts';
 import { builtInStudiesDir, loadStudies } from '../../services/plans/study-catalog.ts';
+import type { Services } from '../../services/services.ts';
+import { loadCatalog, templatePathsFromEnv } from '../../services/templates/catalog.ts';
 import { EXIT, formatTable, intOption, listOption, stringOption, UsageError, type Command, type CommandContext } from '../cli-kit.ts';
 import { parseClientRefs } from '../client-refs.ts';
 import { connectHost, resolveHostRef } from '../host-refs.ts';
@@ -77,7 +82,17 @@ benchlab run plan.yaml --client lab-client --client lab-client2:2 --server lab-s
   run: runPlanFile,
 };
 
-async function readPlan(ctx: CommandContext): Promise<{ file: string; plan: PlanFile } | number> {
+/** What the file is checked against before anything connects; a catalog that cannot be read is left to the later check. */
+async function installedCatalogs(): Promise<PlanFileCatalogs | undefined> {
+  try {
+    const [templates, studies] = await Promise.all([loadCatalog(templatePathsFromEnv().templatesDir), loadStudies(builtInStudiesDir())]);
+    return { templates: templates.entries.map((entry) => entry.manifest), studies: studies.studies };
+  } catch {
+    return undefined;
+  }
+}
+
+async function readPlan(ctx: CommandContext): Promise<{ file: string; plan: PlanFile; at: PlanFilePlace } | number> {
   const [file, ...extra] = ctx.positionals;
   if (!file) throw new UsageError('missing the plan file: benchlab run PLAN.yaml');
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}": one plan file at a time`);
@@ -88,12 +103,12 @@ async function readPlan(ctx: CommandContext): Promise<{ file: string; plan: Plan
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`);
   }
-  const parsed = parsePlanFile(text, extname(file).toLowerCase() === '.json' ? 'json' : 'yaml');
+  const parsed = parsePlanFile(text, extname(file).toLowerCase() === '.json' ? 'json' : 'yaml', await installedCatalogs());
   if (!parsed.ok) {
     ctx.stderr.write(`${describeProblems(file, parsed.problems)}\n`);
     return EXIT.badInput;
   }
-  return { file, plan: parsed.plan };
+  return { file, plan: parsed.plan, at: parsed.at ?? (() => null) };
 }
 
 /** The file's plan with the command line's replacements and additions. */
@@ -112,18 +127,63 @@ function withOptions(ctx: CommandContext, plan: PlanFile): PlanFile {
   };
 }
 
-function serverRef(ctx: CommandContext, plan: PlanFile): string {
-  const ref = stringOption(ctx, 'server') ?? plan.hosts?.server;
+/** A host reference and where it was written (`--server`, or `plan.yaml:4:11 hosts.server`), to name it in a problem. */
+interface NamedRef {
+  host: string;
+  weight?: number | undefined;
+  origin: string;
+}
+
+/** Where a field of the file is written, as a problem line starts. */
+function fileOrigin(read: { file: string; at: PlanFilePlace }, path: Array<string | number>): string {
+  const place = read.at(path);
+  const field = path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${key}` : key), '');
+  return `${read.file}${place ? `:${place.line}:${place.column}` : ''} ${field}`;
+}
+
+/** A login given as an option is checked as the file's are, before anything is stored or connected. */
+function checkedOption(option: string, ref: string): void {
+  const problem = loginRefProblem(ref);
+  if (problem) throw new UsageError(`${option} ${ref}: ${problem}`);
+}
+
+function serverRef(ctx: CommandContext, read: { file: string; plan: PlanFile; at: PlanFilePlace }): NamedRef {
+  const given = stringOption(ctx, 'server');
+  if (given !== undefined) {
+    checkedOption('--server', given);
+    return { host: given, origin: '--server' };
+  }
+  const ref = read.plan.hosts?.server;
   if (!ref) throw new UsageError('no server host: add hosts.server to the plan file or pass --server HOST');
-  return ref;
+  return { host: ref, origin: fileOrigin(read, ['hosts', 'server']) };
 }
 
 /** The load clients: the --client options, else the file's hosts.clients or hosts.client. */
-function clientRefs(ctx: CommandContext, plan: PlanFile): PlanFileClient[] {
+function clientRefs(ctx: CommandContext, read: { file: string; plan: PlanFile; at: PlanFilePlace }): NamedRef[] {
   const given = listOption(ctx, 'client');
-  const clients = given.length > 0 ? parseClientRefs(given) : planFileClients(plan.hosts);
+  if (given.length > 0) {
+    return parseClientRefs(given).map((client) => {
+      checkedOption('--client', client.host);
+      return { ...client, origin: '--client' };
+    });
+  }
+  const clients: NamedRef[] = read.plan.hosts?.clients
+    ? read.plan.hosts.clients.map((client, index) => ({ ...client, origin: fileOrigin(read, ['hosts', 'clients', index]) }))
+    : planFileClients(read.plan.hosts).map((client) => ({ ...client, origin: fileOrigin(read, ['hosts', 'client']) }));
   if (clients.length === 0) throw new UsageError('no client host: add hosts.client to the plan file or pass --client HOST');
   return clients;
+}
+
+/** A reference resolved to its host; one that names none is bad input, said with where it was written and its role. */
+async function resolveNamed(services: Services, ref: NamedRef, role: string): Promise<Host> {
+  try {
+    return await resolveHostRef(services, ref.host);
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === 'not_found' || error.code === 'invalid_args')) {
+      throw new ApiError(error.code, `${ref.origin} (the ${role}): ${error.message}`);
+    }
+    throw error;
+  }
 }
 
 /** Hosts a second Ctrl-C would leave with a preset applied and not reverted (every client's included). */
@@ -144,7 +204,7 @@ async function runPlanFile(ctx: CommandContext): Promise<number> {
   }
   const files: ReportFiles = { json: stringOption(ctx, 'json'), junit: stringOption(ctx, 'junit'), markdown: stringOption(ctx, 'markdown') };
   await checkReportFiles(files);
-  const refs = { clients: clientRefs(ctx, plan), server: serverRef(ctx, plan) };
+  const refs = { clients: clientRefs(ctx, { ...read, plan }), server: serverRef(ctx, { ...read, plan }) };
 
   const stderr = ctx.stderr as NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   const quiet = ctx.values.quiet === true;
@@ -182,11 +242,13 @@ async function runPlanFile(ctx: CommandContext): Promise<number> {
   });
   try {
     const clients: Array<{ host: Host; weight: number | undefined }> = [];
-    for (const ref of refs.clients) clients.push({ host: await resolveHostRef(services, ref.host), weight: ref.weight });
+    for (const [index, ref] of refs.clients.entries()) {
+      clients.push({ host: await resolveNamed(services, ref, refs.clients.length > 1 ? `load client ${index + 1}` : 'load client'), weight: ref.weight });
+    }
     const twice = clients.find((client, index) => clients.findIndex((other) => other.host.id === client.host.id) < index);
     if (twice) throw new UsageError(`${twice.host.name} is named twice as a load client: name each client host once`);
     const client = clients[0]!.host;
-    const server = await resolveHostRef(services, refs.server);
+    const server = await resolveNamed(services, refs.server, 'server');
     const onPinned = (host: Host, fingerprint: string) => progress.line(`pinned the host key of ${host.name}: ${fingerprint}`);
     const toConnect = [...clients.map((entry) => entry.host), server].filter((host, index, all) => all.findIndex((other) => other.id === host.id) === index);
     for (const host of toConnect) {

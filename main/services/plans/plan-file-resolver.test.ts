@@ -140,9 +140,9 @@ profile:
     const bundled = (await loadCatalog(bundledPaths().templatesDir)).entries.map((entry) => entry.manifest.id);
     assert.ok(bundled.includes('node') && bundled.includes('tomcat'));
     assert.equal(byField[1]!, `templates[0].template: there is no template "nope" (${bundled.join(', ')})`);
-    assert.match(byField[2]!, /^templates\[1\]: variant "turbo" is not one of Node\.js .*'s variants \(async, sync\)$/);
-    assert.match(byField[3]!, /^templates\[2\]: knob "workers" .*: must be between/);
-    assert.match(byField[4]!, /^templates\[2\]: unknown knob "colour"/);
+    assert.match(byField[2]!, /^templates\[1\]\.variant: variant "turbo" is not one of Node\.js .*'s variants \(async, sync\)$/);
+    assert.match(byField[3]!, /^templates\[2\]\.knobs\.workers: knob "workers" .*: must be between/);
+    assert.match(byField[4]!, /^templates\[2\]\.knobs\.colour: unknown knob "colour"/);
     assert.match(byField[5]!, /^presets\.server: cannot plan preset "missing-preset" on the server host: no preset "missing-preset"$/);
   });
 

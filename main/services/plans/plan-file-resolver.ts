@@ -6,12 +6,12 @@
 // the server) come in already resolved and connected (naming hosts is the front door's business). Every problem is reported at once, each
 // with the file's field it belongs to.
 
+import { catalogIssues } from '../../../app/plans/plan-file-catalog.ts';
 import { STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileProblem } from '../../../app/plans/plan-file.ts';
 import { PlanSpec, planClientIds, type PlanSpecInput } from '../../../app/plans/plan.ts';
 import type { ReportTarget } from '../../../app/plans/plan-report.ts';
 import type { RunClient } from '../../../app/runs/runs-contract.ts';
 import type { StudyCatalog } from '../../../app/plans/studies.ts';
-import { resolveDeploySettings } from '../../../app/templates/templates.ts';
 import type { TemplateCatalog } from '../../../app/templates/templates-contract.ts';
 import type { PresetService } from '../presets/preset-service.ts';
 
@@ -69,18 +69,15 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
   };
 
   const catalog = await deps.templates.list();
+  // The same check the file had before anything connected (plan-file-catalog.ts), here on what the
+  // study filled in as well.
+  const studies = named ? (await deps.studies()).studies : [];
+  const issues = catalogIssues({ study: named, templates: templates.map((entry) => ({ ...entry })) }, { templates: catalog.templates, studies });
+  for (const issue of issues.filter((entry) => entry.path[0] !== 'study')) problems.push(problem(fileField(issue.path), issue.message));
   const targets: ReportTarget[] = [];
   templates.forEach((entry, index) => {
     const manifest = catalog.templates.find((candidate) => candidate.id === entry.template);
-    if (!manifest) {
-      problems.push(problem(`templates[${index}].template`, `there is no template "${entry.template}" (${catalog.templates.map((candidate) => candidate.id).join(', ')})`));
-      return;
-    }
-    const checked = resolveDeploySettings(manifest, { variant: entry.variant, knobs: entry.knobs, port: entry.port });
-    if (!checked.ok) {
-      for (const error of checked.errors) problems.push(problem(`templates[${index}]`, error));
-      return;
-    }
+    if (!manifest || issues.some((issue) => issue.path[1] === index)) return;
     const variant = manifest.variants.find((candidate) => candidate.id === entry.variant);
     targets.push({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, label: `${manifest.name} · ${variant?.name ?? entry.variant}` });
   });

@@ -31,6 +31,13 @@ export function bundledPaths(): BundledPaths {
   throw new Error('cannot find the server-templates folder');
 }
 
+/** The bundled paths, the templates from BENCHLAB_TEMPLATES_DIR when it is set. */
+export function templatePathsFromEnv(env: NodeJS.ProcessEnv = process.env): BundledPaths {
+  const bundled = bundledPaths();
+  const own = env.BENCHLAB_TEMPLATES_DIR?.trim();
+  return own ? { templatesDir: own, payloadFile: bundled.payloadFile } : bundled;
+}
+
 export interface CatalogEntry {
   folder: string;
   /** The template's folder on this machine. */

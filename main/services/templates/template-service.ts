@@ -16,7 +16,7 @@ import { ConnectChecks } from '../hosts/connect-checks.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
 import { runPrivileged } from '../hosts/privileged.ts';
-import { bundledPaths, loadCatalog, type BundledPaths, type CatalogEntry } from './catalog.ts';
+import { bundledPaths, loadCatalog, templatePathsFromEnv, type BundledPaths, type CatalogEntry } from './catalog.ts';
 import { syncFiles, type SyncItem } from './file-sync.ts';
 import { SUPERVISOR_SCRIPT } from './host-scripts.ts';
 import { buildInWorkspace } from './build-workspace.ts';
@@ -667,13 +667,11 @@ export class TemplateService {
  * bundled folder or from BENCHLAB_TEMPLATES_DIR (your own templates, with the bundled payload).
  */
 export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections' | 'connectChecks'> & { dataDir: string }): TemplateService {
-  const bundled = bundledPaths();
-  const own = process.env.BENCHLAB_TEMPLATES_DIR?.trim();
   return new TemplateService({
     ...options,
     cacheDir: join(options.dataDir, 'cache', 'portable-node'),
     buildDir: join(options.dataDir, 'cache', 'template-builds'),
-    paths: own ? { templatesDir: own, payloadFile: bundled.payloadFile } : bundled,
+    paths: templatePathsFromEnv(),
   });
 }
 
