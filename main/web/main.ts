@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDispatcher } from '../api/dispatch.ts';
 import { createHandlers } from '../api/handlers.ts';
-import { defaultDataDir } from '../services/data-dir.ts';
+import { DataDirError, defaultDataDir } from '../services/data-dir.ts';
 import { createServices } from '../services/services.ts';
 import { NewerSchemaError } from '../services/store/database.ts';
 import { appVersion } from '../services/version.ts';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   try {
     services = createServices({ dataDir, transport: 'web', version: appVersion() });
   } catch (error) {
-    if (error instanceof NewerSchemaError) fail(error.message);
+    if (error instanceof NewerSchemaError || error instanceof DataDirError) fail(error.message);
     throw error;
   }
   for (const notice of services.info().notices) console.warn(`benchlab: ${notice}`);

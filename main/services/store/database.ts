@@ -4,8 +4,9 @@
 // -wal/-shm are the owner's alone (0600), whatever the umask.
 
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureDataDir } from '../data-dir.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
 
 export type Db = Database.Database;
@@ -115,7 +116,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
 
 export function openDatabase(dataDir: string, options: { now?: () => Date } = {}): OpenedDatabase {
   const now = options.now ?? (() => new Date());
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  ensureDataDir(dataDir);
   const file = join(dataDir, DATABASE_FILE_NAME);
   const notices: string[] = [];
 
