@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ApiError } from './errors.ts';
-import { MAX_PAYLOAD_BYTES, parseUntrustedJson, utf8ByteLength } from './safe-json.ts';
+import { MAX_JSON_DEPTH, MAX_PAYLOAD_BYTES, nestingDepth, parseUntrustedJson, utf8ByteLength } from './safe-json.ts';
 
 function refusedWith(code: string, pattern: RegExp): (error: unknown) => boolean {
   return (error) => {
@@ -76,6 +76,15 @@ describe('utf8ByteLength', () => {
 });
 
 describe('parseUntrustedJson', () => {
+  test('nesting thousands of levels deep is refused as too deep, not as invalid JSON from a stack overflow', () => {
+    const deep = (levels: number, open = '[', close = ']') => `{"name":"app.info","args":${open.repeat(levels)}${close.repeat(levels)}}`;
+    assert.throws(() => parseUntrustedJson(deep(4000)), refusedWith('invalid_args', /^payload is nested too deep: more than 100 levels of \[ \] or \{ \}$/));
+    assert.throws(() => parseUntrustedJson(`${'{"a":'.repeat(4000)}1${'}'.repeat(4000)}`), refusedWith('invalid_args', /nested too deep/));
+    assert.equal((parseUntrustedJson(deep(MAX_JSON_DEPTH - 1)) as { name: string }).name, 'app.info', 'the top map plus 99 levels is within the cap');
+    // Brackets inside strings are text, not nesting.
+    assert.equal(nestingDepth(`{"a":"${'['.repeat(500)}\\"[["}`), 1);
+  });
+
   test('parses ordinary JSON', () => {
     assert.deepEqual(parseUntrustedJson('{"name":"hosts.add","args":{"port":22,"tags":["a","b"],"x":null}}'), {
       name: 'hosts.add',

@@ -67,3 +67,16 @@ test('a request whose write finds the store full is refused as unavailable, sayi
   assert.ok(!services.hosts.list().some((host) => host.name === refusedName), 'the refused host is not stored');
   assert.deepEqual(refused, { code: 'unavailable', message: 'hosts.add: the data disk is full, nothing was stored; free space and try again' });
 });
+
+test('a request without a usable name is told what is wrong with it', async () => {
+  const dispatch = createDispatcher(createHandlers(services), (error) => assert.fail(String(error)));
+  const message = async (name: unknown) => {
+    const outcome = await dispatch(name, {});
+    assert.ok(!outcome.ok && outcome.error.code === 'unknown_request');
+    return outcome.error.message;
+  };
+  assert.equal(await message(42), `the request's name must be text such as "app.info", not the number 42`);
+  assert.equal(await message(['app.info']), `the request's name must be text such as "app.info", not a list`);
+  assert.equal(await message(undefined), 'the request has no name: send {"name": "<capability>.<request>", "args": {…}}');
+  assert.equal(await message('no.such'), 'unknown request "no.such"');
+});

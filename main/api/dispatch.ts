@@ -17,8 +17,7 @@ export type Dispatcher = (name: unknown, args: unknown) => Promise<DispatchOutco
 export function createDispatcher(handlers: Handlers, reportInternal: (error: unknown, name: string) => void, gate?: RequestGate): Dispatcher {
   return async (name, args) => {
     if (!isRequestName(name)) {
-      const shown = typeof name === 'string' ? `"${name.slice(0, 80)}"` : 'a request without a name';
-      return { ok: false, error: { code: 'unknown_request', message: `unknown request ${shown}` } };
+      return { ok: false, error: { code: 'unknown_request', message: unknownNameMessage(name) } };
     }
     const parsed = parseArgs(name, args);
     if (!parsed.ok) return parsed;
@@ -34,4 +33,11 @@ export function createDispatcher(handlers: Handlers, reportInternal: (error: unk
       return { ok: false, error: { code: 'internal', message: `${name} failed: ${(error as Error)?.message ?? String(error)}` } };
     }
   };
+}
+
+/** Why `name` names no request, in words: missing, not text, or text that is no request's name. */
+export function unknownNameMessage(name: unknown): string {
+  if (name === undefined || name === null) return 'the request has no name: send {"name": "<capability>.<request>", "args": {…}}';
+  if (typeof name !== 'string') return `the request's name must be text such as "app.info", not ${Array.isArray(name) ? 'a list' : typeof name === 'object' ? 'an object' : `the ${typeof name} ${String(name).slice(0, 40)}`}`;
+  return `unknown request "${name.slice(0, 80)}"`;
 }

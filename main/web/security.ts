@@ -17,6 +17,18 @@ export function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 }
 
+/**
+ * Whether the Host header may be served: 400 when it is missing or sent more than once (node:http
+ * keeps the first of several, so `127.0.0.1:P` then `evil.example` would pass on the first alone),
+ * 403 when it is not one of `hosts`.
+ */
+export function hostHeaderRefusal(request: IncomingMessage, hosts: ReadonlySet<string>): { status: 400 | 403; reason: string } | null {
+  const values = request.headersDistinct.host ?? [];
+  if (values.length > 1) return { status: 400, reason: 'more than one Host header' };
+  if (values.length === 0) return { status: 400, reason: 'no Host header' };
+  return hosts.has(values[0]!) ? null : { status: 403, reason: 'unexpected Host header' };
+}
+
 export function allowedOrigins(port: number): Set<string> {
   return new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 }

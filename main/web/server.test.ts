@@ -325,6 +325,22 @@ describe('Host header allowlist', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.ok(response.status === 400 || response.status === 403, `status ${response.status}`);
   });
 
+  test('a second Host header after an allowed one is refused with 400, pages and WebSocket upgrades alike', async () => {
+    const twice = `Host: 127.0.0.1:${server.port}\r\nHost: evil.example\r\n`;
+    for (const path of ['/', '/api/call']) {
+      const answer = await rawExchange(Buffer.from(`GET ${path} HTTP/1.1\r\n${twice}Cookie: ${cookie}\r\nConnection: close\r\n\r\n`));
+      assert.equal(statusOf(answer), 400, answer);
+      assert.match(answer, /Bad Request: more than one Host header/);
+    }
+    const upgrade = await rawExchange(
+      Buffer.from(
+        `GET /api/ws HTTP/1.1\r\n${twice}Origin: ${server.origin}\r\nCookie: ${cookie}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      ),
+    );
+    assert.equal(statusOf(upgrade), 400, upgrade);
+  });
+
   test('both allowed Host spellings work', async () => {
     for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`]) {
       const response = await raw({ path: '/', headers: { host, cookie } });

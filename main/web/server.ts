@@ -13,7 +13,7 @@ import { HTTP_CALL_PATH, SESSION_COOKIE, WEB_SOCKET_PATH, type ServerMessage } f
 import type { Dispatcher } from '../api/dispatch.ts';
 import type { EventBus } from '../services/event-bus.ts';
 import { describeRawRequest, describeRequest, parseRequestTarget } from './request-target.ts';
-import { allowedHosts, allowedOrigins, isJsonContentType, readCookie, sessionCookieHeader, setSecurityHeaders } from './security.ts';
+import { allowedHosts, allowedOrigins, hostHeaderRefusal, isJsonContentType, readCookie, sessionCookieHeader, setSecurityHeaders } from './security.ts';
 import { serveStatic } from './static-files.ts';
 import { WebLogins } from './web-logins.ts';
 
@@ -140,7 +140,9 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       warnMalformed(request, target.reason);
       return sendPlain(response, 400, `Bad Request: ${target.reason}`);
     }
-    if (!hosts.has(request.headers.host ?? '')) return sendPlain(response, 403, 'Forbidden: unexpected Host header');
+    const badHost = hostHeaderRefusal(request, hosts);
+    if (badHost?.status === 400) warnMalformed(request, badHost.reason);
+    if (badHost) return sendPlain(response, badHost.status, `${badHost.status === 400 ? 'Bad Request' : 'Forbidden'}: ${badHost.reason}`);
 
     const offeredToken = target.query.get('token');
     if (offeredToken !== null && request.method === 'GET') return exchangeToken(offeredToken, response);
@@ -178,7 +180,9 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       warnMalformed(request, target.reason);
       return answerAndClose(socket, 400, 'Bad Request');
     }
-    if (!hosts.has(request.headers.host ?? '')) return answerAndClose(socket, 403, 'Forbidden');
+    const badHost = hostHeaderRefusal(request, hosts);
+    if (badHost?.status === 400) warnMalformed(request, badHost.reason);
+    if (badHost) return answerAndClose(socket, badHost.status, badHost.status === 400 ? 'Bad Request' : 'Forbidden');
     if (!origins.has(request.headers.origin ?? '')) return answerAndClose(socket, 403, 'Forbidden');
     if (!isAuthenticated(request)) return answerAndClose(socket, 401, 'Unauthorized');
     if (target.path !== WEB_SOCKET_PATH) return answerAndClose(socket, 404, 'Not Found');
