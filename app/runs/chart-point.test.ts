@@ -39,7 +39,7 @@ test('a second becomes the point the dashboard draws, placed at the time the age
     { sessionId: 7, step: 1, stepOffsetS: 10, startedAtMs: 1000 },
   );
   assert.deepEqual(point, {
-    sessionId: 7, step: 1, t: 13.24, at: 14_237, warmup: false, rps: 1000, errorsPerS: 6, p50Us: 100, p90Us: 200, p99Us: 900,
+    sessionId: 7, step: 1, t: 13.24, at: 14_237, warmup: false, rps: 1000, errorsPerS: 6, p50Us: 100, p90Us: 200, p99Us: 900, maxUs: null,
     clientCpu: 0.5, eventLoopLagMs: 4, serverCpu: 0.25, serverRssBytes: 10, serverMemUsedBytes: 20, rxBytesPerS: 30, txBytesPerS: 40,
   });
 });
@@ -74,4 +74,21 @@ test('a merged second carries each client’s own requests/s and p99; one part a
   ]);
   assert.equal('clients' in chartPoint(parts[0]!, context, [parts[0]!]), false);
   assert.equal('clients' in chartPoint(parts[0]!, context), false);
+});
+
+test('the drain after a window is a point of its own, at its end, with the late answers’ latency', () => {
+  const drain = chartPoint(
+    second({ second: 10, phase: 'drain', requests: 3280, p50Us: 4_000_000, p90Us: 7_000_000, p99Us: 8_500_000, maxUs: 8_823_000, clientMetrics: { durationMs: 8000, at: 20_000 } }),
+    { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 1000 },
+  );
+  assert.equal(drain.drain, true);
+  assert.equal(drain.t, 19);
+  assert.equal(drain.maxUs, 8_823_000);
+  assert.equal(drain.p99Us, 8_500_000);
+  assert.equal(drain.rps, 410, 'its answers over its own length');
+  const quick = chartPoint(second({ second: 2, phase: 'drain', requests: 2, clientMetrics: { durationMs: 10, at: 4010 } }), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 1000 });
+  assert.equal(quick.rps, 2, 'a short drain’s rate is over a second, not a spike');
+  const window = chartPoint(second({ second: 9, requests: 10, maxUs: 2_400_000 }), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 1000 });
+  assert.equal(window.drain, undefined);
+  assert.equal(window.maxUs, 2_400_000);
 });

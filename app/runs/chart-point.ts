@@ -1,7 +1,9 @@
 // The one way a second becomes a point on the run dashboard's charts: the run service draws the
 // second it has just stored, replay draws the same stored second later, so a replay shows exactly
 // what was seen live. A second merged from several clients carries each client's own requests/s
-// and p99 beside the merged figures (the per-client breakdown shown on demand).
+// and p99 beside the merged figures (the per-client breakdown shown on demand). The drain after a
+// step's window (answers that came late) is a point too, marked as such: the summary table counts
+// those answers, so a chart that left them out would show a lower tail than the table.
 
 import type { RunSecond } from './run-second.ts';
 import type { LivePoint } from './runs.ts';
@@ -26,7 +28,8 @@ function durationMsOf(second: RunSecond): number {
 export function chartPoint(second: RunSecond, context: PointContext, parts?: readonly RunSecond[]): LivePoint {
   const client = second.clientMetrics ?? {};
   const server = second.serverMetrics;
-  const durationMs = durationMsOf(second);
+  // A drain's rates are over at least a second: two answers in its 10 ms are not 200 a second.
+  const durationMs = second.phase === 'drain' ? Math.max(1000, durationMsOf(second)) : durationMsOf(second);
   const errors = Object.values(second.errors).reduce((sum, count) => sum + count, 0);
   // t is the end of the second (`at`, as the agent measured it) in session seconds, to the hundredth.
   const t = client.at !== undefined ? Math.round((client.at - context.startedAtMs) / 10) / 100 : context.stepOffsetS + second.second + 1;
@@ -41,6 +44,8 @@ export function chartPoint(second: RunSecond, context: PointContext, parts?: rea
     p50Us: second.p50Us,
     p90Us: second.p90Us,
     p99Us: second.p99Us,
+    maxUs: second.maxUs,
+    ...(second.phase === 'drain' ? { drain: true } : {}),
     clientCpu: client.cpu ?? 0,
     eventLoopLagMs: client.eventLoopLagMs ?? 0,
     serverCpu: server?.cpu ?? null,

@@ -125,6 +125,13 @@ export const LivePoint = z.object({
   p50Us: z.number().nullable(),
   p90Us: z.number().nullable(),
   p99Us: z.number().nullable(),
+  /** The slowest answer of the second (absent from points of older Benchlab). */
+  maxUs: z.number().nullable().optional(),
+  /**
+   * The answers that came after the step's window (its drain): the table counts them, so the charts
+   * draw them too, as one point at the drain's end. Absent for the window's seconds.
+   */
+  drain: z.boolean().optional(),
   clientCpu: z.number(),
   eventLoopLagMs: z.number(),
   serverCpu: z.number().nullable(),

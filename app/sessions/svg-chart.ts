@@ -1,7 +1,7 @@
 // Line charts as SVG text, for the printed comparison: vector output stays sharp at any print
 // resolution and needs no canvas. Linear or log axes, series thinned to a few hundred points per
 // line (each kept point the bucket's maximum, so a one-second stall still shows), lines broken
-// where the data pauses, and labelled vertical markers (sweep steps). The legend is the report's
+// where the data pauses (a lone point drawn as a dot), and labelled vertical markers (sweep steps). The legend is the report's
 // HTML beside the chart, where text wraps instead of being cut.
 
 export interface SvgSeries {
@@ -143,7 +143,9 @@ export function svgLineChart(series: readonly SvgSeries[], options: SvgChartOpti
       .join('');
     if (!d) continue;
     parts.push(`<path data-series="${escapeXml(line.label)}" d="${d}" fill="none" stroke="${line.color}" stroke-width="1.4"${line.dashed ? ' stroke-dasharray="5 3"' : ''}/>`);
-    if (line.dots) for (const [x, y] of line.segments.flat()) parts.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="2.2" fill="${line.color}"/>`);
+    // A piece of one point draws no line: it gets its dot (a one-second run, a step cut to one second).
+    const dotted = line.dots ? line.segments.flat() : line.segments.filter((segment) => segment.length === 1).flat();
+    for (const [x, y] of dotted) parts.push(`<circle data-series="${escapeXml(line.label)}" cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="2.2" fill="${line.color}"/>`);
   }
   parts.push('</svg>');
   return parts.join('');

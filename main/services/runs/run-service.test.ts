@@ -120,7 +120,8 @@ describe('run service on this machine', () => {
     assert.ok(samples[0]!.serverMetrics && samples[0]!.serverMetrics.memTotalBytes! > 0, 'server metrics stored beside the client ones');
     const points = batches.flatMap((batch) => batch.points);
     assert.equal(points.filter((point) => point.warmup).length, 1);
-    assert.equal(points.filter((point) => !point.warmup).length, 4);
+    assert.equal(points.filter((point) => !point.warmup && !point.drain).length, 4);
+    assert.equal(points.filter((point) => point.drain).length, 2, 'each step’s drain drawn: the late answers the table counts');
     assert.ok(points.every((point, i) => i === 0 || point.t >= points[i - 1]!.t));
     const session = await ok<{ status: string; runCount: number }>('sessions.get', { id: started.sessionId });
     assert.deepEqual([session.status, session.runCount], ['completed', 2]);

@@ -624,15 +624,15 @@ export class RunService {
       // The window's last second: the drain line comes once the answers still due are in, or at the timeout.
       live.links.allowPause({ client: client.index }, live.state.profile.request.timeoutMs + DRAIN_QUIET_MS);
     }
+    // Drawn from the second as stored, by the function replay draws it with; several clients' merged once all gave it.
+    // The drain too (not a second of the window): the late answers the table counts are drawn at its end.
+    if (run.aligner) this.#chart(live, run, run.aligner.add(second));
+    else live.points.push(chartPoint(second, this.#pointContext(live, stepIndex)));
     if (second.phase === 'drain') {
-      // Not a second of the window: it finishes the step's books, it is no point on the charts.
       step.summary = recorder.summary();
       this.#publish(live);
       return;
     }
-    // Drawn from the second as stored, by the function replay draws it with; several clients' merged once all gave it.
-    if (run.aligner) this.#chart(live, run, run.aligner.add(second));
-    else live.points.push(chartPoint(second, this.#pointContext(live, stepIndex)));
     if (line.phase === 'measure') {
       step.summary = recorder.summary();
       step.bottleneck = recorder.bottleneck();

@@ -180,8 +180,9 @@ describe('a session with two load clients', () => {
     // The lead grew with the slower client's measured setup (2 × 900 ms + 500 ms), recorded beside the offsets.
     assert.equal(session.config.startLeadMs, 2300);
 
-    const measured = points.filter((point) => point.sessionId === started.sessionId && !point.warmup);
+    const measured = points.filter((point) => point.sessionId === started.sessionId && !point.warmup && !point.drain);
     assert.equal(measured.length, 3, 'one merged point per second');
+    assert.equal(points.filter((point) => point.sessionId === started.sessionId && point.drain).length, 1, 'one drain point, the clients’ drains merged');
     for (const [index, point] of measured.entries()) {
       const parts = byClient.map((own) => own[index]!);
       assert.deepEqual(

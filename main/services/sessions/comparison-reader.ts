@@ -26,6 +26,8 @@ export interface ReadRun extends ComparedRunInput {
   step: Record<string, unknown>;
   /** The measured window's stored seconds, per client; histograms left out for one client (replay draws these). */
   measured: RunSecond[];
+  /** The answers after the window (one second per client; none for older runs): replay draws them as the live chart did. */
+  drain: RunSecond[];
   /** Each client's own verdict; [] for one client. */
   clientVerdicts: ClientVerdict[];
 }
@@ -59,9 +61,10 @@ export class ComparisonReader {
     const shared = clientsOnServerMachine(this.#snapshots.forSession(session.id));
     return stored.map((run) => {
       const rules = summaryRulesOf(session.config.profile, run.step, shared);
-      let measured = this.#samples.withoutHistograms(run.id, { measured: true });
+      let seconds = this.#samples.withoutHistograms(run.id);
       // Several clients' percentiles are merged from their histograms, never taken from the slowest.
-      if (clientCountOf(measured) > 1) measured = this.#samples.forRun(run.id).filter((second) => second.phase === 'measure');
+      if (clientCountOf(seconds) > 1) seconds = this.#samples.forRun(run.id);
+      const measured = seconds.filter((second) => second.phase === 'measure');
       const window = runWindow(measured);
       let summary = run.summary;
       let histogram = histogramOf(run.histogram);
@@ -86,6 +89,7 @@ export class ComparisonReader {
         bottleneck: windowBottleneck(window, rules),
         clientVerdicts: clientVerdictsOf(measured, rules),
         measured,
+        drain: seconds.filter((second) => second.phase === 'drain'),
       };
     });
   }
@@ -105,7 +109,7 @@ export class ComparisonReader {
       serverHost: session.serverHostId === null ? null : this.#hosts.nameOf(session.serverHostId),
       systems: { client: facts?.client ?? null, clients: facts?.clients ?? [], server: facts?.server ?? null },
       noise: facts?.findings ?? [],
-      runs: this.runs(session, onlyRunIds).map(({ measured: _measured, clientVerdicts: _clientVerdicts, ...run }) => run),
+      runs: this.runs(session, onlyRunIds).map(({ measured: _measured, drain: _drain, clientVerdicts: _clientVerdicts, ...run }) => run),
     };
   }
 }

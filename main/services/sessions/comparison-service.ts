@@ -78,9 +78,11 @@ export class ComparisonService {
       const offsetS = Number.isFinite(started) ? Math.max(cursor, Math.round((started - startedAtMs) / 100) / 10) : cursor;
       const step = run.ordinal - 1;
       // The points drawn live, from the same stored seconds by the same function: several clients merged, with each one's part.
-      const merged = mergedWithParts(run.measured, { histogram: false });
+      // The drain after the window too: the late answers the table counts, drawn at its end as live.
+      const merged = mergedWithParts([...run.measured, ...run.drain], { histogram: false });
       for (const { merged: second, parts } of merged) points.push(chartPoint(second, { sessionId, step, startedAtMs, stepOffsetS: offsetS }, parts));
-      const endS = offsetS + (merged.at(-1)?.merged.second ?? -1) + 1;
+      const window = merged.filter(({ merged: second }) => second.phase === 'measure');
+      const endS = offsetS + (window.at(-1)?.merged.second ?? -1) + 1;
       steps.push({
         index: step,
         label: run.stepLabel,

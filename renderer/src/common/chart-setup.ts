@@ -6,12 +6,13 @@
 
 import { Chart, Decimation, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip, type ChartDataset, type ChartOptions, type ScaleOptions } from 'chart.js';
 import { SERIES_COLORS } from '../../../app/sessions/svg-chart.ts';
+import { standsAlone, type XY } from './chart-series.ts';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Decimation, Legend, Tooltip);
 
 export { Chart };
 
-export type XY = { x: number; y: number | null };
+export type { XY };
 
 /** The colour of the i-th compared session, as in the PDF report. */
 export const seriesColor = (index: number): string => SERIES_COLORS[index % SERIES_COLORS.length]!;
@@ -65,7 +66,8 @@ export function lineDataset(series: { label: string; color: string }, data: XY[]
     borderColor: series.color,
     backgroundColor: series.color,
     borderWidth: 1.5,
-    pointRadius: options.points ? 2 : 0,
+    // A value with no neighbour is a dot, or it would not show at all (a one-second run, a drain after a pause).
+    pointRadius: options.points ? 2 : (context) => (context.type === 'data' && standsAlone(context.dataset.data as XY[], context.dataIndex) ? 2.5 : 0),
     pointHitRadius: 4,
     spanGaps: false,
     normalized: true,

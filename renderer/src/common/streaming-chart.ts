@@ -1,12 +1,15 @@
 // A chart.js line chart fed one second at a time, for the Run page and replay, in the look of
-// chart-setup.ts: only new points appended per update, step starts as labelled vertical lines and
-// the warm-up as a shaded band.
+// chart-setup.ts: only new points appended per update (the line broken at pauses, chart-series.ts),
+// step starts as labelled vertical lines with their labels in rows that keep them apart, and the
+// warm-up as a shaded band.
 
 import type { Plugin } from 'chart.js';
 import { Chart, lineDataset, lineOptions, onAxis, yScale, type XY } from './chart-setup.ts';
 import type { LivePoint } from '../../../app/runs/runs.ts';
-import type { SeriesSpec, StepMarker } from './chart-series.ts';
+import { labelRows, seriesPoints, standsAlone, type SeriesSpec, type StepMarker } from './chart-series.ts';
 
+/** The height of one row of step labels. */
+const LABEL_ROW_PX = 12;
 
 interface Overlay {
   markers: StepMarker[];
@@ -33,15 +36,20 @@ const overlayPlugin: Plugin<'line'> = {
     ctx.fillStyle = 'rgba(128, 128, 128, 0.95)';
     ctx.font = '11px system-ui, sans-serif';
     ctx.setLineDash([4, 3]);
-    for (const marker of overlay.markers) {
-      const px = x.getPixelForValue(marker.t);
-      if (px < chartArea.left || px > chartArea.right) continue;
+    const shown = overlay.markers.map((marker) => ({ marker, px: x.getPixelForValue(marker.t) })).filter(({ px }) => px >= chartArea.left && px <= chartArea.right);
+    const rows = labelRows(
+      shown.map(({ px }) => px),
+      shown.map(({ marker }) => ctx.measureText(marker.label).width),
+    );
+    shown.forEach(({ marker, px }, i) => {
+      // Close steps' labels go into rows of their own at the top of the plot, never over each other.
+      const labelY = chartArea.top + 10 + LABEL_ROW_PX * rows[i]!;
       ctx.beginPath();
       ctx.moveTo(px, chartArea.top);
       ctx.lineTo(px, chartArea.bottom);
       ctx.stroke();
-      ctx.fillText(marker.label, px + 3, chartArea.top + 10);
-    }
+      ctx.fillText(marker.label, px + 3, labelY);
+    });
     ctx.restore();
   },
 };
@@ -64,6 +72,8 @@ export class StreamingChart {
       data: { datasets: series.map((spec) => lineDataset(spec, [])) },
       options: lineOptions({ x: { title: 's' }, y: { title: unit }, legend: series.length > 1 }),
     });
+    // Session seconds from 0: a run of a second or two is not stretched over the whole width.
+    this.#chart.options.scales!.x!.min = 0;
     overlays.set(this.#chart as unknown as Chart, { markers: [], warmup: null });
   }
 
@@ -80,12 +90,9 @@ export class StreamingChart {
       this.#count = 0;
       this.#setLog(log);
     }
-    for (let i = this.#count; i < points.length; i++) {
-      const point = points[i]!;
-      this.#series.forEach((spec, index) => {
-        chart.data.datasets[index]!.data.push({ x: point.t, y: onAxis(spec.value(point), log) });
-      });
-    }
+    this.#series.forEach((spec, index) => {
+      chart.data.datasets[index]!.data.push(...seriesPoints(points, this.#count, (point) => onAxis(spec.value(point), log)));
+    });
     this.#count = points.length;
     let warmFrom: number | null = null;
     let warmTo: number | null = null;
@@ -96,6 +103,20 @@ export class StreamingChart {
     }
     overlays.set(chart as unknown as Chart, { markers, warmup: warmFrom !== null && warmTo !== null ? { from: warmFrom, to: warmTo } : null });
     chart.update('none');
+  }
+
+  /** What is drawn, for tests: the highest value, the breaks at pauses and the values drawn as lone dots. */
+  drawn(): { top: number | null; breaks: number; alone: number } {
+    let top: number | null = null;
+    let alone = 0;
+    for (const dataset of this.#chart.data.datasets) {
+      dataset.data.forEach((xy, i) => {
+        if (xy.y !== null && (top === null || xy.y > top)) top = xy.y;
+        if (standsAlone(dataset.data, i)) alone++;
+      });
+    }
+    const breaks = this.#chart.data.datasets[0]?.data.filter((xy) => xy.y === null).length ?? 0;
+    return { top, breaks, alone };
   }
 
   destroy(): void {

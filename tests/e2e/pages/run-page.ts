@@ -3,6 +3,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import { expectAttribute } from '../../support/browser.ts';
+import { tableLayoutProblems } from './table-layout.ts';
 
 export interface ProfileValues {
   name?: string;
@@ -102,5 +103,32 @@ export class RunPage {
 
   summaryRows(): Locator {
     return this.page.getByTestId('summary-row');
+  }
+
+  /** How the summary table fails to fit the window (table-layout.ts's checks); empty when it fits. */
+  layoutProblems(): Promise<string[]> {
+    return tableLayoutProblems(this.page.getByTestId('run-summary'));
+  }
+
+  /** What a chart holds: its highest value, its breaks at pauses, its values drawn as lone dots. */
+  async chartDrawn(id: string): Promise<{ top: number | null; breaks: number; alone: number }> {
+    const chart = this.page.getByTestId(`chart-${id}`);
+    const top = await chart.getAttribute('data-top');
+    return { top: top ? Number(top) : null, breaks: Number(await chart.getAttribute('data-breaks')), alone: Number(await chart.getAttribute('data-alone')) };
+  }
+
+  /** How many pixels of a chart's canvas are painted in `hex` (a series' colour): 0 when it draws nothing. */
+  chartInk(id: string, hex: string): Promise<number> {
+    return this.page
+      .getByTestId(`chart-${id}`)
+      .locator('canvas')
+      .evaluate((canvas, color) => {
+        const element = canvas as unknown as { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+        const [r, g, b] = [1, 3, 5].map((at) => parseInt(color.slice(at, at + 2), 16));
+        const { data } = element.getContext('2d').getImageData(0, 0, element.width, element.height);
+        let count = 0;
+        for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - r!) < 40 && Math.abs(data[i + 1]! - g!) < 40 && Math.abs(data[i + 2]! - b!) < 40 && data[i + 3]! > 100) count++;
+        return count;
+      }, hex);
   }
 }

@@ -1,6 +1,8 @@
 // One streaming chart of the Run page (see streaming-chart.ts for how it stays smooth on a long
 // run). The container carries data-session / data-points / data-last-t / data-last-at of what it
-// drew, for tests and for the benchmark of the lag from the agent's second boundary to the chart.
+// drew, for tests and for the benchmark of the lag from the agent's second boundary to the chart,
+// and data-top / data-breaks / data-alone (the highest value drawn, the breaks at pauses, the lone
+// values drawn as dots) for tests.
 
 import { useEffect, useRef } from 'react';
 import type { PointBuffer } from './use-live-run.ts';
@@ -44,6 +46,10 @@ export function LiveChart(props: {
       box.dataset.points = String(buffer.points.length);
       box.dataset.lastT = last ? String(last.t) : '';
       box.dataset.lastAt = last ? String(last.at) : '';
+      const drawn = chart.drawn();
+      box.dataset.top = drawn.top === null ? '' : String(drawn.top);
+      box.dataset.breaks = String(drawn.breaks);
+      box.dataset.alone = String(drawn.alone);
     }
   }, [buffer, version, markers, logScale, series, unit]);
 

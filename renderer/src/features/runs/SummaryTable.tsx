@@ -1,7 +1,7 @@
 // The live summary in the seeds' columns, one row per step: requests/s, transfer/s, mean, std dev,
-// p50/p75/p90/p99/p99.9/max, the latency bands, failures, timeouts and requests not sent — always
-// from added histograms — each step's books (every scheduled request accounted for), and a step
-// that was not steady marked, with the evidence as its tooltip.
+// p50/p75/p90/p99/p99.9/max, the latency bands (count, share beneath), failures, timeouts and
+// requests not sent — always from added histograms — each step's books (every scheduled request accounted for), and a step
+// that was not steady marked, with the evidence as its tooltip. Every column fits a 1280 px window.
 
 import type { LiveStep } from '../../../../app/runs/runs.ts';
 import { bandLabels, type RunSummary } from '../../../../app/runs/run-summary-schema.ts';
@@ -74,7 +74,7 @@ export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly num
           const summary = step.summary;
           return (
             <tr key={step.index} data-testid="summary-row" data-step={step.index}>
-              <td className="strong">
+              <td className="strong step-label">
                 {step.label}
                 {summary?.steadiness?.steady === false && (
                   <span className="not-steady" data-testid="summary-not-steady" title={summary.steadiness.message}>
@@ -94,10 +94,21 @@ export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly num
               <td>{ms(summary?.p90Us)}</td>
               <td data-testid="summary-p99">{ms(summary?.p99Us)}</td>
               <td>{ms(summary?.p999Us)}</td>
-              <td>{ms(summary?.maxUs)}</td>
+              <td data-testid="summary-max">{ms(summary?.maxUs)}</td>
               {labels.map((label, i) => {
                 const band = summary?.bands[i];
-                return <td key={label}>{band ? `${band.count.toLocaleString('en-US')} (${(band.share * 100).toFixed(1)} %)` : '–'}</td>;
+                return (
+                  <td key={label}>
+                    {band ? (
+                      <>
+                        {band.count.toLocaleString('en-US')}
+                        <span className="share">{(band.share * 100).toFixed(1)} %</span>
+                      </>
+                    ) : (
+                      '–'
+                    )}
+                  </td>
+                );
               })}
               <td data-testid="summary-failed" title={summary ? kinds({ non2xx: summary.non2xx, ...summary.errors }) : ''}>
                 {summary ? count(summary.failed) : '–'}
