@@ -95,6 +95,83 @@ describe('RunProgress', () => {
   });
 });
 
+describe('RunProgress in a log: never silent for long', () => {
+  test('a long load says its stage, req/s, p99 and errors at least every 10 s, not every second', () => {
+    let now = START;
+    const out = sink();
+    const progress = new RunProgress({ stream: out.stream, live: false, now: () => now, tickMs: 0 });
+    const stages = [stage('load-0', 'load', 'Load node · async')];
+    stages[0]!.status = 'running';
+    stages[0]!.startedAt = new Date(START).toISOString();
+    progress.plan(planWith(stages));
+    for (let second = 1; second <= 45; second++) {
+      now = START + second * 1000;
+      progress.points([{ ...point(1000, 2100), errorsPerS: second === 20 ? 5 : 0 }]);
+    }
+    const lines = out.chunks.join('').trimEnd().split('\n');
+    const figures = lines.filter((line) => line.includes(' in · '));
+    assert.deepEqual(figures, [
+      '[1/1] Load node · async · 0:11 in · 1,000 req/s, p99 2.10 ms · errors so far 0 (0.00 %)',
+      '[1/1] Load node · async · 0:21 in · 1,000 req/s, p99 2.10 ms · errors so far 5 (0.02 %)',
+      '[1/1] Load node · async · 0:31 in · 1,000 req/s, p99 2.10 ms · errors so far 5 (0.02 %)',
+      '[1/1] Load node · async · 0:41 in · 1,000 req/s, p99 2.10 ms · errors so far 5 (0.01 %)',
+    ]);
+    progress.finish();
+  });
+
+  test('a stage with no news (a long build, a load before its first second) still gets a line every 10 s', () => {
+    let now = START;
+    const out = sink();
+    const progress = new RunProgress({ stream: out.stream, live: false, now: () => now, tickMs: 0 });
+    const stages = [stage('deploy-0', 'deploy', 'Deploy tomcat · sync')];
+    stages[0]!.status = 'running';
+    stages[0]!.startedAt = new Date(START).toISOString();
+    stages[0]!.detail = 'Build on this machine: mvn package';
+    progress.plan(planWith(stages));
+    now = START + 9_000;
+    progress.tick();
+    now = START + 10_000;
+    progress.tick();
+    now = START + 15_000;
+    progress.tick();
+    now = START + 20_000;
+    progress.tick();
+    progress.finish();
+    assert.equal(
+      out.chunks.join(''),
+      [
+        '[1/1] Deploy tomcat · sync',
+        '[1/1] Deploy tomcat · sync · 0:10 in · Build on this machine: mvn package',
+        '[1/1] Deploy tomcat · sync · 0:20 in · Build on this machine: mvn package',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('a deploy says whether it built its artifact or reused it', () => {
+    const ended = (details: string[]) => {
+      const out = sink();
+      const progress = new RunProgress({ stream: out.stream, live: false, now: () => START, tickMs: 0 });
+      const stages = [stage('deploy-0', 'deploy', 'Deploy tomcat · sync')];
+      stages[0]!.status = 'running';
+      stages[0]!.startedAt = new Date(START).toISOString();
+      for (const detail of details) {
+        stages[0]!.detail = detail;
+        progress.plan(structuredClone(planWith(stages)));
+      }
+      stages[0]!.status = 'done';
+      stages[0]!.endedAt = new Date(START + 3000).toISOString();
+      stages[0]!.detail = 'http://10.0.0.2:8080';
+      progress.plan(structuredClone(planWith(stages)));
+      progress.finish();
+      return out.chunks.join('').trimEnd().split('\n').at(-1);
+    };
+    assert.equal(ended(['Check the host and its runtimes', 'Build on this machine', 'Build on this machine: mvn package', 'Upload what changed']), '[1/1] Deploy tomcat · sync — done in 3 s: http://10.0.0.2:8080; built anew (mvn package)');
+    assert.equal(ended(['Build on this machine', 'Build on this machine: mvn package: up to date (sources unchanged)']), '[1/1] Deploy tomcat · sync — done in 3 s: http://10.0.0.2:8080; build reused, sources unchanged (mvn package)');
+    assert.equal(ended(['Build on this machine: nothing to build']), '[1/1] Deploy tomcat · sync — done in 3 s: http://10.0.0.2:8080; nothing to build');
+  });
+});
+
 describe('watchInterrupts', () => {
   test('the first SIGINT or SIGTERM asks for a clean stop, any later one for now; unwatching removes the listeners', () => {
     const source = new EventEmitter();
