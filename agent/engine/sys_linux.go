@@ -1,9 +1,9 @@
-// The system calls of the loops' hot paths, made without the scheduler hand-off of the syscall
-// package's wrappers since none of them blocks (nonblocking sockets; a close that does not linger):
-// socket, setsockopt, connect, epoll_ctl and close for a new connection, reads (with the kernel's
-// receive time) and writes; and, with the hand-off, an epoll wait an epoll wait with a nanosecond timeout (epoll_pwait2, falling back to
-// epoll_wait's milliseconds on older kernels), an eventfd to wake a loop, and the process's own
-// CPU time.
+// The system calls of the loops, made raw — without the scheduler's hand-off of the syscall
+// package's wrappers: socket, setsockopt, connect, epoll_ctl and close for a new connection, reads
+// (with the kernel's receive time) and writes, none of which blocks (nonblocking sockets; a close
+// that does not linger), and the epoll wait (see epollWait) with a nanosecond timeout (epoll_pwait2,
+// falling back to epoll_pwait's milliseconds on older kernels); an eventfd to wake a loop, and the
+// process's own CPU time.
 
 package main
 
@@ -99,7 +99,12 @@ func epollWait(epfd int, events []syscall.EpollEvent, timeoutNs int64) (int, err
 			spec = syscall.NsecToTimespec(timeoutNs)
 			timeout = &spec
 		}
-		n, _, errno := syscall.Syscall6(sysEpollPwait2, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(unsafe.Pointer(timeout)), 0, 0)
+		// Raw, so the loop keeps its P while it waits. Through the scheduler's hand-off, a loop
+		// busy for 10 ms is found in this call and its P retaken, which keeps sysmon waking every
+		// 20 µs — a few % of the client's CPU on a new connection per request. A P held here is
+		// still preempted (for a GC) by the runtime's signal, which ends the wait with EINTR, and
+		// the reporter's commands wake the loop at least once a second.
+		n, _, errno := syscall.RawSyscall6(sysEpollPwait2, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(unsafe.Pointer(timeout)), 0, 0)
 		switch errno {
 		case 0:
 			return int(n), nil
@@ -116,11 +121,15 @@ func epollWait(epfd int, events []syscall.EpollEvent, timeoutNs int64) (int, err
 		// Rounded up: waking early would spin, late by under a millisecond is what this kernel allows.
 		timeoutMs = int((timeoutNs + 999_999) / 1_000_000)
 	}
-	n, err := syscall.EpollWait(epfd, events, timeoutMs)
-	if err == syscall.EINTR {
+	n, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(epfd), uintptr(unsafe.Pointer(&events[0])), uintptr(len(events)), uintptr(timeoutMs), 0, 0)
+	switch errno {
+	case 0:
+		return int(n), nil
+	case syscall.EINTR:
 		return 0, nil
+	default:
+		return 0, errno
 	}
-	return n, err
 }
 
 func newEventFd() (int, error) {
