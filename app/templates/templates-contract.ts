@@ -83,6 +83,12 @@ export const ServerOccupant = z.object({
   startedBy: z.enum(['this', 'other']),
   state: z.string(),
   heartbeatAgeSeconds: z.number().nullable(),
+  /** Benchlab's id for the deployment: what a stop or a replace names to take down another's server. */
+  deploymentId: z.string().nullable(),
+  /** Who holds it, in words ("benchlab run, pid 4242 on ci-7"); null: not recorded (an older Benchlab). */
+  holder: z.string().nullable(),
+  /** The sessions loading it now (by name), from any Benchlab sharing this store. */
+  runs: z.array(z.string()),
 });
 export type ServerOccupant = z.infer<typeof ServerOccupant>;
 
@@ -100,14 +106,23 @@ export const templateRequests = {
         variant: z.string().max(40, 'is too long').optional(),
         knobs: z.record(z.string().max(40, 'is too long'), KnobValue).optional(),
         port: Port.optional(),
+        /**
+         * The deployment (ServerOccupant.deploymentId) the user agreed to take down for this one. A
+         * server running on the host is never replaced without it: the deploy is refused, naming it.
+         */
+        replace: z.string().max(100).optional(),
       })
       .strict(),
     Deployment,
   ),
   /** What server Benchlab runs on the host now (this one's, or another Benchlab's), if any. */
   'templates.occupant': request(z.object({ hostId: HostId }).strict(), ServerOccupant.nullable()),
-  /** Stops whatever Benchlab runs on the host (graceful, then kill), even one an earlier session left. */
-  'templates.stop': request(z.object({ hostId: HostId }).strict(), Deployment),
+  /**
+   * Stops what Benchlab runs on the host (graceful, then kill): this Benchlab's server, or one an
+   * earlier session left. A server another live Benchlab holds (heartbeat fresh) is stopped only when
+   * `deploymentId` names it (the user confirmed stopping that one); otherwise the stop is refused.
+   */
+  'templates.stop': request(z.object({ hostId: HostId, deploymentId: z.string().max(100).optional() }).strict(), Deployment),
   'templates.cancel': request(z.object({ hostId: HostId }).strict(), z.object({ cancelled: z.boolean() })),
   /** Runs the host package manager's install command for a runtime (as root; sudo password from connect). */
   'templates.install': request(z.object({ hostId: HostId, runtime: z.enum(RUNTIMES) }).strict(), z.object({ command: z.string(), output: z.string() })),

@@ -8,9 +8,9 @@ export function createTemplateHandlers(templates: TemplateService): HandlersFor<
   return {
     'templates.list': () => templates.list(),
     'templates.deployments': () => templates.deployments(),
-    'templates.deploy': ({ hostId, templateId, variant, knobs, port }) => templates.deploy(hostId, templateId, { variant, knobs, port }),
+    'templates.deploy': ({ hostId, templateId, variant, knobs, port, replace }) => templates.deploy(hostId, templateId, { variant, knobs, port }, { replace }),
     'templates.occupant': ({ hostId }) => templates.occupant(hostId),
-    'templates.stop': ({ hostId }) => templates.stop(hostId),
+    'templates.stop': ({ hostId, deploymentId }) => templates.stop(hostId, { deploymentId }),
     'templates.cancel': ({ hostId }) => templates.cancel(hostId),
     'templates.install': ({ hostId, runtime }) => templates.install(hostId, runtime),
   };

@@ -36,6 +36,8 @@ import { SessionsRepository } from './sessions/sessions-repository.ts';
 import { SnapshotsRepository } from './sessions/snapshots-repository.ts';
 import { TerminalManager } from './terminals/terminal-service.ts';
 import { templateServiceFromEnv, TemplateService } from './templates/template-service.ts';
+import { sessionsLoading } from './templates/server-owner.ts';
+import { processHolder } from './store/process-owner.ts';
 
 export interface Services {
   readonly db: Db;
@@ -103,13 +105,22 @@ export function createServices(options: ServiceOptions): Services {
   const connections = new HostConnections({ hosts, bus, log });
   const terminals = new TerminalManager({ bus, transportFor: (hostId) => connections.transportFor(hostId) });
   const connectChecks = new ConnectChecks({ bus, log, hosts, isConnected: (hostId) => connections.state(hostId).state === 'connected' });
-  const templates = templateServiceFromEnv({ bus, log, hosts, connections, connectChecks, dataDir: options.dataDir });
+  const sessions = new SessionsRepository(db);
+  const templates = templateServiceFromEnv({
+    bus,
+    log,
+    hosts,
+    connections,
+    connectChecks,
+    dataDir: options.dataDir,
+    holder: processHolder(options.transport),
+    loadsOn: (server) => sessionsLoading(sessions.runningLoads(), server),
+  });
   const builtInPresets = loadBuiltInPresets(builtInPresetsDir());
   for (const problem of builtInPresets.problems) log.warn('presets', `built-in preset skipped: ${problem}`);
   const presetCatalog = new PresetCatalog(builtInPresets.presets, new PresetsRepository(db));
   const changes = new ChangesRepository(db);
   const presets = new PresetService({ catalog: presetCatalog, changes, hosts, connections, bus, log });
-  const sessions = new SessionsRepository(db);
   const snapshots = new SnapshotsRepository(db);
   const hostService = new HostService({ hosts, connections, snapshots, log });
   const hostFacts = new SessionSnapshots({ hosts, connections, changes, snapshots, sessions, log });

@@ -178,7 +178,7 @@ describe('a host without the runtimes (runtimes looked up in an empty PATH)', { 
     await until(() => lab.logs.some((line) => /node v24\.\d+\.\d+ pg \d+\.\d+\.\d+ pid \d+: listening/.test(line.message)), 'the server says it runs on v24', 5000);
     assert.equal((await fetch(`http://${lab.address}:${PORT + 1}/hello`)).status, 200);
     const again = Date.now();
-    await lab.service.deploy(lab.hostId, 'node', { port: PORT + 1, variant: 'sync' });
+    await lab.service.deploy(lab.hostId, 'node', { port: PORT + 1, variant: 'sync' }, { replace: true });
     const againMs = Date.now() - again;
     // Uploaded the first time only: the second deploy finds it by its archive's hash.
     assert.equal(lab.logs.filter((line) => /uploaded the portable Node v24\.\d+\.\d+ \(the host has no Node >= 18\)/.test(line.message)).length, 1);

@@ -368,7 +368,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
     await until(() => lab.logs.some((line) => /connector nio2, maxThreads 200, payload cached in memory/.test(line.message)), 'tomcat says nio2', 5000);
     await CHECKS.file(lab.address);
     await CHECKS.sleep(lab.address);
-    await lab.service.deploy(lab.hostId, 'vertx', { variant: 'blocking', knobs: { instances: 4, workerPoolSize: 2 }, port: PORT });
+    await lab.service.deploy(lab.hostId, 'vertx', { variant: 'blocking', knobs: { instances: 4, workerPoolSize: 2 }, port: PORT }, { replace: true });
     await until(() => lab.logs.some((line) => /variant blocking, 4 instances, worker pool 2/.test(line.message)), 'vert.x says 4 instances', 5000);
     await CHECKS.file(lab.address);
     // Four blocking sleeps on a pool of two: two after each other, not one (a pool of four or
@@ -376,7 +376,7 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
     const inSeries = await sleepsInSeries(lab.address, 4);
     assert.ok(inSeries >= 2 && inSeries < 4, `four sleeps ran ${inSeries} in series`);
     // Jetty's acceptors and selectors hold pool threads of their own: maxThreads 2 is two request threads.
-    await lab.service.deploy(lab.hostId, 'jetty', { variant: 'blocking', knobs: { maxThreads: 2, acceptors: 0, selectors: 2, cacheFile: true }, port: PORT });
+    await lab.service.deploy(lab.hostId, 'jetty', { variant: 'blocking', knobs: { maxThreads: 2, acceptors: 0, selectors: 2, cacheFile: true }, port: PORT }, { replace: true });
     await until(() => lab.logs.some((line) => /variant blocking, maxThreads 2, acceptors 0, selectors 2, payload cached in memory/.test(line.message)), 'jetty says 2 threads', 5000);
     await CHECKS.file(lab.address);
     const jettyInSeries = await sleepsInSeries(lab.address, 4);

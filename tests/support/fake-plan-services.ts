@@ -1,8 +1,10 @@
 // The plan runner over fake services (no hosts), for the unit tests of what it does in which
-// order: every preset apply and revert, deploy, load and stop is written to `calls`, each started
-// run to `started`. A test makes a host's preset fail, or the server host's occupant differ from
-// the deployment just made, through `failApplyOn` and `occupant`.
+// order: every hold, preset apply and revert, deploy, load and stop is written to `calls`, each
+// started run to `started`. A test makes a host's preset or a deploy fail, the server host held by
+// another plan or run a server at the start, or its occupant differ from the deployment just made,
+// through the choices below.
 
+import { ApiError } from '../../app/common/errors.ts';
 import { PlanSpec, type PlanSpecInput } from '../../app/plans/plan.ts';
 import type { LiveRun } from '../../app/runs/runs.ts';
 import type { Deployment, ServerOccupant } from '../../app/templates/templates-contract.ts';
@@ -21,14 +23,22 @@ export interface StartedRun {
 export interface FakeChoices {
   /** Hosts whose preset apply fails (with "sysctl refused"). */
   failApplyOn?: number[];
-  /** What templates.occupant answers; default: the deployment just made, started by this Benchlab. */
+  /** What templates.occupant answers after a deploy; default: the deployment just made, started by this Benchlab. */
   occupant?: (last: Deployment) => ServerOccupant | null;
+  /** What it answers before the plan's first deploy (the plan's start); default: none. */
+  occupantAtStart?: ServerOccupant;
+  /** Another plan holds the server host: the hold is refused with this message. */
+  heldBy?: string;
+  /** Deploys of these variants fail (with "port in use"). */
+  failDeployOf?: string[];
 }
 
 export const FAKE_PLAN_ID = '0123456789abcdef';
 
-export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner; calls: string[]; started: StartedRun[] } {
+export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner; calls: string[]; started: StartedRun[]; holds: string[] } {
   const calls: string[] = [];
+  /** The server host's holds taken and released, apart from `calls`. */
+  const holds: string[] = [];
   const started: StartedRun[] = [];
   let nextSession = 1;
   let last: Deployment | null = null;
@@ -55,16 +65,23 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
       list: async () => ({
         templates: [{ id: 'node', name: 'Node', variants: [{ id: 'async', name: 'async' }, { id: 'sync', name: 'sync' }] }],
       }),
+      hold: async (hostId: number, what: string) => {
+        if (choices.heldBy) throw new ApiError('conflict', choices.heldBy);
+        holds.push(`hold host${hostId} for ${what}`);
+        return { release: async () => void holds.push(`release host${hostId}`) };
+      },
       deploy: async (hostId: number, templateId: string, options: { variant: string }) => {
         calls.push(`deploy ${templateId}/${options.variant}`);
+        if (choices.failDeployOf?.includes(options.variant)) throw new ApiError('conflict', 'port 8080 is already in use');
         last = { hostId, hostName: `host${hostId}`, url: 'http://127.0.0.1:8080', templateId, templateName: 'Node', variant: options.variant, port: 8080, knobs: { round: calls.length } } as unknown as Deployment;
         return last;
       },
       occupant: async () => {
-        const deployed = last!;
+        const deployed = last;
+        if (!deployed) return choices.occupantAtStart ?? null;
         return choices.occupant
           ? choices.occupant(deployed)
-          : { templateName: deployed.templateName, variant: deployed.variant, port: deployed.port, startedBy: 'this', state: 'ready', heartbeatAgeSeconds: null };
+          : { templateName: deployed.templateName, variant: deployed.variant, port: deployed.port, startedBy: 'this', state: 'ready', heartbeatAgeSeconds: null, deploymentId: 'd1', holder: null, runs: [] };
       },
       cancel: () => undefined,
       stop: async () => {
@@ -82,7 +99,7 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
     } as unknown as PlanRunnerOptions['runs'],
     store: { load: () => null, save: () => undefined },
   };
-  return { runner: new PlanRunner(options), calls, started };
+  return { runner: new PlanRunner(options), calls, started, holds };
 }
 
 /** A plan of two Node variants from host 1 to host 2, no presets, with what the test changes. */

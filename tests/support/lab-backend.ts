@@ -31,6 +31,8 @@ export interface LabBackendOptions {
    * dir's own, so a JVM template is built once per machine rather than once per test run.
    */
   sharedCaches?: boolean;
+  /** The front door it stands for (default cli): `web` to play the app beside a CLI on one store. */
+  transport?: 'web' | 'cli';
 }
 
 export async function openLabBackend(instance: LabInstance, dirPrefix: string, options: LabBackendOptions = {}): Promise<LabBackend> {
@@ -43,7 +45,7 @@ export async function openLabBackend(instance: LabInstance, dirPrefix: string, o
       symlinkSync(shared, join(dir, 'cache', name));
     }
   }
-  const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const services = createServices({ dataDir: dir, transport: options.transport ?? 'cli', version: 'test' });
   const call = createDispatcher(createHandlers(services), (error) => console.error(error));
   const ok = async <T>(name: string, args: unknown): Promise<T> => {
     const outcome = await call(name, args);

@@ -51,15 +51,17 @@ ${HOST_KEY_HELP}
 export const stopCommand: Command = {
   name: 'stop',
   summary: 'stop the server Benchlab runs on a host',
-  usage: `usage: benchlab stop HOST [TEMPLATE]
+  usage: `usage: benchlab stop HOST [TEMPLATE] [--deployment ID]
 
-  Stops whatever server Benchlab runs on HOST (gracefully, then killed after the template's grace
-  period), including one an earlier or another Benchlab left there. With TEMPLATE, that template
-  must exist (a check against typos; a host runs one deployment at a time).
+  Stops the server Benchlab runs on HOST (gracefully, then killed after the template's grace
+  period), including one an earlier Benchlab left there. A server another live Benchlab holds (its
+  heartbeat is fresh) is stopped only with --deployment naming it (the refusal says its id). With
+  TEMPLATE, that template must exist (a check against typos; a host runs one deployment at a time).
 
+  --deployment ID    stop this deployment even though another Benchlab holds it
 ${HOST_KEY_HELP}`,
   example: `benchlab stop lab-server node`,
-  options: { 'accept-new-host-keys': { type: 'boolean' } },
+  options: { deployment: { type: 'string' }, 'accept-new-host-keys': { type: 'boolean' } },
   async run(ctx) {
     const [hostRef, templateRef, ...extra] = ctx.positionals;
     if (!hostRef) throw new UsageError('stop needs HOST');
@@ -67,7 +69,8 @@ ${HOST_KEY_HELP}`,
     const services = ctx.services();
     if (templateRef) await findTemplate(services, splitTemplateRef(templateRef)[0]);
     const host = await connectedHost(ctx, hostRef);
-    const stopped = await services.templates.stop(host.id);
+    const deployment = ctx.values.deployment;
+    const stopped = await services.templates.stop(host.id, { deploymentId: typeof deployment === 'string' ? deployment : undefined });
     ctx.stderr.write(`${host.name}: ${stopped.message ?? 'stopped'}\n`);
     return EXIT.ok;
   },

@@ -7,6 +7,9 @@
 // server does not waste the rest of a long sweep); a failed preset stops the plan, since nothing
 // after it would be measured as planned, and puts back the hosts it had already changed (all the
 // hosts tuned, or none). Cancel stops the stage running now and still stops the server and reverts.
+// One owner per server: the plan holds its server host from before its first preset to its end (a
+// second plan, from any Benchlab, is refused before it touches anything, naming this one), starts
+// only on a host that runs no server, and stops only the server it deployed.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { plural } from '../../../app/common/plural.ts';
@@ -40,6 +43,8 @@ import type { RunService } from '../runs/run-service.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { TemplateService } from '../templates/template-service.ts';
+import type { HostHold } from '../templates/server-hold.ts';
+import { describeHolder, describeLoads, describeServer } from '../../../app/templates/server-words.ts';
 
 export interface PlanRunnerOptions {
   bus: EventBus;
@@ -49,7 +54,7 @@ export interface PlanRunnerOptions {
   sessions: SessionsRepository;
   presetCatalog: PresetCatalog;
   presets: Pick<PresetService, 'apply' | 'revert'>;
-  templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop' | 'occupant'>;
+  templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop' | 'occupant' | 'hold'>;
   runs: Pick<RunService, 'start' | 'stop' | 'finished'>;
   /** What the stages' estimates go by (learned from past deploys and sessions); the guesses without it. */
   estimates?: { basis(): EstimateBasis };
@@ -64,6 +69,8 @@ interface Active {
   /** The stage running now, so Cancel knows what to interrupt. */
   current: PlanStage | null;
   done: Promise<void>;
+  /** The server host held for this plan, released at its end. */
+  hold: HostHold;
 }
 
 class StageFailure extends Error {}
@@ -95,6 +102,7 @@ export class PlanRunner {
   async start(spec: PlanSpec): Promise<PlanState> {
     if (this.#active?.state.status === 'running') throw new ApiError('conflict', `plan "${this.#active.state.name}" is still running: cancel it or wait`);
     const names = await this.#names(spec);
+    const hold = await this.#holdServerHost(spec, names);
     const basis = this.#options.estimates?.basis();
     const now = new Date().toISOString();
     const state: PlanState = {
@@ -108,7 +116,7 @@ export class PlanRunner {
       endedAt: null,
       estimateS: planEstimate(spec, basis).seconds,
     };
-    const active: Active = { state, spec, controller: new AbortController(), current: null, done: Promise.resolve() };
+    const active: Active = { state, spec, controller: new AbortController(), current: null, done: Promise.resolve(), hold };
     this.#active = active;
     this.#options.log.info('plans', `${spec.name}: starting ${state.stages.length} stages`);
     this.#publish(active);
@@ -164,6 +172,34 @@ export class PlanRunner {
     };
   }
 
+  /**
+   * Before anything is applied: the server host held for this plan (another plan holding it refuses
+   * this one, named), and free of any server (one another Benchlab holds, or this one's Templates
+   * page runs, is never taken down by a plan: stop it first).
+   */
+  async #holdServerHost(spec: PlanSpec, names: PlanNames): Promise<HostHold> {
+    const host = names.host(spec.serverHostId);
+    const untouched = `plan "${spec.name}" did not start: nothing was applied, deployed or stopped`;
+    let hold: HostHold;
+    try {
+      hold = await this.#options.templates.hold(spec.serverHostId, `plan "${spec.name}"`);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'conflict') throw new ApiError('conflict', `${error.message}: ${untouched}`);
+      throw error;
+    }
+    try {
+      const occupant = await this.#options.templates.occupant(spec.serverHostId);
+      if (occupant) {
+        const who = occupant.startedBy === 'this' ? "started from this Benchlab's Templates page" : describeHolder(occupant.holder, occupant.heartbeatAgeSeconds);
+        throw new ApiError('conflict', `${host} runs ${describeServer(occupant)}, ${who}${describeLoads(occupant.runs)}: ${untouched}. Stop that server first, or choose another server host.`);
+      }
+      return hold;
+    } catch (error) {
+      await hold.release();
+      throw error;
+    }
+  }
+
   async #drive(active: Active, names: PlanNames): Promise<void> {
     const { spec, state } = active;
     const signal = active.controller.signal;
@@ -216,6 +252,7 @@ export class PlanRunner {
       state.endedAt = new Date().toISOString();
       state.message = failures.length > 0 ? failures.join('\n') : signal.aborted ? 'cancelled: the server was stopped and the rest skipped' : null;
       active.current = null;
+      await active.hold.release().catch(() => undefined);
       const log = status === 'failed' ? this.#options.log.error.bind(this.#options.log) : this.#options.log.info.bind(this.#options.log);
       log('plans', `${state.name}: ${status}${state.message ? ` — ${state.message}` : ''}`);
       this.#publish(active);
@@ -253,8 +290,8 @@ export class PlanRunner {
       this.#publish(active);
     });
     let failure: string | null = null;
-    // Set when another server holds the host: the plan's stop would take down someone else's server.
-    let leaveServer = false;
+    // Set when no server of this plan's runs there: the plan stops nothing it did not start.
+    let leaveServer: string | null = null;
     try {
       const deployment = await this.#run(active, deployStage, () =>
         this.#options.templates.deploy(spec.serverHostId, target.templateId, { variant: target.variant, knobs: target.knobs, port: target.port }),
@@ -262,20 +299,22 @@ export class PlanRunner {
       if (!deployment) {
         if (!active.controller.signal.aborted) failure = `${deployStage.label}: ${deployStage.detail}`;
         this.#finishStage(active, loadStage, active.controller.signal.aborted ? 'cancelled' : 'skipped', 'the server did not start');
+        // A failed or cancelled deploy stops what it started itself: what runs there now is not this plan's.
+        leaveServer = 'the deploy left no server of this plan’s running: nothing to stop';
       } else {
         deployStage.detail = deployment.url;
         const other = active.controller.signal.aborted ? null : await this.#otherServer(deployment);
         if (other) {
           this.#finishStage(active, loadStage, 'failed', other.message);
           failure = `${loadStage.label}: ${other.message}`;
-          leaveServer = other.leave;
+          if (other.leave) leaveServer = 'the server there now is not this plan’s: left running';
         } else failure = await this.#load(active, loadStage, deployment, names.template(target.templateId, target.variant), { index, round });
       }
     } finally {
       unwatch();
     }
     if (leaveServer) {
-      this.#finishStage(active, stopStage, 'skipped', 'the server there now is not this plan’s: left running');
+      this.#finishStage(active, stopStage, 'skipped', leaveServer);
       return failure;
     }
     // The server goes down whatever happened above, so the next template finds the port free.

@@ -157,6 +157,13 @@ export class SessionsRepository {
     return this.#db.prepare("SELECT id, owner FROM session WHERE status = 'running' ORDER BY id").all() as Array<{ id: number; owner: string | null }>;
   }
 
+  /** The sessions stored as `running`, with their name, server host and target (what a server about to be replaced is loaded by). */
+  runningLoads(): Array<{ id: number; name: string; owner: string | null; serverHostId: number | null; target: string | null }> {
+    return this.#db
+      .prepare("SELECT id, name, owner, server_host_id AS serverHostId, CASE WHEN json_valid(config) THEN json_extract(config, '$.target') END AS target FROM session WHERE status = 'running' ORDER BY id")
+      .all() as Array<{ id: number; name: string; owner: string | null; serverHostId: number | null; target: string | null }>;
+  }
+
   /**
    * Marks these sessions interrupted (those still `running`): their process ended without ending them.
    * Each ends when its last run did (its runs are ended first, at their last stored second), else when

@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 
 /** The field of /proc/<pid>/stat after the command name that holds the start time (field 22 of the whole line). */
 const START_TIME_FIELD = 19;
@@ -56,4 +57,10 @@ export function isOwnerAlive(owner: string): boolean {
   const stat = procStat(pid);
   // A zombie has ended; only its parent has not collected it yet.
   return stat !== null && stat.state !== 'Z' && stat.startTime === started;
+}
+
+/** This process in words, for what it holds on shared hosts: "benchlab run (pid 4242 on ci-7)". */
+export function processHolder(transport: 'electron' | 'web' | 'cli'): string {
+  const who = transport === 'cli' ? 'the benchlab CLI' : transport === 'web' ? 'Benchlab in web mode' : 'the Benchlab app';
+  return `${who} (pid ${process.pid} on ${hostname()})`;
 }

@@ -255,10 +255,12 @@ kill "$t" 2>/dev/null
 }
 
 /** Writes the host's clock into the heartbeat file; prints `alive` or `dead`. */
-export function heartbeatScript(run: string): string {
+export function heartbeatScript(run: string, deploymentId: string): string {
   return `{
 ${PRELUDE}
 cd ${shellQuote(run)} 2>/dev/null || { echo dead; exit 0; }
+# Another deployment in the run dir is not ours to keep alive: its own Benchlab beats for it.
+grep -qF ${shellQuote(`"id":${JSON.stringify(deploymentId)}`)} deployment.json 2>/dev/null || { echo replaced; exit 0; }
 date +%s > heartbeat.tmp && mv -f heartbeat.tmp heartbeat
 if group_alive "$(cat supervisor.pid 2>/dev/null)"; then echo alive; else echo dead; fi
 } </dev/null 2>/dev/null
@@ -297,5 +299,29 @@ for f in ${files}; do [ -f "$f" ] && tail -n 40 "$f" | sed 's/^/log /'; done
 cd / && rm -rf ${shellQuote(run)}
 echo "stopped $how"
 } </dev/null 2>/dev/null
+`;
+}
+
+/**
+ * Holds the host for one Benchlab while its plan runs: an exclusive flock beside the run dir, kept by
+ * `cat` until Benchlab closes stdin (or its link drops, or it dies: the channel closes either way).
+ * Prints `held`, or `busy <the holder's JSON>` when another holds it, or `no-flock`.
+ */
+export function holdScript(run: string, holderJson: string): string {
+  const lock = shellQuote(`${run}.hold-lock`);
+  const info = shellQuote(`${run}.hold`);
+  return `mkdir -p "$(dirname ${lock})" 2>/dev/null
+command -v flock >/dev/null 2>&1 || { echo no-flock; exit 0; }
+exec 9>>${lock} || { echo "error cannot open ${lock}"; exit 1; }
+if flock -n 9; then
+  printf '%s\\n' ${shellQuote(holderJson)} > ${info}.tmp && mv -f ${info}.tmp ${info}
+  echo held
+  cat >/dev/null
+  rm -f ${info}
+else
+  # The holder writes who it is right after it got the lock: give it a moment to say so.
+  i=0; while [ ! -s ${info} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+  echo "busy $(head -c 2000 ${info} 2>/dev/null | tr -d '\\n')"
+fi
 `;
 }

@@ -43,6 +43,8 @@ export interface RecordedDeployment {
   logs?: string[];
   /** The private database started with it (version, port, settings). */
   database?: DatabaseFacts;
+  /** The Benchlab process that deployed it and beats its heartbeat, in words ("benchlab run, pid 4242 on ci-7"). */
+  holder?: string;
 }
 
 export interface RunInspection {
@@ -108,9 +110,11 @@ export async function watchLogs(transport: HostTransport, run: string, logs: rea
   await transport.exec('sh -s', { stdin: watchScript(run, logs, options.fromStart), timeoutMs: 2 ** 31 - 1, onStdout: options.onOutput });
 }
 
-export async function beat(transport: HostTransport, run: string): Promise<'alive' | 'dead'> {
-  const result = await transport.exec('sh -s', { stdin: heartbeatScript(run), timeoutMs: 15_000 });
-  return result.stdout.trim() === 'alive' ? 'alive' : 'dead';
+/** Beats the heartbeat of our deployment; `replaced`: the run dir holds another deployment now (left alone). */
+export async function beat(transport: HostTransport, run: string, deploymentId: string): Promise<'alive' | 'dead' | 'replaced'> {
+  const result = await transport.exec('sh -s', { stdin: heartbeatScript(run, deploymentId), timeoutMs: 15_000 });
+  const said = result.stdout.trim();
+  return said === 'alive' || said === 'replaced' ? said : 'dead';
 }
 
 export interface StopOutcome {

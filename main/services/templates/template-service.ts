@@ -25,6 +25,9 @@ import { ServerLogStream } from './log-stream.ts';
 import { DATABASE_FOLDER, findPostgres, startPrivatePostgres } from './private-postgres.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
 import { beat, inspectRun, probeHost, startSupervised, stopRun, waitReady, watchLogs, type RecordedDeployment } from './remote-server.ts';
+import { describeHolder, describeLoads, describeServer } from '../../../app/templates/server-words.ts';
+import { heldElsewhere, ownershipOf } from './server-owner.ts';
+import { holdHost, type HostHold } from './server-hold.ts';
 
 /** A heartbeat younger than this means another Benchlab is driving the server: leave it alone. */
 const LIVE_HEARTBEAT_AGE_S = 20;
@@ -53,6 +56,18 @@ export interface TemplateServiceOptions {
   liveHeartbeatAgeSeconds?: number;
   /** The checks every connect runs (shared with the run service); a service alone makes its own. */
   connectChecks?: ConnectChecks;
+  /** This Benchlab process in words, recorded with each server it deploys so another names its holder. */
+  holder?: string;
+  /** The names of the sessions loading a server (any process on this store), said before it is taken down. */
+  loadsOn?: (server: { hostId: number; address: string; port: number }) => string[];
+}
+
+/**
+ * What a deploy may take down: the deployment the user named (ServerOccupant.deploymentId), or
+ * `true`: whatever this Benchlab itself runs there (a caller replacing its own server on purpose).
+ */
+export interface DeployOptions {
+  replace?: string | true | undefined;
 }
 
 /** What a host runs, with what is needed to keep it, watch it and stop it. */
@@ -135,13 +150,21 @@ export class TemplateService {
     return [...this.#active.values()].map((active) => active.deployment);
   }
 
-  async deploy(hostId: number, templateId: string, choice: DeployChoice): Promise<Deployment> {
+  async deploy(hostId: number, templateId: string, choice: DeployChoice, options: DeployOptions = {}): Promise<Deployment> {
     this.#refuseWhileClosing();
     const current = this.#active.get(hostId);
     if (current && BUSY_STATES.has(current.deployment.state)) {
       throw new ApiError('conflict', `${current.deployment.hostName} is busy (${current.deployment.state} ${current.deployment.templateName}); cancel or wait first`);
     }
     const entry = await this.#entry(templateId);
+    if (current?.deployment.state === 'ready' && options.replace !== current.id && options.replace !== true) {
+      // Replacing a server takes it from whoever uses it: only on the user's word, naming that server.
+      const { deployment } = current;
+      throw new ApiError(
+        'conflict',
+        `${deployment.hostName} runs ${describeServer(deployment)}, deployed from this Benchlab${describeLoads(this.#loadsOn(hostId, deployment.port))}: deploying ${entry.manifest.name} would replace it. Confirm the replace, or stop it first.`,
+      );
+    }
     const resolved = resolveDeploySettings(entry.manifest, choice);
     if (!resolved.ok) throw new ApiError('invalid_args', `${entry.manifest.name}: ${resolved.errors.join('; ')}`);
     const host = this.#options.hosts.get(hostId);
@@ -184,12 +207,12 @@ export class TemplateService {
       stopping: false,
     };
     this.#active.set(hostId, active);
-    const work = this.#pipeline(active, entry, host, transport, previous);
+    const work = this.#pipeline(active, entry, host, transport, previous, typeof options.replace === 'string' ? options.replace : null);
     active.settled = work.catch(() => undefined);
     return work;
   }
 
-  async #pipeline(active: Active, entry: CatalogEntry, host: Host, transport: HostTransport, previous: Active | undefined): Promise<Deployment> {
+  async #pipeline(active: Active, entry: CatalogEntry, host: Host, transport: HostTransport, previous: Active | undefined, replace: string | null): Promise<Deployment> {
     const started = Date.now();
     const { manifest } = entry;
     const { deployment } = active;
@@ -214,11 +237,15 @@ export class TemplateService {
       }
       const postgres = await this.#postgresFor(manifest, deployment, host, transport, facts, signal);
       if (previous?.run && previous.deployment.state === 'ready') {
-        this.#unfollow(previous);
-        const stopped = await stopRun(transport, previous.run, previous.manifest.stop.signal, previous.manifest.stop.graceSeconds, previous.manifest.logs);
-        this.#log(`${host.name}: stopped the running ${previous.manifest.name} (${stopped.how}) to deploy anew`);
+        // Ours as far as this Benchlab knows: stopped only if the run dir still holds it (the user asked).
+        const there = await inspectRun(transport, previous.run, 0, signal);
+        if (ownershipOf(there, previous.id, this.#liveAge).kind === 'ours') {
+          this.#unfollow(previous);
+          const stopped = await stopRun(transport, previous.run, previous.manifest.stop.signal, previous.manifest.stop.graceSeconds, previous.manifest.logs);
+          this.#log(`${host.name}: stopped the running ${previous.manifest.name} (${stopped.how}) to deploy ${manifest.name} in its place, as asked`);
+        }
       }
-      await this.#clearTheWay(active, host, transport, run, signal);
+      await this.#clearTheWay(active, host, transport, run, signal, replace);
 
       step(1, 'building', manifest.build.length === 0 ? 'nothing to build' : null);
       const built =
@@ -294,6 +321,7 @@ export class TemplateService {
         graceSeconds: manifest.stop.graceSeconds,
         logs: manifest.logs,
         ...(active.deployment.database ? { database: active.deployment.database } : {}),
+        ...(this.#options.holder ? { holder: this.#options.holder } : {}),
       };
       await startSupervised(
         transport,
@@ -351,20 +379,23 @@ export class TemplateService {
     if (missing.length > 0) throw new ApiError('unavailable', `${host.name} is missing ${missing.join(' and ')}, which Benchlab needs to supervise a server`);
   }
 
-  /** Stops a stale leftover on this host, refuses a server another Benchlab drives, and checks the port. */
-  async #clearTheWay(active: Active, host: Host, transport: HostTransport, run: string, signal: AbortSignal): Promise<void> {
+  /**
+   * Stops a stale leftover on this host, refuses a server another Benchlab holds (unless the user
+   * named that very deployment to replace), and checks the port.
+   */
+  async #clearTheWay(active: Active, host: Host, transport: HostTransport, run: string, signal: AbortSignal, replace: string | null): Promise<void> {
     let inspection = await inspectRun(transport, run, active.deployment.port, signal);
     if (inspection.present) {
       const recorded = inspection.deployment;
-      const fresh = inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < this.#liveAge;
-      if (inspection.alive && fresh) {
-        throw new ApiError(
-          'conflict',
-          `${host.name} already runs ${recorded?.templateName ?? 'a server'} for another Benchlab session (heartbeat ${inspection.heartbeatAgeSeconds} s ago). Stop it there, or use Stop here to take it down.`,
-        );
+      const owner = ownershipOf(inspection, null, this.#liveAge);
+      const named = owner.kind === 'other' && replace !== null && recorded?.id === replace;
+      if (owner.kind === 'other' && !named) {
+        const loads = this.#loadsOn(active.deployment.hostId, recorded?.port ?? null);
+        throw new ApiError('conflict', heldElsewhere(host.name, owner, loads, `not replaced by ${active.manifest.name}`));
       }
       const stopped = await stopRun(transport, run, recorded?.stopSignal ?? 'TERM', recorded?.graceSeconds ?? 5, recorded?.logs ?? []);
-      if (inspection.alive) this.#log(`${host.name}: stopped a leftover ${recorded?.templateName ?? 'server'} (${stopped.how}) before deploying`);
+      if (named) this.#log(`${host.name}: stopped ${describeServer(recorded)} (${stopped.how}), ${describeHolder(recorded?.holder, null)}, to deploy ${active.manifest.name} in its place, as asked`);
+      else if (inspection.alive) this.#log(`${host.name}: stopped a leftover ${recorded?.templateName ?? 'server'} (${stopped.how}) before deploying`);
       inspection = await inspectRun(transport, run, active.deployment.port, signal);
     }
     if (inspection.portInUse) {
@@ -389,9 +420,9 @@ export class TemplateService {
     );
     const interval = this.#options.heartbeatIntervalMs ?? 5000;
     active.heartbeat = setInterval(() => {
-      beat(transport, run).then(
+      beat(transport, run, active.id).then(
         (state) => {
-          if (state === 'dead' && active.watch === watch) this.#followUp(this.#ended(active, host, transport));
+          if (state !== 'alive' && active.watch === watch) this.#followUp(this.#ended(active, host, transport));
         },
         () => undefined, // the connection is down; the supervisor waits for us up to its limit
       );
@@ -411,13 +442,21 @@ export class TemplateService {
     active.stopping = true;
     this.#unfollow(active);
     let tail = active.logStream?.tail() ?? [];
+    let replacedBy: RecordedDeployment | null = null;
     try {
-      const stopped = await stopRun(transport, active.run!, active.manifest.stop.signal, active.manifest.stop.graceSeconds, active.manifest.logs);
-      if (stopped.logTail.length > 0) tail = stopped.logTail;
+      // Another Benchlab's deployment in its place is theirs now: named, never stopped from here.
+      const there = await inspectRun(transport, active.run!, 0);
+      if (there.deployment && there.deployment.id !== active.id) replacedBy = there.deployment;
+      else {
+        const stopped = await stopRun(transport, active.run!, active.manifest.stop.signal, active.manifest.stop.graceSeconds, active.manifest.logs);
+        if (stopped.logTail.length > 0) tail = stopped.logTail;
+      }
     } catch {
       // the host is unreachable; the next connect cleans up
     }
-    const message = `${active.manifest.name} stopped running on ${host.name} without being asked to.`;
+    const message = replacedBy
+      ? `${active.manifest.name} on ${host.name} was replaced by ${describeServer(replacedBy)}, ${describeHolder(replacedBy.holder, null)}; this Benchlab was not asked.`
+      : `${active.manifest.name} stopped running on ${host.name} without being asked to.`;
     this.#update(active, { state: 'failed', step: null, message, logTail: tail });
     this.#options.log.error('templates', `${message}${tailText(tail)}`);
     active.stopping = false;
@@ -466,41 +505,70 @@ export class TemplateService {
     const active = this.#active.get(hostId);
     if (active && (active.deployment.state === 'ready' || BUSY_STATES.has(active.deployment.state))) {
       const { deployment } = active;
-      return { templateName: deployment.templateName, variant: deployment.variant, port: deployment.port, startedBy: 'this', state: deployment.state, heartbeatAgeSeconds: null };
+      return {
+        templateName: deployment.templateName,
+        variant: deployment.variant,
+        port: deployment.port,
+        startedBy: 'this',
+        state: deployment.state,
+        heartbeatAgeSeconds: null,
+        deploymentId: active.id,
+        holder: this.#options.holder ?? null,
+        runs: this.#loadsOn(hostId, deployment.port),
+      };
     }
     const transport = this.#options.connections.transportFor(hostId);
-    const facts = await probeHost(transport, this.#options.runtimePath);
-    const inspection = await inspectRun(transport, `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`, 0);
-    const fresh = inspection.heartbeatAgeSeconds !== null && inspection.heartbeatAgeSeconds < this.#liveAge;
-    if (!inspection.alive || !fresh) return null;
-    const recorded = inspection.deployment;
+    const inspection = await inspectRun(transport, await this.#runDir(transport), 0);
+    const owner = ownershipOf(inspection, null, this.#liveAge);
+    if (owner.kind !== 'other') return null;
+    const recorded = owner.recorded;
     return {
       templateName: recorded?.templateName ?? 'a server',
       variant: recorded?.variant ?? null,
       port: recorded?.port ?? null,
       startedBy: 'other',
       state: 'ready',
-      heartbeatAgeSeconds: inspection.heartbeatAgeSeconds,
+      heartbeatAgeSeconds: owner.heartbeatAgeSeconds,
+      deploymentId: recorded?.id ?? null,
+      holder: recorded?.holder ?? null,
+      runs: this.#loadsOn(hostId, recorded?.port ?? null),
     };
   }
 
-  /** Stops what runs on the host: our deployment, or whatever an earlier session left there. */
-  async stop(hostId: number): Promise<Deployment> {
-    const active = this.#active.get(hostId);
-    if (active?.controller) {
-      active.controller.abort();
-      await active.settled;
-      return active.deployment;
+  /** What Benchlab runs on the host now, read there (not from memory), in words: said when a run's server changed. */
+  async serverNow(hostId: number): Promise<string> {
+    const host = this.#options.hosts.get(hostId);
+    const transport = this.#options.connections.transportFor(hostId);
+    const inspection = await inspectRun(transport, await this.#runDir(transport), 0);
+    const recorded = inspection.deployment;
+    if (!inspection.alive || !recorded) return `nothing of Benchlab's runs on ${host.name} now`;
+    const ours = this.#active.get(hostId)?.id === recorded.id;
+    return `${host.name} now runs ${describeServer(recorded)}, ${ours ? 'deployed from this Benchlab' : describeHolder(recorded.holder, inspection.heartbeatAgeSeconds)}`;
+  }
+
+  /**
+   * Stops what runs on the host: our deployment, or whatever an earlier session left there. A server
+   * another live Benchlab holds is refused, unless `deploymentId` names it (the user confirmed).
+   */
+  async stop(hostId: number, options: { deploymentId?: string | undefined } = {}): Promise<Deployment> {
+    const current = this.#active.get(hostId);
+    if (current?.controller) {
+      current.controller.abort();
+      await current.settled;
+      return current.deployment;
     }
     const host = this.#options.hosts.get(hostId);
     const transport = this.#options.connections.transportFor(hostId);
-    let run = active?.run ?? null;
-    if (!run) {
-      const facts = await probeHost(transport, this.#options.runtimePath);
-      run = `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`;
-    }
+    const run = current?.run ?? (await this.#runDir(transport));
     const inspection = await inspectRun(transport, run, 0);
     const recorded = inspection.deployment;
+    const owner = ownershipOf(inspection, current?.id ?? null, this.#liveAge);
+    if (owner.kind === 'other' && (options.deploymentId === undefined || options.deploymentId !== recorded?.id)) {
+      throw new ApiError('conflict', heldElsewhere(host.name, owner, this.#loadsOn(hostId, recorded?.port ?? null), 'not stopped'));
+    }
+    // Our card follows the stop only while the run dir holds our server (or nothing any more).
+    const active = owner.kind === 'ours' || owner.kind === 'none' ? current : undefined;
+    if (owner.kind === 'other') this.#log(`${host.name}: stopping ${describeServer(recorded)}, ${describeHolder(recorded?.holder, owner.heartbeatAgeSeconds)}, as asked`);
     if (active) {
       active.stopping = true;
       this.#unfollow(active);
@@ -545,6 +613,18 @@ export class TemplateService {
     } finally {
       if (active) active.stopping = false;
     }
+  }
+
+  /**
+   * Holds the host for a plan of this Benchlab until released: another plan (any process, any machine)
+   * is refused meanwhile, naming this one. Refused with the holder's name when another holds it.
+   */
+  async hold(hostId: number, what: string): Promise<HostHold> {
+    const host = this.#options.hosts.get(hostId);
+    const transport = this.#options.connections.transportFor(hostId);
+    const held = await holdHost(transport, host.name, await this.#runDir(transport), { what, holder: this.#options.holder ?? null, since: new Date().toISOString() });
+    if (held.unheld) this.#options.log.warn('templates', held.unheld);
+    return held;
   }
 
   /** Installs a runtime with the host's package manager, as root (the user asked for it). */
@@ -595,8 +675,7 @@ export class TemplateService {
       await this.#ended(active, host, transport);
       return;
     }
-    const facts = await probeHost(transport, this.#options.runtimePath);
-    const run = `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`;
+    const run = await this.#runDir(transport);
     const inspection = await inspectRun(transport, run, 0);
     if (!inspection.present) return;
     const recorded = inspection.deployment;
@@ -612,6 +691,23 @@ export class TemplateService {
         ? `${host.name}: removed the files of ${name} an earlier session left (it was no longer running)`
         : `${host.name}: found ${name} left running by an earlier session; stopped it (${stopped.how}) and cleaned up`,
     );
+  }
+
+  /** Benchlab's run dir on the host, where its one server's files and pids are. */
+  async #runDir(transport: HostTransport): Promise<string> {
+    const facts = await probeHost(transport, this.#options.runtimePath);
+    return `${this.#options.remoteRoot ?? benchlabRoot(facts)}/run/${safeName(facts.hostname)}`;
+  }
+
+  /** The sessions loading the server on this host's port, by name (none known without a port). */
+  #loadsOn(hostId: number, port: number | null): string[] {
+    if (port === null || !this.#options.loadsOn) return [];
+    try {
+      const host = this.#options.hosts.get(hostId);
+      return this.#options.loadsOn({ hostId, address: host.kind === 'local' ? '127.0.0.1' : host.address, port });
+    } catch {
+      return [];
+    }
   }
 
   async #entry(templateId: string): Promise<CatalogEntry> {
@@ -666,7 +762,7 @@ export class TemplateService {
  * The service as the app runs it: portable Node cached under the data dir, templates from the
  * bundled folder or from BENCHLAB_TEMPLATES_DIR (your own templates, with the bundled payload).
  */
-export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections' | 'connectChecks'> & { dataDir: string }): TemplateService {
+export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections' | 'connectChecks' | 'holder' | 'loadsOn'> & { dataDir: string }): TemplateService {
   return new TemplateService({
     ...options,
     cacheDir: join(options.dataDir, 'cache', 'portable-node'),

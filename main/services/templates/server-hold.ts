@@ -1,0 +1,64 @@
+// One plan per server host at a time, across Benchlab processes and machines: a plan holds the host
+// (an exclusive lock beside Benchlab's run dir on it, host-scripts.ts holdScript) from before its
+// first preset to its end, so a second plan is refused before it touches anything, naming who holds
+// the host. The lock lives as long as the command keeping it: released by Benchlab, or by the host
+// when Benchlab's link closes (it ended, was killed or lost the host).
+
+import { ApiError } from '../../../app/common/errors.ts';
+import { shellQuote } from '../../../app/common/shell-quote.ts';
+import type { HostTransport } from '../hosts/host-transport.ts';
+import { holdScript } from './host-scripts.ts';
+
+const ANSWER_MS = 30_000;
+const RELEASE_MS = 10_000;
+
+/** Who holds a host, as written beside its run dir. */
+export interface HoldRecord {
+  /** What holds it: `plan "Overnight"`. */
+  what: string;
+  /** Which Benchlab, in words. */
+  holder: string | null;
+  since: string;
+}
+
+export interface HostHold {
+  /** Lets the host go (idempotent). */
+  release(): Promise<void>;
+}
+
+function describeRecord(text: string): string {
+  try {
+    const record = JSON.parse(text) as Partial<HoldRecord>;
+    if (typeof record.what === 'string') return `${record.what}${record.holder ? ` of ${record.holder}` : ''}${record.since ? ` (since ${record.since})` : ''}`;
+  } catch {
+    // written a moment ago and not yet complete: the holder is unnamed
+  }
+  return 'another plan (it has not said which yet)';
+}
+
+/** Holds the host, or refuses with who holds it. A host without flock is not held (said in `unheld`). */
+export async function holdHost(transport: HostTransport, hostName: string, run: string, record: HoldRecord): Promise<HostHold & { unheld: string | null }> {
+  let out = '';
+  let answered: (line: string) => void = () => undefined;
+  const answer = new Promise<string>((resolve) => (answered = resolve));
+  const keeper = await transport.start(`sh -c ${shellQuote(holdScript(run, JSON.stringify(record)))}`, {
+    onStdout: (chunk) => {
+      out += chunk;
+      const end = out.indexOf('\n');
+      if (end >= 0) answered(out.slice(0, end));
+    },
+  });
+  void keeper.exited.then(() => answered(out.trim() || 'ended'));
+  const timer = setTimeout(() => answered('timeout'), ANSWER_MS);
+  const line = await answer.finally(() => clearTimeout(timer));
+  const release = async () => {
+    keeper.end();
+    const bounded = new Promise((resolve) => setTimeout(resolve, RELEASE_MS).unref?.());
+    await Promise.race([keeper.exited, bounded]);
+  };
+  if (line === 'held') return { release, unheld: null };
+  await release();
+  if (line === 'no-flock') return { release: async () => undefined, unheld: `${hostName} has no flock (util-linux): two plans there at once are not prevented` };
+  if (line.startsWith('busy')) throw new ApiError('conflict', `${hostName} is held by ${describeRecord(line.slice(5))}`);
+  throw new ApiError('unavailable', `cannot hold ${hostName} for the plan: ${line === 'timeout' ? 'the host did not answer' : line}`);
+}
