@@ -47,9 +47,16 @@ export type LiveClient = z.infer<typeof LiveClient>;
 export const ClientVerdict = z.object({ clientIndex: z.number().int(), bottleneck: Bottleneck.nullable() });
 export type ClientVerdict = z.infer<typeof ClientVerdict>;
 
-/** What a step lost with a client: which one, when (session seconds), why, and how many of its seconds are missing. */
+/**
+ * What a step lost: a load client (which one), or the server under test (stopped or replaced under
+ * the run), when (session seconds), why, and how many of its seconds are missing.
+ */
 export const StepDegraded = z.object({
-  clientIndex: z.number().int(),
+  /** The client lost; null when the server changed. */
+  clientIndex: z.number().int().nullable(),
+  /** Absent in older records: a client. */
+  lost: z.enum(['client', 'server']).optional(),
+  /** The lost client's host, or the server's. */
   hostName: z.string(),
   atS: z.number(),
   message: z.string(),

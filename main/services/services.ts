@@ -136,6 +136,7 @@ export function createServices(options: ServiceOptions): Services {
     databaseFile: file,
     hostFacts,
     connectChecks,
+    serverNow: (hostId) => templates.serverNow(hostId),
   });
   const compare = new ComparisonService({ db, sessions });
   const imports = new SessionImporter({ db, sessions, uploadsDir: join(options.dataDir, 'tmp', 'imports') });

@@ -17,6 +17,9 @@
 // run as failed, saying so on runs.live and the log even where the store can no longer record it.
 // Other Benchlab processes may share the store (the app and a CLI): their live sessions, and the
 // agents those sessions run, are theirs; only what a dead process left is recovered or killed.
+// The deployed server changing under a run (stopped or replaced, from here or another process) is a
+// fault: the step is degraded with when and what, the load stopped and the session failed
+// (server-change.ts), so a run is never completed as one template's when it measured two.
 
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
@@ -57,6 +60,7 @@ import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
 import { measureClockOffset } from './clock-sync.ts';
 import { RunLinkWatch } from './run-link-watch.ts';
 import { StepRecorder } from './step-recorder.ts';
+import { describeServerChange, serverDegraded, ServerPidWatch, type ServerChange } from './server-change.ts';
 
 /** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
 const SESSION_CAP_MARGIN_S = 30;
@@ -85,6 +89,8 @@ export interface RunServiceOptions {
   connectChecks: Pick<ConnectChecks, 'register' | 'settled'>;
   /** Measures a client's clock offset when a session has several clients (default: through its agent, clock-sync.ts). */
   measureClock?: (transport: HostTransport, agent: AgentHost) => Promise<ClockOffset>;
+  /** What Benchlab runs on the server host now, in words (said when the server changed under a run). */
+  serverNow?: (hostId: number) => Promise<string>;
 }
 
 export interface StartArgs {
@@ -159,6 +165,10 @@ interface Live {
   storeFull: string | null;
   /** The clients on the server's machine (the same boot id at the start): the verdicts name no side for them. */
   clientsOnServerMachine: number[];
+  /** The deployed server's pid, watched while the run loads it, and its words (null: no deployment, no watch). */
+  serverWatch: { pids: ServerPidWatch; label: string } | null;
+  /** Set once the server changed under the run: resolves to why the run failed. */
+  serverChanged: Promise<string> | null;
 }
 
 export class RunService {
@@ -306,6 +316,8 @@ export class RunService {
       lastStoredAtMs: null,
       storeFull: null,
       clientsOnServerMachine: clientsOnServerMachine(facts),
+      serverWatch: args.deployment ? { pids: new ServerPidWatch(), label: `${args.deployment.templateId} · ${args.deployment.variant}` } : null,
+      serverChanged: null,
     };
     this.#live?.points.close();
     this.#live = live;
@@ -425,7 +437,8 @@ export class RunService {
       live.links.close();
       if (sampler) await sampler.stop().catch(() => undefined);
       if (live.capTimer) clearTimeout(live.capTimer);
-      failure = live.storeFull ?? failure;
+      const serverChanged = live.serverChanged ? await live.serverChanged : null;
+      failure = live.storeFull ?? serverChanged ?? failure;
       const stopped = live.controller.signal.aborted;
       const status = failure ? 'failed' : stopped ? 'cancelled' : 'completed';
       const ended = new Date();
@@ -498,7 +511,7 @@ export class RunService {
     const ender = run.lost?.client.index ?? Math.max(0, ends.findIndex((end) => end.reason !== 'completed'));
     const end = ends[ender]!;
     // A step cut at its hard cap did not finish what it scheduled: it is stopped, not completed.
-    const status = live.storeFull || run.lost ? 'failed' : end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
+    const status = live.storeFull || run.lost || live.serverChanged ? 'failed' : end.reason === 'completed' ? 'completed' : end.reason === 'stopped' || end.reason === 'cap' ? 'stopped' : 'failed';
     if (end.reason === 'cap') this.#options.log.warn('runs', `${state.name}: step ${step.index + 1} (${step.label}) reached its ${step.capS} s cap and was cut short`);
     try {
       ({ summary: liveStep.summary, bottleneck: liveStep.bottleneck } = recorder.finish(status));
@@ -656,7 +669,10 @@ export class RunService {
     const sampler = await RemoteAgent.start(transport, host.command, { role: 'sampler', port, capS, pidFile }, {
       onLine: (line) => {
         live.links.heard('server');
-        if (line.type === 'server') live.server.add(line.server, Date.now());
+        if (line.type !== 'server') return;
+        live.server.add(line.server, Date.now());
+        const change = live.serverWatch?.pids.seen(line.server.processPid, this.#elapsed(live));
+        if (change) this.#serverChanged(live, hostId, port, change);
       },
       onProblem: (message) => this.#options.log.warn('runs', `${live.state.name} (server sampler): ${message}`),
     });
@@ -728,6 +744,37 @@ export class RunService {
   }
 
   /** Stops the session's load now: `stop` to each agent, killed if it lingers. */
+  /**
+   * The deployed server stopped or was replaced under the run: the load is stopped at once (it would
+   * measure another server, or load another session's), the step marked degraded with when and what
+   * (what runs there now, asked of the host), and the session ends failed with that message.
+   */
+  #serverChanged(live: Live, hostId: number, port: number, change: ServerChange): void {
+    const { state } = live;
+    const stepIndex = state.currentStep ?? 0;
+    const step = state.steps[stepIndex]!;
+    const hostName = this.#options.hosts.get(hostId).name;
+    const label = live.serverWatch?.label ?? 'the server deployed for it';
+    void this.#halt(live, null);
+    live.serverChanged = (async () => {
+      const now = await (this.#options.serverNow?.(hostId) ?? Promise.resolve(null)).catch(() => null);
+      const why = describeServerChange(change, { hostName, label, port }, now);
+      // The seconds of the step's window that were not measured on the server it started with.
+      const load = expandSteps(state.profile)[stepIndex];
+      const windowEndS = (step.startedAtS ?? change.atS) + (stepIndex === 0 ? state.profile.warmupS : 0) + (load?.load.durationS ?? 0);
+      const degraded = serverDegraded(change, hostName, why, Math.max(0, Math.round(windowEndS - change.atS)));
+      step.degraded = degraded;
+      try {
+        if (step.runId !== null) this.#options.runs.markDegraded(step.runId, degraded);
+      } catch (error) {
+        if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${state.name}: could not store that step ${stepIndex + 1} is degraded: ${(error as Error).message}`);
+      }
+      this.#options.log.error('runs', `${state.name}: step ${stepIndex + 1} (${step.label}) degraded: ${why}`);
+      this.#update(live, {});
+      return `step ${stepIndex + 1} (${step.label}) degraded: ${why}`;
+    })();
+  }
+
   async #halt(live: Live, message: string | null): Promise<void> {
     if (live.controller.signal.aborted) return;
     live.controller.abort();
