@@ -1,7 +1,8 @@
 // The Templates page in web mode and real Chromium against the lab: the catalog (with a broken
 // manifest shown, not fatal), knob bounds checked as you type, deploying Node to lab-server until
 // it is ready, the server answering, its logs in the log terminal, and Stop; a build's download
-// progress on the deployment card.
+// progress on the deployment card; a deploy over a running server asked first, naming the run that
+// loads it, and that run degraded once the server is replaced.
 
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { bundledPaths } from '../../main/services/templates/catalog.ts';
+import type { BenchlabApi } from '../../app/contract.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { until } from '../support/until.ts';
+import { openDatabase } from '../../main/services/store/database.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
@@ -40,6 +44,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
   after(async () => {
     // A test that failed midway must not leave its server running for the next run.
     await stopDeployedServer(page, 'lab-server');
+    await stopDeployedServer(page, 'owners-server');
     await opened?.close();
     delete process.env.BENCHLAB_TEMPLATES_DIR;
     if (templatesDir) rmSync(templatesDir, { recursive: true, force: true });
@@ -110,7 +115,84 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     assert.equal(await card.getByTestId('deployment-progress').count(), 0, 'the progress line goes with the build');
   });
 
+  test('Deploy over a running server asks first, naming it and the run loading it; Keep it keeps it, Replace it replaces it and the run says so', async () => {
+    // Hosts of their own (lab instance `owners`), so a load here never meets another suite's server.
+    const mine = await labTargets('owners');
+    const hosts = new HostsPage(page);
+    await hosts.addLabHost('owners-server', mine.server, mine.keyPath);
+    await hosts.addLabHost('owners-client', mine.client, mine.keyPath);
+    const templates = new TemplatesPage(page);
+    await templates.open();
+    await templates.target('owners-server', PORT);
+    await templates.deploy('node', 'sync');
+    await templates.waitForState('owners-server', 'ready', 120_000);
+    assert.equal(await templates.replaceQuestion('node').count(), 0, 'a free host is not asked about');
+
+    // A run loading it, started as the Run page starts one.
+    const sessionId = await page.evaluate(
+      async ({ target, port }) => {
+        const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+        const hosts = await api.hosts.list();
+        const id = (name: string) => hosts.find((host) => host.name === name)!.id;
+        const run = await api.runs.start({
+          name: 'E2E load',
+          clientHostId: id('owners-client'),
+          serverHostId: id('owners-server'),
+          profile: { target: `http://${target}:${port}`, request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 120 } },
+          deployment: { templateId: 'node', variant: 'sync', knobs: {} },
+        });
+        return run.sessionId;
+      },
+      { target: mine.server.address, port: PORT },
+    );
+
+    // Another port, another variant: still the one server the host runs, and still asked about.
+    await templates.target('owners-server', PORT + 1);
+    await templates.deploy('node', 'async');
+    await templates.replaceQuestion('node').waitFor();
+    assert.equal(
+      await templates.replaceQuestion('node').getByTestId('template-replace-question').innerText(),
+      `owners-server runs Node.js (node:http) (sync) on port ${PORT}, deployed from this Benchlab; run “E2E load” loads it now. Replace it with Node.js (node:http)? Whoever uses it loses it.`,
+    );
+    assert.equal(await templates.deployButton('node').isDisabled(), true, 'no second deploy while the question is open');
+    await page.screenshot({ path: join(tmpdir(), 'benchlab-templates-replace.png'), fullPage: false });
+    await templates.answerReplace('node', false);
+    assert.equal(await templates.deploymentTitle('owners-server'), `owners-server: Node.js (node:http) (sync, port ${PORT})`, 'Keep it keeps it');
+    assert.equal((await fetch(`http://${mine.server.address}:${PORT}/hello`)).status, 200);
+
+    await templates.deploy('node', 'async');
+    await templates.answerReplace('node', true);
+    await until(async () => (await templates.deploymentTitle('owners-server')) === `owners-server: Node.js (node:http) (async, port ${PORT + 1})`, 'the new deployment on its card', 30_000, 200);
+    await templates.waitForState('owners-server', 'ready', 120_000);
+    // The run that loaded the replaced server records it and ends failed, not completed.
+    const ended = await page.evaluate(async (id) => {
+      const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+      for (;;) {
+        const { run } = await api.runs.live();
+        if (run?.sessionId === id && ['completed', 'failed', 'cancelled'].includes(run.status)) return { status: run.status, message: run.message, degraded: run.steps[0]!.degraded };
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }, sessionId);
+    assert.equal(ended.status, 'failed', `the server pids the run saw: ${ended.status === 'failed' ? '' : serverPids(opened.app.dataDir, sessionId)}`);
+    assert.equal(ended.degraded?.lost, 'server');
+    assert.match(ended.message ?? '', /degraded: the server under test, node · sync, (stopped|was replaced) \(pid \d+ ended/);
+    await stopDeployedServer(page, 'owners-server');
+  });
+
   test('across the suite the page reports no CSP violation', async () => {
     assert.deepEqual(await opened.cspViolations(), []);
   });
 });
+
+/** The pid the server sampler found each second of a session, from its stored seconds: why a change went unseen. */
+function serverPids(dataDir: string, sessionId: number): string {
+  const { db } = openDatabase(dataDir);
+  try {
+    const rows = db
+      .prepare("SELECT s.second, json_extract(s.server_metrics, '$.processPid') AS pid FROM sample s JOIN run r ON r.id = s.run_id WHERE r.session_id = ? ORDER BY s.id")
+      .all(sessionId) as Array<{ second: number; pid: number | null }>;
+    return rows.map((row) => `${row.second}:${row.pid ?? '-'}`).join(' ');
+  } finally {
+    db.close();
+  }
+}

@@ -73,6 +73,22 @@ export class TemplatesPage {
   async stop(hostName: string): Promise<void> {
     await this.deployment(hostName).getByTestId('deployment-stop').click();
   }
+
+  /** The question a deploy asks, on its template's card, before it would replace a running server. */
+  replaceQuestion(templateId: string): Locator {
+    return this.card(templateId).getByTestId('template-replace');
+  }
+
+  /** Answers the question: Replace it (true) or Keep it (false). */
+  async answerReplace(templateId: string, replace: boolean): Promise<void> {
+    await this.replaceQuestion(templateId).getByTestId(replace ? 'template-replace-confirm' : 'template-replace-cancel').click();
+    await this.replaceQuestion(templateId).waitFor({ state: 'detached' });
+  }
+
+  /** The deployment card's heading: "host: template (variant, port N)". */
+  async deploymentTitle(hostName: string): Promise<string> {
+    return (await this.deployment(hostName).locator('h2').innerText()).trim();
+  }
 }
 
 /**

@@ -3,16 +3,16 @@
 
 import { useState } from 'react';
 import type { ServerOccupant } from '../../../../app/templates/templates-contract.ts';
+import { describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner } from '../../common/Banner.tsx';
 
 function describe(occupant: ServerOccupant, hostName: string): string {
-  const what = `${occupant.templateName}${occupant.variant ? ` (${occupant.variant})` : ''}${occupant.port ? ` on port ${occupant.port}` : ''}`;
   const who =
     occupant.startedBy === 'this'
       ? `started from this Benchlab (Templates page${occupant.state === 'ready' ? '' : `, ${occupant.state}`})`
-      : `driven by another Benchlab (another window or benchlab run; heartbeat ${occupant.heartbeatAgeSeconds ?? '?'} s ago)`;
-  return `${hostName} already runs ${what}, ${who}. The plan deploys there: stop it first.`;
+      : `driven by another Benchlab (${occupant.holder ?? 'another window or benchlab run'}; heartbeat ${occupant.heartbeatAgeSeconds ?? '?'} s ago)`;
+  return `${hostName} already runs ${describeServer(occupant)}, ${who}${describeLoads(occupant.runs)}. The plan deploys there: stop it first.`;
 }
 
 export function ServerOccupantBanner(props: { hostId: number; hostName: string; occupant: ServerOccupant; onStopped: () => void }) {
@@ -23,7 +23,8 @@ export function ServerOccupantBanner(props: { hostId: number; hostName: string; 
     setStage('stopping');
     setError(null);
     try {
-      await api.templates.stop({ hostId: props.hostId });
+      // Names the server shown: the back end stops another Benchlab's server only when asked for that one.
+      await api.templates.stop({ hostId: props.hostId, ...(props.occupant.deploymentId ? { deploymentId: props.occupant.deploymentId } : {}) });
       props.onStopped();
     } catch (failure) {
       setError(`Could not stop it: ${errorMessage(failure)}`);

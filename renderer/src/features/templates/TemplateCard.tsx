@@ -1,7 +1,7 @@
 // One template of the catalog: what it is, what it needs and serves, its variants and knobs (with
 // their bounds, checked as you type by the same rules the back end applies), and Deploy.
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { resolveDeploySettings, type KnobValue, type Manifest, type Requirement } from '../../../../app/templates/templates.ts';
 
 export interface DeployRequest {
@@ -24,7 +24,7 @@ function knobBounds(knob: Manifest['knobs'][number]): string {
   return `${knob.values.join(' / ')}, default ${knob.default}`;
 }
 
-export function TemplateCard(props: { manifest: Manifest; port: number; canDeploy: string | null; onDeploy: (request: DeployRequest) => void }) {
+export function TemplateCard(props: { manifest: Manifest; port: number; canDeploy: string | null; onDeploy: (request: DeployRequest) => void; children?: ReactNode }) {
   const { manifest } = props;
   const [variant, setVariant] = useState(manifest.defaultVariant);
   /** Integer knobs keep their text as typed, so "1" then "12" is not refused at "1". */
@@ -52,6 +52,8 @@ export function TemplateCard(props: { manifest: Manifest; port: number; canDeplo
           Deploy
         </button>
       </div>
+      {/* What the page asks before this deploy goes ahead (a server to replace), beside its button. */}
+      {props.children}
       <p className="hint">{manifest.description}</p>
       <dl className="template-facts">
         <dt>Needs</dt>

@@ -4,11 +4,12 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_PORT, Port } from '../../../../app/templates/templates.ts';
-import type { Deployment } from '../../../../app/templates/templates-contract.ts';
+import type { Deployment, ServerOccupant } from '../../../../app/templates/templates-contract.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { DeploymentCard } from './DeploymentCard.tsx';
 import { LogTerminal } from '../terminals/LogTerminal.tsx';
 import { TemplateCard, type DeployRequest } from './TemplateCard.tsx';
+import { ReplaceServer } from './ReplaceServer.tsx';
 import { useDeployments } from './use-deployments.ts';
 import { useServerHostId } from './use-server-host.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
@@ -28,6 +29,8 @@ export function TemplatesPage() {
   const { value: catalog, error, setError, reload } = useLoaded((client) => client.templates.list());
   const [hostId, setHostId] = useState<number | null>(null);
   const [portText, setPortText] = useState(String(DEFAULT_PORT));
+  /** A deploy waiting for the user's word: the host runs a server it would replace. */
+  const [asking, setAsking] = useState<{ hostId: number; hostName: string; port: number; request: DeployRequest; occupant: ServerOccupant } | null>(null);
 
   const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');
   const serverHostId = useServerHostId();
@@ -37,17 +40,26 @@ export function TemplatesPage() {
   const targetBusy = target ? ['checking', 'building', 'uploading', 'starting', 'stopping'].includes(deployments.get(target.id)?.state ?? '') : false;
   const canDeploy = !target ? 'Connect a host first' : !port.success ? 'The port must be between 1 and 65535' : targetBusy ? `${target.name} is busy` : null;
 
-  const deploy = (request: DeployRequest) => {
-    if (!target || !port.success) return;
+  const send = (hostId: number, request: DeployRequest, port: number, replace?: string) => {
     setError(null);
-    const hostId = target.id;
     const asked = new Date().toISOString();
     // A failure during the deploy shows on the host's card (with the log tail); one refused before
     // it began (busy host, disconnected, bad settings) has no card to show it: it goes on top.
-    api.templates.deploy({ hostId, ...request, port: port.data }).catch((failure: unknown) => {
+    api.templates.deploy({ hostId, ...request, port, ...(replace ? { replace } : {}) }).catch((failure: unknown) => {
       const card = latest.current.get(hostId);
       if (!card || card.updatedAt < asked || !['failed', 'stopped'].includes(card.state)) setError(errorMessage(failure));
     });
+  };
+  // A server already running there (this Benchlab's or another's) is replaced only on the user's word.
+  const deploy = (request: DeployRequest) => {
+    if (!target || !port.success) return;
+    setError(null);
+    const { id: hostId, name: hostName } = target;
+    const chosenPort = port.data;
+    api.templates.occupant({ hostId }).then(
+      (occupant) => (occupant ? setAsking({ hostId, hostName, port: chosenPort, request, occupant }) : send(hostId, request, chosenPort)),
+      (failure: unknown) => setError(errorMessage(failure)),
+    );
   };
 
   const shown = [...deployments.values()].filter((deployment) => hosts?.some((host) => host.id === deployment.hostId));
@@ -100,7 +112,22 @@ export function TemplatesPage() {
       {catalog === null ? (
         <p className="hint">Loading…</p>
       ) : (
-        catalog.templates.map((manifest) => <TemplateCard key={manifest.id} manifest={manifest} port={port.success ? port.data : DEFAULT_PORT} canDeploy={canDeploy} onDeploy={deploy} />)
+        catalog.templates.map((manifest) => (
+          <TemplateCard key={manifest.id} manifest={manifest} port={port.success ? port.data : DEFAULT_PORT} canDeploy={asking ? 'Answer the question about the running server first' : canDeploy} onDeploy={deploy}>
+            {asking?.request.templateId === manifest.id && (
+              <ReplaceServer
+                hostName={asking.hostName}
+                templateName={manifest.name}
+                occupant={asking.occupant}
+                onKeep={() => setAsking(null)}
+                onReplace={(deploymentId) => {
+                  setAsking(null);
+                  send(asking.hostId, asking.request, asking.port, deploymentId);
+                }}
+              />
+            )}
+          </TemplateCard>
+        ))
       )}
       <h2>Log</h2>
       <LogTerminal />

@@ -1,0 +1,31 @@
+// Asked before a deploy would take down the server running on the host (as the wizard's "Stop it…?"
+// asks): which server, who holds it, and the runs loading it now. Replace names that very
+// deployment to the back end, so a server that changed meanwhile is never the one taken down.
+
+import type { ServerOccupant } from '../../../../app/templates/templates-contract.ts';
+import { describeHolder, describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
+import { Banner } from '../../common/Banner.tsx';
+
+export function ReplaceServer(props: { hostName: string; templateName: string; occupant: ServerOccupant; onReplace: (deploymentId: string) => void; onKeep: () => void }) {
+  const { occupant } = props;
+  const who = occupant.startedBy === 'this' ? 'deployed from this Benchlab' : describeHolder(occupant.holder, occupant.heartbeatAgeSeconds);
+  const id = occupant.deploymentId;
+  return (
+    <Banner tone="warning" className="confirm" testId="template-replace" data-started-by={occupant.startedBy}>
+      <span data-testid="template-replace-question">
+        {props.hostName} runs {describeServer(occupant)}, {who}
+        {describeLoads(occupant.runs)}. {id ? `Replace it with ${props.templateName}? Whoever uses it loses it.` : 'It cannot be named to replace it: stop it from the Benchlab that runs it.'}
+      </span>
+      <div className="actions">
+        {id && (
+          <button type="button" className="danger" data-testid="template-replace-confirm" onClick={() => props.onReplace(id)}>
+            Replace it
+          </button>
+        )}
+        <button type="button" data-testid="template-replace-cancel" onClick={props.onKeep}>
+          Keep it
+        </button>
+      </div>
+    </Banner>
+  );
+}
