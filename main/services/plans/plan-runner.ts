@@ -185,7 +185,9 @@ export class PlanRunner {
       hold = await this.#options.templates.hold(spec.serverHostId, `plan "${spec.name}"`);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'conflict') throw new ApiError('conflict', `${error.message}: ${untouched}`);
-      throw error;
+      // Not reachable (not connected, say): nothing can be done there either; its stages say what fails.
+      this.#options.log.warn('plans', `${spec.name}: ${host} could not be held for the plan (${error instanceof Error ? error.message : String(error)})`);
+      return { release: async () => undefined };
     }
     try {
       const occupant = await this.#options.templates.occupant(spec.serverHostId);
