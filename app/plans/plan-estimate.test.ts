@@ -4,11 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ESTIMATE_HISTORY_SIZE, learnedEstimates, plannedLoadSeconds, type EstimateHistory } from './plan-estimate.ts';
-import { ESTIMATE_S, PlanSpec, planEstimate, planStages } from './plan.ts';
+import { ESTIMATE_HISTORY_SIZE, learnedEstimates, plannedLoadSeconds, runRate, type EstimateHistory } from './plan-estimate.ts';
+import { ESTIMATE_S, GUESSED_ANSWERS_PER_CONNECTION_S, loadEstimate, PlanSpec, planEstimate, planStages } from './plan.ts';
+import { LoadProfile } from '../runs/load-profile.ts';
 
 const deploy = (hostId: number, templateId: string, seconds: number, variant = 'async') => ({ hostId, templateId, variant, seconds });
-const none: EstimateHistory = { deploys: [], sessions: [] };
+const none: EstimateHistory = { deploys: [], sessions: [], rates: [] };
 
 test('nothing measured: the guesses', () => {
   const basis = learnedEstimates(none);
@@ -60,6 +61,39 @@ test("the plan's stages and total follow the learned figures", () => {
     [['deploy', 3], ['load', 12], ['stop', ESTIMATE_S.stop], ['deploy', 40], ['load', 12], ['stop', ESTIMATE_S.stop]],
   );
   const total = stages.reduce((sum, stage) => sum + stage.estimateS, 0);
-  assert.deepEqual(planEstimate(spec, basis), { seconds: total, upTo: false });
+  assert.deepEqual(planEstimate(spec, basis), { seconds: total, byCount: false });
   assert.equal(total, 2 * (3 + 12 + 5 + 40 + 12 + 5));
+});
+
+const countProfile = (connections: number, requests: number) =>
+  LoadProfile.parse({ target: 'http://10.0.0.2:8080', request: { method: 'GET', path: '/hello' }, load: { model: 'closed', connections, requests } });
+
+test('a count-ended step is estimated from its profile, never as its 600 s cap', () => {
+  // 10,000 requests on 100 connections: 100 connections × 100 answers/s = 10,000 req/s, a second.
+  const estimate = loadEstimate(countProfile(100, 10_000));
+  assert.deepEqual(estimate, { seconds: Math.ceil(10_000 / (100 * GUESSED_ANSWERS_PER_CONNECTION_S)), byCount: true });
+  assert.ok(estimate.seconds < countProfile(100, 10_000).countStepCapS);
+  // A count too large for any rate stops at the cap: the estimate says no more than the run can take.
+  assert.equal(loadEstimate(countProfile(1, 1e9)).seconds, 600);
+});
+
+test('a count-ended step goes by the requests/s past runs got at the same URL, the same connections first', () => {
+  const rates = [
+    { url: 'http://10.0.0.2:8080/hello', connections: 100, requestsPerSecond: 2000 },
+    { url: 'http://10.0.0.2:8080/hello', connections: 100, requestsPerSecond: 2500 },
+    { url: 'http://10.0.0.2:8080/hello', connections: 10, requestsPerSecond: 500 },
+    { url: 'http://10.0.0.9:8080/hello', connections: 100, requestsPerSecond: 90_000 },
+  ];
+  const basis = learnedEstimates({ deploys: [], sessions: [], rates });
+  assert.equal(basis.answersPerS!('http://10.0.0.2:8080/hello', 100), 2250);
+  assert.equal(basis.answersPerS!('http://10.0.0.2:8080/hello', 50), 2000, 'other connections at the same URL: all of them (500, 2000, 2500)');
+  assert.equal(basis.answersPerS!('http://10.0.0.3:8080/hello', 100), null);
+  assert.deepEqual(loadEstimate(countProfile(100, 45_000), basis), { seconds: 20, byCount: true });
+});
+
+test('a stored run gives its URL, connections and requests/s; one without a summary none', () => {
+  const profile = countProfile(100, 10_000);
+  assert.deepEqual(runRate(profile, { load: { model: 'closed', connections: 50 } }, { requestsPerSecond: 1234 }), { url: 'http://10.0.0.2:8080/hello', connections: 50, requestsPerSecond: 1234 });
+  assert.equal(runRate(profile, { load: { model: 'closed', connections: 50 } }, null), null);
+  assert.equal(runRate({ nonsense: true }, {}, { requestsPerSecond: 1 }), null);
 });

@@ -197,7 +197,7 @@ describe('repeats', () => {
     );
     assert.equal(stages[4]!.label, 'Load node/sync (run 1 of 2) from host1: GET /hello, c=10, 10 s');
     assert.equal(new Set(stages.map((stage) => stage.id)).size, stages.length);
-    assert.deepEqual(planEstimate(plan), { seconds: 4 * (ESTIMATE_S.deploy + 10 + ESTIMATE_S.stop), upTo: false });
+    assert.deepEqual(planEstimate(plan), { seconds: 4 * (ESTIMATE_S.deploy + 10 + ESTIMATE_S.stop), byCount: false });
   });
 
   test('session names say which run; one repeat group per target and plan run', () => {
@@ -349,43 +349,45 @@ describe('planStages', () => {
 
 describe('loadEstimate', () => {
   test('one timed step: its duration', () => {
-    assert.deepEqual(loadEstimate(profile({})), { seconds: 10, upTo: false });
+    assert.deepEqual(loadEstimate(profile({})), { seconds: 10, byCount: false });
   });
 
   test('warm-up, every step, and a pause between steps (not after the last)', () => {
     // wrk seed: 10 s warm-up, 4 steps of 10 s, 5 s pauses between them.
-    assert.deepEqual(loadEstimate(profile({ sweep: [10, 100, 1000, 10_000], warmupS: 10, pauseS: 5 })), { seconds: 10 + 4 * 10 + 3 * 5, upTo: false });
+    assert.deepEqual(loadEstimate(profile({ sweep: [10, 100, 1000, 10_000], warmupS: 10, pauseS: 5 })), { seconds: 10 + 4 * 10 + 3 * 5, byCount: false });
   });
 
   test('one step: the pause is not counted', () => {
-    assert.deepEqual(loadEstimate(profile({ pauseS: 30 })), { seconds: 10, upTo: false });
+    assert.deepEqual(loadEstimate(profile({ pauseS: 30 })), { seconds: 10, byCount: false });
   });
 
   test('open model "N requests over T s": T per step', () => {
     const gatling = profile({ load: { model: 'open', requests: 52_500, durationS: 30 }, sweep: [52_500, 60_000, 90_000, 120_000], pauseS: 10 });
-    assert.deepEqual(loadEstimate(gatling), { seconds: 4 * 30 + 3 * 10, upTo: false });
+    assert.deepEqual(loadEstimate(gatling), { seconds: 4 * 30 + 3 * 10, byCount: false });
   });
 
-  test('a count-ended step: upTo, and its cap counts', () => {
+  test('a count-ended step: its count over a rate guessed from its connections, within its cap', () => {
     const counted = profile({ load: { model: 'closed', connections: 100, requests: 10_000 }, countStepCapS: 120 });
-    assert.deepEqual(loadEstimate(counted), { seconds: 120, upTo: true });
+    assert.deepEqual(loadEstimate(counted), { seconds: 1, byCount: true });
+    const capped = profile({ load: { model: 'closed', connections: 1, requests: 1_000_000 }, countStepCapS: 120 });
+    assert.deepEqual(loadEstimate(capped), { seconds: 120, byCount: true });
   });
 
-  test('a count-ended sweep: every step its cap, plus the pauses', () => {
+  test('a count-ended sweep: every step its own estimate, plus the pauses', () => {
     const counted = profile({ load: { model: 'closed', connections: 10, requests: 10_000 }, sweep: [10, 100], countStepCapS: 100, pauseS: 5 });
-    assert.deepEqual(loadEstimate(counted), { seconds: 100 + 5 + 100, upTo: true });
+    assert.deepEqual(loadEstimate(counted), { seconds: 10 + 5 + 1, byCount: true });
   });
 
   test('a count-ended step after a warm-up: the warm-up is counted once', () => {
     const counted = profile({ load: { model: 'closed', connections: 100, requests: 10_000 }, warmupS: 10 });
-    assert.deepEqual(loadEstimate(counted), { seconds: 10 + 600, upTo: true });
+    assert.deepEqual(loadEstimate(counted), { seconds: 10 + 1, byCount: true });
   });
 });
 
 describe('planEstimate', () => {
   test('targets × (deploy + load + stop), no presets', () => {
     const plan = spec({ targets: [{ templateId: 'node', variant: 'async' }, { templateId: 'node', variant: 'sync' }] });
-    assert.deepEqual(planEstimate(plan), { seconds: 2 * (ESTIMATE_S.deploy + 10 + ESTIMATE_S.stop), upTo: false });
+    assert.deepEqual(planEstimate(plan), { seconds: 2 * (ESTIMATE_S.deploy + 10 + ESTIMATE_S.stop), byCount: false });
   });
 
   test('presets and their reverts are added per host with a preset', () => {
@@ -398,12 +400,12 @@ describe('planEstimate', () => {
     ];
     const load = 10 + 4 * 10 + 3 * 5;
     const base = 2 * ESTIMATE_S.preset + 3 * (ESTIMATE_S.deploy + load + ESTIMATE_S.stop);
-    assert.deepEqual(planEstimate(spec({ presets, targets, profile: profileInput })), { seconds: base, upTo: false });
-    assert.deepEqual(planEstimate(spec({ presets, targets, profile: profileInput, revertPresets: true })), { seconds: base + 2 * ESTIMATE_S.revert, upTo: false });
+    assert.deepEqual(planEstimate(spec({ presets, targets, profile: profileInput })), { seconds: base, byCount: false });
+    assert.deepEqual(planEstimate(spec({ presets, targets, profile: profileInput, revertPresets: true })), { seconds: base + 2 * ESTIMATE_S.revert, byCount: false });
     const onePreset = { client: null, server: presets.server };
     assert.deepEqual(planEstimate(spec({ presets: onePreset, targets, profile: profileInput, revertPresets: true })), {
       seconds: ESTIMATE_S.preset + 3 * (ESTIMATE_S.deploy + load + ESTIMATE_S.stop) + ESTIMATE_S.revert,
-      upTo: false,
+      byCount: false,
     });
   });
 
@@ -419,9 +421,9 @@ describe('planEstimate', () => {
     assert.equal(Number.isInteger(planEstimate(plan).seconds), true);
   });
 
-  test('a count-ended load makes the plan an upper bound', () => {
+  test('a count-ended load is estimated from its profile, not as its 600 s cap', () => {
     const plan = spec({ profile: { ...closedProfile, load: { model: 'closed', connections: 100, requests: 10_000 } } });
-    assert.deepEqual(planEstimate(plan), { seconds: ESTIMATE_S.deploy + 600 + ESTIMATE_S.stop, upTo: true });
+    assert.deepEqual(planEstimate(plan), { seconds: ESTIMATE_S.deploy + 1 + ESTIMATE_S.stop, byCount: true });
   });
 });
 

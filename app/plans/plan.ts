@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { HostId } from '../hosts/hosts.ts';
 import { DEFAULT_ENGINE_CHOICE, EngineChoice } from '../runs/engine-choice.ts';
-import { expandSteps, LoadProfile, plannedSeconds } from '../runs/load-profile.ts';
+import { expandSteps, LoadProfile, plannedSeconds, type StepLoad } from '../runs/load-profile.ts';
 import { PresetId } from '../presets/presets.ts';
 import { MAX_RUN_CLIENTS, RunClient } from '../runs/runs-contract.ts';
 import { Tags } from '../sessions/session-library.ts';
@@ -33,7 +33,15 @@ export interface EstimateBasis {
   deployS(serverHostId: number, templateId: string, variant: string): number;
   /** Seconds a session takes beyond its planned load (connecting, the agent, the pre-flight, the drain). */
   loadOverheadS: number;
+  /** Requests/s past runs answered at this URL (target and path) with this many connections; null when none ran there. */
+  answersPerS?(url: string, connections: number): number | null;
 }
+
+/**
+ * Answers per second and connection a count-ended step is guessed to get while no run at its URL
+ * is known: 10 ms an answer. A guess for the estimate only; the step's cap still bounds the run.
+ */
+export const GUESSED_ANSWERS_PER_CONNECTION_S = 100;
 
 /** The guesses, while nothing has been measured. */
 export const GUESSED_ESTIMATES: EstimateBasis = { deployS: () => ESTIMATE_S.deploy, loadOverheadS: 0 };
@@ -197,19 +205,33 @@ export interface PlanNames {
   template(id: string, variant: string): string;
 }
 
-/** Seconds of load a profile plans: warm-up, every step, and the pauses. `upTo` when a step ends by count. */
-export function loadEstimate(profile: LoadProfile): { seconds: number; upTo: boolean } {
+/**
+ * Seconds of load a profile plans: warm-up, every step, and the pauses. A step that ends by its
+ * request count takes its count over the rate past runs at the same URL answered (`basis`), else
+ * over a guess from its connections (never its cap, which only bounds it); `byCount` says the
+ * estimate holds such a step.
+ */
+export function loadEstimate(profile: LoadProfile, basis: EstimateBasis = GUESSED_ESTIMATES): { seconds: number; byCount: boolean } {
   const steps = expandSteps(profile);
   let seconds = profile.warmupS + profile.pauseS * Math.max(0, steps.length - 1);
-  let upTo = false;
+  let byCount = false;
   for (const step of steps) {
     const planned = plannedSeconds(step.load);
     if (planned === null) {
-      upTo = true;
-      seconds += profile.countStepCapS;
+      byCount = true;
+      seconds += countStepSeconds(profile, step.load, basis);
     } else seconds += planned;
   }
-  return { seconds, upTo };
+  return { seconds, byCount };
+}
+
+/** A count-ended step's expected length: its requests over the known (or guessed) rate, within its cap. */
+function countStepSeconds(profile: LoadProfile, load: StepLoad, basis: EstimateBasis): number {
+  const requests = load.requests ?? 0;
+  const connections = load.model === 'closed' ? load.connections : 1;
+  const pipelining = load.model === 'closed' ? load.pipelining : 1;
+  const rate = basis.answersPerS?.(`${profile.target}${profile.request.path}`, connections) ?? connections * pipelining * GUESSED_ANSWERS_PER_CONNECTION_S;
+  return Math.min(profile.countStepCapS, Math.max(1, Math.ceil(requests / rate)));
 }
 
 /** The session name a target's run gets: the plan's name, what was deployed, and which repeat. */
@@ -256,7 +278,7 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
   for (const { applyStageId, hostId, presetId } of applications) {
     stages.push(stage(applyStageId, 'preset', `Apply preset "${names.preset(presetId)}" on ${names.host(hostId)}`, ESTIMATE_S.preset));
   }
-  const load = loadEstimate(spec.profile);
+  const load = loadEstimate(spec.profile, basis);
   for (const { target: index, round } of planOrder(spec)) {
     const target = spec.targets[index]!;
     const label = names.template(target.templateId, target.variant);
@@ -268,7 +290,7 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
       stage(
         id('load'),
         'load',
-        `Load ${label}${which} from ${planClientIds(spec).map((id) => names.host(id)).join(', ')}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.upTo ? ' (ends by request count)' : ''}`,
+        `Load ${label}${which} from ${planClientIds(spec).map((id) => names.host(id)).join(', ')}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.byCount ? ' (ends by request count)' : ''}`,
         load.seconds + basis.loadOverheadS,
         index,
         round,
@@ -284,16 +306,16 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
   return stages;
 }
 
-/** The plan's estimated length in seconds, and whether a count-ended step makes it an upper bound. */
-export function planEstimate(spec: PlanSpec, basis: EstimateBasis = GUESSED_ESTIMATES): { seconds: number; upTo: boolean } {
+/** The plan's estimated length in seconds, and whether a count-ended step's length is in it (`byCount`: a rate learned or guessed). */
+export function planEstimate(spec: PlanSpec, basis: EstimateBasis = GUESSED_ESTIMATES): { seconds: number; byCount: boolean } {
   const presets = presetApplications(spec).length;
-  const load = loadEstimate(spec.profile);
+  const load = loadEstimate(spec.profile, basis);
   const deploys = spec.targets.reduce((sum, target) => sum + basis.deployS(spec.serverHostId, target.templateId, target.variant), 0);
   const seconds =
     presets * ESTIMATE_S.preset +
     spec.repeats * (deploys + spec.targets.length * (load.seconds + basis.loadOverheadS + ESTIMATE_S.stop)) +
     (spec.revertPresets ? presets * ESTIMATE_S.revert : 0);
-  return { seconds: Math.ceil(seconds), upTo: load.upTo };
+  return { seconds: Math.ceil(seconds), byCount: load.byCount };
 }
 
 export function formatDuration(seconds: number): string {

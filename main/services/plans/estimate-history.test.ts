@@ -10,7 +10,9 @@ import { afterEach, beforeEach, test } from 'node:test';
 import type { Deployment } from '../../../app/templates/templates-contract.ts';
 import { EventBus } from '../event-bus.ts';
 import { HostsRepository } from '../hosts/hosts-repository.ts';
+import { RunsRepository } from '../runs/runs-repository.ts';
 import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import type { RunSummary } from '../../../app/runs/run-summary-schema.ts';
 import { openDatabase, type Db } from '../store/database.ts';
 import { EstimateHistory } from './estimate-history.ts';
 import { EstimatesRepository } from './estimates-repository.ts';
@@ -61,7 +63,7 @@ afterEach(() => {
 });
 
 test('nothing stored: no history, and the guesses', () => {
-  assert.deepEqual(history.history(), { deploys: [], sessions: [] });
+  assert.deepEqual(history.history(), { deploys: [], sessions: [], rates: [] });
   assert.equal(history.basis().deployS(serverId, 'node', 'async'), 30);
 });
 
@@ -95,4 +97,22 @@ test('completed sessions give their planned load and what they took; others and 
     { plannedS: 10, tookS: 13 },
   ]);
   assert.equal(history.basis().loadOverheadS, 4);
+});
+
+test('completed runs give the requests/s they got at their URL: a count-ended step is estimated by them', () => {
+  const sessions = new SessionsRepository(db);
+  const runs = new RunsRepository(db);
+  const add = (status: 'completed' | 'failed', requestsPerSecond: number) => {
+    const session = sessions.create({ name: 'run', config: { profile } });
+    const runId = runs.create({ sessionId: session.id, ordinal: 1, templateId: 'node', variant: 'async', step: { label: 'c=4', load: profile.load } });
+    runs.finish(runId, status, { summary: { requestsPerSecond } as RunSummary, histogram: null });
+  };
+  add('completed', 800);
+  add('failed', 5);
+  add('completed', 1200);
+  assert.deepEqual(history.history().rates, [
+    { url: 'http://10.0.0.1:3000/hello', connections: 4, requestsPerSecond: 1200 },
+    { url: 'http://10.0.0.1:3000/hello', connections: 4, requestsPerSecond: 800 },
+  ]);
+  assert.equal(history.basis().answersPerS!('http://10.0.0.1:3000/hello', 4), 1000);
 });

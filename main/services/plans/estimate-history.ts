@@ -1,9 +1,9 @@
 // The measurements the estimates learn from: every deploy that becomes ready is recorded as it is
 // announced (templates.progress, whoever asked for it: the Templates page, a plan, a re-run), and
-// plans.history hands the recent deploys and completed sessions to the wizard; the plan runner
+// plans.history hands the recent deploys, completed sessions and runs' rates to the wizard; the plan runner
 // estimates with the same figures.
 
-import { ESTIMATE_HISTORY_SIZE, learnedEstimates, plannedLoadSeconds, type EstimateHistory as History } from '../../../app/plans/plan-estimate.ts';
+import { ESTIMATE_HISTORY_SIZE, learnedEstimates, plannedLoadSeconds, runRate, type EstimateHistory as History } from '../../../app/plans/plan-estimate.ts';
 import type { EstimateBasis } from '../../../app/plans/plan.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { EstimatesRepository } from './estimates-repository.ts';
@@ -34,7 +34,8 @@ export class EstimateHistory {
       const tookS = (Date.parse(session.endedAt) - Date.parse(session.startedAt)) / 1000;
       return plannedS === null || !Number.isFinite(tookS) || tookS < 0 ? [] : [{ plannedS, tookS }];
     });
-    return { deploys, sessions };
+    const rates = this.#repository.recentCompletedRuns(ESTIMATE_HISTORY_SIZE * 5).flatMap((run) => runRate(run.profile, run.step, run.summary) ?? []);
+    return { deploys, sessions, rates };
   }
 
   basis(): EstimateBasis {

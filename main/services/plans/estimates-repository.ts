@@ -1,6 +1,7 @@
 // What the estimates learn from, as stored: how long deploys took to become ready (the deploy_timing
-// table, migration 6), and when recent completed sessions started and ended with the profile they
-// ran. All of its SQL; app/plans/plan-estimate.ts does the learning.
+// table, migration 6), when recent completed sessions started and ended with the profile they ran,
+// and what recent completed runs got (their step and summary). All of its SQL;
+// app/plans/plan-estimate.ts does the learning.
 
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';
@@ -53,5 +54,20 @@ export class EstimatesRepository {
       )
       .all(limit) as Array<{ started_at: string; ended_at: string; config: string }>;
     return rows.map((row) => ({ startedAt: row.started_at, endedAt: row.ended_at, profile: parseJsonColumn<{ profile?: unknown }>(row.config, {}).profile ?? null }));
+  }
+
+  /** The last `limit` runs that completed, newest first: their session's profile, their step and summary (unchecked). */
+  recentCompletedRuns(limit: number): Array<{ profile: unknown; step: unknown; summary: unknown }> {
+    const rows = this.#db
+      .prepare(
+        `SELECT r.step, r.summary, s.config FROM run r JOIN session s ON s.id = r.session_id
+         WHERE r.status = 'completed' AND r.summary IS NOT NULL ORDER BY r.id DESC LIMIT ?`,
+      )
+      .all(limit) as Array<{ step: string; summary: string; config: string }>;
+    return rows.map((row) => ({
+      profile: parseJsonColumn<{ profile?: unknown }>(row.config, {}).profile ?? null,
+      step: parseJsonColumn<unknown>(row.step, null),
+      summary: parseJsonColumn<unknown>(row.summary, null),
+    }));
   }
 }

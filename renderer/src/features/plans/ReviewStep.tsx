@@ -4,7 +4,7 @@
 // every client and the server. Nothing has changed on any host yet.
 
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
-import { formatDuration, type PlanStage } from '../../../../app/plans/plan.ts';
+import { formatDuration, GUESSED_ANSWERS_PER_CONNECTION_S, type PlanStage } from '../../../../app/plans/plan.ts';
 import { FormField } from '../../common/FormField.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
 import { NoiseFindings } from '../runs/NoiseFindings.tsx';
@@ -17,7 +17,7 @@ export function ReviewStep(props: {
   /** The name the plan takes while none is typed. */
   proposedName: string;
   stages: PlanStage[] | null;
-  estimate: { seconds: number; upTo: boolean } | null;
+  estimate: { seconds: number; byCount: boolean } | null;
   problem: string | null;
   onChange: (change: Partial<WizardDraft>) => void;
 }) {
@@ -56,8 +56,13 @@ export function ReviewStep(props: {
       {props.stages && props.estimate && (
         <>
           <h3>
-            What will happen — about <span data-testid="wizard-estimate">{`${props.estimate.upTo ? 'up to ' : ''}${formatDuration(props.estimate.seconds)}`}</span>
+            What will happen — about <span data-testid="wizard-estimate">{formatDuration(props.estimate.seconds)}</span>
           </h3>
+          {props.estimate.byCount && (
+            <p className="hint" data-testid="wizard-estimate-count">
+              A step ends by its request count: its time is the count over the requests/s that past runs at this URL got (over {GUESSED_ANSWERS_PER_CONNECTION_S} a second per connection while none has run there). Its cap only bounds it.
+            </p>
+          )}
           <ol className="plan-stages" data-testid="wizard-stages">
             {props.stages.map((stage) => (
               <li key={stage.id} data-testid="wizard-stage" data-stage={stage.id} data-estimate={stage.estimateS}>
