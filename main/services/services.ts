@@ -115,6 +115,8 @@ export function createServices(options: ServiceOptions): Services {
     dataDir: options.dataDir,
     holder: processHolder(options.transport),
     loadsOn: (server) => sessionsLoading(sessions.runningLoads(), server),
+    // Called only once both exist: a run of this process loading that server stops its load first.
+    takingDown: (server) => runs.serverTakenDown(server),
   });
   const builtInPresets = loadBuiltInPresets(builtInPresetsDir());
   for (const problem of builtInPresets.problems) log.warn('presets', `built-in preset skipped: ${problem}`);

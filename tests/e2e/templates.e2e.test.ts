@@ -175,7 +175,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     }, sessionId);
     assert.equal(ended.status, 'failed', `the server pids the run saw: ${ended.status === 'failed' ? '' : serverPids(opened.app.dataDir, sessionId)}`);
     assert.equal(ended.degraded?.lost, 'server');
-    assert.match(ended.message ?? '', /degraded: the server under test, node · sync, (stopped|was replaced) \(pid \d+ ended/);
+    assert.match(ended.message ?? '', /degraded: the server under test, node · sync, was taken down by this Benchlab to deploy Node\.js \(node:http\) in its place at \d+\.\d s\. The load was stopped/);
     await stopDeployedServer(page, 'owners-server');
   });
 

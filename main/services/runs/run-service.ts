@@ -744,6 +744,16 @@ export class RunService {
   }
 
   /** Stops the session's load now: `stop` to each agent, killed if it lingers. */
+  /** This Benchlab is about to take a server down: a run loading it records that, and stops its load first. */
+  serverTakenDown(server: { hostId: number; port: number; why: string }): void {
+    const live = this.#live;
+    if (!live || isOver(live.state.status) || live.state.serverHostId !== server.hostId || !live.serverWatch) return;
+    const target = parseTarget(live.state.profile.target);
+    if (typeof target === 'string' || target.port !== server.port) return;
+    const change = live.serverWatch.pids.takenDown(this.#elapsed(live), server.why);
+    if (change) this.#serverChanged(live, server.hostId, server.port, change);
+  }
+
   /**
    * The deployed server stopped or was replaced under the run: the load is stopped at once (it would
    * measure another server, or load another session's), the step marked degraded with when and what
@@ -757,7 +767,8 @@ export class RunService {
     const label = live.serverWatch?.label ?? 'the server deployed for it';
     void this.#halt(live, null);
     live.serverChanged = (async () => {
-      const now = await (this.#options.serverNow?.(hostId) ?? Promise.resolve(null)).catch(() => null);
+      // Taken down by this Benchlab: said before it goes, so what runs there now is not yet the news.
+      const now = change.by ? null : await (this.#options.serverNow?.(hostId) ?? Promise.resolve(null)).catch(() => null);
       const why = describeServerChange(change, { hostName, label, port }, now);
       // The seconds of the step's window that were not measured on the server it started with.
       const load = expandSteps(state.profile)[stepIndex];

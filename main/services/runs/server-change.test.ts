@@ -20,6 +20,13 @@ test('the first pid seen is the server; the same pid is no change; none or anoth
   const replaced = new ServerPidWatch();
   replaced.seen(100, 1);
   assert.deepEqual(replaced.seen(200, 6.5), { atS: 6.5, before: 100, after: 200 });
+
+  // Taken down by this Benchlab: said at once, and the sampler's later word is not a second change.
+  const ours = new ServerPidWatch();
+  ours.seen(100, 1);
+  assert.deepEqual(ours.takenDown(2.5, 'stopped by this Benchlab'), { atS: 2.5, before: 100, after: null, by: 'stopped by this Benchlab' });
+  assert.equal(ours.seen(null, 3), null);
+  assert.equal(ours.takenDown(4, 'again'), null);
 });
 
 test('the words say what changed, when, and what runs there now', () => {
@@ -29,4 +36,5 @@ test('the words say what changed, when, and what runs there now', () => {
     "the server under test, node · async, stopped (pid 100 ended; nothing listens on port 18300) at 6.3 s; nothing of Benchlab's runs on lab-server now. The load was stopped: what follows would not be node · async's",
   );
   assert.match(describeServerChange({ atS: 3, before: 100, after: 200 }, server, null), /^the server under test, node · async, was replaced \(pid 100 ended; pid 200 listens on port 18300\) at 3\.0 s\. /);
+  assert.match(describeServerChange({ atS: 3, before: 100, after: null, by: 'stopped by this Benchlab' }, server, null), /^the server under test, node · async, was stopped by this Benchlab at 3\.0 s\. The load was stopped/);
 });

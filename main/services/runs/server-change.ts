@@ -8,15 +8,24 @@ import type { StepDegraded } from '../../../app/runs/runs.ts';
 
 export interface ServerChange {
   atS: number;
-  /** The pid the run loaded, and what listens on the port now (null: nothing). */
-  before: number;
+  /** The pid the run loaded (null: not found yet), and what listens on the port now (null: nothing). */
+  before: number | null;
   after: number | null;
+  /** Set when this Benchlab takes it down itself, said before it goes: why. */
+  by?: string;
 }
 
 /** Watches the sampler's pids; `seen` returns the change once, the first time the pid is not the run's. */
 export class ServerPidWatch {
   #pid: number | null = null;
   #changed = false;
+
+  /** This Benchlab is taking the server down (`why`): the change, once, before the sampler sees it. */
+  takenDown(atS: number, why: string): ServerChange | null {
+    if (this.#changed) return null;
+    this.#changed = true;
+    return { atS, before: this.#pid, after: null, by: why };
+  }
 
   seen(pid: number | null, atS: number): ServerChange | null {
     if (this.#changed) return null;
@@ -32,7 +41,11 @@ export class ServerPidWatch {
 
 /** What the run records: why its step is degraded and the session failed, in words a person can act on. */
 export function describeServerChange(change: ServerChange, server: { hostName: string; label: string; port: number }, now: string | null): string {
-  const how = change.after === null ? `stopped (pid ${change.before} ended; nothing listens on port ${server.port})` : `was replaced (pid ${change.before} ended; pid ${change.after} listens on port ${server.port})`;
+  const how = change.by
+    ? `was ${change.by}`
+    : change.after === null
+      ? `stopped (pid ${change.before} ended; nothing listens on port ${server.port})`
+      : `was replaced (pid ${change.before} ended; pid ${change.after} listens on port ${server.port})`;
   return `the server under test, ${server.label}, ${how} at ${change.atS.toFixed(1)} s${now ? `; ${now}` : ''}. The load was stopped: what follows would not be ${server.label}'s`;
 }
 

@@ -60,6 +60,8 @@ export interface TemplateServiceOptions {
   holder?: string;
   /** The names of the sessions loading a server (any process on this store), said before it is taken down. */
   loadsOn?: (server: { hostId: number; address: string; port: number }) => string[];
+  /** Told right before this Benchlab takes a running server down (a run loading it stops its load first). */
+  takingDown?: (server: { hostId: number; port: number; why: string }) => void;
 }
 
 /**
@@ -241,6 +243,7 @@ export class TemplateService {
         const there = await inspectRun(transport, previous.run, 0, signal);
         if (ownershipOf(there, previous.id, this.#liveAge).kind === 'ours') {
           this.#unfollow(previous);
+          this.#options.takingDown?.({ hostId: host.id, port: previous.deployment.port, why: `taken down by this Benchlab to deploy ${manifest.name} in its place` });
           const stopped = await stopRun(transport, previous.run, previous.manifest.stop.signal, previous.manifest.stop.graceSeconds, previous.manifest.logs);
           this.#log(`${host.name}: stopped the running ${previous.manifest.name} (${stopped.how}) to deploy ${manifest.name} in its place, as asked`);
         }
@@ -393,6 +396,7 @@ export class TemplateService {
         const loads = this.#loadsOn(active.deployment.hostId, recorded?.port ?? null);
         throw new ApiError('conflict', heldElsewhere(host.name, owner, loads, `not replaced by ${active.manifest.name}`));
       }
+      if (inspection.alive && recorded?.port) this.#options.takingDown?.({ hostId: host.id, port: recorded.port, why: `taken down by this Benchlab to deploy ${active.manifest.name} in its place` });
       const stopped = await stopRun(transport, run, recorded?.stopSignal ?? 'TERM', recorded?.graceSeconds ?? 5, recorded?.logs ?? []);
       if (named) this.#log(`${host.name}: stopped ${describeServer(recorded)} (${stopped.how}), ${describeHolder(recorded?.holder, null)}, to deploy ${active.manifest.name} in its place, as asked`);
       else if (inspection.alive) this.#log(`${host.name}: stopped a leftover ${recorded?.templateName ?? 'server'} (${stopped.how}) before deploying`);
@@ -574,6 +578,8 @@ export class TemplateService {
       this.#unfollow(active);
       this.#update(active, { state: 'stopping', step: null, message: null });
     }
+    const port = active?.deployment.port ?? recorded?.port;
+    if (inspection.alive && port) this.#options.takingDown?.({ hostId, port, why: 'stopped by this Benchlab' });
     try {
       const stopped = await stopRun(
         transport,
@@ -762,7 +768,9 @@ export class TemplateService {
  * The service as the app runs it: portable Node cached under the data dir, templates from the
  * bundled folder or from BENCHLAB_TEMPLATES_DIR (your own templates, with the bundled payload).
  */
-export function templateServiceFromEnv(options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections' | 'connectChecks' | 'holder' | 'loadsOn'> & { dataDir: string }): TemplateService {
+export function templateServiceFromEnv(
+  options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections' | 'connectChecks' | 'holder' | 'loadsOn' | 'takingDown'> & { dataDir: string },
+): TemplateService {
   return new TemplateService({
     ...options,
     cacheDir: join(options.dataDir, 'cache', 'portable-node'),
