@@ -3,13 +3,15 @@
 // with `Connection: close`, the native engine alone (HTTP/1.0 and `Connection: close`) and through
 // the agent, and the Node engine through the agent (`Connection: close`), 50 concurrent requests,
 // in interleaved rounds. Per generator: requests/s and its own CPU time per request (user + system
-// of its process tree, /usr/bin/time), so "req/s per core" compares even when the machine is shared.
+// of its process tree, /usr/bin/time), so "req/s per core" compares even when the machine is shared;
+// and, for ab and the engine alone, the medians of connect, waiting, processing and total.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
+import { latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
 import { engineBinary } from '../main/services/runs/engine-binary.ts';
 import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
@@ -32,6 +34,8 @@ export interface NewConnectionRun {
   errors: number;
   /** CPU seconds (user + system) of the generator's process tree over the run. */
   cpuS: number;
+  /** Medians (ms) of the request's phases as ab's "Connection Times" splits them; ab and the engine alone only. */
+  phasesMs?: { connect: number | null; waiting: number | null; processing: number | null; total: number | null };
 }
 
 export interface NewConnectionBench {
@@ -59,7 +63,13 @@ async function runAb(url: string, timeFile: string): Promise<NewConnectionRun> {
   const answered = Number(/Complete requests:\s+(\d+)/.exec(output)?.[1] ?? Number.NaN);
   const failed = Number(/Failed requests:\s+(\d+)/.exec(output)?.[1] ?? 0);
   const rps = Number(/Requests per second:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
-  return { rps, answered, errors: failed, cpuS: cpuOf(timeFile) };
+  // "Connect:  min mean [+/-sd] median max" (whole ms): the median is the fourth figure.
+  const median = (phase: string) => {
+    const figures = new RegExp(`^${phase}:\\s+(.*)$`, 'm').exec(output)?.[1]?.trim().split(/\s+/);
+    return figures && figures.length >= 5 ? Number(figures[3]) : null;
+  };
+  const phasesMs = { connect: median('Connect'), waiting: median('Waiting'), processing: median('Processing'), total: median('Total') };
+  return { rps, answered, errors: failed, cpuS: cpuOf(timeFile), phasesMs };
 }
 
 async function runWrkClosing(url: string, timeFile: string): Promise<NewConnectionRun> {
@@ -69,6 +79,16 @@ async function runWrkClosing(url: string, timeFile: string): Promise<NewConnecti
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   const errors = (socketErrors?.slice(1) ?? []).map(Number).reduce((sum, n) => sum + n, 0);
   return { rps, answered, errors, cpuS: cpuOf(timeFile) };
+}
+
+interface EngineOutputLine {
+  type: string;
+  phase?: string;
+  requests?: number;
+  durationMs?: number;
+  errors?: Record<string, number>;
+  histogram?: string | null;
+  phases?: { connect: string | null; waiting: string | null; processing: string | null };
 }
 
 /** The engine binary alone: one config line on stdin (held open until its end line), its interval lines read back. */
@@ -92,7 +112,7 @@ function runEngineAlone(enginePath: string, timeFile: string, request: Record<st
     });
     child.once('error', fail);
     child.once('close', (code) => {
-      const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { type: string; phase?: string; requests?: number; durationMs?: number; errors?: Record<string, number> });
+      const lines = out.trim().split('\n').map((line) => JSON.parse(line) as EngineOutputLine);
       if (code !== 0 || !lines.some((line) => line.type === 'end')) return fail(new Error(`the engine exited with ${code}: ${out.slice(-500)}`));
       let answered = 0;
       let errors = 0;
@@ -103,7 +123,18 @@ function runEngineAlone(enginePath: string, timeFile: string, request: Record<st
         errors += Object.values(line.errors ?? {}).reduce((sum, n) => sum + n, 0);
         if (line.phase === 'measure') ms += line.durationMs ?? 0;
       }
-      done({ rps: answered / (ms / 1000), answered, errors, cpuS: cpuOf(timeFile) });
+      const intervals = lines.filter((line) => line.type === 'interval');
+      const p50Ms = (histograms: (string | null | undefined)[]) => {
+        const p50Us = latencyStats(mergeEncodedHistograms(histograms.map((histogram) => histogram ?? null))).p50Us;
+        return p50Us === null ? null : p50Us / 1000;
+      };
+      const phasesMs = {
+        connect: p50Ms(intervals.map((line) => line.phases?.connect)),
+        waiting: p50Ms(intervals.map((line) => line.phases?.waiting)),
+        processing: p50Ms(intervals.map((line) => line.phases?.processing)),
+        total: p50Ms(intervals.map((line) => line.histogram)),
+      };
+      done({ rps: answered / (ms / 1000), answered, errors, cpuS: cpuOf(timeFile), phasesMs });
     });
     child.stdin.write(`${JSON.stringify(config)}\n`);
   });

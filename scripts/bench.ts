@@ -129,6 +129,13 @@ else {
       `${rps.toFixed(0)} req/s (rounds ${runs.map((run) => run.rps.toFixed(0)).join(', ')}), ${percentOf(rps, abRps)} of ab's; ` +
       `${cpu.toFixed(1)} µs CPU per request, ${(1e6 / cpu).toFixed(0)} req/s per core, ${percentOf(abCpu, cpu)} of ab's${goal}; errors ${runs.map((run) => run.errors).join(', ')}`;
   }
+  const phasesText = (run: (typeof newConnections.runs.ab)[number] | undefined) => {
+    const ms = (value: number | null | undefined) => (value === null || value === undefined ? 'n/a' : `${value.toFixed(2)}`);
+    return run?.phasesMs ? `${ms(run.phasesMs.connect)} / ${ms(run.phasesMs.waiting)} / ${ms(run.phasesMs.processing)} / ${ms(run.phasesMs.total)} ms` : 'n/a';
+  };
+  figures['phases, last round'] =
+    `connect / waiting / processing / total medians: ab ${phasesText(newConnections.runs.ab.at(-1))} (whole ms), ` +
+    `native engine over HTTP/1.0 ${phasesText(newConnections.runs['native engine, HTTP/1.0'].at(-1))} (its total counts from the connect's start)`;
   print(
     `A new connection per request: nginx (1 worker, core 1) ← each generator on core 0, GET /, ${newConnections.concurrency} concurrent, ${newConnections.durationS} s × ${newConnections.repeats} interleaved rounds (medians; ab sends HTTP/1.0, wrk and the agent's runs Connection: close)`,
     figures,
