@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { abRunOf } from './ab.ts';
 import { importText } from './index.ts';
+import { RequestSeries } from './request-series.ts';
 import { summarizeRun, summaryRulesOf } from '../../runs/summarize-run.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../tests/fixtures/imports/${name}`, import.meta.url), 'utf8');
@@ -20,33 +22,85 @@ test("ab's text: the figures ab printed, in its whole milliseconds (ab-hello.txt
   assert.match(result.resolution, /whole milliseconds/);
 });
 
-test("ab's failed requests by kind and its non-2xx answers (ab-failures.txt)", () => {
-  const result = importText('ab', 'ab-failures.txt', fixture('ab-failures.txt'));
+const tool = (name: string) => readFileSync(new URL(`../../../tests/fixtures/imports/tools/${name}`, import.meta.url), 'utf8');
+
+test("ab's length failures that brought no body are sockets closed without an answer (ab-closed.txt)", () => {
+  // 3000 complete, "Length: 30" (the server closed every 100th socket), HTML transferred 35640 = 2970 × 12.
+  const result = importText('ab', 'ab-closed.txt', tool('ab-closed.txt'));
   if (result.kind !== 'summary') return assert.fail('summary expected');
-  assert.equal(result.summary.non2xx, 231);
-  assert.equal(result.summary.status['2xx'], 3000 - 231);
-  // The 10 failures are all "Length": answers of another length, not errors.
-  assert.deepEqual(result.summary.errors, { timeout: 0, refused: 0, reset: 0, closed: 0, other: 0 });
-  assert.equal(result.summary.failed, 231);
-  assert.ok(result.missing.some((line) => line.includes('10 length failures')));
+  assert.equal(result.summary.errors.closed, 30);
+  assert.equal(result.summary.requests, 2970);
+  assert.equal(result.summary.status['2xx'], 2970 - 270);
+  assert.equal(result.summary.failed, 270 + 30);
+  assert.ok(result.missing.some((line) => /30 length failures brought no body/.test(line)), result.missing.join('; '));
 });
 
-test("ab's -g TSV: per-second rows and a real histogram that agree with ab's own table of the same run (ab-g.tsv, ab-g-run.txt)", () => {
-  const result = importText('ab', 'ab-g.tsv', fixture('ab-g.tsv'));
+test("ab's length failures that brought bodies of another length stay answers, and the import says ab cannot tell more (ab-lengths.txt)", () => {
+  // 1000 complete, "Length: 40" (every 25th body is longer), HTML transferred 12320 = 960 × 12 + 40 × 20.
+  const result = importText('ab', 'ab-lengths.txt', tool('ab-lengths.txt'));
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  assert.equal(result.summary.errors.closed, 0);
+  assert.equal(result.summary.requests, 1000);
+  assert.equal(result.summary.failed, 0);
+  assert.ok(result.missing.some((line) => /40 length failures brought 800 bytes of body/.test(line)), result.missing.join('; '));
+});
+
+test("ab's -g file with its text report: the seconds add up to ab's own elapsed time (ab-g.tsv, ab-g-run.txt)", () => {
+  const report = importText('ab', 'ab-g-run.txt', tool('ab-g-run.txt'));
+  if (report.kind !== 'summary') return assert.fail('summary expected');
+  const alone = importText('ab', 'ab-g.tsv', tool('ab-g.tsv'));
+  const paired = importText('ab', 'ab-g.tsv', tool('ab-g.tsv'), { abRun: abRunOf(report) });
+  if (alone.kind !== 'per-request' || paired.kind !== 'per-request') return assert.fail('per-request expected');
+  const rules = summaryRulesOf(undefined, {});
+  const aloneSummary = summarizeRun(alone.seconds, rules).summary!;
+  const pairedSummary = summarizeRun(paired.seconds, rules).summary!;
+  // ab: "Time taken for tests: 2.668 seconds", 1124.57 requests/s; the -g file spans 3 whole seconds.
+  assert.equal(aloneSummary.seconds, 3);
+  assert.ok(alone.missing.some((line) => /over 3 whole seconds, while the run took between 1 and 4 s/.test(line)), alone.missing.join('; '));
+  assert.equal(pairedSummary.seconds, 2.668);
+  // ab divides by its unrounded time: 1124.57 against 3000 / 2.668 = 1124.44.
+  assert.ok(Math.abs(pairedSummary.requestsPerSecond / 1124.57 - 1) < 0.001, `${pairedSummary.requestsPerSecond} req/s`);
+  assert.equal(paired.source, "ab's -g TSV with its text report");
+  // A report of another run is refused.
+  assert.throws(() => importText('ab', 'ab-g.tsv', tool('ab-g.tsv'), { abRun: { seconds: 0.515, requests: 2000 } }), { message: /^ab-g\.tsv: the report counts 2000 complete requests, the -g file 3000: they are not of the same run$/ });
+});
+
+test("ab's percentile table takes the (⌊n·p⌋ + 1)-th time, the histogram the ⌈n·p⌉-th: both read off the same run (ab-g.tsv, ab-g-run.txt)", () => {
+  const times = tool('ab-g.tsv').trim().split('\n').slice(1).map((line) => Number(line.split('\t')[4])).sort((a, b) => a - b);
+  const printed = [...tool('ab-g-run.txt').matchAll(/^\s+(\d+)%\s+(\d+)$/gm)].map(([, p, ms]) => [Number(p), Number(ms)] as const);
+  assert.ok(printed.length >= 8);
+  for (const [p, ms] of printed) assert.equal(times[Math.floor((times.length * p) / 100)], ms, `ab's ${p} %`);
+  const result = importText('ab', 'ab-g.tsv', tool('ab-g.tsv'));
   if (result.kind !== 'per-request') return assert.fail('per-request expected');
-  assert.deepEqual(result.seconds.map((second) => second.requests), [232, 958, 968, 842]);
-  assert.ok(result.seconds.every((second) => second.scheduled === null && second.clientMetrics?.durationMs === 1000), 'no books (failures are not listed); whole seconds');
-  assert.equal(result.startedAt, new Date(1795523690 * 1000).toISOString());
-  const { summary, histogram } = summarizeRun(result.seconds, summaryRulesOf(undefined, {}));
-  assert.equal(histogram!.totalCount, 3000);
-  assert.equal(summary!.requests, 3000);
-  assert.equal(summary!.books, null);
-  // ab printed for this run: 50% 1, 99% 20, 100% 25 (ms), each rounded to the ms as in the file.
-  const near = (us: number | null, ms: number) => assert.ok(us !== null && Math.abs(us - ms * 1000) <= ms, `${us} µs is ${ms} ms within HDR resolution`);
-  near(summary!.p50Us, 1);
-  near(summary!.p99Us, 20);
-  near(summary!.maxUs, 25);
-  assert.match(result.absent.failed!, /answered requests only/);
+  const { summary } = summarizeRun(result.seconds, summaryRulesOf(undefined, {}));
+  for (const [p, us] of [[50, summary!.p50Us], [75, summary!.p75Us], [90, summary!.p90Us], [99, summary!.p99Us]] as const) {
+    const ms = times[Math.ceil((times.length * p) / 100) - 1]!;
+    // Whole ms as in the file; 0 ms is recorded at the histogram's lowest value, 1 µs.
+    assert.ok(Math.abs(us! - Math.max(1, ms * 1000)) <= Math.max(1, ms), `p${p}: ${us} µs against ${ms} ms`);
+  }
+  assert.ok(result.missing.some((line) => line.includes('(⌊n·p⌋ + 1)-th, one rank higher')));
+});
+
+test('a -g file sorted by response time, as ab writes it, spread over many seconds: no second is decoded again, and the seconds are those of the same lines in time order', () => {
+  // The real file's lines, their start seconds spread over 300 s (more than the 256 seconds kept open).
+  const lines = tool('ab-g.tsv').trim().split('\n');
+  const spread = lines.slice(1).map((line, index) => {
+    const fields = line.split('\t');
+    fields[1] = String(Number(fields[1]) + (index % 300));
+    return fields;
+  });
+  const byTime = [...spread].sort((a, b) => Number(a[1]) - Number(b[1]));
+  const byResponse = [...spread].sort((a, b) => Number(a[4]) - Number(b[4]));
+  const series = new RequestSeries({ failuresListed: false, wholeSeconds: true });
+  byResponse.forEach((fields, index) => series.add({ startMs: Number(fields[1]) * 1000, latencyUs: Number(fields[4]) * 1000, outcome: { status: null }, bytes: 0 }, index + 2));
+  const sorted = series.seconds();
+  assert.equal(series.folds, 0);
+  const text = (rows: string[][]) => [lines[0], ...rows.map((fields) => fields.join('\t'))].join('\n') + '\n';
+  const inOrder = importText('ab', 'by-time.tsv', text(byTime));
+  const outOfOrder = importText('ab', 'by-response.tsv', text(byResponse));
+  if (inOrder.kind !== 'per-request' || outOfOrder.kind !== 'per-request') return assert.fail('per-request expected');
+  assert.ok(sorted.length > 300, `${sorted.length} seconds`);
+  assert.deepEqual(outOfOrder.seconds, inOrder.seconds);
 });
 
 test('a damaged ab file: the line and what is wrong', () => {

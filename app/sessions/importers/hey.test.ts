@@ -16,7 +16,7 @@ test("hey's CSV: answered requests by the second they ended, seconds → µs, no
     [1, 0, null, 149],
   ]);
   assert.equal(result.startedAt, null, 'hey writes no clock time');
-  assert.match(result.absent.failed!, /answered requests only/);
+  assert.match(result.absent.timeouts!, /answered requests only/);
   const { summary } = summarizeRun(result.seconds, summaryRulesOf(undefined, {}));
   assert.equal(summary!.books, null);
   assert.equal(summary!.requests, 6);
@@ -42,4 +42,16 @@ test('a latency past the histogram\'s 60 s is recorded at 60 s, and the result s
   assert.ok(result.missing.includes('1 latencies above 60 s recorded at 60 s'), result.missing.join('; '));
   const { summary } = summarizeRun(result.seconds, summaryRulesOf(undefined, {}));
   assert.ok(summary!.maxUs! <= 60_000_000 * 1.001, `max ${summary!.maxUs} µs`);
+});
+
+test("hey's CSV of a real run (tools/hey.csv): failed counts the non-2xx answers it lists, as every summary shows it", () => {
+  const text = readFileSync(new URL('../../../tests/fixtures/imports/tools/hey.csv', import.meta.url), 'utf8');
+  const codes = text.trim().split('\n').slice(1).map((line) => Number(line.split(',')[6]));
+  const result = importText('hey', 'hey.csv', text);
+  if (result.kind !== 'per-request') return assert.fail('per-request expected');
+  assert.equal(result.absent.failed, undefined, 'Compare shows the count, as sessions show does');
+  const { summary } = summarizeRun(result.seconds, summaryRulesOf(undefined, {}));
+  assert.equal(summary!.failed, codes.filter((code) => code >= 300 || code < 200).length);
+  assert.ok(summary!.failed > 0);
+  assert.ok(result.missing.some((line) => line.includes('requests without an answer are not in it')));
 });

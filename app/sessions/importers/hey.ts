@@ -1,7 +1,9 @@
 // hey's `-o csv` output: one line per answered request — its response time and phases in seconds
 // (four decimals: 0.1 ms), its status code and its offset in seconds from the start of the run.
-// hey leaves failed requests out of this file and writes no clock time or sizes, so the import has
-// no books, no failures and no date of its own.
+// hey leaves requests without an answer out of this file and writes no clock time or sizes, so the
+// import has no books and no date of its own; its failed count is the non-2xx answers the file
+// lists, and says so. hey keeps at most 1,000,000 results in memory and drops the rest silently, so
+// no hey CSV has more lines than that.
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
@@ -9,6 +11,8 @@ import { column, readHeader, splitCsvLine } from './csv-line.ts';
 import { RequestSeries } from './request-series.ts';
 
 const REQUIRED = ['response-time', 'status-code', 'offset'];
+/** hey keeps this many results at most (its maxResult). */
+const HEY_MAX_RESULTS = 1_000_000;
 
 export function createHeyParser(): FormatParser {
   const series = new RequestSeries({ failuresListed: false });
@@ -30,14 +34,16 @@ export function createHeyParser(): FormatParser {
       if (!columns) throw new ImportError(null, 'the file is empty');
       if (series.count === 0) throw new ImportError(null, "hey's CSV lists no requests");
       const reason = "hey's CSV lists answered requests only";
+      const missing = [`${reason}: failed counts its non-2xx answers; requests without an answer are not in it`, 'no sizes: bytes are not in the file', 'no clock time: the run is dated by the import'];
+      if (series.count >= HEY_MAX_RESULTS) missing.push(`${HEY_MAX_RESULTS} lines, hey's limit: it drops every result past it, so the run may have had more`);
       return series.result(
         {
           format: 'hey',
           source: "hey's CSV (-o csv)",
           resolution: 'hey seconds with four decimals (0.1 ms)',
           tool: {},
-          missing: [`${reason}: failed requests are not in it`, 'no sizes: bytes are not in the file', 'no clock time: the run is dated by the import'],
-          absent: { failed: reason, timeouts: reason, notSent: reason },
+          missing,
+          absent: { timeouts: reason, notSent: reason },
         },
         { dated: false },
       );

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { RunSecond } from '../../runs/run-second.ts';
 import type { RunSummary } from '../../runs/run-summary-schema.ts';
 
-export const IMPORT_FORMATS = ['wrk', 'ab', 'k6', 'oha', 'vegeta', 'hey', 'jmeter'] as const;
+export const IMPORT_FORMATS = ['wrk', 'ab', 'k6', 'oha', 'vegeta', 'hey', 'jmeter', 'bombardier', 'siege', 'autocannon'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Figures of a comparison row (its column keys; `bands` for all band columns) an import may lack. */
@@ -33,6 +33,11 @@ export interface ImportedResultBase {
   tool: { version?: string; command?: string; target?: string };
   missing: string[];
   absent: Partial<Record<ImportFigure, string>>;
+  /**
+   * The tool's own figures that mean something else than Benchlab's of the same name, labelled
+   * with what they count ("oha's requestsPerSec (every request sent, answered or not, per second)").
+   */
+  toolFigures?: Record<string, number>;
   /** When the measured requests started and ended (ISO), where the file has clock times. */
   startedAt: string | null;
   endedAt: string | null;
@@ -54,6 +59,7 @@ export const ImportProvenance = z.object({
   tool: z.object({ version: z.string().optional(), command: z.string().optional(), target: z.string().optional() }),
   missing: z.array(z.string()),
   absent: z.partialRecord(z.enum(IMPORT_FIGURES), z.string()),
+  toolFigures: z.record(z.string(), z.number()).optional(),
 });
 export type ImportProvenance = z.infer<typeof ImportProvenance>;
 

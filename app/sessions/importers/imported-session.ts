@@ -46,6 +46,7 @@ export function importedSessionRecord(result: ImportedResult, naming: ImportNami
     tool: result.tool,
     missing: result.missing,
     absent: result.absent,
+    ...(result.toolFigures ? { toolFigures: result.toolFigures } : {}),
   };
   return {
     name: naming.name ?? `${fileName} (imported from ${result.format})`.slice(0, 200),

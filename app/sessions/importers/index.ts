@@ -4,12 +4,15 @@
 // --out json NDJSON, not wrk's text output"). The service feeds it a file's lines as it reads
 // them; text already in hand goes through importText. Both end with the same ImportedResult.
 
-import { createAbParser } from './ab.ts';
+import { createAbParser, type AbRun } from './ab.ts';
+import { createAutocannonParser } from './autocannon.ts';
+import { createBombardierParser } from './bombardier.ts';
 import { createHeyParser } from './hey.ts';
 import { IMPORT_FORMATS, ImportError, type FormatParser, type ImportedResult, type ImportFormat } from './imported-result.ts';
 import { createJmeterParser } from './jmeter.ts';
 import { createK6Parser } from './k6.ts';
 import { createOhaParser } from './oha.ts';
+import { createSiegeParser } from './siege.ts';
 import { createVegetaParser } from './vegeta.ts';
 import { createWrkParser } from './wrk.ts';
 
@@ -20,26 +23,36 @@ export const MAX_IMPORT_FILE_BYTES = 512 * 1024 * 1024;
 /** Longest line of any format read (a vegeta JSON result with its body base64 inside stays well below). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
+/** What a file is read with besides its own lines: ab's text report of the run that wrote a -g file. */
+export interface ImportOptions {
+  abRun?: AbRun | undefined;
+}
+
 interface Importer {
   label: string;
   /** What the format's files are, for help texts. */
   accepts: string;
-  create(): FormatParser;
+  create(options: ImportOptions): FormatParser;
 }
 
 export const IMPORTERS: Record<ImportFormat, Importer> = {
   wrk: { label: "wrk's text output", accepts: 'wrk text output (with --latency for percentiles)', create: createWrkParser },
-  ab: { label: "ab's output", accepts: "ab text output, or ab's -g TSV (per request)", create: createAbParser },
+  ab: { label: "ab's output", accepts: "ab text output, or ab's -g TSV (per request; with --report, ab's text of the same run)", create: (options) => createAbParser({ ...(options.abRun ? { run: options.abRun } : {}) }) },
   k6: { label: "k6's results", accepts: 'k6 --summary-export JSON, or --out json NDJSON (per request)', create: createK6Parser },
-  oha: { label: "oha's --json output", accepts: 'oha --json output', create: createOhaParser },
+  oha: { label: "oha's output", accepts: 'oha --output-format json (--json before 1.x)', create: createOhaParser },
   vegeta: { label: "vegeta's results", accepts: 'vegeta encode JSON or CSV results (per request)', create: createVegetaParser },
   hey: { label: "hey's CSV", accepts: 'hey -o csv output (per request)', create: createHeyParser },
-  jmeter: { label: "JMeter's JTL CSV", accepts: 'JMeter JTL results in CSV (per request)', create: createJmeterParser },
+  jmeter: { label: "JMeter's JTL", accepts: 'JMeter JTL results, CSV with or without a header, or XML (per request)', create: createJmeterParser },
+  bombardier: { label: "bombardier's JSON", accepts: 'bombardier -o json -p r (with -l for percentiles)', create: createBombardierParser },
+  siege: { label: "siege's output", accepts: 'siege 4 text or JSON summary, or its --log file (the last run)', create: createSiegeParser },
+  autocannon: { label: "autocannon's JSON", accepts: 'autocannon -j output', create: createAutocannonParser },
 };
 
 export function isImportFormat(text: string): text is ImportFormat {
   return (IMPORT_FORMATS as readonly string[]).includes(text);
 }
+
+const LOG_OR_SUMMARY_OF_SIEGE = /^\s*Date & Time,\s*Trans,|^\*\* SIEGE \d|^Transactions:\s+\d+ hits$/m;
 
 /** What a file's first lines look like, when they look like something known. */
 export function sniffFormat(firstLines: readonly string[]): { format: ImportFormat; what: string } | null {
@@ -53,8 +66,18 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
   if (/^\d{16,20},\d{1,3},\d+,/.test(first)) return { format: 'vegeta', what: "vegeta's CSV results" };
   if (first.startsWith('response-time,DNS+dialup')) return { format: 'hey', what: "hey's CSV" };
   if (/^timeStamp,elapsed/.test(first) || /^"?timeStamp"?[,;\t]/.test(first)) return { format: 'jmeter', what: "JMeter's JTL CSV" };
-  if (first.startsWith('{') && /"metrics"\s*:|"root_group"\s*:/.test(all)) return { format: 'k6', what: "k6's --summary-export JSON" };
-  if (first.startsWith('{') && /"summary"\s*:\s*\{/.test(all) && /"successRate"|"requestsPerSec"/.test(all)) return { format: 'oha', what: "oha's --json output" };
+  // The one XML format read; a file cut after its first line has only the declaration to go by.
+  if (/^<\?xml\b|^<testResults\b/.test(first) || (first.startsWith('<') && /<testResults\b|<httpSample\b|<sample\b/.test(all))) return { format: 'jmeter', what: "JMeter's JTL XML" };
+  if (/^\d{13},\d+,[^,]*,(\d{3}|Non HTTP response code[^,]*),/.test(first)) return { format: 'jmeter', what: "JMeter's JTL CSV without its header" };
+  if (LOG_OR_SUMMARY_OF_SIEGE.test(all)) return { format: 'siege', what: "siege's output" };
+  // A JSON summary may follow a tool's notices (siege's first-use lines).
+  if (/^\s*\{/m.test(all)) {
+    if (/"metrics"\s*:|"root_group"\s*:/.test(all)) return { format: 'k6', what: "k6's --summary-export JSON" };
+    if (/"summary"\s*:\s*\{/.test(all) && /"successRate"|"requestsPerSec"|"slowest"/.test(all)) return { format: 'oha', what: "oha's JSON output" };
+    if (/"spec"\s*:\s*\{/.test(all) && /"numberOfConnections"|"timeTakenSeconds"/.test(all)) return { format: 'bombardier', what: "bombardier's JSON" };
+    if (/"transactions"\s*:/.test(all) && /"availability"\s*:/.test(all)) return { format: 'siege', what: "siege's JSON summary" };
+    if (/"latency"\s*:\s*\{/.test(all) && /"non2xx"\s*:|"sampleInt"\s*:|"pipelining"\s*:/.test(all)) return { format: 'autocannon', what: "autocannon's JSON" };
+  }
   return null;
 }
 
@@ -65,16 +88,18 @@ export class ImportReader {
   readonly #parser: FormatParser;
   readonly #firstLines: string[] = [];
   #number = 0;
+  #lastText = 0;
 
-  constructor(format: ImportFormat, fileName: string) {
+  constructor(format: ImportFormat, fileName: string, options: ImportOptions = {}) {
     this.#format = format;
     this.#fileName = fileName;
-    this.#parser = IMPORTERS[format].create();
+    this.#parser = IMPORTERS[format].create(options);
   }
 
   line(text: string): void {
     this.#number++;
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (line.trim() !== '') this.#lastText = this.#number;
     try {
       if (line.length > MAX_LINE_CHARS) throw new ImportError(this.#number, `the line is longer than ${MAX_LINE_CHARS / 1024 / 1024} MiB: this is no ${IMPORTERS[this.#format].label}`);
       if (this.#firstLines.length < 12 && line.trim() !== '') this.#firstLines.push(line.slice(0, 4096));
@@ -84,12 +109,22 @@ export class ImportReader {
     }
   }
 
-  finish(): ImportedResult {
+  /**
+   * The result once every line is read. `cutShort`: the file's last line had no line break. Every
+   * tool read here ends each line of a per-request file with one, so such a file was cut (a copy
+   * stopped, a disk filled) inside its last line, which may still parse as a shorter number.
+   */
+  finish(options: { cutShort?: boolean } = {}): ImportedResult {
+    let result: ImportedResult;
     try {
-      return this.#parser.finish();
+      result = this.#parser.finish();
     } catch (error) {
       throw this.#explain(error);
     }
+    if (options.cutShort && result.kind === 'per-request') {
+      throw new ImportError(this.#lastText, `${this.#fileName}:${this.#lastText}: the file ends inside this line, without its line break: it was cut short (${result.source}; nothing is stored)`);
+    }
+    return result;
   }
 
   /** One line for the user: file, line, what went wrong — or what the file looks like instead. */
@@ -104,8 +139,8 @@ export class ImportReader {
 }
 
 /** A whole file's text through an ImportReader (files are streamed through one instead). */
-export function importText(format: ImportFormat, fileName: string, text: string): ImportedResult {
-  const reader = new ImportReader(format, fileName);
+export function importText(format: ImportFormat, fileName: string, text: string, options: ImportOptions = {}): ImportedResult {
+  const reader = new ImportReader(format, fileName, options);
   let start = 0;
   while (start <= text.length) {
     const end = text.indexOf('\n', start);
@@ -114,7 +149,7 @@ export function importText(format: ImportFormat, fileName: string, text: string)
     if (end !== -1 || stop > start) reader.line(text.slice(start, stop));
     start = stop + 1;
   }
-  return reader.finish();
+  return reader.finish({ cutShort: text.length > 0 && !text.endsWith('\n') && text.slice(text.lastIndexOf('\n') + 1).trim() !== '' });
 }
 
 /**

@@ -23,18 +23,24 @@ test("k6's --out json: every http_req_duration point one request, in the second 
   const result = importText('k6', 'k6-points.ndjson', fixture('k6-points.ndjson'));
   if (result.kind !== 'per-request') return assert.fail('per-request expected');
   const rows = result.seconds.map((s) => ({ requests: s.requests, scheduled: s.scheduled, bytes: s.bytes, durationMs: s.clientMetrics?.durationMs, timeouts: s.errors.timeout, refused: s.errors.refused }));
+  // The timed-out request ended at 46.8 s after 10 s: it started at 36.8 s, the earliest start, so
+  // the window begins there, eight empty seconds before the first answer.
+  const empty = { requests: 0, scheduled: 0, bytes: 0, durationMs: 1000, timeouts: 0, refused: 0 };
   assert.deepEqual(rows, [
-    { requests: 3, scheduled: 3, bytes: 1000, durationMs: 1000, timeouts: 0, refused: 0 },
-    { requests: 1, scheduled: 2, bytes: 500, durationMs: 1000, timeouts: 1, refused: 0 },
-    { requests: 1, scheduled: 2, bytes: 250, durationMs: 400, timeouts: 0, refused: 1 },
+    ...Array.from({ length: 8 }, () => empty),
+    // [44.8, 45.8): the answers that ended at 45.2 and 45.5 s; [45.8, 46.8): 45.9 (the 404) and 46.3 s.
+    { requests: 2, scheduled: 2, bytes: 0, durationMs: 1000, timeouts: 0, refused: 0 },
+    { requests: 2, scheduled: 2, bytes: 1000, durationMs: 1000, timeouts: 0, refused: 0 },
+    // [46.8, 47.4]: the timeout, the answer at 47.05 s and the refused connection.
+    { requests: 1, scheduled: 3, bytes: 750, durationMs: 600, timeouts: 1, refused: 1 },
   ]);
-  assert.equal(result.startedAt, '2024-05-09T12:34:45.000Z');
+  assert.equal(result.startedAt, '2024-05-09T12:34:36.800Z');
   assert.equal(result.tool.target, 'http://127.0.0.1:8080/hello');
   const { summary } = summarizeRun(result.seconds, summaryRulesOf(undefined, {}));
   assert.deepEqual(summary!.books, { scheduled: 7, answered: 5, errors: 1, timeouts: 1, notSent: 0, inFlight: 0, balanced: true });
   assert.equal(summary!.status['4xx'], 1);
   assert.equal(summary!.failed, 3, 'the 404, the timeout and the refused connection');
-  assert.equal(summary!.seconds, 2.4);
+  assert.equal(summary!.seconds, 10.6);
   // Answered in ms: 200, 100.25, 50, 300, 75.5 — failures are counted, not timed.
   near(summary!.p50Us, 100250);
   near(summary!.maxUs, 300000);
@@ -50,5 +56,5 @@ test('a damaged k6 file: the line and what is wrong', () => {
   const summary = fixture('k6-summary.json');
   assert.throws(() => importText('k6', 'short.json', summary.slice(0, summary.length / 2)), { message: /^short\.json(:\d+)?: k6's summary export is not valid JSON .*truncated\?$/ });
   assert.throws(() => importText('k6', 'noreq.json', '{"metrics": {"vus": {"value": 1}}}'), { message: /no http_req_duration or http_reqs metric/ });
-  assert.throws(() => importText('k6', 'oha.json', fixture('oha.json')), { message: "oha.json: this looks like oha's --json output, not k6's results: import it as oha" });
+  assert.throws(() => importText('k6', 'oha.json', fixture('oha.json')), { message: "oha.json: this looks like oha's JSON output, not k6's results: import it as oha" });
 });

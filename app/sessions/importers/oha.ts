@@ -2,7 +2,9 @@
 // buckets, no per-request data). Latencies are seconds: average, slowest and the latency
 // percentiles; the answers by status code and the errors by message. Requests cut off by the end
 // of a -z run ("aborted due to deadline") were in flight, not failed: oha itself leaves them out
-// of its success rate, and so does this import.
+// of its success rate, and so does this import. oha's requestsPerSec divides every request it
+// made (answered, refused, timed out, cut off) by the run's time; Benchlab's requests/s counts
+// answers, so it is the answers over that time, and oha's own figure is kept beside it, labelled.
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, toNanosecond } from './import-numbers.ts';
@@ -35,15 +37,18 @@ function counts(value: unknown, path: string): Array<[string, number]> {
   });
 }
 
+/** oha's own requestsPerSec, as kept beside Benchlab's answers per second. */
+export const OHA_RATE_LABEL = "oha's requestsPerSec (every request made, answered or not, per second)";
+
 export function createOhaParser(): FormatParser {
   const document = new JsonDocument();
   return {
     line(text, number) {
-      if (document.empty && text.trim() !== '' && !text.trim().startsWith('{')) throw new ImportError(number, "oha's --json output is one JSON object");
+      if (document.empty && text.trim() !== '' && !text.trim().startsWith('{')) throw new ImportError(number, "oha's JSON output is one JSON object (--output-format json)");
       document.add(text, number);
     },
     finish(): ImportedResult {
-      const root = document.parse("oha's --json output");
+      const root = document.parse("oha's JSON output");
       const summary = objectAt(root, 'summary', 'the output');
       const percentiles = isObject(root.latencyPercentiles) ? root.latencyPercentiles : {};
       const statuses = counts(root.statusCodeDistribution, 'statusCodeDistribution');
@@ -65,13 +70,15 @@ export function createOhaParser(): FormatParser {
       const missing = ['no per-second series: oha --json holds totals only', 'no histogram: percentiles as oha printed them'];
       if (cutOff > 0) missing.push(`${cutOff} requests were cut off by the end of the run (oha's deadline): in flight, not failed`);
       const meanUs = secondsToUs(summary.average, 'summary.average');
+      const ohaRate = summary.requestsPerSec === undefined || summary.requestsPerSec === null ? null : jsonNumber(summary.requestsPerSec, null, 'summary.requestsPerSec');
       return {
         format: 'oha',
         kind: 'summary',
-        source: "oha's --json output",
+        source: "oha's JSON output",
         resolution: 'oha seconds with fractions (to the nanosecond)',
         tool: {},
         missing,
+        ...(ohaRate === null ? {} : { toolFigures: { [OHA_RATE_LABEL]: ohaRate } }),
         absent: { ...summaryOnlyAbsent('oha'), stddev: "oha's JSON has no standard deviation" },
         startedAt: null,
         endedAt: null,
@@ -80,7 +87,7 @@ export function createOhaParser(): FormatParser {
           seconds,
           requests: answered,
           bytes: summary.totalData === undefined ? 0 : jsonNumber(summary.totalData, null, 'summary.totalData'),
-          requestsPerSecond: summary.requestsPerSec === undefined || summary.requestsPerSec === null ? (seconds > 0 ? answered / seconds : 0) : jsonNumber(summary.requestsPerSec, null, 'summary.requestsPerSec'),
+          requestsPerSecond: seconds > 0 ? answered / seconds : 0,
           bytesPerSecond: summary.sizePerSec === undefined || summary.sizePerSec === null ? null : jsonNumber(summary.sizePerSec, null, 'summary.sizePerSec'),
           meanUs,
           stdDevUs: null,

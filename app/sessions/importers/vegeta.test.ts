@@ -45,3 +45,15 @@ test('a damaged vegeta file: the line and what is wrong', () => {
   assert.throws(() => importText('vegeta', 'f', `${csv[0]}\n1590064781250000000,200,100,0,22,"unclosed`), { message: /^f:2: a quoted field is not closed/ });
   assert.throws(() => importText('vegeta', 'hey.csv', fixture('hey.csv')), { message: "hey.csv:1: this looks like hey's CSV, not vegeta's results: import it as hey" });
 });
+
+test('a vegeta CSV cut inside its last field (tools/vegeta.csv): one line naming the file, the line and the format, nothing read', () => {
+  const text = readFileSync(new URL('../../../tests/fixtures/imports/tools/vegeta.csv', import.meta.url), 'utf8');
+  const lines = text.split('\n');
+  // Cut 10 characters into line 200's last field (its headers, base64): the line still has every field.
+  const cutAt = lines.slice(0, 199).join('\n').length + 1 + lines[199]!.lastIndexOf(',') + 11;
+  const cut = text.slice(0, cutAt);
+  assert.equal(cut.split('\n').at(-1)!.split(',').length, lines[199]!.split(',').length);
+  assert.throws(() => importText('vegeta', 'vegeta.csv', cut), { message: "vegeta.csv:200: the file ends inside this line, without its line break: it was cut short (vegeta's CSV results; nothing is stored)" });
+  const whole = importText('vegeta', 'vegeta.csv', text);
+  assert.equal(whole.kind, 'per-request');
+});

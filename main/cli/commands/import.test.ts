@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -88,4 +88,49 @@ test('a large per-request file is streamed: 300,000 requests over 300 s and a fe
   // The last requests, sent at 299.999 s, are answered in second 300.
   assert.equal(entry!.runs[0]!.seconds, 301);
   assert.equal(entry!.runs[0]!.run.summary!.requests, 300_000);
+});
+
+const tool = (name: string) => join(import.meta.dirname, '../../../tests/fixtures/imports/tools', name);
+
+function benchlab(dataDir: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [join(import.meta.dirname, '../benchlab.ts'), ...args, '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, HOME: dir, BENCHLAB_DATA_DIR: join(dir, 'never-used') } });
+  assert.equal(result.status, 0, result.stderr);
+  return result.stdout;
+}
+
+/** The FAILED column of a table's row whose first cells match `row`. */
+function failedOf(table: string, row: RegExp): string {
+  const lines = table.split('\n');
+  const header = lines.find((line) => / FAILED /.test(line))!;
+  const line = lines.find((candidate) => row.test(candidate))!;
+  return line.slice(header.indexOf('FAILED')).trim().split(/\s+/)[0]!;
+}
+
+test("hey's and ab -g's imports: sessions show and compare print the same failed figure (the count for hey, — for ab's -g)", () => {
+  const dataDir = join(dir, 'agree');
+  assert.equal(cli(dataDir, tool('hey.csv'), '--format', 'hey').code, 0);
+  assert.equal(cli(dataDir, tool('ab-g.tsv'), '--format', 'ab', '--report', tool('ab-g-run.txt')).code, 0);
+  const comparison = benchlab(dataDir, 'compare', '1', '2');
+  const non2xx = readFileSync(tool('hey.csv'), 'utf8').trim().split('\n').slice(1).filter((line) => !line.split(',')[6]!.startsWith('2')).length;
+  assert.ok(non2xx > 0);
+  assert.equal(failedOf(benchlab(dataDir, 'sessions', 'show', '1'), /^1\s+imported:hey/), String(non2xx));
+  assert.equal(failedOf(comparison, /^1 hey\.csv/), String(non2xx));
+  assert.equal(failedOf(benchlab(dataDir, 'sessions', 'show', '2'), /^1\s+imported:ab/), '-');
+  assert.equal(failedOf(comparison, /^2 ab-g\.tsv/), '-');
+});
+
+test("a file cut inside its last line, or an ab report of another run, stores nothing and says why in one line", () => {
+  const dataDir = join(dir, 'cut');
+  const text = readFileSync(tool('vegeta.csv'), 'utf8');
+  const cutFile = join(dir, 'vegeta-cut.csv');
+  writeFileSync(cutFile, text.slice(0, text.length - 40));
+  const lines = text.trimEnd().split('\n').length;
+  const cut = cli(dataDir, cutFile, '--format', 'vegeta');
+  assert.equal(cut.code, 2);
+  assert.equal(cut.stderr, `benchlab import: vegeta-cut.csv:${lines}: the file ends inside this line, without its line break: it was cut short (vegeta's CSV results; nothing is stored)\n`);
+  const other = cli(dataDir, tool('ab-g.tsv'), '--format', 'ab', '--report', tool('ab-hello.txt'));
+  assert.equal(other.code, 2);
+  assert.match(other.stderr, /^benchlab import: ab-g\.tsv: the report counts 2000 complete requests, the -g file 3000: they are not of the same run\n$/);
+  assert.equal(cli(dataDir, tool('hey.csv'), '--format', 'hey', '--report', tool('ab-hello.txt')).code, 2);
+  assert.deepEqual(stored(dataDir), []);
 });

@@ -17,11 +17,12 @@ const FORMAT_LINES = IMPORT_FORMATS.map((format) => `                 ${format.p
 export const importCommand: Command = {
   name: 'import',
   summary: "store another load tool's results file as a session",
-  usage: `usage: benchlab import FILE --format ${IMPORT_FORMATS.join('|')} [--name NAME] [--tag TAG]... [--json]
+  usage: `usage: benchlab import FILE --format ${IMPORT_FORMATS.join('|')} [--report FILE] [--name NAME] [--tag TAG]... [--json]
 
   FILE           the results file (up to 512 MiB; per-request files are read line by line)
   --format F     what the file is:
 ${FORMAT_LINES}
+  --report FILE  with ab's -g file: ab's text report of the same run, for its elapsed time
   --name NAME    the session's name (default: "<file> (imported from <format>)")
   --tag TAG      a tag for the session; repeat for more
   --json         print the stored session as JSON
@@ -33,6 +34,7 @@ missing. Latencies keep the tool's resolution.`,
 benchlab import k6-points.json --format k6 --json`,
   options: {
     format: { type: 'string' },
+    report: { type: 'string' },
     name: { type: 'string' },
     tag: { type: 'string', multiple: true },
     json: { type: 'boolean' },
@@ -45,7 +47,9 @@ benchlab import k6-points.json --format k6 --json`,
     const format = formatOf(ctx, file, await firstLines(file));
     const name = optionalParse(SessionName, stringOption(ctx, 'name'), '--name');
     const tags = optionalParse(Tags, listOption(ctx, 'tag'), '--tag');
-    const session = await ctx.services().imports.importFile(file, { format, fileName: basename(file), name, tags });
+    const reportPath = stringOption(ctx, 'report');
+    if (reportPath !== undefined && format !== 'ab') throw new UsageError("--report goes with ab's -g file (--format ab)");
+    const session = await ctx.services().imports.importFile(file, { format, fileName: basename(file), name, tags, reportPath });
     if (ctx.values.json) {
       writeJson(ctx.stdout, session);
       return EXIT.ok;

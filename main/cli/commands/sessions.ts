@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
 import { filterLibrary, Tags } from '../../../app/sessions/session-library.ts';
+import { importProvenanceOf } from '../../../app/sessions/importers/imported-result.ts';
 import { SessionExportFormat } from '../../../app/sessions/sessions-contract.ts';
 import type { StoredRun } from '../../../app/runs/runs.ts';
 import { EXIT, formatTable, intOption, stringOption, UsageError, verbOf, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
@@ -132,9 +133,11 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
     ctx.stdout.write('no runs recorded\n');
     return EXIT.ok;
   }
+  // An imported file that cannot tell a figure shows "-", as Compare shows "—" (ab's -g has no failures).
+  const absent = importProvenanceOf(session.config)?.absent ?? {};
   const rows = runs.map((run) => {
     const summary = run.summary;
-    const notSent = summary?.books ? summary.books.notSent : null;
+    const notSent = summary?.books && absent.notSent === undefined ? summary.books.notSent : null;
     return [
       run.ordinal,
       run.variant ? `${run.templateId}:${run.variant}` : run.templateId,
@@ -144,7 +147,7 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
       ms(summary?.p50Us),
       ms(summary?.p99Us),
       ms(summary?.maxUs),
-      count(summary?.failed),
+      count(absent.failed === undefined ? summary?.failed : null),
       count(notSent),
     ];
   });

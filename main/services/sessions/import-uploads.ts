@@ -19,6 +19,8 @@ export interface ImportRequest {
   fileName: string;
   name?: string | undefined;
   tags?: string[] | undefined;
+  /** Where ab's text report of the run lies, read beside its -g file for its elapsed time (the CLI's --report). */
+  reportPath?: string | undefined;
 }
 
 /** How long an upload waits for its next piece before it is dropped. */

@@ -7,9 +7,11 @@
 // import) or as the tool printed it (a summary-only one). A bad file stores nothing.
 
 import { open, rm, type FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { ApiError } from '../../../app/common/errors.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import { IMPORT_CHUNK_BYTES, ImportReader, MAX_IMPORT_FILE_BYTES, MAX_LINE_CHARS, type ImportedResult } from '../../../app/sessions/importers/index.ts';
+import { abRunOf } from '../../../app/sessions/importers/ab.ts';
 import { ImportError } from '../../../app/sessions/importers/imported-result.ts';
 import { importedSessionRecord, type ImportNaming } from '../../../app/sessions/importers/imported-session.ts';
 import type { Session } from '../../../app/sessions/sessions.ts';
@@ -43,10 +45,12 @@ export class SessionImporter {
     const handle = await open(path, 'r');
     try {
       refuseOverCap(request.fileName, (await handle.stat()).size);
-      const reader = new ImportReader(request.format, request.fileName);
       const result = await readOrExplain(async () => {
-        for await (const line of linesOf(handle, MAX_LINE_CHARS, request.fileName)) reader.line(line);
-        return reader.finish();
+        const abRun = request.reportPath === undefined ? undefined : abRunOf(await readReport(request.reportPath));
+        const reader = new ImportReader(request.format, request.fileName, { abRun });
+        const end = { cutShort: false };
+        for await (const line of linesOf(handle, MAX_LINE_CHARS, request.fileName, end)) reader.line(line);
+        return reader.finish(end);
       });
       return this.store(result, request, now);
     } finally {
@@ -107,6 +111,20 @@ export class SessionImporter {
   }
 }
 
+/** ab's text report beside its -g file: small, read whole through the ab importer. */
+async function readReport(path: string): Promise<ImportedResult> {
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw new ApiError('invalid_args', `cannot read the report ${path}: ${error.code ?? error.message}`);
+  });
+  try {
+    const reader = new ImportReader('ab', basename(path));
+    for await (const line of linesOf(handle, MAX_LINE_CHARS, basename(path), { cutShort: false })) reader.line(line);
+    return reader.finish();
+  } finally {
+    await handle.close();
+  }
+}
+
 function refuseOverCap(fileName: string, size: number): void {
   if (size > MAX_IMPORT_FILE_BYTES) throw new ApiError('too_large', `${fileName} is ${Math.round(size / 1024 / 1024)} MiB: imports are limited to ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB`);
 }
@@ -123,7 +141,7 @@ async function readOrExplain(read: () => Promise<ImportedResult>): Promise<Impor
  * A file's lines as UTF-8 text, read in chunks; a line longer than `maxChars` bytes is refused as
  * soon as it passes the limit, so a hostile file without line breaks is never held whole.
  */
-async function* linesOf(handle: FileHandle, maxChars: number, fileName: string): AsyncGenerator<string> {
+async function* linesOf(handle: FileHandle, maxChars: number, fileName: string, end: { cutShort: boolean }): AsyncGenerator<string> {
   const chunk = Buffer.alloc(1024 * 1024);
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -146,5 +164,10 @@ async function* linesOf(handle: FileHandle, maxChars: number, fileName: string):
       if (pendingBytes > maxChars) throw new ImportError(lineNumber, `${fileName}:${lineNumber}: the line is longer than ${maxChars / 1024 / 1024} MiB: this is no results file of that format`);
     }
   }
-  if (pendingBytes > 0) yield Buffer.concat(pending).toString('utf8');
+  if (pendingBytes > 0) {
+    const last = Buffer.concat(pending).toString('utf8');
+    // A last line without its line break: the reader refuses a per-request file cut there.
+    end.cutShort = last.trim() !== '';
+    yield last;
+  }
 }

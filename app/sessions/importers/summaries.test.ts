@@ -1,0 +1,75 @@
+// The summary-only formats read from files their tools wrote against a loopback server
+// (tests/fixtures/imports/tools/, made by scripts/make-import-fixtures.ts): bombardier, siege and
+// autocannon, each figure checked against the file's own numbers.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { AUTOCANNON_RATE_LABEL } from './autocannon.ts';
+import { BOMBARDIER_RATE_LABEL } from './bombardier.ts';
+import { importText } from './index.ts';
+
+const tool = (name: string) => readFileSync(new URL(`../../../tests/fixtures/imports/tools/${name}`, import.meta.url), 'utf8');
+
+test("bombardier's JSON (bombardier.json): answers by class over its time taken, requests without an answer by its errors, latencies in µs; its rps mean kept, labelled", () => {
+  const file = JSON.parse(tool('bombardier.json')) as { spec: { numberOfConnections: number; numberOfRequests: number; url: string }; result: Record<string, number> & { latency: { mean: number; stddev: number; max: number; percentiles: Record<string, number> }; rps: { mean: number } } };
+  const { result: r } = file;
+  const result = importText('bombardier', 'bombardier.json', tool('bombardier.json'));
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  const answered = r.req1xx! + r.req2xx! + r.req3xx! + r.req4xx! + r.req5xx!;
+  assert.equal(result.summary.requests, answered);
+  assert.equal(result.summary.requestsPerSecond, answered / r.timeTakenSeconds!);
+  assert.equal(result.summary.non2xx, answered - r.req2xx!);
+  assert.equal(result.summary.failed, answered - r.req2xx! + r.others!);
+  assert.deepEqual([result.summary.meanUs, result.summary.stdDevUs, result.summary.maxUs, result.summary.p50Us, result.summary.p99Us], [r.latency.mean, r.latency.stddev, r.latency.max, r.latency.percentiles['50'], r.latency.percentiles['99']]);
+  assert.equal(result.toolFigures![BOMBARDIER_RATE_LABEL], r.rps.mean);
+  assert.deepEqual(result.load, { connections: file.spec.numberOfConnections, requests: file.spec.numberOfRequests });
+  assert.equal(result.tool.target, file.spec.url);
+});
+
+test("siege's JSON summary (siege.json, after siege's first-use notice): transactions are answers, failed its failed transactions, times in its 10 ms", () => {
+  const result = importText('siege', 'siege.json', tool('siege.json'));
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  // "transactions": 900, "elapsed_time": 3.25 (the log's line of this run), "failed_transactions": 100, "response_time": 0.02, "longest_transaction": 0.12.
+  const json = JSON.parse(tool('siege.json').slice(tool('siege.json').indexOf('{'), tool('siege.json').indexOf('}') + 1)) as Record<string, number>;
+  assert.equal(result.summary.requests, json.transactions);
+  assert.equal(result.summary.failed, json.failed_transactions);
+  assert.equal(result.summary.seconds, json.elapsed_time);
+  assert.equal(result.summary.meanUs, json.response_time! * 1_000_000);
+  assert.equal(result.summary.maxUs, json.longest_transaction! * 1_000_000);
+  assert.match(result.absent.p50!, /mean and the extremes/);
+  assert.equal(result.source, "siege's JSON summary");
+});
+
+test("siege's text summary (siege.txt) and its log (siege.log, two runs: the last is read) give the same run's figures", () => {
+  const text = importText('siege', 'siege.txt', tool('siege.txt'));
+  const log = importText('siege', 'siege.log', tool('siege.log'));
+  if (text.kind !== 'summary' || log.kind !== 'summary') return assert.fail('summary expected');
+  // "Transactions: 353 hits", "Elapsed time: 1.69 secs", "Failed transactions: 39"; the log's last line: 353, 1.69, …, 39.
+  for (const result of [text, log]) assert.deepEqual([result.summary.requests, result.summary.seconds, result.summary.failed], [353, 1.69, 39]);
+  assert.equal(text.summary.maxUs, 240_000);
+  assert.equal(log.summary.maxUs, null);
+  assert.ok(log.missing.some((line) => /the log holds 2 runs: the last, of 2026-11-27 13:23:19, is read/.test(line)), log.missing.join('; '));
+});
+
+test("autocannon's JSON (autocannon.json): answers over its duration, latencies in ms → µs, the sent requests it neither answered nor counted said", () => {
+  const json = JSON.parse(tool('autocannon.json')) as Record<string, number> & { latency: Record<string, number>; requests: Record<string, number>; start: string; url: string };
+  const result = importText('autocannon', 'autocannon.json', tool('autocannon.json'));
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  assert.equal(result.summary.requests, json.requests.total);
+  assert.equal(result.summary.requestsPerSecond, json.requests.total! / json.duration!);
+  assert.equal(result.summary.non2xx, json.non2xx);
+  assert.deepEqual([result.summary.p50Us, result.summary.p99Us, result.summary.maxUs], [json.latency.p50! * 1000, json.latency.p99! * 1000, json.latency.max! * 1000]);
+  assert.equal(result.toolFigures![AUTOCANNON_RATE_LABEL], json.requests.mean);
+  assert.equal(result.startedAt, json.start);
+  const unaccounted = json.requests.sent! - json.requests.total! - json.errors!;
+  assert.ok(unaccounted > 0, 'the server closed some sockets unanswered');
+  assert.ok(result.missing.some((line) => line.startsWith(`${unaccounted} requests sent were neither answered nor counted`)));
+});
+
+test('a summary file imported as another format names what it looks like', () => {
+  assert.throws(() => importText('wrk', 'b.json', tool('bombardier.json')), { message: "b.json:1: this looks like bombardier's JSON, not wrk's text output: import it as bombardier" });
+  assert.throws(() => importText('k6', 's.json', tool('siege.json')), { message: /^s\.json(:\d+)?: this looks like siege's JSON summary, not k6's results: import it as siege$/ });
+  assert.throws(() => importText('oha', 'a.json', tool('autocannon.json')), { message: /^a\.json(:\d+)?: this looks like autocannon's JSON, not oha's output: import it as autocannon$/ });
+  assert.throws(() => importText('hey', 'siege.log', tool('siege.log')), { message: "siege.log:1: this looks like siege's output, not hey's CSV: import it as siege" });
+});
