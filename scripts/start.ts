@@ -2,9 +2,11 @@
 // the Electron binary is present (or can be fetched) and there is a display, otherwise web mode
 // with the same back end, said in one line. Only Node built-ins here: node_modules may not exist yet.
 
-import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { onEnterAtTerminal } from '../main/web/new-url-on-demand.ts';
+import { ENTER_FORWARDED_ENV, STARTED_BY_ENV } from '../main/web/way-back.ts';
 import { ensureDependencies } from './ensure-deps.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -72,7 +74,7 @@ function npmRun(script: string): void {
 }
 
 /** Runs the app in the foreground until it exits, then exits with its code. */
-function runApp(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+function runApp(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
   // Its own process group on POSIX, and each signal forwarded once: a Ctrl-C reaches us from the
   // terminal and again from npm, and a second SIGINT would cut the app's graceful shutdown short.
   // SIGHUP too, since the detached child no longer hears the terminal close.
@@ -89,6 +91,7 @@ function runApp(command: string, args: string[], env: NodeJS.ProcessEnv = proces
     process.exit(1);
   });
   child.on('exit', (code) => process.exit(code ?? 1));
+  return child;
 }
 
 ensureDependencies();
@@ -99,5 +102,13 @@ if ('binary' in electron) {
 } else {
   console.log(`benchlab: ${electron.reason}; starting web mode instead.`);
   if (!webBuildIsCurrent()) npmRun('build:web');
-  runApp(process.execPath, [join(ROOT, 'main', 'web', 'main.ts'), ...process.argv.slice(2)]);
+  // Web mode's stdin is not the terminal (its own process group): Enter here is forwarded to it as
+  // the SIGUSR2 that makes it print a new one-time link, and it is told so for its 401 pages.
+  const web: { child?: ChildProcess } = {};
+  const forwardsEnter = process.platform !== 'win32' && onEnterAtTerminal(() => web.child?.kill('SIGUSR2'));
+  web.child = runApp(process.execPath, [join(ROOT, 'main', 'web', 'main.ts'), ...process.argv.slice(2)], {
+    ...process.env,
+    [STARTED_BY_ENV]: 'npm start',
+    ...(forwardsEnter ? { [ENTER_FORWARDED_ENV]: '1' } : {}),
+  });
 }

@@ -12,6 +12,7 @@ import { NewerSchemaError } from '../services/store/database.ts';
 import { appVersion } from '../services/version.ts';
 import { offerNewUrls } from './new-url-on-demand.ts';
 import { startWebServer, type RunningWebServer } from './server.ts';
+import { ENTER_FORWARDED_ENV, startedBy, wayBack } from './way-back.ts';
 import { WebLogins } from './web-logins.ts';
 import { loadWebModeMemory, saveWebModeMemory } from './web-mode-memory.ts';
 
@@ -57,7 +58,9 @@ async function main(): Promise<void> {
     if (server) saveWebModeMemory(dataDir, { port: server.port, sessions });
   };
   const logins = new WebLogins({ remembered: memory.sessions, onSessions: remember });
-  const start = (on: number) => startWebServer({ dispatch, bus: services.bus, staticDir, port: on, warn, logins });
+  // Until the terminal is known to be read, the 401 pages offer the signal only.
+  let way = wayBack({ startedBy: startedBy(), enterWorks: false, pid: process.pid });
+  const start = (on: number) => startWebServer({ dispatch, bus: services.bus, staticDir, port: on, warn, logins, wayBack: () => way });
   const inUse = (error: NodeJS.ErrnoException) => error.code === 'EADDRINUSE';
   if (port !== null) {
     server = await start(port).catch((error: NodeJS.ErrnoException) => {
@@ -76,9 +79,10 @@ async function main(): Promise<void> {
   remember();
   console.log(`Benchlab web mode (data: ${dataDir}, pid ${process.pid}) — open ${server.url}`);
   const onDemand = offerNewUrls(server.newUrl, (url) => console.log(`New one-time link — open ${url}`));
-  console.log(
-    `Each link opens Benchlab once. For a new one, ${onDemand.readsTerminal ? 'press Enter here or ' : ''}run: kill -USR2 ${process.pid}`,
-  );
+  // Under `npm start`, Enter reaches this process as SIGUSR2 from npm start, which reads the terminal.
+  const enterWorks = onDemand.readsTerminal || process.env[ENTER_FORWARDED_ENV] === '1';
+  way = wayBack({ startedBy: startedBy(), enterWorks, pid: process.pid });
+  console.log(`Each link opens Benchlab once. For a new one, ${enterWorks ? 'press Enter here or ' : ''}run: kill -USR2 ${process.pid}`);
 
   // The work in flight is ended or awaited before the store closes, and the page sees it end; a
   // second Ctrl-C (the handlers are gone by then) quits at once.

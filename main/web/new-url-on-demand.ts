@@ -22,21 +22,29 @@ function isTerminalForeground(): boolean {
   return ps.status === 0 && group !== undefined && group > 0 && group === foreground;
 }
 
-export function offerNewUrls(mintUrl: () => string, print: (url: string) => void): NewUrlOnDemand {
-  const printNew = () => print(mintUrl());
-  // Windows has no SIGUSR2: there, the terminal is the only way.
-  if (process.platform !== 'win32') process.on('SIGUSR2', printNew);
-
+/**
+ * Calls `onEnter` for each Enter (or `u` and Enter) typed at this process's terminal, when it has
+ * one it may read (a TTY, not CI, the foreground job); returns whether it reads. Also used by
+ * `npm start`, which forwards Enter to its web mode child (whose stdin is not the terminal).
+ */
+export function onEnterAtTerminal(onEnter: () => void): boolean {
   // Without a terminal (CI, `npm start`'s child, a pipe) nothing reads stdin: it is not ours to drain.
   const readsTerminal = process.stdin.isTTY === true && !process.env.CI && isTerminalForeground();
   if (readsTerminal) {
     // Line mode, so the terminal keeps echoing and Ctrl-C keeps its meaning.
     createInterface({ input: process.stdin }).on('line', (line) => {
       const typed = line.trim().toLowerCase();
-      if (typed === '' || typed === 'u') printNew();
+      if (typed === '' || typed === 'u') onEnter();
     });
-    // Reading must not keep web mode alive once its server has closed.
+    // Reading must not keep the process alive once its work has ended.
     process.stdin.unref();
   }
-  return { readsTerminal };
+  return readsTerminal;
+}
+
+export function offerNewUrls(mintUrl: () => string, print: (url: string) => void): NewUrlOnDemand {
+  const printNew = () => print(mintUrl());
+  // Windows has no SIGUSR2: there, the terminal is the only way.
+  if (process.platform !== 'win32') process.on('SIGUSR2', printNew);
+  return { readsTerminal: onEnterAtTerminal(printNew) };
 }

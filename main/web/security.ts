@@ -44,8 +44,9 @@ export function readCookie(request: IncomingMessage, name: string): string | und
   return undefined;
 }
 
-export function sessionCookieHeader(secret: string): string {
-  return `${SESSION_COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`;
+/** A persistent cookie (Max-Age): closing the browser does not sign out; the server honours it as long. */
+export function sessionCookieHeader(secret: string, maxAgeS: number): string {
+  return `${SESSION_COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor(maxAgeS)}`;
 }
 
 export function setSecurityHeaders(response: ServerResponse): void {

@@ -15,6 +15,7 @@ import { createDispatcher, type Dispatcher } from '../api/dispatch.ts';
 import { createHandlers } from '../api/handlers.ts';
 import { createServices, type Services } from '../services/services.ts';
 import { startWebServer, type RunningWebServer } from './server.ts';
+import { SESSION_LIFETIME_MS } from './web-mode-memory.ts';
 
 const MiB = 1024 * 1024;
 const SUITE_TIMEOUT_MS = 20_000;
@@ -408,6 +409,8 @@ describe('token and cookie', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.ok(attributes.includes('HttpOnly'), setCookie);
     assert.ok(attributes.includes('SameSite=Strict'), setCookie);
     assert.ok(attributes.includes('Path=/'), setCookie);
+    // Persistent, so closing the browser does not sign out: as long as the server honours it.
+    assert.ok(attributes.includes(`Max-Age=${SESSION_LIFETIME_MS / 1000}`), setCookie);
 
     const page = await fetch(`${server.origin}/`, { headers: { cookie: attributes[0]! } });
     assert.equal(page.status, 200);
@@ -465,6 +468,25 @@ describe('one-time URL', { timeout: SUITE_TIMEOUT_MS }, () => {
     // The same browser's session goes on; so does the login from before().
     assert.equal((await fetch(`${server.origin}/`, { headers: { cookie: first } })).status, 200);
     assert.equal((await fetch(`${server.origin}/`, { headers: { cookie } })).status, 200);
+  });
+
+  test('the 401 pages say the way back that works for how this process was started', async () => {
+    const way = 'For a new link, run `kill -USR2 4242` (web mode started by `npm run web`, pid 4242): it prints the link where it prints its output.';
+    const background = await startWebServer({ dispatch, bus: services.bus, staticDir, port: 0, warn: () => {}, wayBack: () => way });
+    try {
+      const signedOut = await fetch(`${background.origin}/`, { redirect: 'manual' });
+      assert.equal(signedOut.status, 401);
+      const text = await signedOut.text();
+      assert.ok(text.trimEnd().endsWith(way), text);
+      assert.doesNotMatch(text, /press Enter/);
+      const url = background.newUrl();
+      await (await fetch(url, { redirect: 'manual' })).arrayBuffer();
+      const page = await (await fetch(url, { redirect: 'manual' })).text();
+      assert.match(page, /<code>kill -USR2 4242<\/code> \(web mode started by <code>npm run web<\/code>, pid 4242\)/);
+      assert.doesNotMatch(page, /press Enter/);
+    } finally {
+      await background.close();
+    }
   });
 
   test('the printed URL was spent by the first login', async () => {

@@ -15,7 +15,11 @@ import type { EventBus } from '../services/event-bus.ts';
 import { describeRawRequest, describeRequest, parseRequestTarget } from './request-target.ts';
 import { allowedHosts, allowedOrigins, hostHeaderRefusal, isJsonContentType, readCookie, sessionCookieHeader, setSecurityHeaders } from './security.ts';
 import { serveStatic } from './static-files.ts';
+import { wayBack, wayBackHtml } from './way-back.ts';
 import { WebLogins } from './web-logins.ts';
+import { SESSION_LIFETIME_MS } from './web-mode-memory.ts';
+
+const SESSION_LIFETIME_DAYS = SESSION_LIFETIME_MS / (24 * 60 * 60 * 1000);
 
 export interface WebServerOptions {
   dispatch: Dispatcher;
@@ -28,6 +32,8 @@ export interface WebServerOptions {
   logins?: WebLogins;
   /** One line for each refused malformed request and each reused link. */
   warn: (line: string) => void;
+  /** How a signed-out person gets a new link, for the way this process was started (way-back.ts). */
+  wayBack?: () => string;
 }
 
 export interface RunningWebServer {
@@ -63,16 +69,18 @@ function answerAndClose(socket: Duplex, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
-const HOW_TO_GET_A_LINK =
-  'For a new link, press Enter in the terminal where `npm run web` runs, or run `kill -USR2 <pid>` with the pid it printed when it started.';
+/** Without a way told by the process that started the server (tests): as `npm run web` in a terminal. */
+const DEFAULT_WAY_BACK = wayBack({ startedBy: 'npm run web', enterWorks: true, pid: process.pid });
 
-const LINK_ALREADY_USED_PAGE = `<!doctype html>
+function linkAlreadyUsedPage(way: string): string {
+  return `<!doctype html>
 <meta charset="utf-8">
 <title>Benchlab: link already used</title>
 <h1>This link was already used</h1>
-<p>Each link that Benchlab web mode prints opens it once, in one browser.</p>
-<p>For a new link, press Enter in the terminal where <code>npm run web</code> runs, or run <code>kill -USR2 &lt;pid&gt;</code> with the pid it printed when it started.</p>
+<p>Each link that Benchlab web mode prints opens it once, in one browser; that browser stays signed in for ${SESSION_LIFETIME_DAYS} days.</p>
+<p>${wayBackHtml(way)}</p>
 `;
+}
 
 const STATUS_FOR_ERROR: Record<string, number> = {
   invalid_args: 400,
@@ -95,6 +103,7 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
 
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
   const logins = options.logins ?? new WebLogins();
+  const way = () => options.wayBack?.() ?? DEFAULT_WAY_BACK;
   let hosts = new Set<string>();
   let origins = new Set<string>();
 
@@ -122,14 +131,14 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   function exchangeToken(token: string, response: ServerResponse): void {
     const exchange = logins.exchange(token);
     if (exchange.outcome === 'session') {
-      response.writeHead(303, { 'Set-Cookie': sessionCookieHeader(exchange.cookie), Location: '/', 'Cache-Control': 'no-store' });
+      response.writeHead(303, { 'Set-Cookie': sessionCookieHeader(exchange.cookie, SESSION_LIFETIME_MS / 1000), Location: '/', 'Cache-Control': 'no-store' });
       response.end();
     } else if (exchange.outcome === 'spent') {
       options.warn('refused a one-time link that was already used (401): someone opened it again');
       response.writeHead(401, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      response.end(LINK_ALREADY_USED_PAGE);
+      response.end(linkAlreadyUsedPage(way()));
     } else {
-      sendPlain(response, 401, `Unauthorized: this link is not valid for this Benchlab. ${HOW_TO_GET_A_LINK}`);
+      sendPlain(response, 401, `Unauthorized: this link is not valid for this Benchlab. ${way()}`);
     }
   }
 
@@ -146,7 +155,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
 
     const offeredToken = target.query.get('token');
     if (offeredToken !== null && request.method === 'GET') return exchangeToken(offeredToken, response);
-    if (!isAuthenticated(request)) return sendPlain(response, 401, `Unauthorized: open a link that \`npm run web\` printed. ${HOW_TO_GET_A_LINK}`);
+    if (!isAuthenticated(request)) return sendPlain(response, 401, `Unauthorized: open a one-time link that Benchlab web mode printed. ${way()}`);
     if (target.path === HTTP_CALL_PATH) {
       if (request.method !== 'POST') return sendPlain(response, 405, 'Method Not Allowed');
       return handleCall(request, response);

@@ -4,13 +4,14 @@
 // next start, so a tab left open across a restart stays signed in.
 //
 // A token is spent by its first exchange, so a URL that leaked (shell history, a screen share, a
-// proxy log) cannot be replayed; each exchange mints a cookie of its own, and a cookie stays valid
-// until web mode stops, so a tab that is already open keeps working when another link is used.
+// proxy log) cannot be replayed; each exchange mints a cookie of its own, valid for
+// SESSION_LIFETIME_MS (the cookie's Max-Age: closing the browser does not sign out), so a tab that
+// is already open keeps working when another link is used.
 // Secrets are kept and looked up by their SHA-256 digest: a lookup's timing says nothing about them.
 
 import { createHash } from 'node:crypto';
 import { newSecret } from './security.ts';
-import type { RememberedSession } from './web-mode-memory.ts';
+import { SESSION_LIFETIME_MS, type RememberedSession } from './web-mode-memory.ts';
 
 export type Exchange = { outcome: 'session'; cookie: string } | { outcome: 'spent' } | { outcome: 'unknown' };
 
@@ -59,6 +60,8 @@ export class WebLogins {
   }
 
   isSession(cookie: string | undefined): boolean {
-    return cookie !== undefined && this.#sessions.has(digest(cookie));
+    if (cookie === undefined) return false;
+    const mintedAt = this.#sessions.get(digest(cookie));
+    return mintedAt !== undefined && (this.#options.now ?? Date.now)() - mintedAt < SESSION_LIFETIME_MS;
   }
 }
