@@ -1,12 +1,13 @@
 // The load profile form of the Run page and the wizard: target, request, model, sweep, warm-up and bands,
 // validated as the user types with the same schema the back end applies, and warned about when its
-// connection maximum cannot carry its rate.
+// connection maximum cannot carry its rate. Another model clears a sweep whose values would change
+// meaning, and says so beside the sweep.
 
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { FormField } from '../../common/FormField.tsx';
 import { Banner } from '../../common/Banner.tsx';
 import { applySweepValue, describeOpenCapacity, HTTP_METHODS, StepLoad } from '../../../../app/runs/load-profile.ts';
-import { profileOf, type ProfileDraft } from './profile-draft.ts';
+import { profileOf, switchLoad, type ProfileDraft } from './profile-draft.ts';
 
 /** The first step whose connection maximum cannot carry its rate, in words; null when all can. */
 function capacityWarning(draft: ProfileDraft): string | null {
@@ -33,6 +34,12 @@ export function ProfileForm(props: {
   children?: ReactNode;
 }) {
   const { draft, errors, disabled, onDraft } = props;
+  const [sweepNote, setSweepNote] = useState<string | null>(null);
+  const switchTo = (change: Partial<Pick<ProfileDraft, 'model' | 'openKind'>>) => {
+    const switched = switchLoad(draft, change);
+    setSweepNote(switched.note);
+    onDraft(switched.change);
+  };
   const input = (name: keyof ProfileDraft, type: 'text' | 'number' = 'number') => (
     <input
       type={type}
@@ -73,7 +80,7 @@ export function ProfileForm(props: {
       </div>
       <div className="grid">
         <FormField label="Model" name="model" error={undefined}>
-          <select value={draft.model} data-testid="run-model" onChange={(event) => onDraft({ model: event.target.value as ProfileDraft['model'] })}>
+          <select value={draft.model} data-testid="run-model" onChange={(event) => switchTo({ model: event.target.value as ProfileDraft['model'] })}>
             <option value="closed">Closed: fixed connections (wrk, ab)</option>
             <option value="open">Open: target rate (Gatling, loadtest --rps)</option>
           </select>
@@ -93,7 +100,7 @@ export function ProfileForm(props: {
         ) : (
           <>
             <FormField label="Load" name="openKind" error={undefined}>
-              <select value={draft.openKind} data-testid="run-openKind" onChange={(event) => onDraft({ openKind: event.target.value as ProfileDraft['openKind'] })}>
+              <select value={draft.openKind} data-testid="run-openKind" onChange={(event) => switchTo({ openKind: event.target.value as ProfileDraft['openKind'] })}>
                 <option value="rate">requests per second</option>
                 <option value="requests">N requests over the duration</option>
               </select>
@@ -107,6 +114,11 @@ export function ProfileForm(props: {
       {capacity && (
         <Banner tone="warning" testId="run-capacity-warning">
           {capacity}
+        </Banner>
+      )}
+      {sweepNote && (
+        <Banner tone="warning" testId="run-sweep-cleared">
+          {sweepNote}
         </Banner>
       )}
       <div className="grid">

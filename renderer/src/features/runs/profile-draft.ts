@@ -164,3 +164,21 @@ export function draftOfProfile(profile: Omit<LoadProfile, 'target'> & { target?:
     bucketsMs: profile.bucketsMs.join(', '),
   };
 }
+
+/** What a sweep's values count under a model (and, open, a kind of load), in words. */
+function sweepUnit(draft: Pick<ProfileDraft, 'model' | 'openKind'>): string {
+  return draft.model === 'closed' ? 'connections' : draft.openKind === 'rate' ? 'rates (req/s)' : 'request counts';
+}
+
+/**
+ * The change of model (or of open load kind) a user picked, with the sweep cleared when its values
+ * would count something else (rates 500–4000 must not become 4,000 connections), and the note that
+ * says so; no note when there was no sweep or its values keep their meaning.
+ */
+export function switchLoad(draft: ProfileDraft, change: Partial<Pick<ProfileDraft, 'model' | 'openKind'>>): { change: Partial<ProfileDraft>; note: string | null } {
+  const next = { model: change.model ?? draft.model, openKind: change.openKind ?? draft.openKind };
+  const before = sweepUnit(draft);
+  const after = sweepUnit(next);
+  if (draft.sweep.trim() === '' || before === after) return { change, note: null };
+  return { change: { ...change, sweep: '' }, note: `The sweep of ${before} (${draft.sweep.trim()}) was cleared: its values would have become ${after}. Enter the ${after} per step.` };
+}
