@@ -152,7 +152,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     await templates.replaceQuestion('node').waitFor();
     assert.equal(
       await templates.replaceQuestion('node').getByTestId('template-replace-question').innerText(),
-      `owners-server runs Node.js (node:http) (sync) on port ${PORT}, deployed from this Benchlab; run “E2E load” loads it now. Replace it with Node.js (node:http)? Whoever uses it loses it.`,
+      `owners-server runs Node.js (node:http) (sync) on port ${PORT}, deployed from this Benchlab; run “E2E load” loads it now. Replace it with Node.js (node:http) (async) on port ${PORT + 1}? Whoever uses it loses it.`,
     );
     assert.equal(await templates.deployButton('node').isDisabled(), true, 'no second deploy while the question is open');
     await page.screenshot({ path: join(tmpdir(), 'benchlab-templates-replace.png'), fullPage: false });

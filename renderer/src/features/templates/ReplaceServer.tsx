@@ -6,7 +6,16 @@ import type { ServerOccupant } from '../../../../app/templates/templates-contrac
 import { describeHolder, describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
 import { Banner } from '../../common/Banner.tsx';
 
-export function ReplaceServer(props: { hostName: string; templateName: string; occupant: ServerOccupant; onReplace: (deploymentId: string) => void; onKeep: () => void }) {
+export interface ReplaceServerProps {
+  hostName: string;
+  /** What would run in its place: "Express (sync) on port 8081". */
+  replacement: string;
+  occupant: ServerOccupant;
+  onReplace: (deploymentId: string) => void;
+  onKeep: () => void;
+}
+
+export function ReplaceServer(props: ReplaceServerProps) {
   const { occupant } = props;
   const who = occupant.startedBy === 'this' ? 'deployed from this Benchlab' : describeHolder(occupant.holder, occupant.heartbeatAgeSeconds);
   const id = occupant.deploymentId;
@@ -14,7 +23,7 @@ export function ReplaceServer(props: { hostName: string; templateName: string; o
     <Banner tone="warning" className="confirm" testId="template-replace" data-started-by={occupant.startedBy}>
       <span data-testid="template-replace-question">
         {props.hostName} runs {describeServer(occupant)}, {who}
-        {describeLoads(occupant.runs)}. {id ? `Replace it with ${props.templateName}? Whoever uses it loses it.` : 'It cannot be named to replace it: stop it from the Benchlab that runs it.'}
+        {describeLoads(occupant.runs)}. {id ? `Replace it with ${props.replacement}? Whoever uses it loses it.` : 'It cannot be named to replace it: stop it from the Benchlab that runs it.'}
       </span>
       <div className="actions">
         {id && (

@@ -10,6 +10,7 @@ import { DeploymentCard } from './DeploymentCard.tsx';
 import { LogTerminal } from '../terminals/LogTerminal.tsx';
 import { TemplateCard, type DeployRequest } from './TemplateCard.tsx';
 import { ReplaceServer } from './ReplaceServer.tsx';
+import { describeServer } from '../../../../app/templates/server-words.ts';
 import { useDeployments } from './use-deployments.ts';
 import { useServerHostId } from './use-server-host.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
@@ -117,7 +118,7 @@ export function TemplatesPage() {
             {asking?.request.templateId === manifest.id && (
               <ReplaceServer
                 hostName={asking.hostName}
-                templateName={manifest.name}
+                replacement={describeServer({ templateName: manifest.name, variant: asking.request.variant, port: asking.port })}
                 occupant={asking.occupant}
                 onKeep={() => setAsking(null)}
                 onReplace={(deploymentId) => {
