@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PresetId } from '../presets/presets.ts';
 import { PlanTarget } from './plan.ts';
 import { parsePlanFile, StudyId, StudyProfile, type PlanFile, type PlanFileProblem } from './plan-file.ts';
+import { PublishedResults } from './published-results.ts';
 
 /** A study as the wizard uses it (and the contract carries it). */
 export const Study = z
@@ -20,6 +21,8 @@ export const Study = z
     templates: z.array(PlanTarget.pick({ templateId: true, variant: true, knobs: true })),
     presets: z.object({ client: PresetId.nullable(), server: PresetId.nullable() }).strict(),
     profile: StudyProfile,
+    /** What the seed published on its own hardware (resources/studies/published/<id>.yaml), if shipped. */
+    published: PublishedResults.nullable().default(null),
   })
   .strict();
 export type Study = z.output<typeof Study>;
@@ -52,6 +55,7 @@ export function studyOfPlanFile(plan: PlanFile): Study | string {
     templates: plan.templates.map((entry) => ({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs })),
     presets: { client: plan.presets?.client ?? null, server: plan.presets?.server ?? null },
     profile: plan.profile,
+    published: null,
   };
 }
 

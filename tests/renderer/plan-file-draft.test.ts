@@ -56,6 +56,7 @@ const STUDY: Study = {
   templates: [{ templateId: 'tomcat', variant: 'sync', knobs: {} }],
   presets: { client: 'wrk-seed', server: 'high-concurrency-server' },
   profile: openProfile,
+  published: null,
 };
 
 function saved(draft: WizardDraft): PlanFile {

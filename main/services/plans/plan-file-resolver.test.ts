@@ -38,6 +38,7 @@ function deps(options: { studies?: StudyCatalog } = {}): PlanFileResolverDeps & 
             templates: [{ templateId: 'vertx', variant: 'eventloop', knobs: {} }, { templateId: 'node', variant: 'async', knobs: { workers: 2 } }],
             presets: { client: 'wrk-seed', server: 'wrk-seed' },
             profile: fileOf('version: 1\nname: x\ntemplates: [node:async]\nprofile: { request: { path: /hello }, load: { model: closed, connections: 10, durationS: 3 } }\n').profile!,
+            published: null,
           },
         ],
         broken: [],

@@ -1,11 +1,17 @@
-// The studies shipped in resources/studies (one plan file each, <id>.yaml), read on every request so
-// an edited file shows without a restart. A broken file is listed with what is wrong, never fatal.
+// The studies shipped in resources/studies (one plan file each, <id>.yaml), with what each seed
+// published (resources/studies/published/<id>.yaml, when shipped), read on every request so an edited
+// file shows without a restart. A broken file is listed with what is wrong, never fatal: a study whose
+// published figures are broken is still listed, without them.
 
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parsePublishedResults, type PublishedResults } from '../../../app/plans/published-results.ts';
 import { parseStudy, type StudyCatalog } from '../../../app/plans/studies.ts';
+
+/** The folder beside the studies with each seed's published figures. */
+const PUBLISHED_DIR = 'published';
 
 /** A study is a plan file: YAML, or JSON (which is YAML too). */
 const STUDY_FILE = /\.(ya?ml|json)$/;
@@ -27,7 +33,18 @@ export async function loadStudies(dir: string | null): Promise<StudyCatalog> {
     const study = parseStudy(await readFile(join(dir, file), 'utf8'));
     if (typeof study === 'string') catalog.broken.push({ file, error: study });
     else if (catalog.studies.some((other) => other.id === study.id)) catalog.broken.push({ file, error: `id "${study.id}" is used by another study` });
-    else catalog.studies.push(study);
+    else catalog.studies.push({ ...study, published: await loadPublished(dir, study.id, catalog) });
   }
   return catalog;
+}
+
+/** The figures a study's seed published, or null when none are shipped (or they are broken: listed so). */
+async function loadPublished(dir: string, studyId: string, catalog: StudyCatalog): Promise<PublishedResults | null> {
+  const file = join(PUBLISHED_DIR, `${studyId}.yaml`);
+  if (!existsSync(join(dir, file))) return null;
+  const published = parsePublishedResults(await readFile(join(dir, file), 'utf8'));
+  if (typeof published === 'string') catalog.broken.push({ file, error: published });
+  else if (published.study !== studyId) catalog.broken.push({ file, error: `study: says "${published.study}", but the file is for "${studyId}"` });
+  else return published;
+  return null;
 }

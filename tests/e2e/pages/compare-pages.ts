@@ -163,3 +163,26 @@ export async function exportPdf(page: Page): Promise<{ downloaded: string; fileN
   const kept = await page.getByTestId('compare-pdf-file').innerText({ timeout: 30_000 });
   return { downloaded: await download.path(), fileName: download.suggestedFilename(), kept };
 }
+
+/** The seed's published table beside a comparison of one study's sessions. */
+export class PublishedBySeed {
+  readonly page: Page;
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  /** Each row's cells as shown: the seed's server, its step, its figures, and which sessions ran it here. */
+  async rows(): Promise<Array<{ cells: string[]; ran: string }>> {
+    const rows = this.page.getByTestId('compare-published-row');
+    const out = [];
+    for (let i = 0; i < (await rows.count()); i++) {
+      const row = rows.nth(i);
+      out.push({ cells: await row.locator('td').allInnerTexts(), ran: await row.getByTestId('compare-published-ran').innerText() });
+    }
+    return out;
+  }
+
+  async note(): Promise<string> {
+    return this.page.getByTestId('compare-published-note').innerText();
+  }
+}

@@ -12,6 +12,7 @@ import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
 import { ComparisonView } from './ComparisonView.tsx';
+import { PublishedBySeed } from './PublishedBySeed.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { loadSelection, saveSelection } from './compare-selection.ts';
 import { saveFile } from '../../common/save-file.ts';
@@ -198,6 +199,7 @@ export function ComparePage() {
         )}
       </div>
       {comparison && <ComparisonView comparison={comparison} />}
+      {comparison && <PublishedBySeed comparison={comparison} />}
     </Page>
   );
 }

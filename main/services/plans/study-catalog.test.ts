@@ -1,0 +1,34 @@
+// Tests of the study catalog: the shipped studies load with each seed's published figures, and a
+// broken or misplaced figures file is listed as broken without losing its study.
+
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { builtInStudiesDir, loadStudies } from './study-catalog.ts';
+
+const STUDIES_DIR = builtInStudiesDir()!;
+const PUBLISHED_DIR = join(STUDIES_DIR, 'published');
+
+describe('the study catalog', () => {
+  test('the catalog gives each study its published figures, and lists a broken file without losing its study', async () => {
+    const shippedCatalog = await loadStudies(STUDIES_DIR);
+    assert.deepEqual(shippedCatalog.broken, []);
+    assert.equal(shippedCatalog.studies.find((study) => study.id === 'ab-fixed-count')?.published?.tool, 'ab 2.3');
+    assert.equal(shippedCatalog.studies.find((study) => study.id === 'techempower-db')?.published, null);
+
+    const dir = mkdtempSync(join(tmpdir(), 'benchlab-published-'));
+    try {
+      cpSync(STUDIES_DIR, dir, { recursive: true });
+      writeFileSync(join(dir, 'published', 'ab-fixed-count.yaml'), 'study: ab-fixed-count\ntool: ab\n');
+      writeFileSync(join(dir, 'published', 'wrk-connections.yaml'), readFileSync(join(PUBLISHED_DIR, 'ab-fixed-count.yaml'), 'utf8'));
+      const catalog = await loadStudies(dir);
+      assert.equal(catalog.studies.find((study) => study.id === 'ab-fixed-count')?.published, null, 'the study stays, without its figures');
+      assert.deepEqual(catalog.broken.map((broken) => broken.file).sort(), ['published/ab-fixed-count.yaml', 'published/wrk-connections.yaml']);
+      assert.match(catalog.broken.find((broken) => broken.file === 'published/wrk-connections.yaml')!.error, /for "wrk-connections"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
