@@ -123,7 +123,7 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-const studyFiles = readdirSync(STUDIES_DIR).sort();
+const studyFiles = readdirSync(STUDIES_DIR).filter((file) => file.endsWith('.yaml')).sort();
 
 const studies = new Map<string, StudyType>();
 for (const file of studyFiles) {

@@ -28,7 +28,7 @@ const ready: WizardDraft = {
 
 function studies(): Study[] {
   const dir = join(REPO_ROOT, 'resources', 'studies');
-  return readdirSync(dir).map((file) => {
+  return readdirSync(dir).filter((file) => file.endsWith('.yaml')).map((file) => {
     const study = parseStudy(readFileSync(join(dir, file), 'utf8'));
     assert.ok(typeof study !== 'string', `${file}: ${String(study)}`);
     return study;
