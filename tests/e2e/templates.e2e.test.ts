@@ -44,7 +44,6 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
   after(async () => {
     // A test that failed midway must not leave its server running for the next run.
     await stopDeployedServer(page, 'lab-server');
-    await stopDeployedServer(page, 'owners-server');
     await opened?.close();
     delete process.env.BENCHLAB_TEMPLATES_DIR;
     if (templatesDir) rmSync(templatesDir, { recursive: true, force: true });
@@ -116,16 +115,16 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
   });
 
   test('Deploy over a running server asks first, naming it and the run loading it; Keep it keeps it, Replace it replaces it and the run says so', async () => {
-    // Hosts of their own (lab instance `owners`), so a load here never meets another suite's server.
-    const mine = await labTargets('owners');
+    // The suite's lab hosts (the default lab's server is this suite's), added here when this test runs alone.
+    const have = await page.evaluate(async () => (await (globalThis as unknown as { benchlab: BenchlabApi }).benchlab.hosts.list()).map((host) => host.name));
     const hosts = new HostsPage(page);
-    await hosts.addLabHost('owners-server', mine.server, mine.keyPath);
-    await hosts.addLabHost('owners-client', mine.client, mine.keyPath);
+    if (!have.includes('lab-server')) await hosts.addLabHost('lab-server', targets.server, targets.keyPath);
+    if (!have.includes('lab-client')) await hosts.addLabHost('lab-client', targets.client, targets.keyPath);
     const templates = new TemplatesPage(page);
     await templates.open();
-    await templates.target('owners-server', PORT);
+    await templates.target('lab-server', PORT);
     await templates.deploy('node', 'sync');
-    await templates.waitForState('owners-server', 'ready', 120_000);
+    await templates.waitForState('lab-server', 'ready', 120_000);
     assert.equal(await templates.replaceQuestion('node').count(), 0, 'a free host is not asked about');
 
     // A run loading it, started as the Run page starts one.
@@ -136,34 +135,34 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
         const id = (name: string) => hosts.find((host) => host.name === name)!.id;
         const run = await api.runs.start({
           name: 'E2E load',
-          clientHostId: id('owners-client'),
-          serverHostId: id('owners-server'),
+          clientHostId: id('lab-client'),
+          serverHostId: id('lab-server'),
           profile: { target: `http://${target}:${port}`, request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 120 } },
           deployment: { templateId: 'node', variant: 'sync', knobs: {} },
         });
         return run.sessionId;
       },
-      { target: mine.server.address, port: PORT },
+      { target: targets.server.address, port: PORT },
     );
 
     // Another port, another variant: still the one server the host runs, and still asked about.
-    await templates.target('owners-server', PORT + 1);
+    await templates.target('lab-server', PORT + 1);
     await templates.deploy('node', 'async');
     await templates.replaceQuestion('node').waitFor();
     assert.equal(
       await templates.replaceQuestion('node').getByTestId('template-replace-question').innerText(),
-      `owners-server runs Node.js (node:http) (sync) on port ${PORT}, deployed from this Benchlab; run “E2E load” loads it now. Replace it with Node.js (node:http) (async) on port ${PORT + 1}? Whoever uses it loses it.`,
+      `lab-server runs Node.js (node:http) (sync) on port ${PORT}, deployed from this Benchlab; run “E2E load” loads it now. Replace it with Node.js (node:http) (async) on port ${PORT + 1}? Whoever uses it loses it.`,
     );
     assert.equal(await templates.deployButton('node').isDisabled(), true, 'no second deploy while the question is open');
     await page.screenshot({ path: join(tmpdir(), 'benchlab-templates-replace.png'), fullPage: false });
     await templates.answerReplace('node', false);
-    assert.equal(await templates.deploymentTitle('owners-server'), `owners-server: Node.js (node:http) (sync, port ${PORT})`, 'Keep it keeps it');
-    assert.equal((await fetch(`http://${mine.server.address}:${PORT}/hello`)).status, 200);
+    assert.equal(await templates.deploymentTitle('lab-server'), `lab-server: Node.js (node:http) (sync, port ${PORT})`, 'Keep it keeps it');
+    assert.equal((await fetch(`http://${targets.server.address}:${PORT}/hello`)).status, 200);
 
     await templates.deploy('node', 'async');
     await templates.answerReplace('node', true);
-    await until(async () => (await templates.deploymentTitle('owners-server')) === `owners-server: Node.js (node:http) (async, port ${PORT + 1})`, 'the new deployment on its card', 30_000, 200);
-    await templates.waitForState('owners-server', 'ready', 120_000);
+    await until(async () => (await templates.deploymentTitle('lab-server')) === `lab-server: Node.js (node:http) (async, port ${PORT + 1})`, 'the new deployment on its card', 30_000, 200);
+    await templates.waitForState('lab-server', 'ready', 120_000);
     // The run that loaded the replaced server records it and ends failed, not completed.
     const ended = await page.evaluate(async (id) => {
       const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
@@ -176,7 +175,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     assert.equal(ended.status, 'failed', `the server pids the run saw: ${ended.status === 'failed' ? '' : serverPids(opened.app.dataDir, sessionId)}`);
     assert.equal(ended.degraded?.lost, 'server');
     assert.match(ended.message ?? '', /degraded: the server under test, node · sync, was taken down by this Benchlab to deploy Node\.js \(node:http\) in its place at \d+\.\d s\. The load was stopped/);
-    await stopDeployedServer(page, 'owners-server');
+    await stopDeployedServer(page, 'lab-server');
   });
 
   test('across the suite the page reports no CSP violation', async () => {
