@@ -1,10 +1,16 @@
 // The agent's two pipes: NDJSON lines out on stdout, commands in on stdin. Owns the heartbeat
-// watchdog: no line from Benchlab for HEARTBEAT_TIMEOUT_MS (a dead link, a killed Benchlab) or the
-// end of stdin (Benchlab's side closed) asks the agent to stop, so no load outlives its driver.
+// watchdog: no line from Benchlab for HEARTBEAT_TIMEOUT_MS (a dead link, a Benchlab silent that
+// long) or the end of stdin (Benchlab's side closed: a killed Benchlab, at once) asks the agent to
+// stop, so no load outlives its driver. While Benchlab does not read (paused, busy), the lines wait
+// in stdout's buffer, never blocking the agent; the last line is written only once all of them
+// have gone out, so a Benchlab that reads again gets every second and the end.
 
 import type { Readable, Writable } from 'node:stream';
 import { hostNowMs } from './host-clock.ts';
 import { encodeLine, HEARTBEAT_TIMEOUT_MS, LineSplitter, parseAgentCommand, type AgentCommand, type AgentLine, type EndReason } from '../app/runs/agent-protocol.ts';
+
+/** How often the watchdog looks (Benchlab's link watch counts on it: main/services/runs/silence-watch.ts). */
+const WATCHDOG_EVERY_MS = 250;
 
 export type StopReason = Extract<EndReason, 'stopped' | 'heartbeat' | 'stdin-closed'>;
 
@@ -12,6 +18,9 @@ export class AgentIo {
   readonly #out: Writable;
   readonly #splitter = new LineSplitter();
   #lastHeardAt = Date.now();
+  readonly #heartbeatTimeoutMs: number;
+  /** When Benchlab's side was seen closed (stdin's end, a broken stdout), else null. */
+  #goneAt: number | null = null;
   #watchdog: ReturnType<typeof setInterval> | null = null;
   #onStop: ((reason: StopReason) => void) | null = null;
   #stopReason: StopReason | null = null;
@@ -21,6 +30,11 @@ export class AgentIo {
 
   constructor(input: Readable, output: Writable, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS) {
     this.#out = output;
+    this.#heartbeatTimeoutMs = heartbeatTimeoutMs;
+    const gone = () => {
+      this.#goneAt ??= Date.now();
+      this.stop('stdin-closed');
+    };
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => {
       // Read first, before any parsing: a ping's answer carries the time it arrived.
@@ -28,13 +42,13 @@ export class AgentIo {
       this.#lastHeardAt = Date.now();
       for (const line of this.#splitter.push(chunk)) this.#command(line, arrivedMs);
     });
-    input.on('end', () => this.stop('stdin-closed'));
-    input.on('error', () => this.stop('stdin-closed'));
+    input.on('end', gone);
+    input.on('error', gone);
     // A broken stdout (EPIPE) also means Benchlab's side is gone: stop cleanly instead of crashing.
-    output.on('error', () => this.stop('stdin-closed'));
+    output.on('error', gone);
     this.#watchdog = setInterval(() => {
       if (Date.now() - this.#lastHeardAt > heartbeatTimeoutMs) this.stop('heartbeat');
-    }, 250);
+    }, WATCHDOG_EVERY_MS);
     this.#watchdog.unref();
   }
 
@@ -77,18 +91,26 @@ export class AgentIo {
     return this.#stopReason;
   }
 
-  /** Writes the last line and resolves once stdout has taken it. */
+  /**
+   * Writes the last line and resolves once stdout has taken it and every line before it. A Benchlab
+   * that is not reading (paused, busy) is waited for while it may still be alive: until
+   * HEARTBEAT_TIMEOUT_MS pass without a line from it (counted from now at the earliest); a closed
+   * stdin or stdout (Benchlab gone) is waited for 1 s at most.
+   */
   finish(line: AgentLine): Promise<void> {
     if (this.#watchdog) clearInterval(this.#watchdog);
+    const startedAt = Date.now();
     return new Promise((resolve) => {
-      const done = () => resolve();
-      // A closed stdout (Benchlab gone) must not keep the agent alive.
-      const guard = setTimeout(done, 1000);
+      const done = () => {
+        clearInterval(guard);
+        resolve();
+      };
+      const guard = setInterval(() => {
+        const now = Date.now();
+        if (this.#goneAt !== null ? now - this.#goneAt > 1000 : now - Math.max(this.#lastHeardAt, startedAt) > this.#heartbeatTimeoutMs) done();
+      }, WATCHDOG_EVERY_MS);
       guard.unref();
-      this.#out.write(encodeLine(line), () => {
-        clearTimeout(guard);
-        done();
-      });
+      this.#out.write(encodeLine(line), done);
     });
   }
 

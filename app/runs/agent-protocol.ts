@@ -10,8 +10,13 @@ import { RequestSpec, StepLoad } from './load-profile.ts';
 
 /** 3: the clock role (ping/pong) and LoadAgentConfig.startAtMs. */
 export const AGENT_PROTOCOL_VERSION = 3;
-/** The agent sends nothing and stops its load when it hears no line for this long. */
-export const HEARTBEAT_TIMEOUT_MS = 3000;
+/**
+ * The agent stops its load when it hears no line from Benchlab for this long: long enough that a
+ * Benchlab alive but not running (a laptop under load, a long GC, a process stopped for 10 s) never
+ * costs a run, its seconds kept by the agent meanwhile and delivered when it reads again. A
+ * Benchlab that is gone closes the channel, and the agent stops at once on its stdin's end.
+ */
+export const HEARTBEAT_TIMEOUT_MS = 15_000;
 export const HEARTBEAT_EVERY_MS = 1000;
 /** Longest line either side accepts (a sample with its histogram is a few KB). */
 export const MAX_LINE_BYTES = 1024 * 1024;

@@ -8,11 +8,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { labLayout, labStatus, labUp, LAB_ROLES, type LabRole } from '../lab/lab.ts';
+import type { LabInstance } from '../lab/layout.ts';
 import { isAlive, listPids, netNamespaceOf, readCmdline } from '../lab/system.ts';
 import { labTargets } from '../support/lab-hosts.ts';
 import { until, within } from '../support/until.ts';
 
-export const SOAK_INSTANCE = 'soak';
+export const SOAK_INSTANCE: LabInstance = 'soak';
 const COUNTING_SERVER = resolve(import.meta.dirname, 'counting-server.ts');
 const SERVER_PORT = 18480;
 
@@ -31,6 +32,8 @@ export interface CountingServer {
 }
 
 export interface SoakLab {
+  /** The lab instance (the soak's own, or a lab test's that uses the same building blocks). */
+  instance: LabInstance;
   targets: Awaited<ReturnType<typeof labTargets>>;
   /** The hosts as tests/support/run-child.ts connects them. */
   connect: Array<{ name: string; address: string; keyPath: string; fingerprint: string }>;
@@ -38,26 +41,26 @@ export interface SoakLab {
   close(): Promise<void>;
 }
 
-export async function openSoakLab(): Promise<SoakLab> {
-  await labUp({ instance: SOAK_INSTANCE });
-  const targets = await labTargets(SOAK_INSTANCE);
+export async function openSoakLab(instance: LabInstance = SOAK_INSTANCE): Promise<SoakLab> {
+  await labUp({ instance });
+  const targets = await labTargets(instance);
   const connect = LAB_ROLES.map((role) => ({
     name: `lab-${role}`,
     address: targets[role].address,
     keyPath: targets.keyPath,
     fingerprint: targets[role].pinnedFingerprint!,
   }));
-  const server = await startCountingServer(targets.server.address);
-  return { targets, connect, server, close: () => server.close() };
+  const server = await startCountingServer(instance, targets.server.address);
+  return { instance, targets, connect, server, close: () => server.close() };
 }
 
-async function startCountingServer(address: string): Promise<CountingServer> {
+async function startCountingServer(instance: LabInstance, address: string): Promise<CountingServer> {
   let child: ChildProcess;
   let answered = 0;
   let lastRequestAt = 0;
   let reportedAt = 0;
   const start = async () => {
-    const sshd = (await labStatus({ instance: SOAK_INSTANCE })).hosts.server.sshdPid;
+    const sshd = (await labStatus({ instance })).hosts.server.sshdPid;
     if (sshd === null) throw new Error('the soak lab server host is not running');
     child = spawn('nsenter', ['--target', String(sshd), '--net', '--mount', '--uts', '--', process.execPath, COUNTING_SERVER, address, String(SERVER_PORT)], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -104,20 +107,20 @@ async function startCountingServer(address: string): Promise<CountingServer> {
 }
 
 /** The pid-file directory a lab host's agents use, seen from here through the host's private copy. */
-function pidDir(role: LabRole): string {
-  const host = labLayout(SOAK_INSTANCE).hosts[role];
+function pidDir(role: LabRole, instance: LabInstance): string {
+  const host = labLayout(instance).hosts[role];
   return join(host.privateCopies['/var/lib/benchlab'], 'agent', 'pids', host.hostname);
 }
 
 /** This data dir's pid files on a host (`owner` from agentOwner), by name. */
-export function pidFiles(role: LabRole, owner: string): string[] {
-  const dir = pidDir(role);
+export function pidFiles(role: LabRole, owner: string, instance: LabInstance = SOAK_INSTANCE): string[] {
+  const dir = pidDir(role, instance);
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(`${owner}-`)) : [];
 }
 
 /** The pid in a pid file of this data dir's agent of `role` for a session, or null. */
-export function agentPid(role: LabRole, owner: string, sessionId: number, agentRole: 'load' | 'sampler'): number | null {
-  const file = join(pidDir(role), `${owner}-s${sessionId}-${agentRole}.pid`);
+export function agentPid(role: LabRole, owner: string, sessionId: number, agentRole: 'load' | 'sampler', instance: LabInstance = SOAK_INSTANCE): number | null {
+  const file = join(pidDir(role, instance), `${owner}-s${sessionId}-${agentRole}.pid`);
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').trim());
   return Number.isInteger(pid) && pid > 0 ? pid : null;
@@ -129,7 +132,7 @@ export function agentPid(role: LabRole, owner: string, sessionId: number, agentR
  * them to go (a login ends when its TCP connection does), then names what is still there.
  */
 export async function leftovers(lab: SoakLab, owner: string, settleMs: number): Promise<string[]> {
-  const status = await labStatus({ instance: SOAK_INSTANCE });
+  const status = await labStatus({ instance: lab.instance });
   const find = (): string[] => {
     const found: string[] = [];
     for (const role of LAB_ROLES) {
@@ -141,7 +144,7 @@ export async function leftovers(lab: SoakLab, owner: string, settleMs: number): 
         const command = (readCmdline(pid) ?? []).join(' ');
         found.push(`${role}: ${command.includes('benchlab-agent') ? 'agent' : 'process'} ${pid} (${command.slice(0, 80)})`);
       }
-      for (const file of pidFiles(role, owner)) found.push(`${role}: pid file ${file}`);
+      for (const file of pidFiles(role, owner, lab.instance)) found.push(`${role}: pid file ${file}`);
     }
     return found;
   };

@@ -19,6 +19,8 @@ export interface StoreCheck {
   booksProblems: string[] | null;
   /** The agent's boundaries (epoch ms) of the stored measured seconds, in order. */
   storedAts: number[];
+  /** The stored measured seconds' indexes, run by run, in order. */
+  storedIndexes: number[];
   /** The session's end time as stored, epoch ms. */
   endedAt: number | null;
 }
@@ -37,22 +39,19 @@ export async function checkStore(dataDir: string, sessionId: number): Promise<St
   const integrity = integrityOk(dataDir);
   const services = createServices({ dataDir, transport: 'cli', version: 'soak' });
   try {
-    if (sessionId === 0) return { integrityOk: integrity, sessionStatus: null, booksProblems: null, storedAts: [], endedAt: null };
+    if (sessionId === 0) return { integrityOk: integrity, sessionStatus: null, booksProblems: null, storedAts: [], storedIndexes: [], endedAt: null };
     const session = services.sessions.get(sessionId);
     const runs = services.runs.list(sessionId);
     const samples = new SamplesRepository(services.db);
-    const storedAts = runs.flatMap((run) =>
-      samples
-        .forRun(run.id)
-        .filter((second) => second.phase === 'measure')
-        .map((second) => second.clientMetrics?.at ?? 0),
-    );
+    const measured = runs.flatMap((run) => samples.forRun(run.id).filter((second) => second.phase === 'measure'));
+    const storedAts = measured.map((second) => second.clientMetrics?.at ?? 0);
     const audited = runs.filter((run) => run.summary).map((run) => ({ runId: run.id, status: run.status, books: run.summary!.books, pid: process.pid }));
     return {
       integrityOk: integrity,
       sessionStatus: session.status,
       booksProblems: audited.length === 0 ? null : auditProblems(audited),
       storedAts,
+      storedIndexes: measured.map((second) => second.second),
       endedAt: session.endedAt ? Date.parse(session.endedAt) : null,
     };
   } finally {

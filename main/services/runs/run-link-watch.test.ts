@@ -10,6 +10,7 @@ import type { HostConnection } from '../../../app/hosts/connections.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
 import { RunLinkWatch } from './run-link-watch.ts';
 import { AGENT_GONE_AFTER_MS, SILENT_AFTER_MS } from './silence-watch.ts';
+import { HEARTBEAT_TIMEOUT_MS } from '../../../app/runs/agent-protocol.ts';
 
 const CLIENT = 1;
 const SERVER = 2;
@@ -38,11 +39,18 @@ function fixture(clients = [{ hostId: CLIENT, name: 'client' }]) {
     },
     clock: () => now,
   });
+  /** Time passes with Benchlab running: the watch ticks every 250 ms, as its ticker does. */
   const advance = (ms: number) => {
-    now += ms;
-    watch.tick();
+    for (let left = ms; left > 0; left -= 250) {
+      now += Math.min(250, left);
+      watch.tick();
+    }
   };
-  return { watch, advance, unresponsive, suspected, heard, published, lost, lostClients, now: () => now };
+  /** Benchlab itself does not run for `ms` (stopped, a long GC): no tick, then one late tick. */
+  const stall = (ms: number) => {
+    now += ms;
+  };
+  return { watch, advance, stall, unresponsive, suspected, heard, published, lost, lostClients, now: () => now };
 }
 
 describe('run link watch', () => {
@@ -129,5 +137,46 @@ describe('run link watch', () => {
     }
     assert.deepEqual(f.lostClients, [1]);
     assert.match(f.lost[0]!, /^client link lost at \d\d:\d\d:\d\d: no data from the agent on bl-client2 for \d+(\.\d)? s; what was stored is kept$/);
+  });
+
+  test('Benchlab’s own stall is no agent’s silence, and is remembered for the end it caused', () => {
+    const f = fixture();
+    f.watch.started(FIRST);
+    f.watch.started('server');
+    f.advance(1000);
+    f.watch.heard(FIRST);
+    f.watch.heard('server');
+    // Stopped for 10 s: on resume the lines read before the late tick clear nothing, and nothing is silent.
+    f.stall(10_000);
+    const stalledMs = () => f.watch.stallsWithin(60_000).reduce((sum, stall) => sum + stall.to - stall.from, 0);
+    assert.equal(stalledMs(), 10_000 - 250, 'coming out of a stall, it is known before the late tick');
+    f.advance(250);
+    assert.deepEqual(f.published, [], 'no silence published for the time Benchlab did not run');
+    assert.deepEqual(f.suspected, [], 'no host suspected');
+    assert.equal(stalledMs(), 10_000, 'noted by the late tick: from the tick that should have come');
+    // A real silence after it still counts from the last line or the stall's end, whichever is later.
+    f.advance(SILENT_AFTER_MS + 250);
+    const last = f.published.at(-1) as LiveRun['silentSince'] | undefined;
+    assert.ok(last && last.client !== null, 'silent after the rule, once Benchlab runs');
+    assert.equal(stalledMs(), 10_000, 'the stall stays the one it was');
+    assert.deepEqual(f.watch.stallsWithin(SILENT_AFTER_MS), [], 'and is not within a window that ends after it');
+  });
+
+  test('an agent stopped by its heartbeat rule: Benchlab silent when it stalled for the most of the limit, else the link', () => {
+    const heartbeat = { reason: 'heartbeat' as const, message: null };
+    const paused = fixture();
+    paused.advance(1000);
+    paused.stall(HEARTBEAT_TIMEOUT_MS + 5000);
+    // The end line is read on resume, before the late tick.
+    assert.match(paused.watch.whoWasSilent(heartbeat, 'lab-client').message!, /^Benchlab was silent: it did not run for 19\.8 s \(its process stopped, or the machine too busy to run it\), so the agent on lab-client heard nothing from it for 15 s and stopped its load$/);
+    const dropped = fixture();
+    dropped.advance(HEARTBEAT_TIMEOUT_MS + 5000);
+    // Two short stalls of a busy machine do not make a silent Benchlab.
+    dropped.stall(1500);
+    dropped.advance(1000);
+    dropped.stall(1500);
+    assert.match(dropped.watch.whoWasSilent(heartbeat, 'lab-client').message!, /^the link to lab-client was lost: its agent heard nothing from Benchlab for 15 s and stopped its load$/);
+    const completed = { reason: 'completed' as const, message: null };
+    assert.equal(paused.watch.whoWasSilent(completed, 'lab-client'), completed);
   });
 });

@@ -558,6 +558,9 @@ export class RunService {
         agent.kill();
       }, run.step.capS * 1000 + STEP_CAP_MARGIN_MS + waitsMs);
       end = await agent.ended;
+      // The channel ended without the end line while the link was down: the link was lost.
+      const linkLost = end.reason === 'lost' ? live.links.linkLostMessage(client.index) : null;
+      if (linkLost) end = { reason: 'link-lost', message: linkLost };
       clearTimeout(watchdog);
       live.agents.delete(agent);
     } catch (error) {
@@ -566,6 +569,7 @@ export class RunService {
       live.loads.delete(client.index);
       live.links.stopped(source);
     }
+    end = live.links.whoWasSilent(end, client.name);
     const why = describeFailure(end, client.name, state.clients.length > 1);
     if (why) this.#clientLost(live, run, client, end, why);
     else liveClient.status = 'done';
@@ -889,7 +893,7 @@ function describeFailure(end: AgentEnd, clientName: string, several: boolean): s
     case 'stopped':
       return null;
     case 'heartbeat':
-      return `the agent on ${clientName} heard nothing from Benchlab for ${HEARTBEAT_TIMEOUT_MS / 1000} s (did the link drop?) and stopped its load`;
+      return end.message ?? `the link to ${clientName} was lost: its agent heard nothing from Benchlab for ${HEARTBEAT_TIMEOUT_MS / 1000} s and stopped its load`;
     case 'stdin-closed':
       return `the agent on ${clientName} lost its connection to Benchlab and stopped its load`;
     case 'lost':

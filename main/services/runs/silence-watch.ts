@@ -1,8 +1,9 @@
 // Notices that a source of once-a-second lines (the load agent's samples, the server sampler's
 // readings) has gone quiet. Silent once nothing came for SILENT_AFTER_MS (reported once, with when
 // the last line came), heard again when a line comes; an agent cut off from Benchlab is known gone
-// by its own heartbeat rule after AGENT_GONE_AFTER_MS. The clock is passed in and the owner calls
-// `check` on its own tick, so the rules are tested without waiting.
+// by its own heartbeat rule after AGENT_GONE_AFTER_MS. Time in which Benchlab itself did not run is
+// excused: lines could not be read then. The clock is passed in and the owner calls `check` on its
+// own tick, so the rules are tested without waiting.
 
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TIMEOUT_MS } from '../../../app/runs/agent-protocol.ts';
 
@@ -53,6 +54,16 @@ export class SilenceWatch {
     const ended = this.#silentSince !== null;
     this.#silentSince = null;
     return ended;
+  }
+
+  /**
+   * Benchlab itself did not run from `fromMs` to `toMs` (stopped, a long GC, a machine too busy to
+   * run it): no line could be read then, so that time is no one's silence. Moves the last line as
+   * far on as the stall lasted after it.
+   */
+  excuse(fromMs: number, toMs: number): void {
+    if (!this.#watching || this.#lastHeardAt >= toMs) return;
+    this.#lastHeardAt += toMs - Math.max(fromMs, this.#lastHeardAt);
   }
 
   /** The source may be quiet this much longer before its next line (the drain after a window). */
