@@ -12,6 +12,14 @@ export interface LogStreamOptions {
 }
 
 const HEADER = /^==> (.+) <==$/;
+/** Log lines a failure message shows. */
+const SHOWN_TAIL_LINES = 15;
+
+/** The last log lines, as a failure message ends with them (or that there were none). */
+export function tailText(lines: readonly string[]): string {
+  const shown = lines.slice(-SHOWN_TAIL_LINES);
+  return shown.length > 0 ? `\nLast log lines:\n${shown.join('\n')}` : '\n(The server wrote nothing to its log.)';
+}
 
 export class ServerLogStream {
   readonly #write: (line: string) => void;

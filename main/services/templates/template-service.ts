@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import { ApiError } from '../../../app/common/errors.ts';
-import { benchlabRoot, describeMissing, installCommand, judgeRequirements, type HostFacts } from '../../../app/templates/template-hosts.ts';
+import { benchlabRoot, describeMissing, judgeRequirements, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import { DEPLOY_STEPS, type Deployment, type ServerOccupant, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
 import { missingPostgres, pickPostgres, type FoundPostgres } from '../../../app/templates/template-database.ts';
 import { renderStartArgv, requirementsFor, resolveDeploySettings, serverEnvironment, toCommandLine, wantsDatabase, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
@@ -15,13 +15,13 @@ import type { EventBus } from '../event-bus.ts';
 import { ConnectChecks } from '../hosts/connect-checks.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
-import { runPrivileged } from '../hosts/privileged.ts';
 import { bundledPaths, loadCatalog, templatePathsFromEnv, type BundledPaths, type CatalogEntry } from './catalog.ts';
 import { syncFiles, type SyncItem } from './file-sync.ts';
 import { SUPERVISOR_SCRIPT } from './host-scripts.ts';
 import { buildInWorkspace } from './build-workspace.ts';
 import { describeComponents, readBuildComponents, runtimeVersions } from './build-components.ts';
-import { ServerLogStream } from './log-stream.ts';
+import { ServerLogStream, tailText } from './log-stream.ts';
+import { installRuntime } from './runtime-install.ts';
 import { DATABASE_FOLDER, findPostgres, startPrivatePostgres } from './private-postgres.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
 import { beat, inspectRun, probeHost, startSupervised, stopRun, waitReady, watchLogs, type RecordedDeployment } from './remote-server.ts';
@@ -32,8 +32,6 @@ import { holdHost, type HostHold } from './server-hold.ts';
 /** A heartbeat younger than this means another Benchlab is driving the server: leave it alone. */
 const LIVE_HEARTBEAT_AGE_S = 20;
 const BUSY_STATES = new Set<Deployment['state']>(['checking', 'building', 'uploading', 'starting', 'stopping']);
-const INSTALL_TIMEOUT_MS = 15 * 60_000;
-const SHOWN_TAIL_LINES = 15;
 
 export interface TemplateServiceOptions {
   bus: EventBus;
@@ -104,10 +102,6 @@ function describeSettings(settings: Record<string, string>): string {
     .join(', ');
 }
 
-function tailText(lines: readonly string[]): string {
-  const shown = lines.slice(-SHOWN_TAIL_LINES);
-  return shown.length > 0 ? `\nLast log lines:\n${shown.join('\n')}` : '\n(The server wrote nothing to its log.)';
-}
 
 export class TemplateService {
   readonly #options: TemplateServiceOptions;
@@ -638,25 +632,18 @@ export class TemplateService {
     const host = this.#options.hosts.get(hostId);
     const transport = this.#options.connections.transportFor(hostId);
     const facts = await probeHost(transport, this.#options.runtimePath);
-    if (!facts.packageManager) throw new ApiError('unavailable', `${host.name} has no package manager Benchlab knows (apt-get, dnf, yum, apk, zypper, pacman): install ${runtime} by hand`);
-    // The offer the failed deploy made knows the version it needs (Java 21 for virtual threads).
-    const offered = this.#active.get(hostId)?.deployment.installOffers.find((offer) => offer.runtime === runtime && offer.packageManager === facts.packageManager);
-    const command = offered?.command ?? installCommand(runtime, facts.packageManager);
-    this.#log(`${host.name}: installing ${runtime}: ${command}`);
-    const stream = new ServerLogStream((line) => this.#log(`${host.name} install: ${line}`));
-    const result = await runPrivileged(transport, command, {
+    const offers = this.#active.get(hostId)?.deployment.installOffers ?? [];
+    const installed = await installRuntime(transport, {
+      hostName: host.name,
+      runtime,
+      packageManager: facts.packageManager,
+      offers,
       sudoPassword: this.#options.connections.sudoPasswordFor(hostId),
-      timeoutMs: INSTALL_TIMEOUT_MS,
-      onStdout: (chunk) => stream.push(chunk),
-      onStderr: (chunk) => stream.push(chunk),
+      log: (message) => this.#log(message),
     });
-    stream.flush();
-    const output = stream.tail().join('\n');
-    if (result.code !== 0) throw new ApiError('unavailable', `${command} failed on ${host.name} (exit code ${result.code})${tailText(stream.tail())}`);
-    this.#log(`${host.name}: installed ${runtime}`);
     const active = this.#active.get(hostId);
     if (active) this.#update(active, { installOffers: active.deployment.installOffers.filter((offer) => offer.runtime !== runtime) });
-    return { command, output };
+    return installed;
   }
 
   /** A host (re)connected: resume following our server, or clean what an earlier session left. */
