@@ -4,7 +4,7 @@
 // failure, the runtime install the host's package manager offers (run only when the user
 // confirms), Cancel and Stop.
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { describeDatabase } from '../../../../app/templates/recorded-database.ts';
 import type { Deployment } from '../../../../app/templates/templates-contract.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
@@ -57,8 +57,13 @@ function InstallOffer({ deployment, offer }: { deployment: Deployment; offer: De
   );
 }
 
-export function DeploymentCard({ deployment }: { deployment: Deployment }) {
+/** `scrollIntoView`: brought into view when it appears (the deploy just asked for, beside its button). */
+export function DeploymentCard({ deployment, scrollIntoView = false }: { deployment: Deployment; scrollIntoView?: boolean }) {
   const api = useApi();
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (scrollIntoView) box.current?.scrollIntoView({ block: 'nearest' });
+  }, [scrollIntoView]);
   const [error, setError] = useState<string | null>(null);
   const busy = BUSY.has(deployment.state);
   const act = (action: Promise<unknown>) => {
@@ -66,7 +71,7 @@ export function DeploymentCard({ deployment }: { deployment: Deployment }) {
     action.catch((failure: unknown) => setError(errorMessage(failure)));
   };
   return (
-    <div className="card" data-testid="deployment" data-host-name={deployment.hostName}>
+    <div className="card" data-testid="deployment" data-host-name={deployment.hostName} ref={box}>
       <div className="page-header">
         <h2>
           {deployment.hostName}: {deployment.templateName} <span className="muted">({deployment.variant}, port {deployment.port})</span>

@@ -1,6 +1,8 @@
 // Templates: the catalog of servers under test (broken manifests listed with their reason), a
-// deploy target among the connected hosts, each host's live deployment, and the log terminal
-// where deploy steps and the servers' own logs stream.
+// deploy target among the connected hosts (the server host by default, never a load client unless
+// nothing else is connected), each host's live deployment (the one just asked for beside the
+// template's Deploy button, in view), and the log terminal where deploy steps and the servers' own
+// logs stream.
 
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_PORT, Port } from '../../../../app/templates/templates.ts';
@@ -12,7 +14,8 @@ import { TemplateCard, type DeployRequest } from './TemplateCard.tsx';
 import { ReplaceServer } from './ReplaceServer.tsx';
 import { describeServer } from '../../../../app/templates/server-words.ts';
 import { useDeployments } from './use-deployments.ts';
-import { useServerHostId } from './use-server-host.ts';
+import { useServerRoles } from './use-server-host.ts';
+import { defaultDeployHost } from './deploy-target.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
 import { useLoaded } from '../../common/use-loaded.ts';
@@ -34,15 +37,18 @@ export function TemplatesPage() {
   const [asking, setAsking] = useState<{ hostId: number; hostName: string; port: number; request: DeployRequest; occupant: ServerOccupant } | null>(null);
 
   const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');
-  const serverHostId = useServerHostId();
-  // Until one is picked, the server host (the wizard's, else the newest session's) when connected.
-  const target = connected.find((host) => host.id === hostId) ?? connected.find((host) => host.id === serverHostId) ?? connected[0] ?? null;
+  const roles = useServerRoles();
+  // Until one is picked, the server host (the wizard's, else the newest session's) when connected, never a load client if avoidable.
+  const target = connected.find((host) => host.id === hostId) ?? defaultDeployHost(connected, roles);
+  /** The deploy last asked for: its progress shows in its template's card, beside the button that asked. */
+  const [following, setFollowing] = useState<{ hostId: number; templateId: string } | null>(null);
   const port = Port.safeParse(Number(portText));
   const targetBusy = target ? ['checking', 'building', 'uploading', 'starting', 'stopping'].includes(deployments.get(target.id)?.state ?? '') : false;
   const canDeploy = !target ? 'Connect a host first' : !port.success ? 'The port must be between 1 and 65535' : targetBusy ? `${target.name} is busy` : null;
 
   const send = (hostId: number, request: DeployRequest, port: number, replace?: string) => {
     setError(null);
+    setFollowing({ hostId, templateId: request.templateId });
     const asked = new Date().toISOString();
     // A failure during the deploy shows on the host's card (with the log tail); one refused before
     // it began (busy host, disconnected, bad settings) has no card to show it: it goes on top.
@@ -64,6 +70,7 @@ export function TemplatesPage() {
   };
 
   const shown = [...deployments.values()].filter((deployment) => hosts?.some((host) => host.id === deployment.hostId));
+  const followed = following ? shown.find((deployment) => deployment.hostId === following.hostId && deployment.templateId === following.templateId) : undefined;
 
   return (
     <Page
@@ -107,9 +114,11 @@ export function TemplatesPage() {
           </div>
         )}
       </div>
-      {shown.map((deployment) => (
-        <DeploymentCard key={deployment.hostId} deployment={deployment} />
-      ))}
+      {shown
+        .filter((deployment) => deployment !== followed)
+        .map((deployment) => (
+          <DeploymentCard key={deployment.hostId} deployment={deployment} />
+        ))}
       {catalog === null ? (
         <p className="hint">Loading…</p>
       ) : (
@@ -127,6 +136,7 @@ export function TemplatesPage() {
                 }}
               />
             )}
+            {followed && following?.templateId === manifest.id && <DeploymentCard deployment={followed} scrollIntoView />}
           </TemplateCard>
         ))
       )}

@@ -1,14 +1,18 @@
 // Which host serves the benchmark, to deploy to by default: the server host of the plan being
-// drafted in the wizard, else that of the newest session; null when neither names one.
+// drafted in the wizard, else that of the newest session; and the hosts they use as load clients,
+// which are never deployed to by default (deploy-target.ts).
 
 import { useLoaded } from '../../common/use-loaded.ts';
-import { restoreWizard } from '../plans/wizard-draft.ts';
+import { clientHostIds, restoreWizard } from '../plans/wizard-draft.ts';
+import type { KnownRoles } from './deploy-target.ts';
 
-export function useServerHostId(): number | null {
-  const { value } = useLoaded(async (api) => {
-    const drafted = restoreWizard((await api.plans.draft({})).draft).serverHostId;
-    if (drafted !== null) return drafted;
-    return (await api.sessions.list()).find((session) => session.serverHostId !== null)?.serverHostId ?? null;
+export function useServerRoles(): KnownRoles {
+  const { value } = useLoaded(async (api): Promise<KnownRoles> => {
+    const wizard = restoreWizard((await api.plans.draft({})).draft);
+    const sessions = await api.sessions.list();
+    const newest = sessions.find((session) => session.serverHostId !== null);
+    const clients = [...clientHostIds(wizard), ...sessions.slice(0, 1).map((session) => session.clientHostId)].filter((id): id is number => typeof id === 'number');
+    return { serverHostId: wizard.serverHostId ?? newest?.serverHostId ?? null, clientHostIds: clients };
   });
-  return value ?? null;
+  return value ?? { serverHostId: null, clientHostIds: [] };
 }
