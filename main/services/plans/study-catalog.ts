@@ -35,6 +35,8 @@ export async function loadStudies(dir: string | null): Promise<StudyCatalog> {
     else if (catalog.studies.some((other) => other.id === study.id)) catalog.broken.push({ file, error: `id "${study.id}" is used by another study` });
     else catalog.studies.push({ ...study, published: await loadPublished(dir, study.id, catalog) });
   }
+  // By name, numbers as numbers: a series' parts ("1 of 4" … "4 of 4") in their order, not their files'.
+  catalog.studies.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true, sensitivity: 'base' }));
   return catalog;
 }
 
