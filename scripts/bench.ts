@@ -3,6 +3,7 @@
 import { benchAgentStop } from '../bench/agent-stop.ts';
 import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchHeadless } from '../bench/headless.ts';
+import { benchImports } from '../bench/imports.ts';
 import { benchFrameworkTemplates, benchJvmTemplates } from '../bench/templates-build-deploy.ts';
 import { benchChartLag } from '../bench/chart-lag.ts';
 import { benchEngineEfficiency, GENERATORS, medianOf } from '../bench/engine-efficiency.ts';
@@ -53,6 +54,13 @@ print('Command line (a real CLI process on a store of 51 sessions)', {
   [`import ${(headless.importRequests / 1e6).toFixed(1)} M requests`]: `${(headless.importMs / 1000).toFixed(1)} s for ${headless.importFileMiB.toFixed(0)} MiB of per-request CSV, ${(headless.importRequests / (headless.importMs / 1000) / 1000).toFixed(0)} k requests/s (wc -l reads it in ${headless.wcMs.toFixed(0)} ms)`,
   'export an hour-long session': `JSON ${headless.exportsMs.json.toFixed(0)} ms, CSV ${headless.exportsMs.csv.toFixed(0)} ms, HdrHistogram log ${headless.exportsMs['hdr-log'].toFixed(0)} ms`,
 });
+
+// Importing the largest per-request formats (each ~200 MB, a real CLI process; goal ≥ 20 MB/s).
+const imports = await benchImports(200);
+print('Import ~200 MB of per-request results (a real CLI process each; CPU past a one-line import)', Object.fromEntries(imports.map((figure) => [
+  `${figure.format} ${figure.fileMb.toFixed(0)} MB`,
+  `${figure.seconds.toFixed(1)} s, ${figure.mbPerSecond.toFixed(1)} MB/s (${figure.mbPerCpuSecond.toFixed(1)} MB per CPU second), peak ${figure.peakRssMb.toFixed(0)} MB RSS, ${(figure.lines / 1e6).toFixed(2)} M lines (wc -l ${figure.wcMs.toFixed(0)} ms)`,
+])));
 
 const sshConfig = benchSshConfigImport();
 print(`Import ~/.ssh/config of ${sshConfig.hosts} hosts (goal < 2000 ms)`, { 'median ms': sshConfig.medianMs.toFixed(0) });
