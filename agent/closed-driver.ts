@@ -1,8 +1,11 @@
 // The closed model in one load thread: a fixed set of connections, each keeping `pipelining`
 // requests on the wire and writing the next as an answer arrives. Latency is service time, from the
-// write; the timeout runs from the write too, and a timed-out request is counted, not put in the
-// histogram. A connection the server closed or reset is opened again at once; one that could not
-// connect counts the request it set out to send as failed and is tried again after a pause.
+// write, except for a connection's first request, which opened it: its latency runs from the start
+// of that connect (as ab's total), the connect being the request's. The timeout runs from the write,
+// and a timed-out request is counted, not put in the histogram. A connection that takes one request
+// (HTTP/1.0, `Connection: close`) is replaced as soon as its answer is read; one the server closed or
+// reset is opened again at once; one that could not connect counts the request it set out to send
+// as failed and is tried again after a pause.
 
 import { DeadlineQueue } from './deadline-queue.ts';
 import { errorKindOf, HttpConnection, now, type ConnectionListener, type EncodedRequest } from './http-client.ts';
@@ -20,6 +23,8 @@ export class ClosedDriver implements Driver {
   readonly #connections = new Set<HttpConnection>();
   readonly #deadlines = new DeadlineQueue();
   readonly #pauses = new Set<ReturnType<typeof setTimeout>>();
+  /** Connections already replaced when their answer was read: their close opens no other. */
+  readonly #replaced = new Set<HttpConnection>();
   readonly #listener: ConnectionListener;
   #measureAt = Number.POSITIVE_INFINITY;
   /** Measured requests still to send (a fixed count), or null for a timed step. */
@@ -45,9 +50,16 @@ export class ClosedDriver implements Driver {
         recorder.connected(connectUs);
         this.#fill(connection);
       },
-      answered: (connection, statusCode, bytes, from, tag) => {
-        recorder.answered(tag as PhaseTag, statusCode, bytes, (now() - from) * 1000);
-        this.#fill(connection);
+      answered: (connection, statusCode, bytes, from, tag, waitingUs, connectUs) => {
+        recorder.answered(tag as PhaseTag, statusCode, bytes, (now() - from) * 1000, waitingUs, connectUs);
+        if (connection.usable) this.#fill(connection);
+        else if (connection.outstanding === 0 && !this.#stopped) {
+          // Its one request is done (or the server said close): the next connection starts now,
+          // not a loop turn later at the close.
+          this.#replaced.add(connection);
+          this.#connections.delete(connection);
+          this.#open();
+        }
         this.#check();
       },
       failed: (_connection, kind, _from, tag) => {
@@ -128,8 +140,10 @@ export class ClosedDriver implements Driver {
       const at = now();
       const tag = this.#schedule(at);
       if (tag === null) break;
-      this.#deadlines.push(connection, connection.nextSeq, at + this.#timeoutMs);
-      connection.send(at, tag);
+      const seq = connection.nextSeq;
+      this.#deadlines.push(connection, seq, at + this.#timeoutMs);
+      // The connection's first request opened it: it counts from the connect's start.
+      connection.send(seq === 0 ? connection.openedAt : at, tag);
       this.#context.recorder.sent();
     }
     connection.uncork();
@@ -138,6 +152,7 @@ export class ClosedDriver implements Driver {
 
   #closed(connection: HttpConnection, wasConnected: boolean, error: unknown): void {
     if (this.#finished) return;
+    if (this.#replaced.delete(connection)) return;
     this.#connections.delete(connection);
     const code = (error as { code?: unknown } | null)?.code;
     if (code === 'EADDRNOTAVAIL') this.#context.recorder.portError();

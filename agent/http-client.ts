@@ -1,13 +1,15 @@
-// One HTTP/1.1 keep-alive connection of a load thread, over node:net / node:tls: writes a pre-encoded
-// request, keeps a FIFO of the requests on the wire (each with the time its latency runs from and the
-// phase it was scheduled in), parses answers (Content-Length, chunked, HEAD, 1xx, read-until-close,
-// `Connection: close`) and settles every request exactly once: answered, or failed with the kind
-// the socket's end says (FIN → closed, RST/EPIPE → reset, refused, other) or expired (timeout).
+// One HTTP connection of a load thread, over node:net / node:tls: keep-alive (HTTP/1.1), or one
+// request and closed (HTTP/1.0 or a `Connection: close` header, as ab sends them). Writes a
+// pre-encoded request, keeps a FIFO of the requests on the wire (each with the time its latency runs
+// from, its write time and the phase it was scheduled in), parses answers (Content-Length, chunked,
+// HEAD, 1xx, read-until-close, `Connection: close`) and settles every request exactly once: answered,
+// with its phases (the connect it paid, its wait for the first byte), or failed with the kind the
+// socket's end says (FIN → closed, RST/EPIPE → reset, refused, other) or expired (timeout).
 // No timers here: the thread's deadline queue decides when a request has waited too long.
 
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import type { RequestSpec } from '../app/runs/load-profile.ts';
+import { connectionPerRequest, type RequestSpec } from '../app/runs/load-profile.ts';
 import type { ErrorKind } from '../app/runs/run-summary.ts';
 import { hostNowMs } from './host-clock.ts';
 
@@ -22,11 +24,18 @@ export interface EncodedRequest {
   target: Target;
   bytes: Buffer;
   head: boolean;
+  /** Every request opens its own connection (HTTP/1.0, `Connection: close`): one request per connection. */
+  perRequest: boolean;
 }
 
 export interface ConnectionListener {
   connected(connection: HttpConnection, connectUs: number): void;
-  answered(connection: HttpConnection, statusCode: number, bytes: number, from: number, tag: number): void;
+  /**
+   * An answer arrived. `waitingUs`: from the request's write (or the connect it waited for) to the
+   * answer's first byte; `connectUs`: the connect this request paid (it was the connection's first),
+   * 0 when it reused the connection.
+   */
+  answered(connection: HttpConnection, statusCode: number, bytes: number, from: number, tag: number, waitingUs: number, connectUs: number): void;
   failed(connection: HttpConnection, kind: ErrorKind, from: number, tag: number): void;
   /** The socket is gone; `error` is what ended it (null for a FIN or our own close). */
   closed(connection: HttpConnection, wasConnected: boolean, error: unknown): void;
@@ -37,14 +46,14 @@ export const now = hostNowMs;
 export function encodeRequest(target: Target, request: RequestSpec): EncodedRequest {
   const defaultPort = target.protocol === 'https' ? 443 : 80;
   const host = target.hostname.includes(':') ? `[${target.hostname}]` : target.hostname;
-  const lines = [`${request.method} ${request.path} HTTP/1.1`];
+  const lines = [`${request.method} ${request.path} HTTP/${request.httpVersion === '1.0' ? '1.0' : '1.1'}`];
   const given = new Set(Object.keys(request.headers).map((name) => name.toLowerCase()));
   if (!given.has('host')) lines.push(`Host: ${target.port === defaultPort ? host : `${host}:${target.port}`}`);
   for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
   const body = request.body === undefined ? null : Buffer.from(request.body);
   if (body && !given.has('content-length')) lines.push(`Content-Length: ${body.length}`);
   const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
-  return { target, bytes: body ? Buffer.concat([head, body]) : head, head: request.method === 'HEAD' };
+  return { target, bytes: body ? Buffer.concat([head, body]) : head, head: request.method === 'HEAD', perRequest: connectionPerRequest(request) };
 }
 
 /** The error kind of a socket error, by its code. */
@@ -75,11 +84,15 @@ export class HttpConnection {
   readonly #listener: ConnectionListener;
   readonly #socket: Socket;
   readonly #openedAt = now();
+  #connectedAt = Number.POSITIVE_INFINITY;
+  /** µs from the start of the connect to established (TLS handshake included). */
+  #connectUs = 0;
   #connected = false;
   #ended = false;
   #closeError: unknown = null;
-  // The FIFO of requests on the wire, as a ring: the time latency runs from, and the phase tag.
+  // The FIFO of requests on the wire, as a ring: the time latency runs from, the write, and the phase tag.
   #from = new Float64Array(4);
+  #wrote = new Float64Array(4);
   #tag = new Uint8Array(4);
   #head = 0;
   #count = 0;
@@ -94,6 +107,9 @@ export class HttpConnection {
   #bytes = 0;
   #closeAfter = false;
   #lineLength = 0;
+  /** When the data being parsed arrived, and when the answer being read began (-1: not yet). */
+  #chunkAt = 0;
+  #firstByteAt = -1;
 
   constructor(request: EncodedRequest, listener: ConnectionListener) {
     this.#request = request;
@@ -117,9 +133,14 @@ export class HttpConnection {
     return this.#connected;
   }
 
-  /** False once the connection is ending: it takes no more requests. */
+  /** When the connect started (epoch ms): a request that opened this connection counts from here. */
+  get openedAt(): number {
+    return this.#openedAt;
+  }
+
+  /** False once the connection is ending, or has its one request: it takes no more. */
   get usable(): boolean {
-    return !this.#ended && !this.#closeAfter;
+    return !this.#ended && !this.#closeAfter && !(this.#request.perRequest && this.#written > 0);
   }
 
   /** Requests on the wire. */
@@ -141,6 +162,7 @@ export class HttpConnection {
     if (this.#count === this.#from.length) this.#grow();
     const at = (this.#head + this.#count) & (this.#from.length - 1);
     this.#from[at] = from;
+    this.#wrote[at] = now();
     this.#tag[at] = tag;
     this.#count++;
     this.#written++;
@@ -171,13 +193,16 @@ export class HttpConnection {
   #grow(): void {
     const size = this.#from.length * 2;
     const from = new Float64Array(size);
+    const wrote = new Float64Array(size);
     const tag = new Uint8Array(size);
     for (let i = 0; i < this.#count; i++) {
       const at = (this.#head + i) & (this.#from.length - 1);
       from[i] = this.#from[at]!;
+      wrote[i] = this.#wrote[at]!;
       tag[i] = this.#tag[at]!;
     }
     this.#from = from;
+    this.#wrote = wrote;
     this.#tag = tag;
     this.#head = 0;
   }
@@ -201,7 +226,9 @@ export class HttpConnection {
 
   #onConnect = (): void => {
     this.#connected = true;
-    this.#listener.connected(this, Math.max(1, Math.round((now() - this.#openedAt) * 1000)));
+    this.#connectedAt = now();
+    this.#connectUs = Math.max(1, Math.round((this.#connectedAt - this.#openedAt) * 1000));
+    this.#listener.connected(this, this.#connectUs);
   };
 
   #onEnd = (): void => {
@@ -222,6 +249,7 @@ export class HttpConnection {
 
   #onData = (chunk: Buffer): void => {
     if (this.#ended) return;
+    this.#chunkAt = now();
     try {
       this.#parse(chunk);
     } catch {
@@ -241,6 +269,8 @@ export class HttpConnection {
     while (at < length && !this.#ended) {
       switch (this.#state) {
         case Body.Head: {
+          // ab's "waiting" ends at the first byte of the answer (an interim 1xx's included).
+          if (this.#firstByteAt < 0) this.#firstByteAt = this.#chunkAt;
           at = this.#readHead(chunk, at);
           break;
         }
@@ -374,7 +404,8 @@ export class HttpConnection {
       return;
     }
     this.#status = status;
-    this.#closeAfter = close;
+    // A connection per request closes after its answer, whatever the server would keep open.
+    this.#closeAfter = close || this.#request.perRequest;
     if (this.#request.head || status === 204 || status === 304 || status === 101) this.#complete();
     else if (chunked) {
       this.#state = Body.ChunkSize;
@@ -393,14 +424,20 @@ export class HttpConnection {
   #complete(): void {
     const at = this.#head;
     const from = this.#from[at]!;
+    const wrote = this.#wrote[at]!;
     const tag = this.#tag[at]!;
+    // The connection's first request opened it: the connect is its to pay.
+    const connectUs = this.#settled === 0 ? this.#connectUs : 0;
+    // A request written before the connect was established waited from then.
+    const waitingMs = this.#firstByteAt - (wrote > this.#connectedAt ? wrote : this.#connectedAt);
     this.#head = (at + 1) & (this.#from.length - 1);
     this.#count--;
     this.#settled++;
     const bytes = this.#bytes;
     this.#bytes = 0;
     this.#state = Body.Head;
-    this.#listener.answered(this, this.#status, bytes, from, tag);
+    this.#firstByteAt = -1;
+    this.#listener.answered(this, this.#status, bytes, from, tag, waitingMs > 0 ? waitingMs * 1000 : 0, connectUs);
   }
 }
 

@@ -1,10 +1,12 @@
 // One load thread's books since the last interval boundary, kept apart per phase a request was
-// scheduled in (warm-up or measured): scheduled, answered by status class with bytes and the µs
-// latency histogram, errors by kind, not sent by reason, and what is still in flight. Also the
-// thread's phase-less figures (requests written, new connections and the slowest connect, local
-// port errors). `take(phase)` hands one phase's interval over and starts its next.
+// scheduled in (warm-up or measured): scheduled, answered by status class with bytes, the µs
+// latency histogram and the answers' waiting and processing histograms (with how many paid their
+// own connect), errors by kind, not sent by reason, and what is still in flight. Also the thread's
+// phase-less figures (requests written, new connections with their connect histogram and the
+// slowest connect, local port errors). `take(phase)` hands one phase's interval over and starts its next.
 
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../app/common/hdr.ts';
+import type { RequestPhases } from '../app/runs/agent-protocol.ts';
 import { emptyErrors, emptyNotSent, emptyStatus, type ErrorCounts, type ErrorKind, type NotSentCounts, type NotSentReason, type StatusCounts } from '../app/runs/run-summary.ts';
 
 /** The phase a request was scheduled in; it keeps it until it is settled. */
@@ -26,12 +28,16 @@ export interface IntervalData {
   portErrors: number;
   newConnections: number;
   connectUsMax: number | null;
+  phases: RequestPhases;
 }
 
 const STATUS_BY_HUNDRED = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
 class PhaseBooks {
   histogram: LatencyHistogram = createLatencyHistogram();
+  waiting: LatencyHistogram = createLatencyHistogram();
+  processing: LatencyHistogram = createLatencyHistogram();
+  withConnect = 0;
   scheduled = 0;
   requests = 0;
   bytes = 0;
@@ -48,6 +54,7 @@ export class IntervalRecorder {
   readonly #books = [new PhaseBooks(), new PhaseBooks()] as const;
   /** Swapped in at each take rather than allocated: a histogram of 1 µs–60 s is ~100 KB of counts. */
   #spare: LatencyHistogram = createLatencyHistogram();
+  #connect: LatencyHistogram = createLatencyHistogram();
   #sent = 0;
   #portErrors = 0;
   #newConnections = 0;
@@ -59,7 +66,8 @@ export class IntervalRecorder {
     books.inFlight += count;
   }
 
-  answered(tag: PhaseTag, statusCode: number, bytes: number, latencyUs: number): void {
+  /** `latencyUs`: the headline total; `waitingUs`: write to first byte; `connectUs`: the connect it paid (0: reused). */
+  answered(tag: PhaseTag, statusCode: number, bytes: number, latencyUs: number, waitingUs: number, connectUs: number): void {
     const books = this.#books[tag];
     books.inFlight--;
     if (books.closed) return;
@@ -73,6 +81,9 @@ export class IntervalRecorder {
     books.bytes += bytes;
     books.status[statusClass]++;
     recordLatencyUs(books.histogram, latencyUs);
+    recordLatencyUs(books.waiting, waitingUs);
+    recordLatencyUs(books.processing, latencyUs - connectUs);
+    if (connectUs > 0) books.withConnect++;
   }
 
   /** A request that ended without an answer; `latencyUs` puts it in the histogram (open-model timeouts). */
@@ -100,6 +111,7 @@ export class IntervalRecorder {
 
   connected(connectUs: number): void {
     this.#newConnections++;
+    recordLatencyUs(this.#connect, connectUs);
     if (connectUs > this.#connectUsMax) this.#connectUsMax = connectUs;
   }
 
@@ -111,6 +123,12 @@ export class IntervalRecorder {
   take(tag: PhaseTag, last = false): IntervalData {
     const books = this.#books[tag];
     const histogram = books.histogram.totalCount > 0 ? encodeHistogram(books.histogram) : null;
+    const phases: RequestPhases = {
+      connect: encodeOrNull(this.#connect),
+      waiting: encodeOrNull(books.waiting),
+      processing: encodeOrNull(books.processing),
+      withConnect: books.withConnect,
+    };
     const data: IntervalData = {
       scheduled: books.scheduled,
       requests: books.requests,
@@ -124,9 +142,15 @@ export class IntervalRecorder {
       portErrors: this.#portErrors,
       newConnections: this.#newConnections,
       connectUsMax: this.#newConnections > 0 ? this.#connectUsMax : null,
+      phases,
     };
     [books.histogram, this.#spare] = [this.#spare, books.histogram];
     books.histogram.reset();
+    // Reset only when used: most intervals of a keep-alive run open no connection.
+    if (this.#connect.totalCount > 0) this.#connect.reset();
+    if (books.waiting.totalCount > 0) books.waiting.reset();
+    if (books.processing.totalCount > 0) books.processing.reset();
+    books.withConnect = 0;
     books.scheduled = books.requests = books.bytes = 0;
     books.status = emptyStatus();
     books.errors = emptyErrors();
@@ -135,4 +159,8 @@ export class IntervalRecorder {
     this.#sent = this.#portErrors = this.#newConnections = this.#connectUsMax = 0;
     return data;
   }
+}
+
+function encodeOrNull(histogram: LatencyHistogram): string | null {
+  return histogram.totalCount > 0 ? encodeHistogram(histogram) : null;
 }

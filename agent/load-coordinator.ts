@@ -1,7 +1,7 @@
 // The load role's main thread: splits the step over worker threads (all client cores), starts
 // them at the step's start time (the config's, so several clients start together, else at once),
 // keeps the interval boundaries from it, gathers each thread's books of one phase at every
-// boundary, adds their histograms (exactly) into one `sample` line per second with the client's
+// boundary, adds their histograms (the headline's and the phases': exactly) into one `sample` line per second with the client's
 // metrics, and ends the step. A step is warm-up seconds, then the measured window of exactly its
 // duration (or until a fixed count is answered), then ONE drain line with the answers still due, at
 // most the request timeout long, after which whatever is left is settled. Benchlab's stop, a lost
@@ -10,6 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { EndReason, LoadAgentConfig, LoadSampleLine } from '../app/runs/agent-protocol.ts';
+import { mergePhases } from '../app/runs/request-phases.ts';
 import { encodeHistogram, latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
 import { defaultOpenConnections, MAX_CONNECTIONS, targetRate } from '../app/runs/load-profile.ts';
 import { emptyErrors, emptyNotSent, emptyStatus } from '../app/runs/run-summary.ts';
@@ -340,6 +341,7 @@ function mergeIntervals(
   }
   const histogram = mergeEncodedHistograms(intervals.map((interval) => interval.histogram));
   const stats = latencyStats(histogram);
+  const phases = mergePhases(intervals.map((interval) => interval.phases));
   const backlog = [...backlogByThread.values()].reduce((sum, value) => sum + value, 0);
   return {
     type: 'sample',
@@ -359,6 +361,8 @@ function mergeIntervals(
     p90Us: stats.p90Us,
     p99Us: stats.p99Us,
     maxUs: stats.maxUs,
+    phases,
     client: metrics.sample({ lagMs, backlog, sent, portErrors, newConnections, connectUsMax }),
   };
 }
+

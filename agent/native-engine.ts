@@ -41,9 +41,12 @@ export function engineConfig(config: LoadAgentConfig, cores?: number): object {
     const open = setup.open!;
     return { rate: open.rate, phase: open.phase, maxConnections: open.maxConnections, ...(open.requests === undefined ? {} : { requests: open.requests }) };
   });
+  // HTTP/1.1 is the engine's own default: said only when it is 1.0, so an engine from before the
+  // option still reads every config it can run (it refuses fields it does not know).
+  const { httpVersion, ...request } = config.request;
   return {
     target: config.target,
-    request: config.request,
+    request: httpVersion === '1.0' ? { ...request, httpVersion } : request,
     load: config.load,
     warmupS: config.warmupS,
     capS: config.capS,

@@ -5,6 +5,8 @@
 // then is a timeout, put in the histogram at the timeout value, and its connection is closed so a
 // late answer cannot be taken for another request's. A connection that fails fails its request;
 // the pool opens another when the next slot needs it (no reconnect loop against a refusing target).
+// A connection that takes one request (HTTP/1.0, `Connection: close`) leaves the pool with its
+// answer, so the next slot opens its own at once; that connect is inside the slot's latency.
 
 import { ArrivalSchedule } from './arrival-schedule.ts';
 import { DeadlineQueue } from './deadline-queue.ts';
@@ -44,13 +46,15 @@ export class OpenDriver implements Driver {
     const recorder = context.recorder;
     this.#listener = {
       connected: (_connection, connectUs) => recorder.connected(connectUs),
-      answered: (connection, statusCode, bytes, from, tag) => {
+      answered: (connection, statusCode, bytes, from, tag, waitingUs, connectUs) => {
         const latencyMs = now() - from;
         // An answer after its deadline (the timer ran late on a busy loop) is a timeout all the
         // same: the same request must not count as answered on one machine and timed out on another.
         if (latencyMs > this.#timeoutMs) recorder.failed(tag as PhaseTag, 'timeout', this.#timeoutMs * 1000);
-        else recorder.answered(tag as PhaseTag, statusCode, bytes, latencyMs * 1000);
-        if (connection.usable && connection.outstanding === 0) this.#idle.push(connection);
+        else recorder.answered(tag as PhaseTag, statusCode, bytes, latencyMs * 1000, waitingUs, connectUs);
+        if (connection.usable) {
+          if (connection.outstanding === 0) this.#idle.push(connection);
+        } else if (connection.outstanding === 0) this.#pool.delete(connection);
         this.#dispatch();
         this.#checkDrained();
       },

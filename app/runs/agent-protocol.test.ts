@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { encodeLine, LineSplitter, parseAgentCommand, parseAgentLine, type AgentLine } from './agent-protocol.ts';
+import { encodeLine, LineSplitter, noPhases, parseAgentCommand, parseAgentLine, parseEngineLine, type AgentLine } from './agent-protocol.ts';
 
 const sample: AgentLine = {
   type: 'sample',
@@ -23,6 +23,7 @@ const sample: AgentLine = {
   p90Us: 1200,
   p99Us: 4000,
   maxUs: 9000,
+  phases: { connect: null, waiting: 'HISTFAAAAB14nJNpmSzMwMDAxQABzFCaEUzOmbSpoHYWAA==', processing: 'HISTFAAAAB14nJNpmSzMwMDAxQABzFCaEUzOmbSpoHYWAA==', withConnect: 0 },
   client: { cpu: 0.4, agentCpu: 0.7, cores: 2, loadThreads: 2, agentCoresBusy: 0.5, eventLoopLagMs: 3, openSockets: 10, timeWait: 0, backlog: 0, sent: 1200, portErrors: 0, newConnections: 0, connectUsMax: null, portRangeSize: 28232 },
 };
 
@@ -102,5 +103,21 @@ describe('clock role and coordinated start', () => {
     const timed = parse({ ...load, startAtMs: 1_700_000_001_500.25 });
     assert.ok(timed.ok && timed.value.type === 'start' && timed.value.config.role === 'load' && timed.value.config.startAtMs === 1_700_000_001_500.25);
     assert.equal(parse({ ...load, startAtMs: -5 }).ok, false);
+  });
+
+  test('a sample or engine line without phases (an older agent or engine) reads as nothing measured', () => {
+    const { phases: _phases, ...older } = sample as Extract<AgentLine, { type: 'sample' }>;
+    const parsed = parseAgentLine(JSON.stringify(older));
+    assert.ok(parsed.ok && parsed.value.type === 'sample');
+    assert.deepEqual(parsed.value.phases, noPhases());
+    const { type: _type, client: _client, ...books } = older;
+    const engine = { threads: 1, cpuS: 0.5, lagMs: 1, backlog: 0, sent: 1200, portErrors: 0, newConnections: 3, connectUsMax: 90 };
+    const interval = parseEngineLine(JSON.stringify({ type: 'interval', ...books, engine }));
+    assert.ok(interval.ok && interval.value.type === 'interval');
+    assert.deepEqual(interval.value.phases, noPhases());
+    const withPhases = parseEngineLine(JSON.stringify({ type: 'interval', ...books, engine, phases: { connect: 'x', waiting: null, processing: null, withConnect: 3 } }));
+    assert.ok(withPhases.ok && withPhases.value.type === 'interval');
+    assert.deepEqual(withPhases.value.phases, { connect: 'x', waiting: null, processing: null, withConnect: 3 });
+    assert.equal(parseEngineLine(JSON.stringify({ type: 'interval', ...books, engine, phases: { withConnect: -1 } })).ok, false);
   });
 });

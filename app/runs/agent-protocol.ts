@@ -146,6 +146,26 @@ export const ClientMetrics = z.object({
 export type ClientMetrics = z.infer<typeof ClientMetrics>;
 
 /**
+ * An interval's request phases, as ab reports them (engines.md): `connect`, µs from the start of a
+ * connect to established, one value per connection established in the interval; `waiting`, µs from
+ * a request's last byte written to the first byte of its answer; `processing`, an answer's total
+ * latency less the connect its request paid (all of it when it reused a connection); `withConnect`,
+ * answers whose request opened its own connection, so the headline latency includes that connect.
+ * Histograms are encoded like `histogram`. Absent from older agents and engines: nothing measured.
+ */
+export const RequestPhases = z.object({
+  connect: z.string().max(MAX_LINE_BYTES).nullable(),
+  waiting: z.string().max(MAX_LINE_BYTES).nullable(),
+  processing: z.string().max(MAX_LINE_BYTES).nullable(),
+  withConnect: Count,
+});
+export type RequestPhases = z.infer<typeof RequestPhases>;
+
+export function noPhases(): RequestPhases {
+  return { connect: null, waiting: null, processing: null, withConnect: 0 };
+}
+
+/**
  * One interval of one client. Counts belong to the phase of the requests they count (a warm-up
  * request answered after the warm-up is never a measured one). The books of the phase balance on
  * every line: `inFlight(previous line) + scheduled = Σ status + Σ errors + Σ notSent + inFlight`,
@@ -173,12 +193,17 @@ export const LoadSampleLine = z.object({
   notSent: z.record(z.string(), Count),
   /** Scheduled and not yet resolved at the end of the interval (on the wire or waiting for a connection). */
   inFlight: Count,
-  /** The interval's HDR histogram (µs), compressed base64; null when no latency was recorded. */
+  /**
+   * The interval's HDR histogram (µs), compressed base64; null when no latency was recorded. The
+   * total each request experienced: from its connect when it opened its own connection (closed
+   * model), from its intended time (open model), else from its write.
+   */
   histogram: z.string().max(MAX_LINE_BYTES).nullable(),
   p50Us: Micros,
   p90Us: Micros,
   p99Us: Micros,
   maxUs: Micros,
+  phases: RequestPhases.default(noPhases),
   client: ClientMetrics,
 });
 export type LoadSampleLine = z.infer<typeof LoadSampleLine>;

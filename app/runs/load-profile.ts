@@ -11,6 +11,14 @@ import { plural } from '../common/plural.ts';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+export const HTTP_VERSIONS = ['1.1', '1.0'] as const;
+
+/** Whether every request of this spec opens its own connection: HTTP/1.0, or a `Connection: close` header. */
+export function connectionPerRequest(request: Pick<RequestSpec, 'headers'> & { httpVersion?: string | undefined }): boolean {
+  if (request.httpVersion === '1.0') return true;
+  return Object.entries(request.headers).some(([name, value]) => name.toLowerCase() === 'connection' && /(^|,)\s*close\s*(,|$)/i.test(value));
+}
+
 export const MAX_CONNECTIONS = 100_000;
 export const MAX_RATE = 1_000_000;
 export const MAX_STEP_SECONDS = 24 * 3600;
@@ -88,6 +96,12 @@ export const RequestSpec = z
     body: z.string().max(1024 * 1024, 'must be at most 1 MiB').optional(),
     /** A request without an answer after this long counts as a timeout error. */
     timeoutMs: wholeNumber(100, 120_000, ' ms').default(10_000),
+    /**
+     * `1.0`: the request line says HTTP/1.0 and every request opens its own connection, as ab sends
+     * it. `1.1` (absent: the default) keeps connections alive unless a `Connection: close` header
+     * asks otherwise.
+     */
+    httpVersion: z.enum(HTTP_VERSIONS, { error: `must be ${HTTP_VERSIONS.join(' or ')}` }).optional(),
   })
   .strict();
 export type RequestSpec = z.output<typeof RequestSpec>;

@@ -1,10 +1,11 @@
 // Several load clients' seconds made into one, exactly: counts, books and bytes added, the interval
-// histograms decoded, added and re-encoded, and the percentiles read from the added histogram (never
+// histograms (the headline's and the request phases') decoded, added and re-encoded, and the percentiles read from the added histogram (never
 // averaged). Stored seconds stay per client; every reader that charts, replays, compares or exports
 // a run's seconds reads them merged here, and the live run service aligns each client's seconds as
 // they arrive (SecondAligner) so the merged point is drawn once every client has given its part.
 
 import { encodeHistogram, intervalPercentiles, mergeEncodedHistograms } from '../common/hdr.ts';
+import { mergePhases } from './request-phases.ts';
 import type { RunSecond, SecondPhase } from './run-second.ts';
 
 /** The clientIndex of a second merged from several clients. */
@@ -73,7 +74,11 @@ export function mergeClientSeconds(seconds: readonly RunSecond[], options: Merge
   const key = keyOf(first);
   if (seconds.some((second) => keyOf(second) !== key)) throw new RangeError('mergeClientSeconds merges seconds of one phase and index only');
   // Nothing to add: the client's own figures, re-read from the same histogram, would be the same.
-  if (seconds.length === 1) return { ...first, clientIndex: MERGED_CLIENT_INDEX, ...(options.histogram === false ? { histogram: null } : {}) };
+  if (seconds.length === 1) {
+    const lone = { ...first, clientIndex: MERGED_CLIENT_INDEX };
+    if (options.histogram !== false) return lone;
+    return { ...lone, histogram: null, phases: first.phases ? mergePhases([first.phases], { histograms: false }) : null };
+  }
   const notSent: Record<string, number> = {};
   const errors: Record<string, number> = {};
   const statusClasses: Record<string, number> = {};
@@ -108,6 +113,8 @@ export function mergeClientSeconds(seconds: readonly RunSecond[], options: Merge
     errors,
     statusClasses,
     ...latency,
+    // Clients of an older agent carry no phases: the phases are what the others measured.
+    phases: seconds.some((second) => second.phases) ? mergePhases(seconds.map((second) => second.phases), { histograms: options.histogram !== false }) : null,
     clientMetrics: mergeClientMetrics(seconds),
     serverMetrics: seconds.find((second) => second.serverMetrics !== null)?.serverMetrics ?? null,
   };

@@ -3,6 +3,7 @@
 // from an agent line and stores it; the store gives back exactly this shape; summaries, verdicts and
 // chart points are all computed from it, so what is shown live is what is read back later.
 
+import type { RequestPhases } from './agent-protocol.ts';
 import type { BottleneckSecond } from './bottleneck.ts';
 import type { SummarySecond } from './run-summary.ts';
 import type { SecondForSteadiness } from './steady-state.ts';
@@ -30,6 +31,11 @@ export interface RunSecond {
   maxUs: number | null;
   /** The interval's HDR histogram, encoded (compressed base64); null when read without them. */
   histogram: string | null;
+  /**
+   * The interval's connect, waiting and processing (histograms null when read without them);
+   * null or absent for seconds recorded before they were measured.
+   */
+  phases?: RequestPhases | null;
   /** The client's readings, with `at` (the second's end, epoch ms) and `durationMs`. */
   clientMetrics: Record<string, number> | null;
   /** The server's latest reading (≤ 1 s old), TCP states as `tcp.<STATE>`. */
@@ -67,6 +73,7 @@ export function summarySecondOf(second: RunSecond): SummarySecond {
     inFlight: second.inFlight,
     status: second.statusClasses,
     histogram: second.histogram,
+    phases: second.phases ?? null,
   };
 }
 

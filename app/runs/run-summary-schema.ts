@@ -76,6 +76,34 @@ export const RunBooks = z.object({
 });
 export type RunBooks = z.infer<typeof RunBooks>;
 
+/** One phase of the requests as ab's report gives it (µs): how many, min, mean, std dev, median, p99, max. */
+export const PhaseStats = z.object({
+  count: z.number(),
+  minUs: z.number().nullable(),
+  meanUs: z.number().nullable(),
+  stdDevUs: z.number().nullable(),
+  p50Us: z.number().nullable(),
+  p99Us: z.number().nullable(),
+  maxUs: z.number().nullable(),
+});
+export type PhaseStats = z.infer<typeof PhaseStats>;
+
+/**
+ * A run's requests in ab's rows: `connect` (each connection established: start of the connect to
+ * established, `count` = connections), `waiting` (each answer: last byte written to first byte),
+ * `processing` (each answer: its total less the connect it paid), `total` (the headline latency).
+ * `withConnect` of the `answered` answers opened their own connection: their total includes it.
+ */
+export const LatencyPhases = z.object({
+  connect: PhaseStats,
+  waiting: PhaseStats,
+  processing: PhaseStats,
+  total: PhaseStats,
+  answered: z.number(),
+  withConnect: z.number(),
+});
+export type LatencyPhases = z.infer<typeof LatencyPhases>;
+
 /** A run whose throughput or median latency drifted over its window is "not steady", with the evidence. */
 export const Steadiness = z.object({ steady: z.boolean(), message: z.string() });
 export type Steadiness = z.infer<typeof Steadiness>;
@@ -114,6 +142,8 @@ export const RunSummary = z.object({
   books: RunBooks.nullable().default(null),
   /** Whether requests/s and p50 held steady over the measured window (steady-state.ts); null when too short to say or recorded before. */
   steadiness: Steadiness.nullable().default(null),
+  /** Connect, waiting, processing and total as ab reports them; null when recorded before they were measured. */
+  phases: LatencyPhases.nullable().default(null),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

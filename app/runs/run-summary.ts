@@ -2,6 +2,8 @@
 // their interval histograms and counters exactly — never by averaging per-second percentiles. The result's shape
 // (schema, kinds, band labels) is in run-summary-schema.ts and re-exported here.
 
+import type { RequestPhases } from './agent-protocol.ts';
+import { PhasesTally } from './request-phases.ts';
 import { countBands, createLatencyHistogram, decodeHistogram, latencyStats, type LatencyHistogram } from '../common/hdr.ts';
 import {
   bandLabels,
@@ -34,6 +36,8 @@ export interface SummarySecond {
   inFlight?: number | null | undefined;
   status: Partial<Record<string, number>>;
   histogram: string | LatencyHistogram | null;
+  /** The interval's connect, waiting and processing; absent or null from older agents. */
+  phases?: RequestPhases | null | undefined;
 }
 
 /** The books of one interval balance: what was in flight before plus what was scheduled is resolved or still in flight. */
@@ -61,6 +65,7 @@ export class SummaryAccumulator {
   readonly errors: Record<string, number> = emptyErrors();
   readonly notSent: Record<string, number> = emptyNotSent();
   readonly status: Record<string, number> = emptyStatus();
+  readonly #phases = new PhasesTally();
   /** Seconds of several clients at the same index count once in duration. */
   readonly #secondsSeen = new Map<number, number>();
 
@@ -91,6 +96,7 @@ export class SummaryAccumulator {
     for (const [reason, count] of Object.entries(second.notSent ?? {})) this.notSent[reason] = (this.notSent[reason] ?? 0) + (count ?? 0);
     for (const [kind, count] of Object.entries(second.status)) this.status[kind] = (this.status[kind] ?? 0) + (count ?? 0);
     if (second.histogram) this.histogram.add(typeof second.histogram === 'string' ? decodeHistogram(second.histogram) : second.histogram);
+    this.#phases.add(second.phases);
   }
 
   /** The books so far; null when an interval lacked them. */
@@ -148,6 +154,7 @@ export class SummaryAccumulator {
       books: this.books(),
       // Judged over the whole series where the run is finished (steady-state.ts), not per interval.
       steadiness: null,
+      phases: this.#phases.summary(this.histogram),
     };
   }
 }

@@ -53,6 +53,7 @@ export function printedSummary(figures: PrintedFigures): RunSummary {
     drainMs: 0,
     books: null,
     steadiness: null,
+    phases: null,
   };
 }
 

@@ -29,6 +29,11 @@ function sample(second: number): SampleInput {
     p99Us: 4200 + second,
     maxUs: 9000,
     histogram: Buffer.from([second, 1, 2, 3]).toString('base64'),
+    // Every other second as an older agent sent it: no phases.
+    phases:
+      second % 2 === 0
+        ? { connect: Buffer.from([second, 4]).toString('base64'), waiting: Buffer.from([second, 5]).toString('base64'), processing: null, withConnect: second }
+        : null,
     clientMetrics: { cpu: 0.5 },
     serverMetrics: null,
   };
@@ -42,7 +47,12 @@ test('samples come back in second order with every field intact', () => {
     [0, 1, 2],
   );
   assert.deepEqual(stored[2], { ...sample(2), clientIndex: 0, phase: 'measure' });
-  assert.deepEqual(samples.withoutHistograms(runId)[2], { ...sample(2), histogram: null, clientIndex: 0, phase: 'measure' }, 'the read model without histograms');
+  assert.deepEqual(stored[1], { ...sample(1), clientIndex: 0, phase: 'measure' }, 'a second without phases reads back without them');
+  assert.deepEqual(
+    samples.withoutHistograms(runId)[2],
+    { ...sample(2), histogram: null, phases: { connect: null, waiting: null, processing: null, withConnect: 2 }, clientIndex: 0, phase: 'measure' },
+    'the read model without histograms keeps the phases counts',
+  );
 });
 
 test('a batch with one bad sample stores none of it', () => {

@@ -1,7 +1,8 @@
 // Per-second samples of a run, written in batched transactions by the single writer of a run,
 // and read back in second order as the run's seconds (app/runs/run-second.ts): the one way a stored
-// second is read, for summaries, verdicts, charts, replay and comparison. Histograms are stored as
-// bytes and travel encoded; a reader that does not need them (Compare, replay) leaves them out.
+// second is read, for summaries, verdicts, charts, replay and comparison. Histograms (the headline's
+// and the request phases') are stored as bytes and travel encoded; a reader that does not need them
+// (Compare, replay) leaves them out.
 
 import type { RunSecond } from '../../../app/runs/run-second.ts';
 import type { Db } from '../store/database.ts';
@@ -30,6 +31,10 @@ interface SampleRow {
   p99_us: number | null;
   max_us: number | null;
   histogram: Buffer | null;
+  connect_histogram: Buffer | null;
+  waiting_histogram: Buffer | null;
+  processing_histogram: Buffer | null;
+  with_connect: number | null;
   client_metrics: string | null;
   server_metrics: string | null;
 }
@@ -38,7 +43,11 @@ const json = (value: unknown) => (value === null ? null : JSON.stringify(value))
 const bytesOf = (encoded: string | null) => (encoded === null ? null : Buffer.from(encoded, 'base64'));
 
 /** Every column but the histogram (the read model of Compare and replay skips decoding those). */
-const COLUMNS_BUT_HISTOGRAM = 'run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes, p50_us, p90_us, p99_us, max_us, client_metrics, server_metrics';
+const COLUMNS_BUT_HISTOGRAM =
+  'run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes, p50_us, p90_us, p99_us, max_us, with_connect, client_metrics, server_metrics';
+const NO_HISTOGRAMS = 'NULL AS histogram, NULL AS connect_histogram, NULL AS waiting_histogram, NULL AS processing_histogram';
+
+const base64Of = (bytes: Buffer | null) => (bytes ? bytes.toString('base64') : null);
 
 function toSecond(row: SampleRow): RunSecond {
   return {
@@ -56,7 +65,11 @@ function toSecond(row: SampleRow): RunSecond {
     p90Us: row.p90_us,
     p99Us: row.p99_us,
     maxUs: row.max_us,
-    histogram: row.histogram ? row.histogram.toString('base64') : null,
+    histogram: base64Of(row.histogram),
+    phases:
+      row.with_connect === null
+        ? null
+        : { connect: base64Of(row.connect_histogram), waiting: base64Of(row.waiting_histogram), processing: base64Of(row.processing_histogram), withConnect: row.with_connect },
     clientMetrics: parseJsonColumn<Record<string, number> | null>(row.client_metrics, null),
     serverMetrics: parseJsonColumn<Record<string, number> | null>(row.server_metrics, null),
   };
@@ -72,8 +85,8 @@ export class SamplesRepository {
   constructor(db: Db) {
     this.#insert = db.prepare(
       `INSERT INTO sample (run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes,
-         p50_us, p90_us, p99_us, max_us, histogram, client_metrics, server_metrics)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         p50_us, p90_us, p99_us, max_us, histogram, connect_histogram, waiting_histogram, processing_histogram, with_connect, client_metrics, server_metrics)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#appendBatch = db.transaction((runId: number, samples: readonly SampleInput[]) => {
       for (const sample of samples) {
@@ -94,16 +107,18 @@ export class SamplesRepository {
           sample.p99Us,
           sample.maxUs,
           bytesOf(sample.histogram),
+          bytesOf(sample.phases?.connect ?? null),
+          bytesOf(sample.phases?.waiting ?? null),
+          bytesOf(sample.phases?.processing ?? null),
+          sample.phases?.withConnect ?? null,
           json(sample.clientMetrics),
           json(sample.serverMetrics),
         );
       }
     });
     this.#all = db.prepare('SELECT * FROM sample WHERE run_id = ? ORDER BY second, client_index');
-    this.#allButHistograms = db.prepare(`SELECT ${COLUMNS_BUT_HISTOGRAM}, NULL AS histogram FROM sample WHERE run_id = ? ORDER BY second, client_index`);
-    this.#measuredButHistograms = db.prepare(
-      `SELECT ${COLUMNS_BUT_HISTOGRAM}, NULL AS histogram FROM sample WHERE run_id = ? AND phase = 'measure' ORDER BY second, client_index`,
-    );
+    this.#allButHistograms = db.prepare(`SELECT ${COLUMNS_BUT_HISTOGRAM}, ${NO_HISTOGRAMS} FROM sample WHERE run_id = ? ORDER BY second, client_index`);
+    this.#measuredButHistograms = db.prepare(`SELECT ${COLUMNS_BUT_HISTOGRAM}, ${NO_HISTOGRAMS} FROM sample WHERE run_id = ? AND phase = 'measure' ORDER BY second, client_index`);
   }
 
   /** Appends samples of one run in one transaction: all are stored, or none. */

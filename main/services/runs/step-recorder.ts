@@ -61,6 +61,7 @@ export class StepRecorder {
       p99Us: line.p99Us,
       maxUs: line.maxUs,
       histogram: line.histogram,
+      phases: line.phases,
       clientMetrics: numbersOnly({ ...line.client, at: line.at - client.offsetMs, durationMs: line.durationMs }),
       serverMetrics: server ? flattenServer(server) : null,
     };

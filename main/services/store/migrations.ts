@@ -198,6 +198,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deploy_timing_template ON deploy_timing(template_id, variant, id);
     `,
   },
+  {
+    version: 7,
+    description: 'the request phases of every stored second: connect, waiting, processing',
+    sql: `
+      -- As ab reports them (app/runs/agent-protocol.ts RequestPhases): the connects established in
+      -- the second, and its answers' wait for the first byte and processing, as encoded HDR
+      -- histograms; with_connect counts the answers whose request opened its own connection (their
+      -- latency includes it). Null in rows from before the phases were measured.
+      ALTER TABLE sample ADD COLUMN connect_histogram BLOB;
+      ALTER TABLE sample ADD COLUMN waiting_histogram BLOB;
+      ALTER TABLE sample ADD COLUMN processing_histogram BLOB;
+      ALTER TABLE sample ADD COLUMN with_connect INTEGER;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
