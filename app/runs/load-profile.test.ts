@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  connectionPerRequest,
   defaultOpenConnections,
   describeOpenCapacity,
   describeProfile,
@@ -11,6 +12,7 @@ import {
   LoadProfile,
   parseTarget,
   profileFieldErrors,
+  RequestSpec,
   requestUrl,
   sessionCapSeconds,
   targetRate,
@@ -118,5 +120,23 @@ describe('load profiles', () => {
     const words = describeProfile(profile);
     assert.equal(words, 'GET http://10.0.0.3:8080/hello · closed model, 10 → 100 connections, 10 s each · warm-up 5 s · pause 2 s');
     assert.equal(requestUrl('http://h:80/', '/sleep?ms=5'), 'http://h:80/sleep?ms=5');
+  });
+
+  test('HTTP/1.0 as ab sends it: absent is 1.1, a plan file’s bare number reads as the version, anything else is refused', () => {
+    const base = { path: '/hello' };
+    assert.equal(RequestSpec.parse(base).httpVersion, undefined);
+    assert.equal(RequestSpec.parse({ ...base, httpVersion: '1.0' }).httpVersion, '1.0');
+    assert.equal(RequestSpec.parse({ ...base, httpVersion: 1 }).httpVersion, '1.0');
+    assert.equal(RequestSpec.parse({ ...base, httpVersion: 1.1 }).httpVersion, '1.1');
+    assert.deepEqual(profileFieldErrors({ ...closed, request: { ...base, httpVersion: '2' } }), { 'request.httpVersion': 'must be "1.1" or "1.0"' });
+  });
+
+  test('a connection per request: HTTP/1.0, or a Connection: close header in any case; keep-alive otherwise', () => {
+    assert.equal(connectionPerRequest({ headers: {}, httpVersion: '1.0' }), true);
+    assert.equal(connectionPerRequest({ headers: { connection: 'Close' } }), true);
+    assert.equal(connectionPerRequest({ headers: { Connection: 'keep-alive, close' } }), true);
+    assert.equal(connectionPerRequest({ headers: { Connection: 'keep-alive' } }), false);
+    assert.equal(connectionPerRequest({ headers: { 'X-Connection': 'close' } }), false);
+    assert.equal(connectionPerRequest({ headers: {}, httpVersion: '1.1' }), false);
   });
 });

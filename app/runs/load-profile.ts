@@ -101,7 +101,10 @@ export const RequestSpec = z
      * it. `1.1` (absent: the default) keeps connections alive unless a `Connection: close` header
      * asks otherwise.
      */
-    httpVersion: z.enum(HTTP_VERSIONS, { error: `must be ${HTTP_VERSIONS.join(' or ')}` }).optional(),
+    httpVersion: z
+      // A plan file's unquoted 1.0 or 1.1 is read as a number.
+      .preprocess((value) => (value === 1 ? '1.0' : value === 1.1 ? '1.1' : value), z.enum(HTTP_VERSIONS, { error: `must be "${HTTP_VERSIONS.join('" or "')}"` }))
+      .optional(),
   })
   .strict();
 export type RequestSpec = z.output<typeof RequestSpec>;

@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { RecordedEngine } from './engine-choice.ts';
-import { LoadProfile } from './load-profile.ts';
+import { connectionPerRequest, LoadProfile, type RequestSpec } from './load-profile.ts';
 import { RunSummary } from './run-summary-schema.ts';
 import { Bottleneck } from './bottleneck.ts';
 import { ClockOffset } from './clock-offset.ts';
@@ -170,8 +170,13 @@ export const StoredRun = z.object({
 });
 export type StoredRun = z.infer<typeof StoredRun>;
 
-export function latencyMeaning(model: 'closed' | 'open'): string {
-  return model === 'open'
-    ? 'Open model: latency and the timeout run from each request’s intended send time (coordinated-omission correct); a timed-out request is in the latency at its timeout.'
-    : 'Closed model: latency is service time, from the request’s write to its answer; the timeout runs from the write and timed-out requests are counted, not timed.';
+/** What the latency means in this model and with this request (a connection per request or keep-alive), said next to the numbers. */
+export function latencyMeaning(model: 'closed' | 'open', request?: Pick<RequestSpec, 'headers' | 'httpVersion'>): string {
+  const perRequest = request !== undefined && connectionPerRequest(request);
+  if (model === 'open') {
+    return `Open model: latency and the timeout run from each request’s intended send time (coordinated-omission correct), a wait for a connection${perRequest ? ' and the connect each request opens' : ' and a new connection’s connect'} included; a timed-out request is in the latency at its timeout.`;
+  }
+  return perRequest
+    ? 'Closed model, a connection per request: latency runs from the start of each request’s connect to its answer, the connect included (as ab’s total); the timeout runs from the write and timed-out requests are counted, not timed.'
+    : 'Closed model: latency is service time, from the request’s write to its answer (a connection’s first request from its connect); connects are shown apart; the timeout runs from the write and timed-out requests are counted, not timed.';
 }

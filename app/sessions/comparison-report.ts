@@ -313,6 +313,7 @@ function stepTables(comparison: Comparison): string {
       if (note) notes.push(`<div class="meta" data-missing="${row.runId}">— ${escapeXml(name(row.session))}: ${escapeXml(note)}</div>`);
     }
     for (const row of step.rows) if (row.steadiness?.steady === false) notes.push(`<div class="meta">† ${escapeXml(name(row.session))}: ${escapeXml(row.steadiness.message)}</div>`);
+    for (const row of step.rows) if (row.latency) notes.push(`<div class="meta" data-latency="${row.runId}">Latency, ${escapeXml(name(row.session))}: ${escapeXml(row.latency)}</div>`);
     for (const row of step.rows) if (row.bottleneck) notes.push(`<div class="meta" data-bottleneck="${row.bottleneck.verdict}">Bottleneck, ${escapeXml(name(row.session))}: ${escapeXml(bottleneckText(row.bottleneck))}</div>`);
     const tableHtml = table(['Session', ...comparison.columns.map((c) => c.label)], rows);
     parts.push(section(3, step.label, tableHtml, notes.join('')));

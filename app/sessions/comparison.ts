@@ -8,6 +8,7 @@
 
 import { z } from 'zod';
 import { Bottleneck } from '../runs/bottleneck.ts';
+import { describePhasesBrief, modelOf } from '../runs/latency-includes.ts';
 import { engineLabel, recordedEngineOf } from '../runs/engine-choice.ts';
 import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom } from './compare-stats.ts';
 import type { LatencyHistogram } from '../common/hdr.ts';
@@ -80,6 +81,8 @@ export const CompareRow = z.object({
   missing: z.record(z.string(), z.string()).optional(),
   /** How the run ended (completed, failed, stopped…): only a completed run's values can be best. Absent: completed. */
   status: z.string().optional(),
+  /** The run's connect, waiting, processing and total medians and what its latency includes (connect or not), in words. */
+  latency: z.string().optional(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -392,6 +395,8 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       position,
       rows: found.map(({ index, run }, r) => {
         const missing = Object.fromEntries(columns.flatMap((column) => (absent[r]![figureOf(column)] ? [[column.key, absent[r]![figureOf(column)]!]] : [])));
+        // Only where the phases were measured: an imported or older run has nothing to say about them.
+        const latency = run.summary?.phases ? { latency: describePhasesBrief(run.summary.phases, modelOf(run.load)) } : {};
         return {
           session: index,
           runId: run.runId,
@@ -401,6 +406,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
           bottleneck: run.bottleneck ?? null,
           status: run.status,
           ...(Object.keys(missing).length > 0 ? { missing } : {}),
+          ...latency,
         };
       }),
     };

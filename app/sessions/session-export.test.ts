@@ -110,6 +110,7 @@ test('JSON: a versioned document of the session, its runs with their stored summ
     'notSent',
     'inFlight',
     'status',
+    'withConnect',
     'clientMetrics',
     'serverMetrics',
   ]);

@@ -178,6 +178,8 @@ function summaryDocument(summary: RunSummary | null) {
         }
       : null,
     steadiness: summary.steadiness ? { steady: summary.steadiness.steady, message: summary.steadiness.message } : null,
+    // ab's rows (connect, waiting, processing, total); null for runs recorded before they were measured.
+    phases: summary.phases ?? null,
   };
 }
 
@@ -200,6 +202,8 @@ function secondDocument(second: RunSecond) {
     notSent: orderedCounts(second.notSent, NOT_SENT_REASONS),
     inFlight: second.inFlight,
     status: orderedCounts(second.statusClasses, STATUS_CLASSES),
+    /** Answers whose request opened its own connection (their latency includes it); null before the phases were measured. */
+    withConnect: second.phases?.withConnect ?? null,
     clientMetrics: second.clientMetrics ? withSortedKeys(second.clientMetrics) : null,
     serverMetrics: second.serverMetrics ? withSortedKeys(second.serverMetrics) : null,
   };
@@ -247,6 +251,7 @@ export const CSV_COLUMNS = [
   'not_sent',
   'scheduled',
   'in_flight',
+  'with_connect',
   ...STATUS_CLASSES.map((status) => `status_${status}`),
 ] as const;
 
@@ -291,6 +296,7 @@ export function sessionCsvRows(input: SessionExportInput): CsvCell[][] {
         NOT_SENT_REASONS.reduce((total, reason) => total + (second.notSent[reason] ?? 0), 0),
         second.scheduled,
         second.inFlight,
+        second.phases?.withConnect ?? null,
         ...STATUS_CLASSES.map((status) => second.statusClasses[status] ?? 0),
       ]);
     }

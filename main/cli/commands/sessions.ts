@@ -7,6 +7,7 @@ import { formatMs, formatValue } from '../../../app/sessions/comparison-report.t
 import { filterLibrary, Tags } from '../../../app/sessions/session-library.ts';
 import { importProvenanceOf } from '../../../app/sessions/importers/imported-result.ts';
 import { SessionExportFormat } from '../../../app/sessions/sessions-contract.ts';
+import { describeLatencyIncludes, modelOf, phasesText } from '../../../app/runs/latency-includes.ts';
 import type { StoredRun } from '../../../app/runs/runs.ts';
 import { EXIT, formatTable, intOption, stringOption, UsageError, verbOf, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
 
@@ -152,6 +153,13 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
     ];
   });
   ctx.stdout.write(formatTable(['#', 'TEMPLATE', 'STEP', 'STATUS', 'REQ/S', 'P50 MS', 'P99 MS', 'MAX MS', 'FAILED', 'NOT SENT'], rows));
+  // Each run's phases as ab's report gives them (ms), and what its latency includes.
+  for (const run of runs) {
+    const phases = run.summary?.phases;
+    if (!phases) continue;
+    const lines = [`run ${run.ordinal} (${stepLabel(run)}), ms:`, ...phasesText(phases).map((line) => `  ${line}`), `  ${describeLatencyIncludes(phases, modelOf(run.step))}`];
+    ctx.stdout.write(`\n${lines.join('\n')}\n`);
+  }
   return EXIT.ok;
 }
 

@@ -286,7 +286,7 @@ export class RunService {
         degraded: null,
       })),
       currentStep: null,
-      latencyMeaning: latencyMeaning(profile.load.model),
+      latencyMeaning: latencyMeaning(profile.load.model, profile.request),
       message: clockWarnings.length > 0 ? clockWarnings.join('; ') : null,
       startedAt: now.toISOString(),
       endedAt: null,

@@ -109,7 +109,7 @@ export class ComparisonService {
       profile: profile.data,
       steps,
       currentStep: null,
-      latencyMeaning: latencyMeaning(profile.data.load.model),
+      latencyMeaning: latencyMeaning(profile.data.load.model, profile.data.request),
       message: null,
       startedAt: session.startedAt ?? session.createdAt,
       endedAt: session.endedAt,

@@ -77,6 +77,12 @@ export function ProfileForm(props: {
         </FormField>
         {inputField('Path', 'path', 'text')}
         {inputField('Request timeout (ms)', 'timeoutMs')}
+        <FormField label="HTTP version" name="httpVersion" error={errors.httpVersion}>
+          <select value={draft.httpVersion} data-testid="run-http-version" onChange={(event) => onDraft({ httpVersion: event.target.value as ProfileDraft['httpVersion'] })}>
+            <option value="1.1">HTTP/1.1 (keep-alive)</option>
+            <option value="1.0">HTTP/1.0 (a connection per request, as ab)</option>
+          </select>
+        </FormField>
       </div>
       <div className="grid">
         <FormField label="Model" name="model" error={undefined}>

@@ -180,6 +180,7 @@ export function RunPage() {
             steps={run.steps}
             clients={run.clients}
             bucketsMs={run.profile.bucketsMs}
+            model={run.profile.load.model}
             buffer={buffer}
             version={version}
             markers={markers}

@@ -1,6 +1,7 @@
 // What a session shows, live on the Run page and again in replay: the bottleneck verdict (per client
 // too), a step that lost a client, the noise findings stored at its start, the load clients, the
-// summary table and the charts with their step markers (each client's requests/s and p99 on demand).
+// summary table, each step's connect/waiting/processing/total (as ab's report) with what its latency
+// includes, and the charts with their step markers (each client's requests/s and p99 on demand).
 // One component, so replay shows what the user saw live.
 
 import { useMemo, useState } from 'react';
@@ -11,6 +12,7 @@ import { DegradedBanner } from './DegradedBanner.tsx';
 import type { StepMarker } from '../../common/chart-series.ts';
 import { LiveChart } from './LiveChart.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
+import { PhasesTable } from './PhasesTable.tsx';
 import { perClientCharts, RUN_CHARTS } from './run-charts.ts';
 import { SummaryTable } from './SummaryTable.tsx';
 import type { PointBuffer } from './use-live-run.ts';
@@ -22,6 +24,8 @@ export function SessionDashboard(props: {
   /** The session's load clients (live, or as the session recorded them). */
   clients: readonly LiveClient[];
   bucketsMs: readonly number[];
+  /** The session's load model: what its latency runs from. */
+  model: 'closed' | 'open';
   buffer: PointBuffer;
   version: number;
   markers: StepMarker[];
@@ -51,6 +55,7 @@ export function SessionDashboard(props: {
       <NoiseFindings title="Hosts at this session's start" findings={noise.findings} checked={noise.checked} quiet={noise.recorded ? undefined : 'not recorded for this session.'} error={noise.error} testId={props.noiseTestId} />
       <ClientsTable clients={clients} />
       <SummaryTable steps={props.steps} bucketsMs={props.bucketsMs} />
+      <PhasesTable steps={props.steps} model={props.model} />
       {(logLatency || several) && (
         <div className="chart-toolbar">
           {logLatency && (

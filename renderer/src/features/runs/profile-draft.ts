@@ -10,6 +10,8 @@ export interface ProfileDraft {
   headers: string;
   body: string;
   timeoutMs: string;
+  /** `1.0`: ab's HTTP/1.0, a connection per request. */
+  httpVersion: '1.1' | '1.0';
   model: 'closed' | 'open';
   connections: string;
   pipelining: string;
@@ -35,6 +37,7 @@ export const DEFAULT_DRAFT: ProfileDraft = {
   headers: '',
   body: '',
   timeoutMs: '10000',
+  httpVersion: '1.1',
   model: 'closed',
   connections: '10',
   pipelining: '1',
@@ -104,6 +107,8 @@ export function profileOf(draft: ProfileDraft): LoadProfileInput {
       headers: parseHeaders(draft.headers),
       ...(draft.body ? { body: draft.body } : {}),
       timeoutMs: number(draft.timeoutMs),
+      // 1.1 is the default, left out so a profile reads as it did before the option.
+      ...(draft.httpVersion === '1.0' ? { httpVersion: '1.0' as const } : {}),
     },
     load,
     sweep: list(draft.sweep),
@@ -142,6 +147,7 @@ export function draftOfProfile(profile: Omit<LoadProfile, 'target'> & { target?:
       .join('\n'),
     body: profile.request.body ?? '',
     timeoutMs: String(profile.request.timeoutMs),
+    httpVersion: profile.request.httpVersion ?? '1.1',
     model: load.model,
     ...(load.model === 'closed'
       ? {

@@ -229,6 +229,13 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
               </p>
             ) : null;
           })}
+          {s.rows.map((row) =>
+            row.latency ? (
+              <p key={row.runId} className="hint" data-testid="compare-latency">
+                Latency, {name(row.session)}: {row.latency}
+              </p>
+            ) : null,
+          )}
           <BottleneckBanner steps={s.rows.map((row) => ({ label: name(row.session), bottleneck: row.bottleneck }))} labelled />
         </div>
       ))}

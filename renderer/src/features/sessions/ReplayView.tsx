@@ -123,7 +123,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
             ))}
           </div>
           <p className="muted small">{data.run.latencyMeaning}</p>
-          <SessionDashboard sessionId={sessionId} steps={steps} clients={data.run.clients} bucketsMs={data.run.profile.bucketsMs} buffer={buffer} version={version} markers={markers} noiseTestId="replay-noise" />
+          <SessionDashboard sessionId={sessionId} steps={steps} clients={data.run.clients} bucketsMs={data.run.profile.bucketsMs} model={data.run.profile.load.model} buffer={buffer} version={version} markers={markers} noiseTestId="replay-noise" />
         </>
       )}
     </div>
