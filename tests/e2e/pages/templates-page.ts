@@ -26,6 +26,11 @@ export class TemplatesPage {
     return (await this.page.getByTestId('templates-host').locator('option:checked').innerText()).trim();
   }
 
+  /** The reason a typed port is refused, shown beside the field. */
+  portError(): Locator {
+    return this.page.getByTestId('templates-port-error');
+  }
+
   card(templateId: string): Locator {
     return this.page.getByTestId(`template-${templateId}`);
   }

@@ -110,6 +110,12 @@ export function TemplatesPage() {
             <label className="field">
               <span>Port</span>
               <input value={portText} onChange={(event) => setPortText(event.target.value)} aria-invalid={!port.success} data-testid="templates-port" />
+              {/* The reason beside the field, not only in the Deploy buttons' tooltip. */}
+              {!port.success && (
+                <span className="field-error" role="alert" data-testid="templates-port-error">
+                  must be a whole number between 1 and 65535
+                </span>
+              )}
             </label>
           </div>
         )}
