@@ -386,6 +386,22 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
     assert.ok(clean.clean, clean.why);
   });
 
+  test('vertx with its compute handlers in JavaScript, on Rhino and on Nashorn, serves the whole contract', async (t) => {
+    const manifest = manifests.find((candidate) => candidate.id === 'vertx')!;
+    for (const [language, engine] of [['rhino', 'Rhino'], ['nashorn', 'Nashorn']] as const) {
+      await t.test(language, async () => {
+        await lab.service.deploy(lab.hostId, 'vertx', { variant: 'eventloop', knobs: { language }, port: PORT });
+        const says = new RegExp(`handlers in JavaScript on ${engine} \\d+[\\d.]*\\)`);
+        await until(() => lab.logs.some((line) => says.test(line.message)), `vert.x says ${engine}`, 5000);
+        // /hello, /json, /fib and /concat come from the script: the same bytes as Java's.
+        for (const endpoint of ENDPOINTS) await checkEndpoint(lab.address, manifest, endpoint);
+        await lab.service.stop(lab.hostId);
+        const clean = await hostIsClean(lab, PORT);
+        assert.ok(clean.clean, clean.why);
+      });
+    }
+  });
+
   test('spring-boot on Jetty with one request thread (sync and async), and webflux on 2 event loops with the file cached', async (t) => {
     const manifest = manifests.find((candidate) => candidate.id === 'spring-boot')!;
     for (const variant of ['sync', 'async']) {

@@ -50,20 +50,28 @@ public final class Endpoints {
      * /concat are computed here, on the caller's thread: they use CPU, they do not wait.
      */
     public static Route route(String method, String path, Function<String, String> query) {
+        return route(method, path, query, null);
+    }
+
+    /**
+     * The bodies of /hello, /json, /fib and /concat computed by `bodies` instead (another language's
+     * handlers), each parameter checked here first. Null: Java's own.
+     */
+    public static Route route(String method, String path, Function<String, String> query, Bodies bodies) {
         // The servers drop the body of a HEAD answer themselves.
         if (!method.equals("GET") && !method.equals("HEAD")) return METHOD_NOT_ALLOWED;
         return switch (path) {
-            case "/hello" -> HELLO;
+            case "/hello" -> bodies == null ? HELLO : text(200, bodies.hello());
             case "/health" -> HEALTH;
-            case "/json" -> JSON;
+            case "/json" -> bodies == null ? JSON : new Reply(200, "application/json", ascii(bodies.json()), null);
             case "/file" -> SEND_FILE;
             case "/fib" -> {
                 int n = intParam(query.apply("n"), FIB_DEFAULT, FIB_MAX);
-                yield n < 0 ? badParam("n", FIB_MAX) : text(200, fib(n) + "\n");
+                yield n < 0 ? badParam("n", FIB_MAX) : text(200, bodies == null ? fib(n) + "\n" : bodies.fib(n));
             }
             case "/concat" -> {
                 int n = intParam(query.apply("n"), CONCAT_DEFAULT, CONCAT_MAX);
-                yield n < 0 ? badParam("n", CONCAT_MAX) : text(200, concat(n));
+                yield n < 0 ? badParam("n", CONCAT_MAX) : text(200, bodies == null ? concat(n) : bodies.concat(n));
             }
             case "/sleep" -> {
                 int ms = intParam(query.apply("ms"), SLEEP_DEFAULT, SLEEP_MAX);
@@ -71,6 +79,23 @@ public final class Endpoints {
             }
             default -> NOT_FOUND;
         };
+    }
+
+    /**
+     * The compute endpoints' bodies from elsewhere (the Vert.x template's JavaScript handlers), with
+     * the parameters already checked. Called on the request's thread; need not be thread-safe when
+     * each thread has its own.
+     */
+    public interface Bodies {
+        String hello();
+
+        String json();
+
+        /** fib(n) in decimal and a newline. */
+        String fib(int n);
+
+        /** n random letters a–z. */
+        String concat(int n);
     }
 
     /** The answer to /file: the payload's bytes. */

@@ -5,13 +5,16 @@
 // Variant "blocking" blocks only where the endpoint itself waits — /sleep's sleep and /file's disk
 // read — and moves exactly that onto the worker pool with executeBlocking. CPU work (/fib,
 // /concat) stays on the event loop in both: it computes, it does not wait. The database endpoints
-// use the reactive PostgreSQL client (PgDatabase) in both variants: it never blocks.
+// use the reactive PostgreSQL client (PgDatabase) in both variants: it never blocks. With the knob
+// language rhino or nashorn, /hello, /json, /fib and /concat are computed by this instance's own
+// JavaScript engine (ScriptBodies), made in start() on its event loop.
 
 package benchlab.vertx;
 
 import benchlab.common.DatabaseEndpoints;
 import benchlab.common.DatabaseEndpoints.Query;
 import benchlab.common.Endpoints;
+import benchlab.common.Endpoints.Bodies;
 import benchlab.common.Endpoints.Reply;
 import benchlab.common.Endpoints.Route;
 import benchlab.common.Endpoints.Sleep;
@@ -32,17 +35,26 @@ final class BenchVerticle extends VerticleBase {
     private final Buffer inMemory;
     /** Null when the template runs without a database (knob database off). */
     private final PgDatabase database;
+    /** "java", "rhino" or "nashorn"; `script` is the JavaScript handlers' source (null for java). */
+    private final String language;
+    private final String script;
+    /** This instance's JavaScript handlers, or null when Java computes (Endpoints' own). */
+    private Bodies bodies;
 
-    BenchVerticle(int port, boolean blocking, Payload payload, PgDatabase database) {
+    BenchVerticle(int port, boolean blocking, Payload payload, PgDatabase database, String language, String script) {
         this.port = port;
         this.blocking = blocking;
         this.payload = payload;
         this.inMemory = Buffer.buffer(payload.atStart());
         this.database = database;
+        this.language = language;
+        this.script = script;
     }
 
     @Override
     public Future<?> start() {
+        // On this instance's event loop: the engine is made, compiled and later called on this thread only.
+        if (!language.equals("java")) bodies = ScriptBodies.create(language, script);
         return vertx.createHttpServer(new HttpServerOptions().setHost("0.0.0.0").setPort(port))
                 .requestHandler(this::handle)
                 .listen();
@@ -56,7 +68,14 @@ final class BenchVerticle extends VerticleBase {
             database(request.method().name(), response, query);
             return;
         }
-        Route route = Endpoints.route(request.method().name(), request.path(), request::getParam);
+        Route route;
+        try {
+            route = Endpoints.route(request.method().name(), request.path(), request::getParam, bodies);
+        } catch (RuntimeException error) {
+            // A script's failure answers 500 instead of leaving the request open.
+            fail(response, error);
+            return;
+        }
         if (route instanceof Reply reply) send(response, reply);
         else if (route instanceof Sleep sleep) sleep(response, sleep);
         else file(request.method() == HttpMethod.HEAD, response);
