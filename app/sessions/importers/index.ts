@@ -11,6 +11,7 @@ import { createHeyParser } from './hey.ts';
 import { IMPORT_FORMATS, ImportError, type FormatParser, type ImportedResult, type ImportFormat } from './imported-result.ts';
 import { createJmeterParser } from './jmeter.ts';
 import { createK6Parser } from './k6.ts';
+import { createLoadtestParser } from './loadtest.ts';
 import { createOhaParser } from './oha.ts';
 import { createSiegeParser } from './siege.ts';
 import { createVegetaParser } from './vegeta.ts';
@@ -46,6 +47,7 @@ export const IMPORTERS: Record<ImportFormat, Importer> = {
   bombardier: { label: "bombardier's JSON", accepts: 'bombardier -o json -p r (with -l for percentiles)', create: createBombardierParser },
   siege: { label: "siege's output", accepts: 'siege 4 text or JSON summary, or its --log file (the last run)', create: createSiegeParser },
   autocannon: { label: "autocannon's JSON", accepts: 'autocannon -j output', create: createAutocannonParser },
+  loadtest: { label: "loadtest's output", accepts: "loadtest's text output (the npm package)", create: createLoadtestParser },
 };
 
 export function isImportFormat(text: string): text is ImportFormat {
@@ -69,6 +71,7 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
   // The one XML format read; a file cut after its first line has only the declaration to go by.
   if (/^<\?xml\b|^<testResults\b/.test(first) || (first.startsWith('<') && /<testResults\b|<httpSample\b|<sample\b/.test(all))) return { format: 'jmeter', what: "JMeter's JTL XML" };
   if (/^\d{13},\d+,[^,]*,(\d{3}|Non HTTP response code[^,]*),/.test(first)) return { format: 'jmeter', what: "JMeter's JTL CSV without its header" };
+  if (/^Requests: \d+(?: \(\d+%\))?, requests per second: /m.test(all) || /^Target URL:\s+\S+$/m.test(all)) return { format: 'loadtest', what: "loadtest's output" };
   if (LOG_OR_SUMMARY_OF_SIEGE.test(all)) return { format: 'siege', what: "siege's output" };
   // A JSON summary may follow a tool's notices (siege's first-use lines).
   if (/^\s*\{/m.test(all)) {

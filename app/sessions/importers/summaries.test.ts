@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { AUTOCANNON_RATE_LABEL } from './autocannon.ts';
 import { BOMBARDIER_RATE_LABEL } from './bombardier.ts';
 import { importText } from './index.ts';
+import { LOADTEST_RATE_LABEL } from './loadtest.ts';
 
 const tool = (name: string) => readFileSync(new URL(`../../../tests/fixtures/imports/tools/${name}`, import.meta.url), 'utf8');
 
@@ -72,4 +73,26 @@ test('a summary file imported as another format names what it looks like', () =>
   assert.throws(() => importText('k6', 's.json', tool('siege.json')), { message: /^s\.json(:\d+)?: this looks like siege's JSON summary, not k6's results: import it as siege$/ });
   assert.throws(() => importText('oha', 'a.json', tool('autocannon.json')), { message: /^a\.json(:\d+)?: this looks like autocannon's JSON, not oha's output: import it as autocannon$/ });
   assert.throws(() => importText('hey', 'siege.log', tool('siege.log')), { message: "siege.log:1: this looks like siege's output, not hey's CSV: import it as siege" });
+});
+
+test("loadtest's text output (loadtest.txt): its progress lines passed over; the -1 errors failed without an answer; percentiles in whole ms", () => {
+  const result = importText('loadtest', 'loadtest.txt', tool('loadtest.txt'));
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  // "Completed requests: 2000", "Total errors: 200", "Total time: 27.388 s", "Mean latency: 89.7 ms", 50% 77, 90% 143, 99% 482, 100% 770 ms, "-1: 200 errors".
+  assert.deepEqual([result.summary.requests, result.summary.failed, result.summary.seconds], [1800, 200, 27.388]);
+  assert.equal(result.summary.requestsPerSecond, 1800 / 27.388);
+  assert.deepEqual([result.summary.meanUs, result.summary.p50Us, result.summary.p90Us, result.summary.p99Us, result.summary.maxUs], [89700, 77000, 143000, 482000, 770000]);
+  assert.equal(result.toolFigures![LOADTEST_RATE_LABEL], 73);
+  assert.ok(result.missing.some((line) => line.startsWith('200 errors of code -1 counted as failed without an answer')));
+  assert.deepEqual(result.load, { connections: 37, requests: 2000 });
+  assert.throws(() => importText('wrk', 'lt.txt', tool('loadtest.txt')), { message: "lt.txt:1: this looks like loadtest's output, not wrk's text output: import it as loadtest" });
+});
+
+test("loadtest's older layout (Max time, Concurrency level, the rate printed twice): the same reader, the last rate the effective one", () => {
+  const text = ['Max time (s):        60', 'Concurrency level:   15', 'Agent:               none', 'Requests per second: 700', '', 'Completed requests:  41337', 'Total errors:        0', 'Total time:          60.002348360999996 s', 'Requests per second: 689', 'Mean latency:        500.3 ms', '', 'Percentage of the requests served within a certain time', '  50%      503 ms', '  90%      506 ms', '  95%      507 ms', '  99%      512 ms', ' 100%      527 ms (longest request)', ''].join('\n');
+  const result = importText('loadtest', 'older.txt', text);
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  assert.deepEqual([result.summary.requests, result.summary.failed, result.summary.p50Us, result.summary.maxUs], [41337, 0, 503000, 527000]);
+  assert.equal(result.toolFigures![LOADTEST_RATE_LABEL], 689);
+  assert.deepEqual(result.load, { connections: 15, durationS: 60 });
 });
