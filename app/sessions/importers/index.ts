@@ -5,6 +5,7 @@
 // them; text already in hand goes through importText. Both end with the same ImportedResult.
 
 import { createAbParser, type AbRun } from './ab.ts';
+import { createArtilleryParser } from './artillery.ts';
 import { createAutocannonParser } from './autocannon.ts';
 import { createBombardierParser } from './bombardier.ts';
 import { createHeyParser } from './hey.ts';
@@ -48,6 +49,7 @@ export const IMPORTERS: Record<ImportFormat, Importer> = {
   siege: { label: "siege's output", accepts: 'siege 4 text or JSON summary, or its --log file (the last run)', create: createSiegeParser },
   autocannon: { label: "autocannon's JSON", accepts: 'autocannon -j output', create: createAutocannonParser },
   loadtest: { label: "loadtest's output", accepts: "loadtest's text output (the npm package)", create: createLoadtestParser },
+  artillery: { label: "Artillery's report", accepts: 'artillery run --output report.json', create: createArtilleryParser },
 };
 
 export function isImportFormat(text: string): text is ImportFormat {
@@ -79,6 +81,7 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
     if (/"summary"\s*:\s*\{/.test(all) && /"successRate"|"requestsPerSec"|"slowest"/.test(all)) return { format: 'oha', what: "oha's JSON output" };
     if (/"spec"\s*:\s*\{/.test(all) && /"numberOfConnections"|"timeTakenSeconds"/.test(all)) return { format: 'bombardier', what: "bombardier's JSON" };
     if (/"transactions"\s*:/.test(all) && /"availability"\s*:/.test(all)) return { format: 'siege', what: "siege's JSON summary" };
+    if (/"aggregate"\s*:\s*\{/.test(all) && /"counters"\s*:|"intermediate"\s*:/.test(all)) return { format: 'artillery', what: "Artillery's JSON report" };
     if (/"latency"\s*:\s*\{/.test(all) && /"non2xx"\s*:|"sampleInt"\s*:|"pipelining"\s*:/.test(all)) return { format: 'autocannon', what: "autocannon's JSON" };
   }
   return null;

@@ -96,3 +96,18 @@ test("loadtest's older layout (Max time, Concurrency level, the rate printed twi
   assert.equal(result.toolFigures![LOADTEST_RATE_LABEL], 689);
   assert.deepEqual(result.load, { connections: 15, durationS: 60 });
 });
+
+test("Artillery's JSON report (artillery.json): answers and errors from its aggregate counters, http.response_time in ms → µs, its length from the first metric to the last", () => {
+  const report = JSON.parse(tool('artillery.json')) as { aggregate: { counters: Record<string, number>; summaries: Record<string, Record<string, number>>; firstMetricAt: number; lastMetricAt: number } };
+  const { counters, summaries, firstMetricAt, lastMetricAt } = report.aggregate;
+  const result = importText('artillery', 'artillery.json', tool('artillery.json'));
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  assert.equal(result.summary.requests, counters['http.responses']);
+  assert.equal(result.summary.errors.reset, counters['errors.ECONNRESET']);
+  assert.equal(result.summary.non2xx, counters['http.codes.500']);
+  assert.equal(result.summary.seconds, (lastMetricAt - firstMetricAt) / 1000);
+  const times = summaries['http.response_time']!;
+  assert.deepEqual([result.summary.meanUs, result.summary.p50Us, result.summary.p99Us, result.summary.maxUs], [times.mean! * 1000, times.p50! * 1000, times.p99! * 1000, times.max! * 1000]);
+  assert.equal(result.startedAt, new Date(firstMetricAt).toISOString());
+  assert.throws(() => importText('autocannon', 'a.json', tool('artillery.json')), { message: /^a\.json(:\d+)?: this looks like Artillery's JSON report, not autocannon's JSON: import it as artillery$/ });
+});
