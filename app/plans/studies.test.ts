@@ -242,8 +242,9 @@ describe('the shipped studies', () => {
     assert.equal(profile.load.durationS, undefined);
     assert.deepEqual(profile.sweep, []);
     assert.ok(study('ab-fixed-count').templates.some((target) => target.templateId === 'apache-static'));
-    // ab without -k: a new connection per request.
-    assert.deepEqual(profile.request.headers, { Connection: 'close' });
+    // ab without -k: HTTP/1.0 without keep-alive, a new connection per request.
+    assert.equal(profile.request.httpVersion, '1.0');
+    assert.deepEqual(profile.request.headers, {});
   });
 
   test('loadtest seed: 700 req/s for 60 s on /sleep?ms=500, sync and async, connections opened as needed', () => {
