@@ -8,15 +8,13 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory;
 
 final class JettyPool {
-    static final int ACCEPTORS = 1, SELECTORS = 1;
-
     private JettyPool() {}
 
     static JettyServletWebServerFactory factory() {
         JettyServletWebServerFactory factory = new JettyServletWebServerFactory();
         factory.addServerCustomizers(server -> {
             if (!(server.getThreadPool() instanceof QueuedThreadPool pool)) return;
-            int requestThreads = pool.getMaxThreads() - ACCEPTORS - SELECTORS;
+            int requestThreads = pool.getMaxThreads() - ServletProperties.JETTY_ACCEPTORS - ServletProperties.JETTY_SELECTORS;
             int jettyDefault = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), pool.getMaxThreads() / 8));
             pool.setReservedThreads(Math.min(jettyDefault, requestThreads - 1));
         });

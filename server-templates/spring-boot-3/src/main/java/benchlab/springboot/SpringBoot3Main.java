@@ -35,28 +35,7 @@ public class SpringBoot3Main {
         Payload payload = options.payload();
 
         Map<String, Object> properties = new HashMap<>();
-        properties.put("server.port", port);
-        properties.put("server.address", "0.0.0.0");
-        properties.put("spring.main.banner-mode", "off");
-        properties.put("spring.main.log-startup-info", false);
-        properties.put("logging.level.root", "WARN");
-        // A 404 or 405 is an answer of the contract, not a warning worth a log line per request.
-        properties.put("logging.level.org.springframework.web", "ERROR");
-        properties.put("spring.web.resources.add-mappings", false);
-        // Within the template's 10 s stop grace, even with a long /sleep in progress.
-        properties.put("spring.lifecycle.timeout-per-shutdown-phase", "5s");
-        // Past the longest /sleep (60 s): the container's own async timeout (30 s) would cut it.
-        properties.put("spring.mvc.async.request-timeout", "120s");
-        // The contract keeps connections alive without a request limit (Tomcat closes after 100 by default).
-        properties.put("server.tomcat.max-keep-alive-requests", -1);
-        properties.put("server.tomcat.threads.max", threads);
-        properties.put("server.tomcat.threads.min-spare", Math.min(10, threads));
-        // Jetty's one pool also holds its acceptor and selector: they come on top, as in the Spring Boot template.
-        int jettyPool = threads + JettyPool.ACCEPTORS + JettyPool.SELECTORS;
-        properties.put("server.jetty.threads.acceptors", JettyPool.ACCEPTORS);
-        properties.put("server.jetty.threads.selectors", JettyPool.SELECTORS);
-        properties.put("server.jetty.threads.max", jettyPool);
-        properties.put("server.jetty.threads.min", Math.min(8, jettyPool));
+        ServletProperties.put(properties, port, threads);
         // Undertow: its worker threads run the requests; its I/O threads stay Undertow's own (one per core).
         properties.put("server.undertow.threads.worker", threads);
 

@@ -44,30 +44,7 @@ public class Main {
         boolean reactive = variant.equals("webflux");
 
         Map<String, Object> properties = new HashMap<>();
-        properties.put("server.port", port);
-        properties.put("server.address", "0.0.0.0");
-        // Quiet: no banner, no start-up report; warnings and errors only.
-        properties.put("spring.main.banner-mode", "off");
-        properties.put("spring.main.log-startup-info", false);
-        properties.put("logging.level.root", "WARN");
-        // A 404 or 405 is an answer of the contract, not a warning worth a log line per request.
-        properties.put("logging.level.org.springframework.web", "ERROR");
-        // Every path the contract does not name answers 404; no static resources are looked up for it.
-        properties.put("spring.web.resources.add-mappings", false);
-        // Within the template's 10 s stop grace, even with a long /sleep in progress.
-        properties.put("spring.lifecycle.timeout-per-shutdown-phase", "5s");
-        // Past the longest /sleep (60 s): the container's own async timeout (30 s) would cut it.
-        properties.put("spring.mvc.async.request-timeout", "120s");
-        // The contract keeps connections alive without a request limit (Tomcat closes after 100 by default).
-        properties.put("server.tomcat.max-keep-alive-requests", -1);
-        properties.put("server.tomcat.threads.max", threads);
-        properties.put("server.tomcat.threads.min-spare", Math.min(10, threads));
-        // Jetty's pool also holds its acceptor and selector: they come on top (see JettyThreads).
-        int jettyPool = threads + JettyThreads.ACCEPTORS + JettyThreads.SELECTORS;
-        properties.put("server.jetty.threads.acceptors", JettyThreads.ACCEPTORS);
-        properties.put("server.jetty.threads.selectors", JettyThreads.SELECTORS);
-        properties.put("server.jetty.threads.max", jettyPool);
-        properties.put("server.jetty.threads.min", Math.min(8, jettyPool));
+        ServletProperties.put(properties, port, threads);
         // Reactor Netty's event loops (its default: one per core, at least 4).
         if (reactive && eventLoops > 0) System.setProperty("reactor.netty.ioWorkerCount", String.valueOf(eventLoops));
 
