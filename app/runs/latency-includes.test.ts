@@ -20,6 +20,7 @@ test('a connection per request: the latency includes the connect, as ab’s tota
 test('keep-alive: the connects are not in the latency, shown apart', () => {
   assert.match(describeLatencyIncludes(phases(0), 'closed'), /^Keep-alive: latency runs from each request’s write on an open connection; the 10 connects \(connect p50 18\.0 ms, max 54\.0 ms\) are not in it, shown apart\.$/);
   assert.match(describeLatencyIncludes(phases(0), 'open'), /intended send time \(a wait for a free connection included\)/);
+  assert.match(describeLatencyIncludes(phases(0, 1000, 0), 'closed'), /on an open connection; no connection was opened in the measured window\.$/);
 });
 
 test('mixed: the share that paid a connect; older runs: not measured', () => {

@@ -54,6 +54,8 @@ export function describeLatencyIncludes(phases: LatencyPhases | null | undefined
   const connect = phases.connect.count > 0 ? ` (connect p50 ${ms(phases.connect.p50Us)}, max ${ms(phases.connect.maxUs)})` : '';
   if (phases.answered === 0) return `Latency runs ${from}; no answer was measured.`;
   if (phases.withConnect === 0) {
+    // Connections opened during the warm-up are not in the window: then there is no connect to show.
+    if (phases.connect.count === 0) return `Keep-alive: latency runs ${from} on an open connection; no connection was opened in the measured window.`;
     return `Keep-alive: latency runs ${from} on an open connection; the ${phases.connect.count.toLocaleString('en-US')} connects${connect} are not in it, shown apart.`;
   }
   const start = model === 'open' ? from : 'from the start of its connect';

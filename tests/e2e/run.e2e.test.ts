@@ -84,6 +84,10 @@ test('a short run fills the charts and the summary in the seeds’ columns', asy
   for (const column of ['req/s', 'mean ms', 'std dev', 'p50', 'p75', 'p99', 'max', '< 800 ms', '800–1200 ms', '≥ 1200 ms', 'failed', 'timeouts', 'not sent', 'books']) {
     assert.ok(headers.includes(column), `column ${column} in ${headers.join(' | ')}`);
   }
+  // ab's rows, and what the latency includes: keep-alive, the connects (made in the warm-up) not in it.
+  assert.deepEqual(await page.getByTestId('run-phases').locator('tbody td[title]').allInnerTexts(), ['Connect', 'Waiting', 'Processing', 'Total']);
+  assert.match(await page.getByTestId('phases-includes').innerText(), /^Keep-alive: latency runs from each request’s write on an open connection/);
+  assert.equal(await page.getByTestId('phases-total-p50').innerText(), await page.getByTestId('summary-p50').innerText(), 'the total row is the headline');
   for (const chart of ['rps', 'latency', 'errors', 'cpu', 'memory', 'network']) await run.waitForChartPoints(chart, 4);
   await page.getByTestId('latency-log').check();
   assert.deepEqual(await opened.cspViolations(), []);
