@@ -178,8 +178,13 @@ function fileAction(current: string | null, next: string | null): FilePlan['acti
 }
 
 /** Why a sysctl cannot be set on this host, or null when it can be tried. */
+/** Why a key cannot be read: a network namespace hides the net.* keys it does not namespace, so such a key may well be in the kernel. */
+export function missingKeyReason(key: string): string {
+  return key.startsWith('net.') ? 'not visible here: hidden by a network namespace, or not in this kernel' : 'key not in this kernel';
+}
+
 export function sysctlObstacle(key: string, sysctl: HostSysctl | undefined): { change: 'missing' | 'unwritable'; reason: string } | null {
-  if (!sysctl || sysctl.value === null) return { change: 'missing', reason: 'key not in this kernel' };
+  if (!sysctl || sysctl.value === null) return { change: 'missing', reason: missingKeyReason(key) };
   if (sysctl.writable === false) return { change: 'unwritable', reason: key.startsWith('net.') ? 'read-only on this host' : 'not namespaced here' };
   return null;
 }
@@ -296,7 +301,9 @@ export function planPreset(subject: PlanSubject, state: HostPresetState): Preset
     // pam_limits then keeps the soft limit of the process that runs it (sshd), which may be far lower.
     if (limit.type === 'hard' && !soft) notes.push(`${limit.domain} has a hard ${limit.item} line without a soft one: logins may get sshd's own soft limit (often 1024).`);
   }
-  const changes = sysctls.filter((row) => row.change === 'change').length + files.filter((file) => file.action !== 'unchanged').length;
+  // The rows the table marks "change" (the files are how they are made, not more changes).
+  const changes = sysctls.filter((row) => row.change === 'change').length + limits.filter((row) => row.change === 'change').length;
+  const filesChanged = files.filter((file) => file.action !== 'unchanged').length;
   const body = { presetId: subject.presetId, hostId: subject.hostId, sysctls, limits, files, restore: state.restore !== null };
   return {
     planId: stableHash(body),
@@ -309,7 +316,7 @@ export function planPreset(subject: PlanSubject, state: HostPresetState): Preset
     files,
     restoreFile: { path: RESTORE_FILE, exists: state.restore !== null },
     changes,
-    noChanges: changes === 0,
+    noChanges: changes === 0 && filesChanged === 0,
     notes,
   };
 }

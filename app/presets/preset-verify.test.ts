@@ -25,7 +25,7 @@ describe('sysctl verdicts', () => {
   test('a missing key, a refused write and a different read-back are not effective, with reasons', () => {
     assert.deepEqual(
       [judgeSysctl(row('missing', 'net.core.netdev_max_backlog'), undefined, null).status, judgeSysctl(row('missing'), undefined, null).reason],
-      ['not effective', 'key not in this kernel'],
+      ['not effective', 'not visible here: hidden by a network namespace, or not in this kernel'],
     );
     const denied = judgeSysctl(row('change', 'fs.file-max'), { ok: false, error: 'sysctl: permission denied on key "fs.file-max"' }, '9223372036854775807');
     assert.deepEqual([denied.status, denied.reason], ['not effective', 'not namespaced here']);

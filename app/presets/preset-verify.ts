@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { appliesTo, compareLimitValues, decidingLine, type LimitsFile, type LoginIdentity, type ProcLimits } from './limits-conf.ts';
 import { LIMITS_DROP_IN, limitLabel, typesOf, type LimitItem, type LimitSetting } from './presets.ts';
-import type { SysctlPlanRow } from './preset-plan.ts';
+import { missingKeyReason, type SysctlPlanRow } from './preset-plan.ts';
 
 export const VERDICT_STATUSES = ['applied', 'not effective', 'not verified'] as const;
 
@@ -46,7 +46,7 @@ export function judgeSysctl(row: SysctlPlanRow, write: LiveWrite | undefined, re
     status,
     reason,
   });
-  if (row.change === 'missing' || readback === null) return verdict('not effective', 'key not in this kernel');
+  if (row.change === 'missing' || readback === null) return verdict('not effective', missingKeyReason(row.key));
   if (row.change === 'unwritable') return verdict(readback === row.next ? 'applied' : 'not effective', readback === row.next ? null : row.reason);
   if (write && !write.ok && readback !== row.next) return verdict('not effective', explainWriteFailure(row.key, write.error ?? ''));
   if (readback !== row.next) return verdict('not effective', `the kernel reads back "${readback}"`);

@@ -120,7 +120,7 @@ describe('presets on a lab host, through sudo', { skip: skip ?? false, concurren
     assert.deepEqual([row('net.ipv4.ip_local_port_range').current, row('net.ipv4.ip_local_port_range').next], [original['net.ipv4.ip_local_port_range'], '18000 65535']);
     assert.equal(row('fs.file-max').change, 'unwritable');
     assert.equal(row('fs.file-max').reason, 'not namespaced here');
-    assert.deepEqual([row('net.core.netdev_max_backlog').change, row('net.core.netdev_max_backlog').reason], ['missing', 'key not in this kernel']);
+    assert.deepEqual([row('net.core.netdev_max_backlog').change, row('net.core.netdev_max_backlog').reason], ['missing', 'not visible here: hidden by a network namespace, or not in this kernel']);
     assert.deepEqual(plan.limits.map((limit) => [limit.label, limit.next, limit.loginNow]), [
       ['benchlab soft nofile', '15000', originalLogin.split(' ')[0]],
       ['benchlab hard nofile', '19000', originalLogin.split(' ')[1]],
@@ -146,7 +146,7 @@ describe('presets on a lab host, through sudo', { skip: skip ?? false, concurren
     const verdict = (key: string) => result.verdicts.find((candidate) => candidate.key === key)!;
     for (const key of LIVE_KEYS) assert.equal(verdict(key).status, 'applied', `${key}: ${verdict(key).reason}`);
     assert.deepEqual([verdict('fs.file-max').status, verdict('fs.file-max').reason], ['not effective', 'not namespaced here']);
-    assert.deepEqual([verdict('net.core.netdev_max_backlog').status, verdict('net.core.netdev_max_backlog').reason], ['not effective', 'key not in this kernel']);
+    assert.deepEqual([verdict('net.core.netdev_max_backlog').status, verdict('net.core.netdev_max_backlog').reason], ['not effective', 'not visible here: hidden by a network namespace, or not in this kernel']);
     assert.deepEqual(
       result.verdicts.filter((candidate) => candidate.kind === 'limit').map((candidate) => [candidate.key, candidate.status, candidate.observed]),
       [

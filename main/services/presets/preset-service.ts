@@ -12,6 +12,7 @@ import {
   extendRestoreRecord,
   fileRestored,
   limitsFilesAfter,
+  missingKeyReason,
   NEW_FILE_META,
   planPreset,
   planRevert,
@@ -255,7 +256,7 @@ export class PresetService {
           const observed = after.state.sysctls[row.key]?.value ?? null;
           const restored = observed === row.original;
           const write = writes[row.key];
-          const reason = restored ? null : row.change === 'missing' || observed === null ? 'key not in this kernel' : write && !write.ok ? (write.error ?? 'sysctl -w failed') : `the kernel reads back "${observed}"`;
+          const reason = restored ? null : row.change === 'missing' || observed === null ? missingKeyReason(row.key) : write && !write.ok ? (write.error ?? 'sysctl -w failed') : `the kernel reads back "${observed}"`;
           return { key: row.key, original: row.original, observed, status: restored ? ('restored' as const) : ('not restored' as const), reason };
         });
         const filesBack = plan.files.map((file) => ({
