@@ -108,6 +108,10 @@ export type LatencyPhases = z.infer<typeof LatencyPhases>;
 export const Steadiness = z.object({ steady: z.boolean(), message: z.string() });
 export type Steadiness = z.infer<typeof Steadiness>;
 
+/** RSS of the server process (with its children) over the run: lowest, highest and last reading, in bytes. */
+export const ServerMemory = z.object({ minBytes: z.number(), maxBytes: z.number(), endBytes: z.number() });
+export type ServerMemory = z.infer<typeof ServerMemory>;
+
 export const RunSummary = z.object({
   /** Seconds of the measured window (the last one may be partial); the drain is not in it. */
   seconds: z.number(),
@@ -144,6 +148,8 @@ export const RunSummary = z.object({
   steadiness: Steadiness.nullable().default(null),
   /** Connect, waiting, processing and total as ab reports them; null when recorded before they were measured. */
   phases: LatencyPhases.nullable().default(null),
+  /** The server process's memory over the run (server-memory.ts); null when the server agent read none, absent in summaries stored before. */
+  serverMemory: ServerMemory.nullable().optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

@@ -59,6 +59,19 @@ describe('summarizing a run', () => {
     assert.equal(readBack.histogram!.totalCount, 2400);
   });
 
+  test("the server's memory: its lowest, highest and last reading; none read, none said", () => {
+    const rss = [80e6, 120e6, 95e6, 110e6];
+    const seconds = rss.map((bytes, i) => second(i, { serverMetrics: { cpu: 0.5, processRssBytes: bytes } }));
+    // A second client's seconds carry the same server readings; a warm-up reading is not the run's.
+    const tally = new RunTally(rules);
+    tally.add(second(0, { phase: 'warmup', serverMetrics: { processRssBytes: 500e6 } }));
+    for (const entry of seconds) tally.add(entry);
+    tally.add(second(3, { clientIndex: 1, serverMetrics: { processRssBytes: 110e6 } }));
+    assert.deepEqual(tally.result().summary!.serverMemory, { minBytes: 80e6, maxBytes: 120e6, endBytes: 110e6 });
+    assert.deepEqual(summarizeRun(seconds, rules).summary!.serverMemory, { minBytes: 80e6, maxBytes: 120e6, endBytes: 110e6 }, 'read back as live');
+    assert.equal(summarizeRun([second(0)], rules).summary!.serverMemory, null);
+  });
+
   test('no stored second, no summary', () => {
     assert.deepEqual(summarizeRun([], rules), { summary: null, histogram: null, bottleneck: null });
   });

@@ -9,6 +9,7 @@ import type { LatencyHistogram } from '../common/hdr.ts';
 import { mergeWindowSecond, summarySecondOf, windowSecondOf, type RunSecond, type WindowSecond } from './run-second.ts';
 import { SummaryAccumulator, type RunSummary } from './run-summary.ts';
 import { judgeSteadiness } from './steady-state.ts';
+import { ServerMemoryTally } from './server-memory.ts';
 
 /** What a run's summary depends on besides its seconds. */
 export interface SummaryRules {
@@ -121,6 +122,7 @@ export class RunTally {
   readonly #rules: SummaryRules;
   readonly #accumulator = new SummaryAccumulator();
   readonly #clients = new ClientWindows();
+  readonly #memory = new ServerMemoryTally();
   #counted = 0;
 
   constructor(rules: SummaryRules) {
@@ -137,11 +139,13 @@ export class RunTally {
     this.#accumulator.add(summarySecondOf(second), second.second, second.clientIndex);
     this.#counted++;
     this.#clients.add(second);
+    this.#memory.add(second.second, second.serverMetrics);
   }
 
   /** The summary so far (steadiness is judged only over the whole run: see `result`). */
   summary(): RunSummary | null {
-    return this.#counted === 0 ? null : this.#accumulator.summary(this.#rules.bucketsMs, { timeoutsInLatency: this.#rules.timeoutsInLatency });
+    if (this.#counted === 0) return null;
+    return { ...this.#accumulator.summary(this.#rules.bucketsMs, { timeoutsInLatency: this.#rules.timeoutsInLatency }), serverMemory: this.#memory.result() };
   }
 
   bottleneck(): Bottleneck | null {

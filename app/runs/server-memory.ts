@@ -1,0 +1,25 @@
+// The server's memory over a run: the resident set (RSS) of the server process and its children, as
+// the server agent read it each second (`processRssBytes`), reduced to its lowest, its highest and
+// its last reading — what a leak or a cache filling up shows. Null when no second carried a reading
+// (no server agent, or the process was not found).
+
+import type { ServerMemory } from './run-summary-schema.ts';
+
+export class ServerMemoryTally {
+  #min = Infinity;
+  #max = -Infinity;
+  #end: { second: number; bytes: number } | null = null;
+
+  /** One second's server reading; several clients' seconds of one index carry the same one. */
+  add(second: number, serverMetrics: Readonly<Record<string, number>> | null): void {
+    const bytes = serverMetrics?.processRssBytes;
+    if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes <= 0) return;
+    this.#min = Math.min(this.#min, bytes);
+    this.#max = Math.max(this.#max, bytes);
+    if (this.#end === null || second >= this.#end.second) this.#end = { second, bytes };
+  }
+
+  result(): ServerMemory | null {
+    return this.#end === null ? null : { minBytes: this.#min, maxBytes: this.#max, endBytes: this.#end.bytes };
+  }
+}
