@@ -23,3 +23,10 @@ export class ServerMemoryTally {
     return this.#end === null ? null : { minBytes: this.#min, maxBytes: this.#max, endBytes: this.#end.bytes };
   }
 }
+
+/** The server's memory from a run's stored seconds (warm-up left out), for a summary stored before it was kept. */
+export function serverMemoryOf(seconds: Iterable<{ second: number; phase: string; serverMetrics: Readonly<Record<string, number>> | null }>): ServerMemory | null {
+  const tally = new ServerMemoryTally();
+  for (const second of seconds) if (second.phase !== 'warmup') tally.add(second.second, second.serverMetrics);
+  return tally.result();
+}

@@ -9,6 +9,7 @@
 
 import { MIN_RUNS_FOR_VERDICT } from './compare-stats.ts';
 import { plural } from '../common/plural.ts';
+import { formatBytes } from '../common/byte-size.ts';
 import { bottleneckText } from '../runs/bottleneck.ts';
 import { buildHeadline, configurationSeries, HEADLINE_LABELS, HEADLINE_METRICS, sessionLabel, type Headline, type HeadlineMetric } from './comparison-headline.ts';
 import type { CompareColumn, CompareRow, Comparison } from './comparison.ts';
@@ -29,6 +30,8 @@ export function formatValue(column: Pick<CompareColumn, 'unit'>, value: number |
       return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1);
     case 'share':
       return `${(value * 100).toFixed(1)} %`;
+    case 'bytes':
+      return formatBytes(value);
     default:
       return Math.round(value).toLocaleString('en-US');
   }

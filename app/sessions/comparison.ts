@@ -63,7 +63,7 @@ export const COLUMN_BETTER = ['higher', 'lower', 'none'] as const;
 export const CompareColumn = z.object({
   key: z.string(),
   label: z.string(),
-  unit: z.enum(['rps', 'us', 'share', 'count']),
+  unit: z.enum(['rps', 'us', 'share', 'count', 'bytes']),
   better: z.enum(COLUMN_BETTER),
 });
 export type CompareColumn = z.infer<typeof CompareColumn>;
@@ -229,6 +229,13 @@ const IN_FLIGHT_COLUMN: CompareColumn & { read: (summary: RunSummary) => number 
   read: (s) => (s.books ? s.books.inFlight : null),
 };
 
+/** The server process's memory (RSS) over the run: columns only when some run has a reading. Less is no "better" here. */
+const MEMORY_COLUMNS: ReadonlyArray<CompareColumn & { read: (summary: RunSummary) => number | null }> = [
+  { key: 'rssMin', label: 'Server RSS min', unit: 'bytes', better: 'none', read: (s) => s.serverMemory?.minBytes ?? null },
+  { key: 'rssMax', label: 'Server RSS max', unit: 'bytes', better: 'none', read: (s) => s.serverMemory?.maxBytes ?? null },
+  { key: 'rssEnd', label: 'Server RSS at end', unit: 'bytes', better: 'none', read: (s) => s.serverMemory?.endBytes ?? null },
+];
+
 /** Latency band columns, in the order of the first summary that has them. */
 function bandColumns(summaries: ReadonlyArray<RunSummary | null>): CompareColumn[] {
   const labels: string[] = [];
@@ -249,7 +256,7 @@ function figureOf(column: CompareColumn): ImportFigure {
 
 function readColumn(column: CompareColumn, summary: RunSummary | null, absent: Partial<Record<ImportFigure, string>> = {}): number | null {
   if (!summary || absent[figureOf(column)] !== undefined) return null;
-  const books = [...BOOK_COLUMNS, IN_FLIGHT_COLUMN].find((fixed) => fixed.key === column.key);
+  const books = [...BOOK_COLUMNS, IN_FLIGHT_COLUMN, ...MEMORY_COLUMNS].find((fixed) => fixed.key === column.key);
   if (books) return books.read(summary);
   if (column.key.startsWith('band:')) return summary.bands.find((band) => `band:${band.label}` === column.key)?.share ?? null;
   return FIXED_COLUMNS.find((fixed) => fixed.key === column.key)?.read(summary) ?? null;
@@ -378,10 +385,11 @@ function databaseLine(config: Record<string, unknown>): string | null {
 export function buildComparison(sessions: readonly ComparedSessionInput[], title?: string): Comparison {
   const allSummaries = sessions.flatMap((session) => session.runs.map((run) => run.summary));
   const anyInFlight = allSummaries.some((summary) => (summary?.books?.inFlight ?? 0) > 0);
+  const anyMemory = allSummaries.some((summary) => summary?.serverMemory);
   const columns: CompareColumn[] = [
     ...FIXED_COLUMNS.map(({ key, label, unit, better }) => ({ key, label, unit, better })),
     ...bandColumns(allSummaries),
-    ...[...BOOK_COLUMNS, ...(anyInFlight ? [IN_FLIGHT_COLUMN] : [])].map(({ key, label, unit, better }) => ({ key, label, unit, better })),
+    ...[...BOOK_COLUMNS, ...(anyInFlight ? [IN_FLIGHT_COLUMN] : []), ...(anyMemory ? MEMORY_COLUMNS : [])].map(({ key, label, unit, better }) => ({ key, label, unit, better })),
   ];
   const labels = stepLabels(sessions);
   const steps: CompareStep[] = labels.map((label) => {

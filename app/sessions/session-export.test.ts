@@ -83,6 +83,8 @@ test('JSON: a versioned document of the session, its runs with their stored summ
     assert.equal(run.summary.requests, stored.requests);
     assert.equal(run.summary.p99Us, stored.p99Us);
     assert.equal(typeof run.summary.requestsPerSecond, 'number');
+    // Stored before the summary kept it: the server's memory from the stored seconds' readings.
+    assert.deepEqual(run.summary.serverMemory, { minBytes: 8e7, maxBytes: 8e7, endBytes: 8e7 });
     // The seconds add up to the summary's books.
     const sum = (pick: (second: JsonDocument['runs'][number]['seconds'][number]) => number) => run.seconds.reduce((total, second) => total + pick(second), 0);
     const books = run.summary.books;

@@ -12,6 +12,7 @@ import { MERGED_CLIENT_INDEX, mergedBySecond } from '../runs/merge-seconds.ts';
 import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, type RunSummary } from '../runs/run-summary-schema.ts';
 import { summarizeRun, summaryRulesOf } from '../runs/summarize-run.ts';
 import { recordedEngineOf } from '../runs/engine-choice.ts';
+import { serverMemoryOf } from '../runs/server-memory.ts';
 import { recordedDatabaseOf } from '../templates/recorded-database.ts';
 import { importProvenanceOf } from './importers/imported-result.ts';
 import type { SessionExportFile, SessionExportFormat } from './sessions-contract.ts';
@@ -137,7 +138,8 @@ function distinctTemplates(runs: readonly ExportRun[]): Array<{ template: string
 
 /** The stored summary; a run cut off before its summary was written is summarized from its seconds, as Compare does. */
 function summaryOf(run: ExportRun, profile: unknown): RunSummary | null {
-  if (run.summary) return run.summary;
+  // A summary stored before the server's memory was kept gets it from the stored seconds.
+  if (run.summary) return run.summary.serverMemory === undefined ? { ...run.summary, serverMemory: serverMemoryOf(run.seconds) } : run.summary;
   if (run.seconds.length === 0) return null;
   return summarizeRun(run.seconds, summaryRulesOf(profile, run.step)).summary;
 }
@@ -180,6 +182,7 @@ function summaryDocument(summary: RunSummary | null) {
     steadiness: summary.steadiness ? { steady: summary.steadiness.steady, message: summary.steadiness.message } : null,
     // ab's rows (connect, waiting, processing, total); null for runs recorded before they were measured.
     phases: summary.phases ?? null,
+    serverMemory: summary.serverMemory ? { minBytes: summary.serverMemory.minBytes, maxBytes: summary.serverMemory.maxBytes, endBytes: summary.serverMemory.endBytes } : null,
   };
 }
 

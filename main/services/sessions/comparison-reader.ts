@@ -10,6 +10,7 @@ import { decodeHistogram, type LatencyHistogram } from '../../../app/common/hdr.
 import type { RunSecond } from '../../../app/runs/run-second.ts';
 import { clientCountOf, mergedBySecond } from '../../../app/runs/merge-seconds.ts';
 import { durationOf } from '../../../app/runs/run-second.ts';
+import { serverMemoryOf } from '../../../app/runs/server-memory.ts';
 import { clientVerdictsOf, runWindow, summarizeRun, summaryRulesOf, windowBottleneck } from '../../../app/runs/summarize-run.ts';
 import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
 import type { ClientVerdict } from '../../../app/runs/runs.ts';
@@ -70,6 +71,8 @@ export class ComparisonReader {
       let histogram = histogramOf(run.histogram);
       // A run cut off before its summary was written: summarize its stored seconds now, as at its end.
       if (!summary && measured.length > 0) ({ summary, histogram } = summarizeRun(this.#samples.forRun(run.id), rules));
+      // A summary stored before the server's memory was kept: from the measured seconds' readings.
+      if (summary && summary.serverMemory === undefined) summary = { ...summary, serverMemory: serverMemoryOf(measured) };
       return {
         runId: run.id,
         ordinal: run.ordinal,
