@@ -119,10 +119,13 @@ describe('planConfigurations', () => {
 test('figuresOf takes the median of each figure over the measured repeats', () => {
   const figures = figuresOf([summary(100, 1000, { failed: 10 }), null, summary(300, 5000, { failed: 30 }), summary(200, 2000, { failed: 0, notSent: 4 })]);
   assert.deepEqual(figures, {
-    runs: 3, requestsPerSecond: 200, p50Us: 800, p99Us: 2000, maxUs: 4000, errors: 10,
-    errorsPercent: (10 / 1010) * 100, timeouts: 0, notSent: 0,
+    runs: 3, requestsPerSecond: 200, meanUs: 900, stdDevUs: 10, p50Us: 800, p75Us: 900, p90Us: 1000, p99Us: 2000, p999Us: 2000, maxUs: 4000, errors: 10,
+    errorsPercent: (10 / 1010) * 100, timeouts: 0, notSent: 0, inFlight: 0, bands: [], serverMemory: null,
   });
-  assert.deepEqual(figuresOf([null]), { runs: 0, requestsPerSecond: null, p50Us: null, p99Us: null, maxUs: null, errors: null, errorsPercent: null, timeouts: null, notSent: null });
+  assert.deepEqual(figuresOf([null]), {
+    runs: 0, requestsPerSecond: null, meanUs: null, stdDevUs: null, p50Us: null, p75Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null,
+    errors: null, errorsPercent: null, timeouts: null, notSent: null, inFlight: null, bands: [], serverMemory: null,
+  });
 });
 
 describe('buildPlanReport', () => {
@@ -139,7 +142,11 @@ describe('buildPlanReport', () => {
     assert.equal(json.format, 'benchlab-plan-report');
     assert.equal(json.version, 1);
     assert.deepEqual(json.plan, { id: 3, name: 'Node async vs sync', status: 'completed', message: null, startedAt: '2025-05-01T10:00:00.000Z', endedAt: '2025-05-01T10:01:30.000Z', sessionIds: [11, 12] });
-    assert.deepEqual(json.configurations[1].figures, { runs: 1, requestsPerSecond: 9000, p50Us: 800, p99Us: 30000, maxUs: 60000, errors: 10, errorsPercent: (10 / 1010) * 100, timeouts: 0, notSent: 3 });
+    assert.deepEqual(json.configurations[1].figures, {
+      runs: 1, requestsPerSecond: 9000, meanUs: 900, stdDevUs: 10, p50Us: 800, p75Us: 900, p90Us: 1000, p99Us: 30000, p999Us: 30000, maxUs: 60000,
+      errors: 10, errorsPercent: (10 / 1010) * 100, timeouts: 0, notSent: 3, inFlight: 0, bands: [], serverMemory: null,
+    });
+    assert.equal(json.configurations[1].status, 'completed');
     assert.deepEqual(
       json.thresholds.map((result: { threshold: string; configuration: string; status: string; measured: number }) => [result.threshold, result.configuration, result.status, result.measured]),
       [
@@ -156,10 +163,10 @@ describe('buildPlanReport', () => {
 test('the summary table has a row per configuration, and the failed thresholds a line each with the value', () => {
   const report = reportOf();
   assert.deepEqual(summaryRows(report), {
-    headers: ['configuration', 'runs', 'req/s', 'p50', 'p99', 'max', 'errors', 'not sent', 'thresholds'],
+    headers: ['configuration', 'status', 'runs', 'req/s', 'p50', 'p99', 'max', 'errors', 'not sent', 'thresholds'],
     rows: [
-      ['Node.js · async', '1', '40,000', '0.80 ms', '2.00 ms', '4.00 ms', '0 (0.00%)', '0', '2 ok'],
-      ['Node.js · sync {workers=2}', '1', '9,000', '0.80 ms', '30.0 ms', '60.0 ms', '10 (0.99%)', '3', '2 FAILED'],
+      ['Node.js · async', 'completed', '1', '40,000', '0.80 ms', '2.00 ms', '4.00 ms', '0 (0.00%)', '0', '2 ok'],
+      ['Node.js · sync {workers=2}', 'completed', '1', '9,000', '0.80 ms', '30.0 ms', '60.0 ms', '10 (0.99%)', '3', '2 FAILED'],
     ],
   });
   assert.deepEqual(thresholdLines(report), [
@@ -290,9 +297,9 @@ test('planReportMarkdown: the outcome, a table per configuration and its thresho
       '',
       '## a \\| b',
       '',
-      '| requests/s | p50 | p99 | max | errors | not sent |',
-      '|---:|---:|---:|---:|---:|---:|',
-      '| 40,000 | 0.80 ms | 2.00 ms | 4.00 ms | 0 (0.00%) | 0 |',
+      '| requests/s | mean | std dev | p50 | p75 | p90 | p99 | max | errors | not sent |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| 40,000 | 0.90 ms | 0.01 ms | 0.80 ms | 0.90 ms | 1.00 ms | 2.00 ms | 4.00 ms | 0 (0.00%) | 0 |',
       '',
       '| threshold | measured | result |',
       '|---|---:|---|',
@@ -300,9 +307,9 @@ test('planReportMarkdown: the outcome, a table per configuration and its thresho
       '',
       '## Node.js · sync {workers=2}',
       '',
-      '| requests/s | p50 | p99 | max | errors | not sent |',
-      '|---:|---:|---:|---:|---:|---:|',
-      '| 9,000 | 0.80 ms | 30.0 ms | 60.0 ms | 10 (0.99%) | 3 |',
+      '| requests/s | mean | std dev | p50 | p75 | p90 | p99 | max | errors | not sent |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| 9,000 | 0.90 ms | 0.01 ms | 0.80 ms | 0.90 ms | 1.00 ms | 30.0 ms | 60.0 ms | 10 (0.99%) | 3 |',
       '',
       '| threshold | measured | result |',
       '|---|---:|---|',
@@ -310,4 +317,37 @@ test('planReportMarkdown: the outcome, a table per configuration and its thresho
       '',
     ].join('\n'),
   );
+});
+
+test('every configuration says how its runs ended: a stopped run is in no median, judged by no threshold, and shows what it left in flight', () => {
+  const stopped = (rps: number) => {
+    const cut = summary(rps, 1000);
+    return { ...cut, books: { ...cut.books!, inFlight: 16_512 } };
+  };
+  const repeated = plan([
+    stage('load-0-1', 'load', 0, { sessionId: 31, round: 1 }),
+    stage('load-0-2', 'load', 0, { sessionId: 32, round: 2 }),
+    stage('load-1-1', 'load', 1, { sessionId: 33, round: 1 }),
+  ]);
+  const stored: Record<number, ReportRun[]> = {
+    31: [{ templateId: 'node', variant: 'async', stepLabel: 'c=10', summary: { ...summary(5000, 9000), serverMemory: { minBytes: 80e6, maxBytes: 120e6, endBytes: 110e6 } }, status: 'failed' }],
+    32: [{ templateId: 'node', variant: 'async', stepLabel: 'c=10', summary: { ...summary(410, 2000), serverMemory: { minBytes: 80e6, maxBytes: 120e6, endBytes: 110e6 } } }],
+    33: [{ templateId: 'node', variant: 'sync', stepLabel: 'c=10', summary: stopped(300), status: 'stopped' }],
+  };
+  const configurations = planConfigurations(repeated, targets, (id) => stored[id] ?? [], null);
+  const report = buildPlanReport({ plan: repeated, configurations, thresholds: evaluateThresholds(rules('rps > 100'), configurations), baseline: null });
+  assert.deepEqual(report.configurations.map((entry) => [entry.status, entry.figures.runs, entry.figures.requestsPerSecond, entry.figures.inFlight]), [
+    ['1 failed, 1 completed', 1, 410, 0],
+    ['stopped', 1, 300, 16_512],
+  ], 'the failed run is not in the median; the stopped one alone shows what it measured');
+  assert.deepEqual(report.thresholds.map((result) => [result.configuration, result.status]), [['node:async', 'holds'], ['node:sync {workers=2}', 'cant-tell']], 'a stopped run passes no threshold');
+  const table = summaryRows(report);
+  assert.deepEqual(table.headers, ['configuration', 'status', 'runs', 'req/s', 'p50', 'p99', 'max', 'errors', 'not sent', 'in flight', 'server RSS max', 'thresholds']);
+  assert.deepEqual(table.rows[1]!.slice(1, 11), ['stopped', '1', '300', '0.80 ms', '1.00 ms', '2.00 ms', '0 (0.00%)', '0', '16,512', '—']);
+  const json = JSON.parse(planReportJson(report));
+  assert.deepEqual(json.configurations[0].figures.serverMemory, { minBytes: 80e6, maxBytes: 120e6, endBytes: 110e6 });
+  const markdown = planReportMarkdown(report);
+  assert.match(markdown, /Server memory \(RSS\): 80 MB min, 120 MB max, 110 MB at the end\./);
+  assert.match(markdown, /Status: \*\*stopped\*\*: partial figures, of what was measured before it ended\./);
+  assert.match(markdown, /\| requests\/s \| mean \| std dev \| p50 \| p75 \| p90 \| p99 \| max \| errors \| not sent \| in flight \|/);
 });

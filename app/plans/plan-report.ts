@@ -30,6 +30,8 @@ export interface ReportRun {
   variant: string;
   stepLabel: string;
   summary: RunSummary | null;
+  /** How the run ended (completed, failed, stopped, interrupted); absent: completed. */
+  status?: string;
 }
 
 /** A configuration of the plan: its runs over the repeats, its baseline, and what went wrong. */
@@ -41,14 +43,26 @@ export interface PlanConfiguration extends ConfigurationRuns {
   sessionIds: number[];
   /** Failed stages of this configuration, one line each. */
   problems: string[];
+  /** How each of its runs ended, in order. */
+  statuses: string[];
+  /**
+   * The summaries its figures are of: the completed runs' (`summaries`, which thresholds judge);
+   * only when none completed, the unfinished runs' — shown under their status, never judged.
+   */
+  shown: ReadonlyArray<RunSummary | null>;
 }
 
 export interface ConfigurationFigures {
   /** Runs with a measurement (of the repeats). */
   runs: number;
   requestsPerSecond: number | null;
+  meanUs: number | null;
+  stdDevUs: number | null;
   p50Us: number | null;
+  p75Us: number | null;
+  p90Us: number | null;
   p99Us: number | null;
+  p999Us: number | null;
   maxUs: number | null;
   /** Failed requests: non-2xx answers, connection errors and timeouts. */
   errors: number | null;
@@ -56,6 +70,12 @@ export interface ConfigurationFigures {
   errorsPercent: number | null;
   timeouts: number | null;
   notSent: number | null;
+  /** Requests still unresolved when a run ended (a stopped or cut-off run); 0 for runs that ended normally. */
+  inFlight: number | null;
+  /** The latency bands (the profile's buckets): each band's count and share of the answers, medians over the runs. */
+  bands: Array<{ label: string; count: number; share: number }>;
+  /** The server process's memory (RSS, bytes) over the run: lowest, highest, last reading; null where not read. */
+  serverMemory: { minBytes: number; maxBytes: number; endBytes: number } | null;
 }
 
 export type PlanOutcome = 'passed' | 'failed' | 'cancelled';
@@ -74,7 +94,9 @@ export interface PlanReport {
     step: string | null;
     sessionIds: number[];
     problems: string[];
-    /** Median over the repeats. */
+    /** "completed" when every run completed; else how they ended ("failed", "stopped", "2 completed, 1 failed"); "not run" without a run. */
+    status: string;
+    /** Median over the completed repeats (over the unfinished ones only when none completed: see `status`). */
     figures: ConfigurationFigures;
   }>;
   thresholds: ThresholdResult[];
@@ -105,15 +127,23 @@ export function planConfigurations(
     const problems = stages.filter((stage) => stage.status === 'failed').map((stage) => `${stage.label}: ${stage.detail ?? 'failed'}`);
     const runs = sessionIds.flatMap((sessionId) => runsOf(sessionId));
     const steps = [...new Set(runs.map((run) => run.stepLabel))];
+    // Thresholds judge the completed runs only; figures fall back on the unfinished ones, under their status.
+    const judged = (chosen: readonly ReportRun[]) => {
+      const completed = chosen.filter((run) => (run.status ?? 'completed') === 'completed');
+      const summaries = completed.map((run) => run.summary);
+      return { summaries, shown: completed.length > 0 ? summaries : chosen.map((run) => run.summary), statuses: chosen.map((run) => run.status ?? 'completed') };
+    };
     const base = { templateId: target.templateId, variant: target.variant, sessionIds, problems };
     const key = `${target.templateId}:${target.variant}${knobsText(target.knobs)}`;
     const label = `${target.label}${knobsText(target.knobs)}`;
     const baselineOf = (step: string | null) =>
       baseline === null
         ? null
-        : baseline.filter((run) => run.templateId === target.templateId && run.variant === target.variant && (step === null || run.stepLabel === step)).map((run) => run.summary);
+        : baseline
+            .filter((run) => (run.status ?? 'completed') === 'completed' && run.templateId === target.templateId && run.variant === target.variant && (step === null || run.stepLabel === step))
+            .map((run) => run.summary);
     if (steps.length <= 1) {
-      configurations.push({ ...base, key, label, step: null, summaries: runs.map((run) => run.summary), baseline: baselineOf(null) });
+      configurations.push({ ...base, key, label, step: null, ...judged(runs), baseline: baselineOf(null) });
       return;
     }
     for (const step of steps) {
@@ -122,7 +152,7 @@ export function planConfigurations(
         key: `${key} @ ${step}`,
         label: `${label}, ${step}`,
         step,
-        summaries: runs.filter((run) => run.stepLabel === step).map((run) => run.summary),
+        ...judged(runs.filter((run) => run.stepLabel === step)),
         baseline: baselineOf(step),
       });
     }
@@ -135,19 +165,55 @@ function medianOf(summaries: readonly RunSummary[], read: (summary: RunSummary) 
   return values.length === 0 ? null : median(values);
 }
 
+/** Each band's count and share, medians over the runs, in the first run's band order. */
+function bandsOf(measured: readonly RunSummary[]): ConfigurationFigures['bands'] {
+  const labels = [...new Set(measured.flatMap((summary) => summary.bands.map((band) => band.label)))];
+  return labels.map((label) => {
+    const band = (summary: RunSummary) => summary.bands.find((entry) => entry.label === label);
+    return { label, count: medianOf(measured, (summary) => band(summary)?.count ?? null) ?? 0, share: medianOf(measured, (summary) => band(summary)?.share ?? null) ?? 0 };
+  });
+}
+
+function serverMemoryOf(measured: readonly RunSummary[]): ConfigurationFigures['serverMemory'] {
+  const read = measured.filter((summary) => summary.serverMemory);
+  if (read.length === 0) return null;
+  return {
+    minBytes: medianOf(read, (summary) => summary.serverMemory!.minBytes)!,
+    maxBytes: medianOf(read, (summary) => summary.serverMemory!.maxBytes)!,
+    endBytes: medianOf(read, (summary) => summary.serverMemory!.endBytes)!,
+  };
+}
+
 export function figuresOf(summaries: ReadonlyArray<RunSummary | null>): ConfigurationFigures {
   const measured = summaries.filter((summary): summary is RunSummary => summary !== null);
   return {
     runs: measured.length,
     requestsPerSecond: medianOf(measured, (summary) => (summary.seconds > 0 ? summary.requestsPerSecond : null)),
+    meanUs: medianOf(measured, (summary) => summary.meanUs),
+    stdDevUs: medianOf(measured, (summary) => summary.stdDevUs),
     p50Us: medianOf(measured, (summary) => summary.p50Us),
+    p75Us: medianOf(measured, (summary) => summary.p75Us),
+    p90Us: medianOf(measured, (summary) => summary.p90Us),
     p99Us: medianOf(measured, (summary) => summary.p99Us),
+    p999Us: medianOf(measured, (summary) => summary.p999Us),
     maxUs: medianOf(measured, (summary) => summary.maxUs),
     errors: medianOf(measured, (summary) => summary.failed),
     errorsPercent: medianOf(measured, (summary) => (requestsSent(summary) > 0 ? (summary.failed / requestsSent(summary)) * 100 : null)),
     timeouts: medianOf(measured, (summary) => summary.errors.timeout ?? 0),
     notSent: medianOf(measured, (summary) => requestsNotSent(summary)),
+    inFlight: medianOf(measured, (summary) => summary.books?.inFlight ?? null),
+    bands: bandsOf(measured),
+    serverMemory: serverMemoryOf(measured),
   };
+}
+
+/** How a configuration's runs ended, in a word or two: "completed", "stopped", "2 completed, 1 failed", "not run". */
+export function statusOf(statuses: readonly string[]): string {
+  if (statuses.length === 0) return 'not run';
+  const counts = new Map<string, number>();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  if (counts.size === 1) return statuses[0]!;
+  return [...counts].map(([status, n]) => `${n} ${status}`).join(', ');
 }
 
 export function buildPlanReport(input: { plan: PlanState; configurations: readonly PlanConfiguration[]; thresholds: readonly ThresholdResult[]; baseline: string | null }): PlanReport {
@@ -167,7 +233,8 @@ export function buildPlanReport(input: { plan: PlanState; configurations: readon
       step: configuration.step,
       sessionIds: configuration.sessionIds,
       problems: configuration.problems,
-      figures: figuresOf(configuration.summaries),
+      status: statusOf(configuration.statuses),
+      figures: figuresOf(configuration.shown),
     })),
     thresholds: [...input.thresholds],
     outcome,
@@ -206,14 +273,29 @@ function resultsOf(report: PlanReport, key: string): ThresholdResult[] {
   return report.thresholds.filter((result) => result.configuration === key);
 }
 
+const bytes = (value: number | null | undefined) => formatValue({ unit: 'bytes' }, value ?? null);
+
+/** Whether any configuration left requests in flight (a stopped or cut-off run): then they get a column. */
+function anyInFlight(report: PlanReport): boolean {
+  return report.configurations.some((configuration) => (configuration.figures.inFlight ?? 0) > 0);
+}
+
+/** Whether any configuration has the server's memory: then it gets a column. */
+function anyMemory(report: PlanReport): boolean {
+  return report.configurations.some((configuration) => configuration.figures.serverMemory !== null);
+}
+
 /** The summary table the CLI prints on stdout: a header and one row per configuration. */
 export function summaryRows(report: PlanReport): { headers: string[]; rows: string[][] } {
+  const inFlight = anyInFlight(report);
+  const memory = anyMemory(report);
   return {
-    headers: ['configuration', 'runs', 'req/s', 'p50', 'p99', 'max', 'errors', 'not sent', 'thresholds'],
+    headers: ['configuration', 'status', 'runs', 'req/s', 'p50', 'p99', 'max', 'errors', 'not sent', ...(inFlight ? ['in flight'] : []), ...(memory ? ['server RSS max'] : []), 'thresholds'],
     rows: report.configurations.map((configuration) => {
       const figures = configuration.figures;
       return [
         configuration.label,
+        configuration.status,
         String(figures.runs),
         rate(figures.requestsPerSecond),
         latency(figures.p50Us),
@@ -221,6 +303,8 @@ export function summaryRows(report: PlanReport): { headers: string[]; rows: stri
         latency(figures.maxUs),
         errorsCell(figures),
         count(figures.notSent),
+        ...(inFlight ? [count(figures.inFlight)] : []),
+        ...(memory ? [bytes(figures.serverMemory?.maxBytes)] : []),
         thresholdsCell(resultsOf(report, configuration.key)),
       ];
     }),
@@ -327,12 +411,32 @@ export function planReportMarkdown(report: PlanReport): string {
   const lines = [`# ${cell(report.plan.name)}: ${OUTCOME_WORDS[report.outcome]}`, ''];
   lines.push(`Plan ${report.plan.status}, started ${report.plan.startedAt}; sessions ${report.plan.sessionIds.join(', ') || 'none'}${report.baseline !== null ? `; baseline ${cell(report.baseline)}` : ''}.`);
   if (report.plan.message) lines.push('', ...report.plan.message.split('\n').map((line) => `> ${line}`));
+  const inFlight = anyInFlight(report);
   for (const configuration of report.configurations) {
     const figures = configuration.figures;
     const over = figures.runs > 1 ? ` (median of ${figures.runs} runs)` : '';
     lines.push('', `## ${cell(configuration.label)}${over}`, '');
-    lines.push(row(['requests/s', 'p50', 'p99', 'max', 'errors', 'not sent']), '|---:|---:|---:|---:|---:|---:|');
-    lines.push(row([rate(figures.requestsPerSecond), latency(figures.p50Us), latency(figures.p99Us), latency(figures.maxUs), errorsCell(figures), count(figures.notSent)]));
+    if (configuration.status !== 'completed') lines.push(`Status: **${cell(configuration.status)}**: ${figures.runs > 0 && configuration.status.includes('completed') ? 'the figures are of the completed runs' : 'partial figures, of what was measured before it ended'}.`, '');
+    const headers = ['requests/s', 'mean', 'std dev', 'p50', 'p75', 'p90', 'p99', 'max', 'errors', 'not sent', ...(inFlight ? ['in flight'] : [])];
+    lines.push(row(headers), `|${headers.map(() => '---:').join('|')}|`);
+    lines.push(
+      row([
+        rate(figures.requestsPerSecond),
+        latency(figures.meanUs),
+        latency(figures.stdDevUs),
+        latency(figures.p50Us),
+        latency(figures.p75Us),
+        latency(figures.p90Us),
+        latency(figures.p99Us),
+        latency(figures.maxUs),
+        errorsCell(figures),
+        count(figures.notSent),
+        ...(inFlight ? [count(figures.inFlight)] : []),
+      ]),
+    );
+    if (figures.bands.length > 1) lines.push('', `Latency buckets: ${figures.bands.map((band) => `${band.label} ${count(band.count)} (${(band.share * 100).toFixed(1)} %)`).join(' · ')}.`);
+    const memory = figures.serverMemory;
+    if (memory) lines.push('', `Server memory (RSS): ${bytes(memory.minBytes)} min, ${bytes(memory.maxBytes)} max, ${bytes(memory.endBytes)} at the end.`);
     for (const problem of configuration.problems) lines.push('', `> ${cell(problem)}`);
     const results = resultsOf(report, configuration.key);
     if (results.length > 0) {

@@ -23,6 +23,7 @@ export function sessionRuns(services: Services, sessionId: number): ReportRun[] 
     variant: run.variant,
     stepLabel: typeof run.step.label === 'string' ? run.step.label : `step ${run.ordinal}`,
     summary: run.summary,
+    status: run.status,
   }));
 }
 

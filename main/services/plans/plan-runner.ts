@@ -32,7 +32,7 @@ import {
 } from '../../../app/plans/plan.ts';
 import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
-import type { LiveRun } from '../../../app/runs/runs.ts';
+import { describeLoadRun } from '../../../app/plans/load-line.ts';
 import type { Deployment, ServerOccupant } from '../../../app/templates/templates-contract.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
@@ -354,7 +354,7 @@ export class PlanRunner {
     const repeat = spec.repeats > 1 ? { group: repeatGroup(active.state.id, active.state.startedAt, which.index), index: which.round, of: spec.repeats } : undefined;
     const unwatch = this.#options.bus.subscribe('runs.state', (run) => {
       if (run.sessionId !== stage.sessionId) return;
-      stage.detail = describeRun(run);
+      stage.detail = describeLoadRun(run);
       this.#publish(active);
     });
     try {
@@ -382,7 +382,7 @@ export class PlanRunner {
       });
       if (!final) return active.controller.signal.aborted ? null : `${stage.label}: ${stage.detail}`;
       if (final.status === 'failed') return `${stage.label}: ${stage.detail}`;
-      if (final.status !== 'cancelled') stage.detail = describeRun(final);
+      if (final.status !== 'cancelled') stage.detail = describeLoadRun(final);
       return null;
     } finally {
       unwatch();
@@ -450,13 +450,4 @@ function describeApply(result: ApplyResult): string {
   const head = result.outcome === 'no changes' ? 'already in effect' : `applied (${plural(result.plan.changes, 'change')})`;
   if (missed.length === 0) return head;
   return `${head}; not in effect: ${missed.map((verdict) => `${verdict.key} = ${verdict.observed ?? '?'} (wanted ${verdict.expected}${verdict.reason ? `: ${verdict.reason}` : ''})`).join('; ')}`;
-}
-
-function describeRun(run: LiveRun): string {
-  const step = run.currentStep !== null && run.steps.length > 1 ? `, step ${run.currentStep + 1} of ${run.steps.length}` : '';
-  const done = run.steps.filter((candidate) => candidate.summary);
-  const last = done.at(-1)?.summary;
-  const p99 = last?.p99Us != null ? `, p99 ${(last.p99Us / 1000).toFixed(1)} ms` : '';
-  const figures = last ? ` — ${Math.round(last.requestsPerSecond)} req/s${p99}` : '';
-  return `${run.status}${step}${figures}`;
 }
