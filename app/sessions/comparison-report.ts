@@ -317,6 +317,10 @@ function stepTables(comparison: Comparison): string {
     }
     for (const row of step.rows) if (row.steadiness?.steady === false) notes.push(`<div class="meta">† ${escapeXml(name(row.session))}: ${escapeXml(row.steadiness.message)}</div>`);
     for (const row of step.rows) if (row.latency) notes.push(`<div class="meta" data-latency="${row.runId}">Latency, ${escapeXml(name(row.session))}: ${escapeXml(row.latency)}</div>`);
+    for (const row of step.rows) {
+      const memory = row.serverMemory;
+      if (memory) notes.push(`<div class="meta" data-memory="${row.runId}">Server memory (RSS), ${escapeXml(name(row.session))}: ${formatBytes(memory.minBytes)} min, ${formatBytes(memory.maxBytes)} max, ${formatBytes(memory.endBytes)} at the end.</div>`);
+    }
     for (const row of step.rows) if (row.bottleneck) notes.push(`<div class="meta" data-bottleneck="${row.bottleneck.verdict}">Bottleneck, ${escapeXml(name(row.session))}: ${escapeXml(bottleneckText(row.bottleneck))}</div>`);
     const tableHtml = table(['Session', ...comparison.columns.map((c) => c.label)], rows);
     parts.push(section(3, step.label, tableHtml, notes.join('')));

@@ -229,13 +229,15 @@ test('a failed run and its rerun are no repeats: never in a median, never best, 
   assert.equal(buildComparison([session(2, [run(2, 'c=10', 1000, 410)])]).columns.some((candidate) => candidate.key === 'inFlight'), false, 'no column when nothing was in flight');
 });
 
-test("the server's memory: min, max and at the end as columns, only when some run has a reading", () => {
+test("the server's memory: its peak as a column and the three readings on the row, only when some run has a reading", () => {
   const withMemory = run(1, 'c=10', 1000, 900);
   withMemory.summary = { ...withMemory.summary!, serverMemory: { minBytes: 80e6, maxBytes: 120e6, endBytes: 110e6 } };
   const comparison = buildComparison([session(1, [withMemory]), session(2, [run(2, 'c=10', 1000, 900)])]);
-  const keys = ['rssMin', 'rssMax', 'rssEnd'].map((key) => comparison.columns.findIndex((column) => column.key === key));
-  assert.deepEqual(keys.map((c) => comparison.columns[c]!.label), ['Server RSS min', 'Server RSS max', 'Server RSS at end']);
-  assert.deepEqual(comparison.steps[0]!.rows.map((row) => keys.map((c) => row.values[c])), [[80e6, 120e6, 110e6], [null, null, null]]);
-  assert.deepEqual(comparison.steps[0]!.rows.map((row) => keys.map((c) => row.best[c])), [[false, false, false], [false, false, false]], 'less memory is no "best"');
+  const c = comparison.columns.findIndex((column) => column.key === 'rssMax');
+  assert.equal(comparison.columns[c]!.label, 'Server RSS');
+  assert.deepEqual(comparison.steps[0]!.rows.map((row) => [row.values[c], row.best[c], row.serverMemory]), [
+    [120e6, false, { minBytes: 80e6, maxBytes: 120e6, endBytes: 110e6 }],
+    [null, false, null],
+  ], 'less memory is no "best"');
   assert.equal(buildComparison([session(2, [run(2, 'c=10', 1000, 900)])]).columns.some((column) => column.key === 'rssMax'), false);
 });

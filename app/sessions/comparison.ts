@@ -21,7 +21,7 @@ import { configurationKey, distinctKnobs, isCompleted, setupsOf, templateLabel }
 export { configurationKey, distinctKnobs, isCompleted, knobsText } from './configuration-key.ts';
 import { describeDatabase, recordedDatabaseOf } from '../templates/recorded-database.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
-import { Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
+import { ServerMemory, Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
 import { importProvenanceOf, type ImportFigure } from './importers/imported-result.ts';
 import { importedFromText } from './importers/imported-session.ts';
 
@@ -83,6 +83,8 @@ export const CompareRow = z.object({
   status: z.string().optional(),
   /** The run's connect, waiting, processing and total medians and what its latency includes (connect or not), in words. */
   latency: z.string().optional(),
+  /** The server process's memory (RSS) over the run: lowest, highest, last reading; null or absent: not read. */
+  serverMemory: ServerMemory.nullable().optional(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -229,11 +231,12 @@ const IN_FLIGHT_COLUMN: CompareColumn & { read: (summary: RunSummary) => number 
   read: (s) => (s.books ? s.books.inFlight : null),
 };
 
-/** The server process's memory (RSS) over the run: columns only when some run has a reading. Less is no "better" here. */
+/**
+ * The server process's peak memory (RSS) over the run: a column only when some run has a reading
+ * (its lowest and last reading are the row's `serverMemory`). Less is no "better" here.
+ */
 const MEMORY_COLUMNS: ReadonlyArray<CompareColumn & { read: (summary: RunSummary) => number | null }> = [
-  { key: 'rssMin', label: 'Server RSS min', unit: 'bytes', better: 'none', read: (s) => s.serverMemory?.minBytes ?? null },
-  { key: 'rssMax', label: 'Server RSS max', unit: 'bytes', better: 'none', read: (s) => s.serverMemory?.maxBytes ?? null },
-  { key: 'rssEnd', label: 'Server RSS at end', unit: 'bytes', better: 'none', read: (s) => s.serverMemory?.endBytes ?? null },
+  { key: 'rssMax', label: 'Server RSS', unit: 'bytes', better: 'none', read: (s) => s.serverMemory?.maxBytes ?? null },
 ];
 
 /** Latency band columns, in the order of the first summary that has them. */
@@ -413,6 +416,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
           steadiness: run.summary?.steadiness ?? null,
           bottleneck: run.bottleneck ?? null,
           status: run.status,
+          serverMemory: run.summary?.serverMemory ?? null,
           ...(Object.keys(missing).length > 0 ? { missing } : {}),
           ...latency,
         };

@@ -8,7 +8,8 @@ import { hasControlCharacters } from '../common/text.ts';
 
 /**
  * A session's headline figures, read from its runs' stored summaries: its one run's, or for several
- * steps the best step's (the most requests/s), as the CLI's list and the report's peak table pick it.
+ * steps the best step's (best-step.ts: the most requests/s among the completed steps without signs
+ * of saturation), as the Sessions page and the CLI's list show it.
  */
 export const SessionHeadline = z.object({
   runId: z.number().int(),
@@ -22,8 +23,25 @@ export const SessionHeadline = z.object({
   steps: z.number().int(),
   /** The step the figures come from ("c=100, 30 s"). */
   stepLabel: z.string(),
+  /** How that step ended: "completed", or (when no step completed) "failed", "stopped"…; absent: completed. */
+  stepStatus: z.string().optional(),
+  /** When every completed step showed signs of saturation, this step's ("2.3 % failed"); absent or []: none. */
+  saturation: z.array(z.string()).optional(),
 });
 export type SessionHeadline = z.infer<typeof SessionHeadline>;
+
+/** Which step the headline figures are of, in words ("best of 4 steps: c=100, 30 s"); null for a lone completed run. */
+export function headlineStepText(headline: SessionHeadline): string | null {
+  const status = headline.stepStatus ?? 'completed';
+  if (status !== 'completed') return headline.steps > 1 ? `no step completed; ${headline.stepLabel}: ${status}` : status;
+  if (headline.steps < 2) return null;
+  const saturated = headline.saturation && headline.saturation.length > 0 ? ', every completed step saturated' : '';
+  return `best of ${headline.steps} steps${saturated}: ${headline.stepLabel}`;
+}
+
+/** How the best step is chosen, for a tooltip or a help line. */
+export const BEST_STEP_RULE =
+  'The step with the most requests/s among those that completed without signs of saturation (over 1 % failed, not sent or answered late; an open-model step answering under 90 % of its rate). A failed or stopped step is never the best.';
 
 /** Errors + not sent, as the report's headline counts them. */
 export function headlineErrors(headline: SessionHeadline): number {

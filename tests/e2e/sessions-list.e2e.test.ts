@@ -29,7 +29,7 @@ let opened: OpenWebApp;
 let page: Page;
 let library: SessionsLibrary;
 /** The expected figures per session name, from its best stored run. */
-const expected = new Map<string, { rps: string; p99: string; steps: number }>();
+const expected = new Map<string, { rps: string; p99: string; steps: number; step: string }>();
 
 before(async () => {
   opened = await openWebApp({
@@ -46,7 +46,7 @@ before(async () => {
       for (const { sessionId } of seeded) {
         const stored = runs.forSession(sessionId);
         const best = stored.reduce((a, b) => (b.summary!.requestsPerSecond > a.summary!.requestsPerSecond ? b : a));
-        expected.set(sessions.get(sessionId).name, { rps: formatValue({ unit: 'rps' }, best.summary!.requestsPerSecond), p99: `${formatMs(best.summary!.p99Us!)} ms`, steps: stored.length });
+        expected.set(sessions.get(sessionId).name, { rps: formatValue({ unit: 'rps' }, best.summary!.requestsPerSecond), p99: `${formatMs(best.summary!.p99Us!)} ms`, steps: stored.length, step: String(best.step.label) });
       }
       sessions.create({ name: 'Draft without runs' }, new Date('2026-03-10T10:00:00Z'));
     },
@@ -65,7 +65,7 @@ after(async () => {
 test('each session shows its template and headline figures; a sweep says they are its best step’s', async () => {
   await page.screenshot({ path: join(SHOTS, 'sessions.png') });
   for (const [name, figures] of expected) {
-    assert.deepEqual(await library.figures(name), { rps: figures.rps, p99: figures.p99, errors: '0', bestOf: figures.steps > 1 ? `best of ${figures.steps} steps` : null }, name);
+    assert.deepEqual(await library.figures(name), { rps: figures.rps, p99: figures.p99, errors: '0', bestOf: figures.steps > 1 ? `best of ${figures.steps} steps: ${figures.step}` : null }, name);
   }
   assert.equal(await library.template('Tomcat BIO sweep'), 'tomcat');
   assert.equal(await library.template(LONG_NAME), 'spring-webflux-netty');

@@ -48,6 +48,12 @@ export interface SeedOptions {
   serverInfo?: Partial<SystemInfo>;
   /** Distinct interval histograms generated per run (the rest repeat them): keeps seeding fast. */
   histogramPool?: number;
+  /** The knobs every run was deployed with. */
+  knobs?: Record<string, unknown>;
+  /** How the session ended (its last run failed or was stopped, the others completed); default completed. */
+  status?: 'completed' | 'failed' | 'cancelled';
+  /** Per sweep step, a factor on `rps` and the share of its requests that time out (an overloaded step). */
+  stepLoad?: Array<{ rpsFactor?: number; timeoutShare?: number }>;
 }
 
 export interface Seeder {
@@ -120,6 +126,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
           ordinal: step.index + 1,
           templateId: options.templateId ?? 'node',
           variant: options.variant ?? '',
+          ...(options.knobs ? { knobs: options.knobs } : {}),
           step: { label: step.label, load: step.load, warmupS: 0, request: profile.request, target: profile.target },
         });
         runs.markStarted(runId, new Date(clock));
@@ -127,17 +134,19 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
         const encoded = pool.map((histogram) => encodeHistogram(histogram));
         const accumulator = new SummaryAccumulator();
         const batch: SampleInput[] = [];
+        const load = options.stepLoad?.[step.index] ?? {};
         for (let second = 0; second < options.seconds; second++) {
-          const requests = Math.round(options.rps * (0.95 + random() * 0.1));
+          const requests = Math.round(options.rps * (load.rpsFactor ?? 1) * (0.95 + random() * 0.1));
+          const timeouts = Math.round(requests * (load.timeoutShare ?? 0));
           const histogram = pool[second % pool.length]!;
           batch.push({
             second,
-            scheduled: requests,
+            scheduled: requests + timeouts,
             notSent: {},
             inFlight: 0,
             requests,
             bytes: requests * 120,
-            errors: { timeout: 0, refused: 0, reset: 0, closed: 0, other: 0 },
+            errors: { timeout: timeouts, refused: 0, reset: 0, closed: 0, other: 0 },
             statusClasses: { '2xx': requests },
             p50Us: histogram.getValueAtPercentile(50),
             p90Us: histogram.getValueAtPercentile(90),
@@ -147,15 +156,17 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
             clientMetrics: { cpu: 0.4, agentCpu: 0.8, cores: 2, eventLoopLagMs: 2, openSockets: 100, timeWait: 0, backlog: 0, sent: requests, portErrors: 0, at: clock + (second + 1) * 1000, durationMs: 1000 },
             serverMetrics: { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6 },
           });
-          accumulator.add({ scheduled: requests, inFlight: 0, requests, bytes: requests * 120, durationMs: 1000, errors: {}, status: { '2xx': requests }, histogram });
+          accumulator.add({ scheduled: requests + timeouts, inFlight: 0, requests, bytes: requests * 120, durationMs: 1000, errors: { timeout: timeouts }, status: { '2xx': requests }, histogram });
           if (batch.length === 600) samples.append(runId, batch.splice(0));
         }
         if (batch.length > 0) samples.append(runId, batch);
         clock += options.seconds * 1000;
-        runs.finish(runId, 'completed', { summary: accumulator.summary(profile.bucketsMs), histogram: accumulator.histogram }, new Date(clock));
+        const last = step.index === expandSteps(profile).length - 1;
+        const ended = !last || !options.status || options.status === 'completed' ? 'completed' : options.status === 'failed' ? 'failed' : 'stopped';
+        runs.finish(runId, ended, { summary: accumulator.summary(profile.bucketsMs), histogram: accumulator.histogram }, new Date(clock));
         runIds.push(runId);
       }
-      sessions.setStatus(session.id, 'completed', { ended: new Date(clock) });
+      sessions.setStatus(session.id, options.status ?? 'completed', { ended: new Date(clock) });
       return { sessionId: session.id, runIds };
     },
   };

@@ -29,7 +29,41 @@ test('a sweep’s headline is its best step’s, with the number of steps that h
     notSent: 0,
     steps: 3,
     stepLabel: best.step.label,
+    stepStatus: 'completed',
+    saturation: [],
   });
+});
+
+test('“best of N steps” is the most requests/s among the completed steps without signs of saturation, never a failed or overloaded one', () => {
+  const session = sessions.create({ name: 'open sweep', status: 'running' });
+  // rps asked, rps answered in the window, answers after it, timeouts; the run's status.
+  const step = (ordinal: number, rate: number, answered: number, late: number, timeouts: number, status: 'completed' | 'failed' = 'completed') => {
+    const accumulator = new SummaryAccumulator();
+    for (let second = 0; second < 10; second++) {
+      accumulator.add({ scheduled: rate, inFlight: 0, requests: answered, bytes: answered, durationMs: 1000, errors: { timeout: timeouts }, status: { '2xx': answered }, histogram: null }, second);
+    }
+    if (late > 0) accumulator.add({ phase: 'drain', scheduled: 0, inFlight: 0, requests: late, bytes: late, durationMs: 800, errors: {}, status: { '2xx': late }, histogram: null });
+    const label = `rate=${rate}/s, 10 s`;
+    const id = runs.create({ sessionId: session.id, ordinal, templateId: 'node', variant: '', step: { label, load: { model: 'open', rate, durationS: 10 } } });
+    runs.finish(id, status, { summary: accumulator.summary([800, 1200]), histogram: null });
+    return id;
+  };
+  step(1, 500, 500, 0, 0);
+  const clean = step(2, 1000, 1000, 0, 0);
+  step(3, 2000, 1300, 3280, 0); // overloaded: answers 65 % of the asked rate, thousands late
+  step(4, 4000, 2900, 0, 0, 'failed');
+  const headline = sessions.library().find((entry) => entry.id === session.id)!.headline!;
+  assert.equal(headline.runId, clean, 'not the overloaded step with more requests/s, not the failed one with the most');
+  assert.deepEqual([headline.steps, headline.stepLabel, headline.requestsPerSecond, headline.stepStatus, headline.saturation], [4, 'rate=1000/s, 10 s', 1000, 'completed', []]);
+
+  // Every completed step overloaded: the one with the most requests/s, with its signs.
+  const hard = sessions.create({ name: 'all overloaded', status: 'running' });
+  const id = runs.create({ sessionId: hard.id, ordinal: 1, templateId: 'node', variant: '', step: { label: 'rate=4000/s, 10 s', load: { model: 'open', rate: 4000, durationS: 10 } } });
+  const accumulator = new SummaryAccumulator();
+  accumulator.add({ scheduled: 40_000, inFlight: 0, requests: 20_000, bytes: 1, durationMs: 10_000, errors: { timeout: 20_000 }, status: { '2xx': 20_000 }, histogram: null });
+  runs.finish(id, 'completed', { summary: accumulator.summary([800]), histogram: null });
+  const saturated = sessions.library().find((entry) => entry.id === hard.id)!.headline!;
+  assert.deepEqual(saturated.saturation, ['50.0 % failed', 'answered 50 % of the 4000 req/s asked']);
 });
 
 test('errors + not sent come from the summarizer’s books; a session without a result has no headline', () => {

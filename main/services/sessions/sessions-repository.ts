@@ -6,6 +6,7 @@
 import { ApiError } from '../../../app/common/errors.ts';
 import type { RunSummary } from '../../../app/runs/run-summary-schema.ts';
 import type { LibraryEntry, SessionHeadline } from '../../../app/sessions/session-library.ts';
+import { pickBestStep, type StepCandidate } from '../../../app/sessions/best-step.ts';
 import type { Session, SessionStatus, SessionSummary } from '../../../app/sessions/sessions.ts';
 import { describeDatabase, recordedDatabaseOf } from '../../../app/templates/recorded-database.ts';
 import type { Db } from '../store/database.ts';
@@ -36,10 +37,17 @@ interface LibraryRow extends Omit<SessionRow, 'config'> {
   server_host: string | null;
   imported_from: string | null;
   database: string | null;
-  best_run_id: number | null;
-  best_step_label: string | null;
-  best_summary: string | null;
-  measured_runs: number | null;
+}
+
+/** A run with a stored summary: a candidate for its session's headline. */
+interface MeasuredRow {
+  session_id: number;
+  id: number;
+  ordinal: number;
+  status: string;
+  step_label: string;
+  summary: string;
+  load: string | null;
 }
 
 /** The private database the session's deployment ran with, in one line; null when it recorded none. */
@@ -48,18 +56,26 @@ function databaseLineOf(column: string | null): string | null {
   return facts ? describeDatabase(facts) : null;
 }
 
-/** The headline of a library row: its best run's summary as the summarizer stored it. */
-function headlineOf(row: LibraryRow): SessionHeadline | null {
-  const summary = parseJsonColumn<RunSummary | null>(row.best_summary, null);
-  if (row.best_run_id === null || !summary || typeof summary.requestsPerSecond !== 'number') return null;
+/** The headline of a session: its best step's summary as the summarizer stored it (best-step.ts says which). */
+function headlineOf(rows: readonly MeasuredRow[]): SessionHeadline | null {
+  const candidates: StepCandidate[] = rows.flatMap((row) => {
+    const summary = parseJsonColumn<RunSummary | null>(row.summary, null);
+    if (!summary || typeof summary.requestsPerSecond !== 'number') return [];
+    return [{ runId: row.id, ordinal: row.ordinal, status: row.status, stepLabel: row.step_label, summary, load: parseJsonColumn<unknown>(row.load, null) }];
+  });
+  const best = pickBestStep(candidates);
+  if (!best) return null;
+  const { candidate, signs } = best;
   return {
-    runId: row.best_run_id,
-    requestsPerSecond: summary.requestsPerSecond,
-    p99Us: summary.p99Us ?? null,
-    failed: summary.failed ?? 0,
-    notSent: summary.books?.notSent ?? null,
-    steps: row.measured_runs ?? 1,
-    stepLabel: row.best_step_label ?? '',
+    runId: candidate.runId,
+    requestsPerSecond: candidate.summary.requestsPerSecond,
+    p99Us: candidate.summary.p99Us ?? null,
+    failed: candidate.summary.failed ?? 0,
+    notSent: candidate.summary.books?.notSent ?? null,
+    steps: candidates.length,
+    stepLabel: candidate.stepLabel,
+    stepStatus: candidate.status,
+    saturation: signs,
   };
 }
 
@@ -199,29 +215,36 @@ export class SessionsRepository {
   library(): LibraryEntry[] {
     const rows = this.#db
       .prepare(
-        `WITH measured AS (
-           SELECT r.session_id, r.id, r.summary,
-                  coalesce(CASE WHEN json_valid(r.step) THEN json_extract(r.step, '$.label') END, 'step ' || r.ordinal) AS step_label,
-                  row_number() OVER (PARTITION BY r.session_id ORDER BY json_extract(r.summary, '$.requestsPerSecond') DESC, r.ordinal) AS rank,
-                  count(*) OVER (PARTITION BY r.session_id) AS runs
-           FROM run r
-           WHERE r.summary IS NOT NULL AND json_valid(r.summary) AND json_type(r.summary, '$.requestsPerSecond') IN ('integer', 'real')
-         )
-         SELECT s.id, s.name, s.notes, s.tags, s.status, s.client_host_id, s.server_host_id, s.origin_session_id,
+        `SELECT s.id, s.name, s.notes, s.tags, s.status, s.client_host_id, s.server_host_id, s.origin_session_id,
                 s.created_at, s.started_at, s.ended_at,
                 (SELECT count(*) FROM run r WHERE r.session_id = s.id) AS run_count,
                 (SELECT json_group_array(DISTINCT r.template_id) FROM run r WHERE r.session_id = s.id) AS templates,
                 c.name AS client_host, v.name AS server_host,
                 CASE WHEN json_valid(s.config) THEN json_extract(s.config, '$.imported.source') END AS imported_from,
-                CASE WHEN json_valid(s.config) THEN json_extract(s.config, '$.database') END AS database,
-                b.id AS best_run_id, b.step_label AS best_step_label, b.summary AS best_summary, b.runs AS measured_runs
+                CASE WHEN json_valid(s.config) THEN json_extract(s.config, '$.database') END AS database
          FROM session s
          LEFT JOIN host c ON c.id = s.client_host_id
          LEFT JOIN host v ON v.id = s.server_host_id
-         LEFT JOIN measured b ON b.session_id = s.id AND b.rank = 1
          ORDER BY s.created_at DESC, s.id DESC`,
       )
       .all() as LibraryRow[];
+    // Every run with a summary, for the headline's pick (one read, grouped by session here).
+    const measured = new Map<number, MeasuredRow[]>();
+    const runs = this.#db
+      .prepare(
+        `SELECT r.session_id, r.id, r.ordinal, r.status, r.summary,
+                coalesce(CASE WHEN json_valid(r.step) THEN json_extract(r.step, '$.label') END, 'step ' || r.ordinal) AS step_label,
+                CASE WHEN json_valid(r.step) THEN json_extract(r.step, '$.load') END AS load
+         FROM run r
+         WHERE r.summary IS NOT NULL AND json_valid(r.summary) AND json_type(r.summary, '$.requestsPerSecond') IN ('integer', 'real')
+         ORDER BY r.session_id, r.ordinal`,
+      )
+      .all() as MeasuredRow[];
+    for (const run of runs) {
+      const list = measured.get(run.session_id);
+      if (list) list.push(run);
+      else measured.set(run.session_id, [run]);
+    }
     return rows.map((row) => ({
       ...toSummary(row),
       notes: row.notes,
@@ -231,7 +254,7 @@ export class SessionsRepository {
       originSessionId: row.origin_session_id,
       importedFrom: typeof row.imported_from === 'string' ? row.imported_from : null,
       database: databaseLineOf(row.database),
-      headline: headlineOf(row),
+      headline: headlineOf(measured.get(row.id) ?? []),
     }));
   }
 

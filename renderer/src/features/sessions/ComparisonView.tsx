@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import { formatMs, formatValue, missingNote, percentileTick, percentileX, sweepAxis } from '../../../../app/sessions/comparison-report.ts';
 import { buildHeadline, configurationSeries, HEADLINE_LABELS, HEADLINE_METRICS, letterOf, sessionLabel, type HeadlineMetric } from '../../../../app/sessions/comparison-headline.ts';
 import { MIN_RUNS_FOR_VERDICT } from '../../../../app/sessions/compare-stats.ts';
+import { formatBytes } from '../../../../app/common/byte-size.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import { BottleneckBanner } from '../runs/BottleneckBanner.tsx';
 import { OverlayChart, type OverlaySeries } from './OverlayChart.tsx';
@@ -39,6 +40,13 @@ function withPauses(xs: readonly number[], ys: ReadonlyArray<number | null>): Ar
 function formatMetric(metric: HeadlineMetric, value: number | null): string {
   if (value === null) return '—';
   return metric === 'rps' ? formatValue({ unit: 'rps' }, value) : metric === 'errors' ? formatValue({ unit: 'count' }, value) : `${formatMs(value)} ms`;
+}
+
+type ServerMemory = NonNullable<Comparison['steps'][number]['rows'][number]['serverMemory']>;
+
+/** A run's lowest, highest and last RSS reading of the server, in a line. */
+function memoryText(memory: ServerMemory): string {
+  return `${formatBytes(memory.minBytes)} min, ${formatBytes(memory.maxBytes)} max, ${formatBytes(memory.endBytes)} at the end`;
 }
 
 /** The answer first: configurations by letter, the headline figures and verdicts, the warnings. */
@@ -152,6 +160,8 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
         }))
       : [];
   const repeated = comparison.repeats.some((group) => group.sessions.length > 1);
+  // The server's memory goes in a line under each step's table (three readings), keeping the table within 1280 px.
+  const tableColumns = comparison.columns.flatMap((column, c) => (column.key === 'rssMax' ? [] : [c]));
 
   return (
     <div data-testid="comparison">
@@ -190,7 +200,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
         <div key={s.label} data-testid="compare-step" data-step={s.label}>
           <h3>{s.label}</h3>
           <table className="table compact summary-table">
-            <TableHead columns={['Session', ...comparison.columns.map((column) => column.label)]} />
+            <TableHead columns={['Session', ...tableColumns.map((c) => comparison.columns[c]!.label)]} />
             <tbody>
               {s.rows.map((row) => (
                 <tr key={row.runId} data-testid="compare-row" data-session={comparison.sessions[row.session]?.id}>
@@ -207,14 +217,14 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
                       </span>
                     )}
                   </td>
-                  {row.values.map((value, c) => (
+                  {tableColumns.map((c) => (
                     <td
                       key={comparison.columns[c]!.key}
                       className={row.best[c] ? 'best' : undefined}
                       data-column={comparison.columns[c]!.key}
                       title={row.best[c] ? 'best of this step' : (row.missing?.[comparison.columns[c]!.key] ?? undefined)}
                     >
-                      {formatValue(comparison.columns[c]!, value)}
+                      {formatValue(comparison.columns[c]!, row.values[c] ?? null)}
                     </td>
                   ))}
                 </tr>
@@ -233,6 +243,13 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
             row.latency ? (
               <p key={row.runId} className="hint" data-testid="compare-latency">
                 Latency, {name(row.session)}: {row.latency}
+              </p>
+            ) : null,
+          )}
+          {s.rows.map((row) =>
+            row.serverMemory ? (
+              <p key={row.runId} className="hint" data-testid="compare-memory" data-session={comparison.sessions[row.session]?.id}>
+                Server memory (RSS), {name(row.session)}: {memoryText(row.serverMemory)}
               </p>
             ) : null,
           )}

@@ -5,7 +5,7 @@
 // fits a 1280-pixel window with every column shown.
 
 import { useMemo, useState } from 'react';
-import { filterChoices, filterLibrary, headlineErrors, parseTags, type LibraryEntry, type LibraryFilter } from '../../../../app/sessions/session-library.ts';
+import { BEST_STEP_RULE, filterChoices, filterLibrary, headlineErrors, headlineStepText, parseTags, type LibraryEntry, type LibraryFilter } from '../../../../app/sessions/session-library.ts';
 import { formatMs, formatValue } from '../../../../app/sessions/comparison-report.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
@@ -67,13 +67,14 @@ function HeadlineCells({ entry }: { entry: LibraryEntry }) {
       </td>
     );
   }
+  const step = headlineStepText(headline);
   return (
     <>
       <td className="num" data-testid="session-rps">
         {formatValue({ unit: 'rps' }, headline.requestsPerSecond)}
-        {headline.steps > 1 && (
-          <div className="muted small" title={`The figures of its step with the most requests/s: ${headline.stepLabel}`} data-testid="session-best-of">
-            best of {headline.steps} steps
+        {step && (
+          <div className="muted small" title={[BEST_STEP_RULE, ...(headline.saturation ?? [])].join(' ')} data-testid="session-best-of">
+            {step}
           </div>
         )}
       </td>
