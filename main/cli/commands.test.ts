@@ -90,6 +90,8 @@ describe('sessions and compare on a seeded store', () => {
     ids.fast = seeder.session({ name: 'node async', rps: 20_000, latencyUs: 900, seconds: 4, tags: ['nightly'], variant: 'async', histogramPool: 4 }).sessionId;
     ids.slow = seeder.session({ name: 'node sync', rps: 10_000, latencyUs: 1800, seconds: 4, tags: ['nightly'], variant: 'sync', startedAt: new Date('2026-03-02T10:00:00Z'), histogramPool: 4 }).sessionId;
     ids.sweep = seeder.session({ name: 'sweep', rps: 8_000, latencyUs: 1500, seconds: 3, sweep: [10, 50], startedAt: new Date('2026-03-03T10:00:00Z'), histogramPool: 4 }).sessionId;
+    // Its last step served the most but failed: never the best step, never the best in a comparison.
+    ids.failed = seeder.session({ name: 'failed sweep', rps: 8_000, latencyUs: 1500, seconds: 3, sweep: [10, 50], stepLoad: [{}, { rpsFactor: 3 }], status: 'failed', startedAt: new Date('2026-03-04T10:00:00Z'), histogramPool: 4 }).sessionId;
     db.close();
   });
 
@@ -99,9 +101,12 @@ describe('sessions and compare on a seeded store', () => {
     const rows = listed.stdout.trim().split('\n').slice(1);
     assert.deepEqual(
       rows.map((row) => row.trim().split(/\s{2,}/)[1]),
-      ['sweep', 'node sync', 'node async'],
+      ['failed sweep', 'sweep', 'node sync', 'node async'],
     );
-    assert.match(rows[2]!, /^\s*\d+ +node async +completed +node +\d{2},\d{3} +\d+\.\d{2} +0 +nightly +2026-03-01 10:00$/);
+    assert.match(listed.stdout, /^ID +NAME +STATUS +TEMPLATES +REQ\/S +P99 MS +FAILED +STEP +TAGS +DATE$/m);
+    assert.match(rows[3]!, /^\s*\d+ +node async +completed +node +\d{2},\d{3} +\d+\.\d{2} +0 +its only run +nightly +2026-03-01 10:00$/);
+    assert.match(rows[1]!, / best of 2 steps: c=\d+, 3 s /, 'a sweep names the step its figures are of');
+    assert.match(rows[0]!, /^\s*\d+ +failed sweep +failed +node +[\d,]+ +[\d.]+ +0 +best of 2 steps: c=10, 3 s +- +2026-03-04 10:00$/, 'not the failed step, though it served the most');
     const tagged = cli(dataDir, 'sessions', 'list', '--tag', 'nightly', '--limit', '1', '--json');
     const entries = JSON.parse(tagged.stdout) as Array<{ id: number; headline: { requestsPerSecond: number } }>;
     assert.deepEqual(entries.map((entry) => entry.id), [ids.slow]);
@@ -116,6 +121,10 @@ describe('sessions and compare on a seeded store', () => {
     assert.match(shown.stdout, /^hosts +seed-client → seed-server$/m);
     assert.match(shown.stdout, /^1 +node +c=10, 3 s +completed +[\d,]+ /m);
     assert.match(shown.stdout, /^2 +node +c=50, 3 s +completed +[\d,]+ /m);
+    assert.match(shown.stdout, /IN FLIGHT +SERVER RSS MIN\/MAX\/END$/m);
+    assert.match(shown.stdout, /^2 +node +c=50, 3 s +completed .* 0 +0 +0 +- *$/m, 'stored before the summary kept the memory: none said');
+    const failed = cli(dataDir, 'sessions', 'show', String(ids.failed));
+    assert.match(failed.stdout, /^2 +node +c=50, 3 s +failed +[\d,]+ /m);
     const missing = cli(dataDir, 'sessions', 'show', '999');
     assert.equal(missing.code, 2);
     assert.equal(missing.stderr, 'benchlab sessions: session 999 does not exist\n');
@@ -137,14 +146,16 @@ describe('sessions and compare on a seeded store', () => {
     assert.equal(byIds.code, 0, byIds.stderr);
     const lines = byIds.stdout.trim().split('\n');
     assert.equal(lines[0], 'Comparison: node async vs node sync');
-    assert.deepEqual(lines[2]!.split(/\s{2,}/), ['SESSION', 'REQ/S', 'P50 MS', 'P99 MS', 'MAX MS', 'FAILED', 'NOT SENT']);
+    assert.deepEqual(lines[2]!.split(/\s{2,}/), ['SESSION', 'STATUS', 'REQ/S', 'P50 MS', 'P99 MS', 'MAX MS', 'FAILED', 'NOT SENT', 'SERVER RSS']);
     const figures = (line: string) => line.trim().split(/\s{2,}/);
     const [fast, slow] = [figures(lines[3]!), figures(lines[4]!)];
-    assert.equal(fast[0], `${ids.fast} node async`);
-    assert.equal(slow[0], `${ids.slow} node sync`);
-    assert.ok(Number(fast[1]!.replace(/,/g, '')) > Number(slow[1]!.replace(/,/g, '')), 'the faster session has more requests/s');
-    assert.ok(Number(fast[3]) < Number(slow[3]), 'and a lower p99');
-    assert.deepEqual([fast[5], fast[6]], ['0', '0']);
+    assert.deepEqual(fast.slice(0, 2), [`${ids.fast} node async`, 'completed']);
+    assert.deepEqual(slow.slice(0, 2), [`${ids.slow} node sync`, 'completed']);
+    assert.ok(Number(fast[2]!.replace(/,/g, '')) > Number(slow[2]!.replace(/,/g, '')), 'the faster session has more requests/s');
+    assert.ok(Number(fast[4]) < Number(slow[4]), 'and a lower p99');
+    assert.deepEqual(fast.slice(6), ['0', '0', '80 MB']);
+    const withFailed = cli(dataDir, 'compare', String(ids.sweep), String(ids.failed)).stdout;
+    assert.match(withFailed, new RegExp(`^${ids.failed} failed sweep +failed +`, 'm'), 'a failed run says so');
     const byTag = cli(dataDir, 'compare', 'nightly', '--json');
     assert.deepEqual((JSON.parse(byTag.stdout) as { sessions: Array<{ id: number }> }).sessions.map((session) => session.id), [ids.fast, ids.slow]);
     const unknown = cli(dataDir, 'compare', String(ids.fast), 'no-such-tag');

@@ -21,6 +21,12 @@ const HEADLINE_COLUMNS = [
   ['notSent', 'NOT SENT'],
 ] as const;
 
+/** Shown only when a run has them: requests cut off in flight, and the server's peak memory. */
+const OPTIONAL_COLUMNS = [
+  ['inFlight', 'IN FLIGHT'],
+  ['rssMax', 'SERVER RSS'],
+] as const;
+
 export const compareCommand: Command = {
   name: 'compare',
   summary: 'compare sessions side by side (by id or tag), optionally as a PDF report',
@@ -99,11 +105,13 @@ function printComparison(ctx: CommandContext, comparison: Comparison): void {
     const session = comparison.sessions[index];
     return session ? `${session.id} ${session.name}` : `#${index + 1}`;
   };
-  const columnIndex = HEADLINE_COLUMNS.map(([key]) => comparison.columns.findIndex((column) => column.key === key));
+  const shown = [...HEADLINE_COLUMNS, ...OPTIONAL_COLUMNS.filter(([key]) => comparison.columns.some((column) => column.key === key))];
+  const columnIndex = shown.map(([key]) => comparison.columns.findIndex((column) => column.key === key));
   for (const step of comparison.steps) {
     if (comparison.steps.length > 1) out.push(`step ${step.label}`);
     const rows = step.rows.map((row) => [
       `${name(row.session)}${row.steadiness?.steady === false ? ' (not steady)' : ''}`,
+      row.status ?? 'completed',
       ...columnIndex.map((index) => {
         if (index < 0) return '-';
         const value = row.values[index] ?? null;
@@ -111,7 +119,7 @@ function printComparison(ctx: CommandContext, comparison: Comparison): void {
         return value === null ? '-' : column.unit === 'us' ? formatMs(value) : formatValue(column, value);
       }),
     ]);
-    out.push(formatTable(['SESSION', ...HEADLINE_COLUMNS.map(([, label]) => label)], rows));
+    out.push(formatTable(['SESSION', 'STATUS', ...shown.map(([, label]) => label)], rows));
   }
   if (comparison.repeats.some((group) => group.sessions.length > 1)) {
     const interval = (median: number, low: number, high: number, format: (value: number) => string) => `${format(median)} [${format(low)}-${format(high)}]`;

@@ -1,11 +1,13 @@
 // `benchlab sessions list|show|tag|rm|export`: the Sessions page headless, over the same library,
-// runs and exports as the app. A session's headline figures are those of its run with the most
-// requests/s (the peak step of a sweep), so a listing reads like the Sessions page at a glance.
+// runs and exports as the app. A session's headline figures are those of its best step
+// (app/sessions/best-step.ts: the most requests/s among the completed steps without signs of
+// saturation), named in the STEP column, so a listing reads like the Sessions page at a glance.
 
 import { writeFile } from 'node:fs/promises';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
-import { filterLibrary, Tags } from '../../../app/sessions/session-library.ts';
+import { filterLibrary, headlineStepText, Tags } from '../../../app/sessions/session-library.ts';
 import { importProvenanceOf } from '../../../app/sessions/importers/imported-result.ts';
+import { formatBytes } from '../../../app/common/byte-size.ts';
 import { SessionExportFormat } from '../../../app/sessions/sessions-contract.ts';
 import { describeLatencyIncludes, modelOf, phasesText } from '../../../app/runs/latency-includes.ts';
 import type { StoredRun } from '../../../app/runs/runs.ts';
@@ -24,10 +26,12 @@ export const sessionsCommand: Command = {
        benchlab sessions export ID --format json|csv|hdr-log [--out FILE]
 
   list           newest first: status, templates, and the figures of each session's
-                 run with the most requests/s (a sweep's peak step)
+                 best step (the most requests/s among the steps that completed without
+                 signs of saturation), which STEP names
     --tag TAG    only sessions with this tag
     --limit N    at most N sessions (default ${DEFAULT_LIMIT})
-  show           the session and a row per run (sweep step, repeat)
+  show           the session and a row per run (sweep step, repeat) with its status,
+                 requests in flight when cut short and the server's memory (RSS)
   tag            add (+TAG) and remove (-TAG) tags
   rm             delete sessions and everything recorded in them
     --yes        required: deleting cannot be undone
@@ -98,10 +102,11 @@ async function list(ctx: CommandContext, args: string[]): Promise<number> {
     rate(entry.headline?.requestsPerSecond),
     ms(entry.headline?.p99Us),
     count(entry.headline?.failed),
+    entry.headline ? (headlineStepText(entry.headline) ?? 'its only run') : '-',
     entry.tags.join(',') || '-',
     when(entry.startedAt ?? entry.createdAt),
   ]);
-  ctx.stdout.write(formatTable(['ID', 'NAME', 'STATUS', 'TEMPLATES', 'REQ/S', 'P99 MS', 'FAILED', 'TAGS', 'DATE'], rows));
+  ctx.stdout.write(formatTable(['ID', 'NAME', 'STATUS', 'TEMPLATES', 'REQ/S', 'P99 MS', 'FAILED', 'STEP', 'TAGS', 'DATE'], rows));
   return EXIT.ok;
 }
 
@@ -139,6 +144,7 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
   const rows = runs.map((run) => {
     const summary = run.summary;
     const notSent = summary?.books && absent.notSent === undefined ? summary.books.notSent : null;
+    const memory = summary?.serverMemory;
     return [
       run.ordinal,
       run.variant ? `${run.templateId}:${run.variant}` : run.templateId,
@@ -150,9 +156,11 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
       ms(summary?.maxUs),
       count(absent.failed === undefined ? summary?.failed : null),
       count(notSent),
+      count(summary?.books && absent.notSent === undefined ? summary.books.inFlight : null),
+      memory ? `${formatBytes(memory.minBytes)} / ${formatBytes(memory.maxBytes)} / ${formatBytes(memory.endBytes)}` : '-',
     ];
   });
-  ctx.stdout.write(formatTable(['#', 'TEMPLATE', 'STEP', 'STATUS', 'REQ/S', 'P50 MS', 'P99 MS', 'MAX MS', 'FAILED', 'NOT SENT'], rows));
+  ctx.stdout.write(formatTable(['#', 'TEMPLATE', 'STEP', 'STATUS', 'REQ/S', 'P50 MS', 'P99 MS', 'MAX MS', 'FAILED', 'NOT SENT', 'IN FLIGHT', 'SERVER RSS MIN/MAX/END'], rows));
   // Each run's phases as ab's report gives them (ms), and what its latency includes.
   for (const run of runs) {
     const phases = run.summary?.phases;
