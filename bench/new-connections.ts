@@ -63,13 +63,16 @@ async function runAb(url: string, timeFile: string): Promise<NewConnectionRun> {
   const answered = Number(/Complete requests:\s+(\d+)/.exec(output)?.[1] ?? Number.NaN);
   const failed = Number(/Failed requests:\s+(\d+)/.exec(output)?.[1] ?? 0);
   const rps = Number(/Requests per second:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
-  // "Connect:  min mean [+/-sd] median max" (whole ms): the median is the fourth figure.
+  return { rps, answered, errors: failed, cpuS: cpuOf(timeFile), phasesMs: abPhaseMedians(output) };
+}
+
+/** The medians (whole ms) of ab's "Connection Times" rows: "Connect:  min mean [+/-sd] median max". */
+export function abPhaseMedians(output: string): NonNullable<NewConnectionRun['phasesMs']> {
   const median = (phase: string) => {
     const figures = new RegExp(`^${phase}:\\s+(.*)$`, 'm').exec(output)?.[1]?.trim().split(/\s+/);
     return figures && figures.length >= 5 ? Number(figures[3]) : null;
   };
-  const phasesMs = { connect: median('Connect'), waiting: median('Waiting'), processing: median('Processing'), total: median('Total') };
-  return { rps, answered, errors: failed, cpuS: cpuOf(timeFile), phasesMs };
+  return { connect: median('Connect'), waiting: median('Waiting'), processing: median('Processing'), total: median('Total') };
 }
 
 async function runWrkClosing(url: string, timeFile: string): Promise<NewConnectionRun> {

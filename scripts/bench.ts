@@ -8,6 +8,7 @@ import { benchFrameworkTemplates, benchJvmTemplates } from '../bench/templates-b
 import { benchChartLag } from '../bench/chart-lag.ts';
 import { benchEngineEfficiency, GENERATORS, medianOf } from '../bench/engine-efficiency.ts';
 import { benchLoadEngine } from '../bench/load-engine.ts';
+import { benchConnectAgreement, CONNECT_AGREEMENT_LOAD, CONNECT_AGREEMENT_ROUNDS } from '../bench/connect-agreement.ts';
 import { benchNewConnections, cpuUsPerRequest, NEW_CONNECTION_GENERATORS } from '../bench/new-connections.ts';
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
@@ -146,6 +147,27 @@ else {
     `native engine over HTTP/1.0 ${phasesText(newConnections.runs['native engine, HTTP/1.0'].at(-1))} (its total counts from the connect's start)`;
   print(
     `A new connection per request: nginx (1 worker, core 1) ← each generator on core 0, GET /, ${newConnections.concurrency} concurrent, ${newConnections.durationS} s × ${newConnections.repeats} interleaved rounds (medians; ab sends HTTP/1.0, wrk and the agent's runs Connection: close)`,
+    figures,
+  );
+}
+
+const agreement = await benchConnectAgreement();
+if (agreement.skipped) console.log(`\nConnect time on the lab, Benchlab against ab: skipped (${agreement.skipped})`);
+else {
+  const ms = (value: number | null) => (value === null || !Number.isFinite(value) ? 'n/a' : value.toFixed(2));
+  // ab prints whole ms: a ratio against a 0 is no ratio.
+  const ratio = (ours: number | null, theirs: number | null) => (ours === null || theirs === null || theirs === 0 ? 'n/a (ab reads 0 ms)' : `${(ours / theirs).toFixed(2)}×`);
+  const figures: Record<string, string> = {};
+  agreement.rounds.forEach((round, index) => {
+    const { ab, benchlab } = round;
+    figures[`round ${index + 1}`] =
+      `load average ${round.load.loadAverage.toFixed(2)}, ${percentOf(round.load.busy, 1)} busy; req/s ab ${ab.rps.toFixed(0)}, Benchlab (${benchlab.engine} engine) ${benchlab.rps.toFixed(0)} (${percentOf(benchlab.rps, ab.rps)} of ab's)`;
+    for (const phase of ['connect', 'waiting', 'processing', 'total'] as const) {
+      figures[`round ${index + 1} ${phase} median`] = `ab ${ms(ab.phasesMs[phase])} ms, Benchlab ${ms(benchlab.phasesMs[phase])} ms (${ratio(benchlab.phasesMs[phase], ab.phasesMs[phase])})`;
+    }
+  });
+  print(
+    `Connect time on the lab, Benchlab against ab: nginx (1 worker) on the server host, both from the client host, ${CONNECT_AGREEMENT_LOAD.requests} requests over ${CONNECT_AGREEMENT_LOAD.connections} connections, HTTP/1.0 without keep-alive, ${CONNECT_AGREEMENT_ROUNDS} interleaved rounds`,
     figures,
   );
 }
