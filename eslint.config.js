@@ -25,6 +25,11 @@ export default tseslint.config(
     },
   },
   {
+    // Scripts a JVM template's script engine loads: their top-level functions are called from Java.
+    files: ['server-templates/*/src/main/js/**/*.js'],
+    rules: { '@typescript-eslint/no-unused-vars': 'off' },
+  },
+  {
     files: ['app/**/*.ts'],
     ignores: ['app/**/*.test.ts'],
     rules: {
