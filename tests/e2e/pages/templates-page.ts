@@ -2,6 +2,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import type { BenchlabApi } from '../../../app/contract.ts';
+import { expectAttribute } from '../../support/browser.ts';
 import { waitForLogLine } from './log-terminal.ts';
 import { tableLayoutProblems } from './table-layout.ts';
 
@@ -22,7 +23,9 @@ export class TemplatesPage {
   }
 
   /** The host "Deploy to" has chosen, by name. */
+  /** The host Deploy goes to, once the page knows the hosts' roles (its default is final then). */
   async deployTarget(): Promise<string> {
+    await expectAttribute(this.page.getByTestId('templates-host'), 'data-default-known', 'yes');
     return (await this.page.getByTestId('templates-host').locator('option:checked').innerText()).trim();
   }
 

@@ -39,7 +39,7 @@ export function TemplatesPage() {
   const connected = (hosts ?? []).filter((host) => connections.get(host.id)?.state === 'connected');
   const roles = useServerRoles();
   // Until one is picked, the server host (the wizard's, else the newest session's) when connected, never a load client if avoidable.
-  const target = connected.find((host) => host.id === hostId) ?? defaultDeployHost(connected, roles);
+  const target = connected.find((host) => host.id === hostId) ?? defaultDeployHost(connected, roles ?? { serverHostId: null, clientHostIds: [] });
   /** The deploy last asked for: its progress shows in its template's card, beside the button that asked. */
   const [following, setFollowing] = useState<{ hostId: number; templateId: string } | null>(null);
   const port = Port.safeParse(Number(portText));
@@ -99,7 +99,7 @@ export function TemplatesPage() {
           <div className="actions">
             <label className="field">
               <span>Host</span>
-              <select value={target?.id ?? ''} onChange={(event) => setHostId(Number(event.target.value))} data-testid="templates-host">
+              <select value={target?.id ?? ''} onChange={(event) => setHostId(Number(event.target.value))} data-testid="templates-host" data-default-known={roles ? 'yes' : 'no'}>
                 {connected.map((host) => (
                   <option key={host.id} value={host.id}>
                     {host.name}
