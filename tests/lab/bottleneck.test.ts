@@ -1,6 +1,8 @@
 // The bottleneck verdict on the two-host lab: the Node template's sync variant, whose /sleep blocks
-// its only thread, asked for four times the rate it can serve, is server-bound (not client-bound:
-// the agent on bl-client idles), and replay and Compare say the same from the stored seconds.
+// its only thread, asked for four times the rate it can serve. The lab's hosts are namespaces of one
+// machine (one boot id), so the verdict names no side: it says client and server share a machine,
+// with the server's evidence (the rate missed, latency rising or timeouts) and none against the
+// client (the agent on bl-client idles); replay and Compare say the same from the stored seconds.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -30,7 +32,7 @@ describe('bottleneck verdict on the lab', { skip: labSkipReason() ?? false }, ()
     lab.close();
   });
 
-  test('a sync server asked for 4× what it serves is server-bound, the same live, in replay and in Compare', async () => {
+  test('a sync server asked for 4× what it serves: one machine, named no side, with the server’s evidence, the same live, in replay and in Compare', async () => {
     // One request at a time for 20 ms each: at most 50 requests/s, asked for 200.
     const started = await lab.ok<LiveRun>('runs.start', {
       clientHostId: lab.clientId,
@@ -40,9 +42,9 @@ describe('bottleneck verdict on the lab', { skip: labSkipReason() ?? false }, ()
     const ended = await lab.services.runs.finished(started.sessionId);
     assert.equal(ended.status, 'completed', ended.message ?? '');
     const live = ended.steps[0]!.bottleneck;
-    assert.equal(live?.verdict, 'server-bound', JSON.stringify(live));
+    assert.equal(live?.verdict, 'shared-machine', JSON.stringify(live));
     const kinds = live!.evidence.map((evidence) => evidence.kind);
-    assert.ok(kinds.includes('below-target'), kinds.join());
+    assert.ok(kinds.includes('same-machine') && kinds.includes('below-target'), kinds.join());
     assert.ok(!kinds.includes('agent-cpu') && !kinds.includes('event-loop-lag'), kinds.join());
     assert.ok(kinds.some((kind) => kind === 'latency-rising' || kind === 'timeouts'), kinds.join());
 

@@ -151,9 +151,9 @@ describe('benchlab run on the lab', { skip: skip ?? false }, () => {
 
     // The summary table on stdout, a row per configuration, then each failure with its value.
     const [header, ...rows] = result.stdout.split('\n');
-    assert.match(header!, /^configuration\s+runs\s+req\/s\s+p50\s+p99\s+max\s+errors\s+not sent\s+thresholds$/);
-    assert.match(rows[0]!, /^Node\.js \(node:http\) · async\s+1\s+[\d,]+\s/);
-    assert.match(rows[1]!, /^Node\.js \(node:http\) · sync\s+1\s+[\d,]+\s/);
+    assert.match(header!, /^configuration\s+status\s+runs\s+req\/s\s+p50\s+p99\s+max\s+errors\s+not sent\s+server RSS max\s+thresholds$/);
+    assert.match(rows[0]!, /^Node\.js \(node:http\) · async\s+completed\s+1\s+[\d,]+\s/);
+    assert.match(rows[1]!, /^Node\.js \(node:http\) · sync\s+completed\s+1\s+[\d,]+\s/);
     assert.match(result.stdout, /\nFAILED Node\.js \(node:http\) · async: p99 < 1us — p99 = \d+us, not < 1us\n/);
     assert.match(result.stdout, /\nFAILED Node\.js \(node:http\) · sync: p99 < 1us — p99 = \d+us, not < 1us\n/);
     assert.match(result.stdout, /\nthresholds: 4 hold, 2 failed\n$/);
