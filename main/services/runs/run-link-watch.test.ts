@@ -162,7 +162,7 @@ describe('run link watch', () => {
     assert.deepEqual(f.watch.stallsWithin(SILENT_AFTER_MS), [], 'and is not within a window that ends after it');
   });
 
-  test('an agent stopped by its heartbeat rule: Benchlab silent when it stalled for the most of the limit, else the link', () => {
+  test('an agent stopped by its heartbeat rule: Benchlab silent when one stall left it no second to send in, else the link', () => {
     const heartbeat = { reason: 'heartbeat' as const, message: null };
     const paused = fixture();
     paused.advance(1000);
@@ -176,6 +176,23 @@ describe('run link watch', () => {
     dropped.advance(1000);
     dropped.stall(1500);
     assert.match(dropped.watch.whoWasSilent(heartbeat, 'lab-client').message!, /^the link to lab-client was lost: its agent heard nothing from Benchlab for 15 s and stopped its load$/);
+    // Nor do many: a machine too busy for seconds at a time (stalls adding up past half the limit)
+    // still ran Benchlab between them, and each time it ran it sent its heartbeat.
+    const busy = fixture();
+    busy.advance(HEARTBEAT_TIMEOUT_MS + 5000);
+    for (let i = 0; i < 5; i++) {
+      busy.stall(2500);
+      busy.advance(500);
+    }
+    assert.ok(busy.watch.stallsWithin(HEARTBEAT_TIMEOUT_MS + 5000).reduce((sum, stall) => sum + stall.to - stall.from, 0) > HEARTBEAT_TIMEOUT_MS / 2);
+    assert.match(busy.watch.whoWasSilent(heartbeat, 'lab-client').message!, /^the link to lab-client was lost/);
+    // One long stall after which a short one came still names Benchlab.
+    const resumed = fixture();
+    resumed.advance(1000);
+    resumed.stall(HEARTBEAT_TIMEOUT_MS + 2000);
+    resumed.advance(300);
+    resumed.stall(1200);
+    assert.match(resumed.watch.whoWasSilent(heartbeat, 'lab-client').message!, /^Benchlab was silent: it did not run for 1[67](\.\d)? s/);
     const completed = { reason: 'completed' as const, message: null };
     assert.equal(paused.watch.whoWasSilent(completed, 'lab-client'), completed);
   });

@@ -12,7 +12,7 @@
 import { clockTime } from '../../../app/common/clock-time.ts';
 import type { LiveRun } from '../../../app/runs/runs.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
-import { HEARTBEAT_TIMEOUT_MS } from '../../../app/runs/agent-protocol.ts';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TIMEOUT_MS } from '../../../app/runs/agent-protocol.ts';
 import type { AgentEnd } from './remote-agent.ts';
 import { SilenceWatch } from './silence-watch.ts';
 
@@ -150,18 +150,19 @@ export class RunLinkWatch {
 
   /**
    * An agent that stopped by its heartbeat rule heard nothing from Benchlab for its limit: either
-   * Benchlab itself did not run (its stalls within the last limit and a margin add up to half of it
-   * or more: it was stopped, or the machine too busy to run it) or the link fell. Said as which.
+   * Benchlab itself did not run for about that long in one piece (its process stopped, a machine too
+   * busy to run it at all), or the link fell. Benchlab sends a heartbeat each second whenever it
+   * runs, so stalls with runs between them (a busy machine) still reach a linked agent: only one
+   * stall that left no second to send in for the limit less two heartbeats makes Benchlab the silent one.
    */
   whoWasSilent(end: AgentEnd, clientName: string): AgentEnd {
     if (end.reason !== 'heartbeat' || end.message) return end;
-    const since = this.#clock() - SILENCE_WINDOW_MS;
     const stalls = this.stallsWithin(SILENCE_WINDOW_MS);
-    const stalledMs = stalls.reduce((sum, stall) => sum + stall.to - Math.max(stall.from, since), 0);
-    if (stalledMs < HEARTBEAT_TIMEOUT_MS / 2) {
+    const longestMs = Math.max(0, ...stalls.map((stall) => stall.to - stall.from));
+    if (longestMs < HEARTBEAT_TIMEOUT_MS - 2 * HEARTBEAT_EVERY_MS) {
       return { reason: 'heartbeat', message: `the link to ${clientName} was lost: its agent heard nothing from Benchlab for ${HEARTBEAT_TIMEOUT_MS / 1000} s and stopped its load` };
     }
-    const longestS = Math.round(Math.max(...stalls.map((stall) => stall.to - stall.from)) / 100) / 10;
+    const longestS = Math.round(longestMs / 100) / 10;
     return {
       reason: 'heartbeat',
       message:
