@@ -85,7 +85,7 @@ describe('two plans started at once on one server host', { skip: skip ?? false }
     // The plan that holds the host ran every stage, as if it had been alone.
     assert.match(winner.stderr, /^\[1\/5\] Apply preset .* on lab-server/m);
     assert.match(winner.stderr, /^\[5\/5\] Revert lab-server to its settings before the preset — done/m);
-    assert.match(winner.stdout, new RegExp(`^Node\\.js \\(node:http\\) · async\\s+1\\s+[\\d,]+\\s`, 'm'));
+    assert.match(winner.stdout, new RegExp(`^Node\\.js \\(node:http\\) · async\\s+completed\\s+1\\s+[\\d,]+\\s`, 'm'));
     const sessions = lab.services.sessions.list().map((session) => [session.name, session.status]);
     assert.deepEqual(sessions, [[`${winner.name} — Node.js (node:http) · async`, 'completed']]);
     assert.equal(await sysctl('net.ipv4.tcp_fin_timeout'), finBefore, 'reverted by the plan that applied it');
