@@ -42,7 +42,10 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
     const agentGoneAt = (await agentGone) ?? (await goneAt(agent, SETTLE_MS));
     const ended = await within(run.exited, 'the back end to end its run', RUN_END_MS).catch(() => null);
     await lab.server.reportedAfter(Date.now());
-    const left = await leftovers(lab, owner, SETTLE_MS);
+    // A login whose Benchlab end closed while the link was down ends when TCP's retransmitted FIN
+    // gets through: the retransmits back off by doubling, so the next one can come up to about the
+    // outage's length after the link is back.
+    const left = await leftovers(lab, owner, SETTLE_MS + outageMs);
     const firstAt = run.points.find((point) => !point.warmup)?.at ?? null;
     const store = await checkStore(dataDir, sessionId);
     const report = firstReport(run.states, downAt);
