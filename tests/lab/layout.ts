@@ -73,6 +73,22 @@ const INSTANCES = {
   badinput: { prefix: 'bl2-', thirdOctet: 28 },
   // The seeds' studies with several requests, think time and steps relative to capacity.
   seeds: { prefix: 'bl3-', thirdOctet: 29 },
+  // A preset's limits as they took effect (nofile above the hard cap), one pre-flight box.
+  tookeffect: { prefix: 'bl4-', thirdOctet: 30 },
+  // Templates page and deployment card against a running plan's server.
+  deploycard: { prefix: 'bl5-', thirdOctet: 31 },
+  // A study with several named requests, each run as its own run per template.
+  requests: { prefix: 'bl6-', thirdOctet: 32 },
+  // Think time between an answer and the next request, on both engines.
+  think: { prefix: 'bl7-', thirdOctet: 33 },
+  // Steps relative to a capacity measured by a short calibration.
+  calibrate: { prefix: 'bl8-', thirdOctet: 34 },
+  // Network presets (bandwidth, delay, loss) applied with tc and reverted.
+  netem: { prefix: 'bl9-', thirdOctet: 35 },
+  // A MongoDB-protocol database deployed privately with its template.
+  mongo: { prefix: 'bl0-', thirdOctet: 36 },
+  // Server runtime figures and profiles per run.
+  runtime: { prefix: 'blr2-', thirdOctet: 37 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
