@@ -2,7 +2,7 @@
 // broken or misplaced figures file is listed as broken without losing its study.
 
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -35,5 +35,25 @@ describe('the study catalog', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('every study file says in a comment what the 2-core lab made it scale, and each seed’s tool keeps its own timeout', async () => {
+    const files = readdirSync(STUDIES_DIR).filter((file) => file.endsWith('.yaml'));
+    assert.ok(files.length >= 5);
+    for (const file of files) {
+      assert.match(readFileSync(join(STUDIES_DIR, file), 'utf8'), /^# Scaled for the 2-core lab: \S.*$/m, `${file} has a "# Scaled for the 2-core lab:" line`);
+    }
+    // Each tool's own request timeout, so answers the seed waited for are not cut into timeouts:
+    // ab and siege 30 s, wrk 2 s, Gatling 60 s; loadtest has none (the seed's slowest answer took 26 s).
+    const { studies } = await loadStudies(STUDIES_DIR);
+    const timeout = (id: string) => studies.find((study) => study.id === id)?.profile.request.timeoutMs;
+    assert.equal(timeout('ab-fixed-count'), 30_000);
+    assert.equal(timeout('wrk-connections'), 2_000);
+    assert.equal(timeout('gatling-file'), 60_000);
+    assert.ok(timeout('loadtest-sleep')! > 26_000, `loadtest: ${timeout('loadtest-sleep')} ms`);
+    for (const study of studies.filter((candidate) => candidate.id.startsWith('siege'))) assert.equal(study.profile.request.timeoutMs, 30_000, study.id);
+    // A warm-up only where the seed had one: wrk's (10 connections for 10 s before the sweep).
+    assert.equal(studies.find((study) => study.id === 'wrk-connections')?.profile.warmupS, 10);
+    for (const id of ['ab-fixed-count', 'loadtest-sleep', 'gatling-file', 'siege-mixed']) assert.equal(studies.find((study) => study.id === id)?.profile.warmupS, 0, id);
   });
 });
