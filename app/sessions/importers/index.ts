@@ -13,6 +13,7 @@ import { IMPORT_FORMATS, ImportError, type FormatParser, type ImportedResult, ty
 import { createJmeterParser } from './jmeter.ts';
 import { createK6Parser } from './k6.ts';
 import { createLoadtestParser } from './loadtest.ts';
+import { createLocustParser } from './locust.ts';
 import { createOhaParser } from './oha.ts';
 import { createSiegeParser } from './siege.ts';
 import { createVegetaParser } from './vegeta.ts';
@@ -50,6 +51,7 @@ export const IMPORTERS: Record<ImportFormat, Importer> = {
   autocannon: { label: "autocannon's JSON", accepts: 'autocannon -j output', create: createAutocannonParser },
   loadtest: { label: "loadtest's output", accepts: "loadtest's text output (the npm package)", create: createLoadtestParser },
   artillery: { label: "Artillery's report", accepts: 'artillery run --output report.json', create: createArtilleryParser },
+  locust: { label: "Locust's statistics", accepts: "Locust's --csv statistics (the _stats.csv file)", create: createLocustParser },
 };
 
 export function isImportFormat(text: string): text is ImportFormat {
@@ -73,6 +75,8 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
   // The one XML format read; a file cut after its first line has only the declaration to go by.
   if (/^<\?xml\b|^<testResults\b/.test(first) || (first.startsWith('<') && /<testResults\b|<httpSample\b|<sample\b/.test(all))) return { format: 'jmeter', what: "JMeter's JTL XML" };
   if (/^\d{13},\d+,[^,]*,(\d{3}|Non HTTP response code[^,]*),/.test(first)) return { format: 'jmeter', what: "JMeter's JTL CSV without its header" };
+  if (/^Type,Name,Request Count,Failure Count/.test(first)) return { format: 'locust', what: "Locust's _stats.csv" };
+  if (/^Timestamp,User Count,Type,Name/.test(first)) return { format: 'locust', what: "Locust's _stats_history.csv" };
   if (/^Requests: \d+(?: \(\d+%\))?, requests per second: /m.test(all) || /^Target URL:\s+\S+$/m.test(all)) return { format: 'loadtest', what: "loadtest's output" };
   if (LOG_OR_SUMMARY_OF_SIEGE.test(all)) return { format: 'siege', what: "siege's output" };
   // A JSON summary may follow a tool's notices (siege's first-use lines).

@@ -9,6 +9,7 @@ import { AUTOCANNON_RATE_LABEL } from './autocannon.ts';
 import { BOMBARDIER_RATE_LABEL } from './bombardier.ts';
 import { importText } from './index.ts';
 import { LOADTEST_RATE_LABEL } from './loadtest.ts';
+import { LOCUST_RATE_LABEL } from './locust.ts';
 
 const tool = (name: string) => readFileSync(new URL(`../../../tests/fixtures/imports/tools/${name}`, import.meta.url), 'utf8');
 
@@ -110,4 +111,25 @@ test("Artillery's JSON report (artillery.json): answers and errors from its aggr
   assert.deepEqual([result.summary.meanUs, result.summary.p50Us, result.summary.p99Us, result.summary.maxUs], [times.mean! * 1000, times.p50! * 1000, times.p99! * 1000, times.max! * 1000]);
   assert.equal(result.startedAt, new Date(firstMetricAt).toISOString());
   assert.throws(() => importText('autocannon', 'a.json', tool('artillery.json')), { message: /^a\.json(:\d+)?: this looks like Artillery's JSON report, not autocannon's JSON: import it as artillery$/ });
+});
+
+test("Locust's --csv statistics (locust_stats.csv): the Aggregated row, its run length from its count over its Requests/s, failures failed without an answer; its history file is pointed at the stats", () => {
+  const [header, , aggregated] = tool('locust_stats.csv').trim().split('\n').map((line) => line.split(','));
+  const row = Object.fromEntries(header!.map((name, index) => [name, aggregated![index]!]));
+  assert.equal(row.Name, 'Aggregated');
+  const result = importText('locust', 'locust_stats.csv', tool('locust_stats.csv'));
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  const count = Number(row['Request Count']);
+  const failures = Number(row['Failure Count']);
+  assert.ok(failures > 0, "/fail answers every 10th with 500, which Locust fails");
+  assert.equal(result.summary.requests, count - failures);
+  assert.equal(result.summary.failed, failures);
+  assert.equal(result.summary.seconds, count / Number(row['Requests/s']));
+  assert.ok(result.summary.requestsPerSecond < Number(row['Requests/s']), 'answers per second leave the failures out');
+  assert.equal(result.toolFigures![LOCUST_RATE_LABEL], Number(row['Requests/s']));
+  assert.deepEqual([result.summary.meanUs, result.summary.p50Us, result.summary.p99Us, result.summary.maxUs], [Number(row['Average Response Time']) * 1000, Number(row['50%']) * 1000, Number(row['99%']) * 1000, Number(row['Max Response Time']) * 1000]);
+  assert.ok(result.missing.some((line) => line.startsWith(`${failures} failures counted as failed without an answer`)));
+  assert.throws(() => importText('locust', 'locust_stats_history.csv', tool('locust_stats_history.csv')), { message: /^locust_stats_history\.csv:1: this is Locust's statistics history/ });
+  assert.throws(() => importText('wrk', 'stats.csv', tool('locust_stats.csv')), { message: "stats.csv:1: this looks like Locust's _stats.csv, not wrk's text output: import it as locust" });
+  assert.throws(() => importText('locust', 'cut.csv', tool('locust_stats.csv').split('\n').slice(0, 2).join('\n') + '\n'), { message: /no "Aggregated" row/ });
 });
