@@ -16,7 +16,6 @@ import {
   planOrder,
   planStages,
   repeatGroup,
-  sessionNameFor,
   unrevertedHosts,
   type PlanNames,
   type PlanSpecInput,
@@ -200,10 +199,7 @@ describe('repeats', () => {
     assert.deepEqual(planEstimate(plan), { seconds: 4 * (ESTIMATE_S.deploy + 10 + ESTIMATE_S.stop), byCount: false });
   });
 
-  test('session names say which run; one repeat group per target and plan run', () => {
-    assert.equal(sessionNameFor({ name: 'seed', repeats: 5 }, 'node', 3), 'seed — node (run 3 of 5)');
-    assert.equal(sessionNameFor({ name: 'x'.repeat(200), repeats: 5 }, 'node', 3).length, 200);
-    assert.match(sessionNameFor({ name: 'x'.repeat(200), repeats: 5 }, 'node', 3), / \(run 3 of 5\)$/);
+  test('one repeat group per target and plan run', () => {
     assert.notEqual(repeatGroup(1, '2026-01-01T00:00:00.000Z', 0), repeatGroup(1, '2026-01-01T00:00:00.000Z', 1));
     assert.notEqual(repeatGroup(1, '2026-01-01T00:00:00.000Z', 0), repeatGroup(1, '2026-01-02T00:00:00.000Z', 0));
   });
@@ -424,16 +420,6 @@ describe('planEstimate', () => {
   test('a count-ended load is estimated from its profile, not as its 600 s cap', () => {
     const plan = spec({ profile: { ...closedProfile, load: { model: 'closed', connections: 100, requests: 10_000 } } });
     assert.deepEqual(planEstimate(plan), { seconds: ESTIMATE_S.deploy + 1 + ESTIMATE_S.stop, byCount: true });
-  });
-});
-
-describe('sessionNameFor', () => {
-  test('the plan name and the target', () => {
-    assert.equal(sessionNameFor({ name: 'wrk seed' }, 'Vert.x event loop'), 'wrk seed — Vert.x event loop');
-  });
-
-  test('never longer than a session name may be', () => {
-    assert.equal(sessionNameFor({ name: 'x'.repeat(200) }, 'node').length, 200);
   });
 });
 

@@ -234,13 +234,6 @@ function countStepSeconds(profile: LoadProfile, load: StepLoad, basis: EstimateB
   return Math.min(profile.countStepCapS, Math.max(1, Math.ceil(requests / rate)));
 }
 
-/** The session name a target's run gets: the plan's name, what was deployed, and which repeat. */
-export function sessionNameFor(spec: Pick<PlanSpec, 'name'> & { repeats?: number }, templateLabel: string, round = 1): string {
-  const repeats = spec.repeats ?? 1;
-  const suffix = repeats > 1 ? ` (run ${round} of ${repeats})` : '';
-  return `${spec.name} — ${templateLabel}`.slice(0, 200 - suffix.length) + suffix;
-}
-
 /** The order targets run in: round by round, every target once per round (A B A B …, not A A B B). */
 export function planOrder(spec: Pick<PlanSpec, 'targets' | 'repeats'>): Array<{ target: number; round: number }> {
   const order: Array<{ target: number; round: number }> = [];

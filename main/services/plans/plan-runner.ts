@@ -21,7 +21,6 @@ import {
   planStages,
   presetApplications,
   repeatGroup,
-  sessionNameFor,
   targetStageId,
   type EstimateBasis,
   type PlanNames,
@@ -44,6 +43,7 @@ import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { TemplateService } from '../templates/template-service.ts';
 import type { HostHold } from '../templates/server-hold.ts';
+import { planSessionName } from '../../../app/sessions/session-names.ts';
 import { describeHolder, describeLoads, describeServer } from '../../../app/templates/server-words.ts';
 
 export interface PlanRunnerOptions {
@@ -360,7 +360,7 @@ export class PlanRunner {
     try {
       const final = await this.#run(active, stage, async () => {
         const started = await this.#options.runs.start({
-          name: sessionNameFor(spec, templateLabel, which.round),
+          name: planSessionName(spec, which.index, templateLabel, which.round),
           ...(spec.clients ? { clients: spec.clients } : { clientHostId: spec.clientHostId }),
           serverHostId: spec.serverHostId,
           profile: { ...spec.profile, target: deployment.url ?? spec.profile.target },

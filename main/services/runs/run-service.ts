@@ -61,6 +61,7 @@ import { measureClockOffset } from './clock-sync.ts';
 import { RunLinkWatch } from './run-link-watch.ts';
 import { StepRecorder } from './step-recorder.ts';
 import { describeServerChange, serverDegraded, ServerPidWatch, type ServerChange } from './server-change.ts';
+import { runSessionName } from '../../../app/sessions/session-names.ts';
 
 /** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
 const SESSION_CAP_MARGIN_S = 30;
@@ -242,7 +243,7 @@ export class RunService {
 
     const first = clients[0]!;
     const now = new Date();
-    const name = args.name ?? `${describeTarget(target)}${profile.request.path} — ${steps.map((step) => step.label).join(' / ')}`.slice(0, 200);
+    const name = args.name ?? runSessionName(profile);
     const session = this.#options.sessions.create({
       name,
       clientHostId: first.hostId,

@@ -4,7 +4,8 @@
 // field: a field that no longer fits falls back to its default.
 
 import { DEFAULT_ENGINE_CHOICE, EngineChoice } from '../../../../app/runs/engine-choice.ts';
-import { expandSteps, LoadProfile } from '../../../../app/runs/load-profile.ts';
+import { LoadProfile } from '../../../../app/runs/load-profile.ts';
+import { runSessionName } from '../../../../app/sessions/session-names.ts';
 import { DEFAULT_DRAFT, profileOf, restoreProfileDraft, type ProfileDraft } from './profile-draft.ts';
 
 export interface RunDraft {
@@ -33,7 +34,5 @@ export function restoreRunDraft(saved: unknown): RunDraft {
 /** The name proposed for a session of this form: what it loads and its steps; null while the profile is invalid. */
 export function defaultRunName(profile: ProfileDraft): string | null {
   const parsed = LoadProfile.safeParse(profileOf(profile));
-  if (!parsed.success) return null;
-  const steps = expandSteps(parsed.data).map((step) => step.label);
-  return `${parsed.data.target.replace(/\/$/, '')}${parsed.data.request.path} — ${steps.join(' / ')}`.slice(0, 200);
+  return parsed.success ? runSessionName(parsed.data) : null;
 }
