@@ -114,6 +114,7 @@ export function createServices(options: ServiceOptions): Services {
     connectChecks,
     dataDir: options.dataDir,
     holder: processHolder(options.transport),
+    frontDoor: options.transport === 'cli' ? 'cli' : 'app',
     loadsOn: (server) => sessionsLoading(sessions.runningLoads(), server),
     // Called only once both exist: a run of this process loading that server stops its load first.
     takingDown: (server) => runs.serverTakenDown(server),
@@ -157,6 +158,7 @@ export function createServices(options: ServiceOptions): Services {
     templates,
     runs,
     estimates,
+    frontDoor: options.transport === 'cli' ? 'cli' : 'app',
     // A CLI's plan is its own: the runner holds it while the process lives, so it never replaces the
     // app's last plan in the wizard, nor marks a plan the open app is running interrupted.
     store:

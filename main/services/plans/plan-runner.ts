@@ -44,7 +44,7 @@ import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { TemplateService } from '../templates/template-service.ts';
 import type { HostHold } from '../templates/server-hold.ts';
 import { planSessionName } from '../../../app/sessions/session-names.ts';
-import { describeHolder, describeLoads, describeServer } from '../../../app/templates/server-words.ts';
+import { describeHolder, describeLoads, describeServer, howToFreeHost, type FrontDoor } from '../../../app/templates/server-words.ts';
 
 export interface PlanRunnerOptions {
   bus: EventBus;
@@ -60,6 +60,8 @@ export interface PlanRunnerOptions {
   estimates?: { basis(): EstimateBasis };
   /** Where the plan is kept as it runs, so a Benchlab that ends mid-plan still shows it after. */
   store: { load(): unknown; save(plan: PlanState): void };
+  /** Where refusals are read: the CLI's name the command that clears the way. Default app. */
+  frontDoor?: FrontDoor;
 }
 
 interface Active {
@@ -193,7 +195,7 @@ export class PlanRunner {
       const occupant = await this.#options.templates.occupant(spec.serverHostId);
       if (occupant) {
         const who = occupant.startedBy === 'this' ? "started from this Benchlab's Templates page" : describeHolder(occupant.holder, occupant.heartbeatAgeSeconds);
-        throw new ApiError('conflict', `${host} runs ${describeServer(occupant)}, ${who}${describeLoads(occupant.runs)}: ${untouched}. Stop that server first, or choose another server host.`);
+        throw new ApiError('conflict', `${host} runs ${describeServer(occupant)}, ${who}${describeLoads(occupant.runs)}: ${untouched}. ${howToFreeHost(this.#options.frontDoor ?? 'app', host, occupant)}`);
       }
       return hold;
     } catch (error) {

@@ -4,7 +4,7 @@
 // the user named that very deployment. Also which sessions load a server now.
 
 import { parseTarget } from '../../../app/runs/load-profile.ts';
-import { describeHolder, describeLoads, describeServer } from '../../../app/templates/server-words.ts';
+import { describeHolder, describeLoads, describeServer, howToStopHeld, type FrontDoor } from '../../../app/templates/server-words.ts';
 import { isOwnerAlive } from '../store/process-owner.ts';
 import type { RecordedDeployment, RunInspection } from './remote-server.ts';
 
@@ -25,10 +25,10 @@ export function ownershipOf(inspection: RunInspection, ourDeploymentId: string |
   return { kind: 'leftover', recorded };
 }
 
-/** Why a server another live Benchlab holds is left alone, with what would take it down on purpose. */
-export function heldElsewhere(hostName: string, other: Extract<Ownership, { kind: 'other' }>, runs: readonly string[], action: string): string {
+/** Why a server another live Benchlab holds is left alone, with what would take it down on purpose (in the front door's terms). */
+export function heldElsewhere(hostName: string, other: Extract<Ownership, { kind: 'other' }>, runs: readonly string[], action: string, frontDoor: FrontDoor = 'app'): string {
   const id = other.recorded?.id ? ` (deployment ${other.recorded.id})` : '';
-  return `${hostName} runs ${describeServer(other.recorded)}${id}, ${describeHolder(other.recorded?.holder, other.heartbeatAgeSeconds)}${describeLoads(runs)}: ${action}. Stop it from that Benchlab, or confirm stopping that very deployment here.`;
+  return `${hostName} runs ${describeServer(other.recorded)}${id}, ${describeHolder(other.recorded?.holder, other.heartbeatAgeSeconds)}${describeLoads(runs)}: ${action}. ${howToStopHeld(frontDoor, hostName, other.recorded?.id ?? null)}`;
 }
 
 /**

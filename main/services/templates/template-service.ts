@@ -25,7 +25,7 @@ import { installRuntime } from './runtime-install.ts';
 import { DATABASE_FOLDER, findPostgres, startPrivatePostgres } from './private-postgres.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
 import { beat, inspectRun, probeHost, startSupervised, stopRun, waitReady, watchLogs, type RecordedDeployment } from './remote-server.ts';
-import { describeHolder, describeLoads, describeServer } from '../../../app/templates/server-words.ts';
+import { describeHolder, describeLoads, describeServer, type FrontDoor } from '../../../app/templates/server-words.ts';
 import { heldElsewhere, ownershipOf } from './server-owner.ts';
 import { holdHost, type HostHold } from './server-hold.ts';
 
@@ -60,6 +60,8 @@ export interface TemplateServiceOptions {
   loadsOn?: (server: { hostId: number; address: string; port: number }) => string[];
   /** Told right before this Benchlab takes a running server down (a run loading it stops its load first). */
   takingDown?: (server: { hostId: number; port: number; why: string }) => void;
+  /** Where refusals are read: the CLI's say the command that would do it, the app's the button. Default app. */
+  frontDoor?: FrontDoor;
 }
 
 /**
@@ -388,7 +390,7 @@ export class TemplateService {
       const named = owner.kind === 'other' && replace !== null && recorded?.id === replace;
       if (owner.kind === 'other' && !named) {
         const loads = this.#loadsOn(active.deployment.hostId, recorded?.port ?? null);
-        throw new ApiError('conflict', heldElsewhere(host.name, owner, loads, `not replaced by ${active.manifest.name}`));
+        throw new ApiError('conflict', heldElsewhere(host.name, owner, loads, `not replaced by ${active.manifest.name}`, this.#options.frontDoor));
       }
       if (inspection.alive && recorded?.port) this.#options.takingDown?.({ hostId: host.id, port: recorded.port, why: `taken down by this Benchlab to deploy ${active.manifest.name} in its place` });
       const stopped = await stopRun(transport, run, recorded?.stopSignal ?? 'TERM', recorded?.graceSeconds ?? 5, recorded?.logs ?? []);
@@ -562,7 +564,7 @@ export class TemplateService {
     const recorded = inspection.deployment;
     const owner = ownershipOf(inspection, current?.id ?? null, this.#liveAge);
     if (owner.kind === 'other' && (options.deploymentId === undefined || options.deploymentId !== recorded?.id)) {
-      throw new ApiError('conflict', heldElsewhere(host.name, owner, this.#loadsOn(hostId, recorded?.port ?? null), 'not stopped'));
+      throw new ApiError('conflict', heldElsewhere(host.name, owner, this.#loadsOn(hostId, recorded?.port ?? null), 'not stopped', this.#options.frontDoor));
     }
     // Our card follows the stop only while the run dir holds our server (or nothing any more).
     const active = owner.kind === 'ours' || owner.kind === 'none' ? current : undefined;
@@ -756,7 +758,7 @@ export class TemplateService {
  * bundled folder or from BENCHLAB_TEMPLATES_DIR (your own templates, with the bundled payload).
  */
 export function templateServiceFromEnv(
-  options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections' | 'connectChecks' | 'holder' | 'loadsOn' | 'takingDown'> & { dataDir: string },
+  options: Pick<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections' | 'connectChecks' | 'holder' | 'loadsOn' | 'takingDown' | 'frontDoor'> & { dataDir: string },
 ): TemplateService {
   return new TemplateService({
     ...options,
