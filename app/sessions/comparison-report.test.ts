@@ -92,7 +92,9 @@ function sweep(): Comparison {
     hosts: {
       rows: [
         { role: 'server', label: 'kernel', values: ['6.12', '6.12'], differs: false },
+        { role: 'server', label: 'OS', values: ['Debian 13', 'Debian 13'], differs: false },
         { role: 'server', label: 'cores', values: ['2', '4'], differs: true },
+        { role: 'client', label: 'memory', values: ['7.6 GiB', '7.6 GiB'], differs: false },
       ],
       warnings: ['Not comparable: the server hosts differ in cores.'],
     },
@@ -126,7 +128,7 @@ test('first page: the configurations by letter, the headline with its verdict, t
   assert.match(withEngine, /<th class="text">Engine<\/th>/);
 });
 
-test('layout: every heading is kept with what follows it; the host table holds only facts that differ, the rest folded into a line', () => {
+test('layout: every heading is kept with what follows it; the hosts section prints only facts that differ, the rest counted', () => {
   const html = renderReportHtml(sweep(), { generatedAt: new Date('2026-01-02T00:00:00Z'), notes: 'n' });
   const headings = [...html.matchAll(/<h([23])>/g)];
   assert.ok(headings.length >= 6);
@@ -139,7 +141,10 @@ test('layout: every heading is kept with what follows it; the host table holds o
   const hostTable = /<table data-section="host-diff">.*?<\/table>/s.exec(html)![0];
   assert.match(hostTable, /cores/);
   assert.doesNotMatch(hostTable, /kernel/);
-  assert.match(html, /Server hosts alike<\/b> in every session: kernel 6\.12\./);
+  const hosts = /data-section="hosts".*$/s.exec(html)![0];
+  for (const alike of ['kernel', '6.12', 'Debian 13', '7.6 GiB']) assert.ok(!hosts.includes(alike), `"${alike}" is alike in every session: not printed`);
+  assert.match(hosts, /Server hosts:<\/b> 2 facts identical in every session \(not listed\)\./);
+  assert.match(hosts, /Client hosts:<\/b> 1 fact identical in every session \(not listed\)\./);
 });
 
 test('no internal field names: a stored profile is described in words', () => {

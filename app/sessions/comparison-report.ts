@@ -351,17 +351,17 @@ function repeatsSection(comparison: Comparison, headline: Headline): string {
   );
 }
 
-/** Hosts: a table of the facts that differ between sessions, the facts alike everywhere folded into one line per role. */
+/** Hosts: a table of only the facts that differ between sessions; those alike everywhere are counted per role, not listed. */
 function hostsSection(comparison: Comparison): string {
   const rows = comparison.hosts.rows;
   if (rows.length === 0) return '';
   const alike = (row: (typeof rows)[number]) => !row.differs && row.values.every((value) => value !== null);
   const differing = rows.filter((row) => !alike(row));
-  const folded = (['server', 'client'] as const).flatMap((role) => {
-    const same = rows.filter((row) => row.role === role && alike(row));
-    return same.length > 0 ? [`<div class="meta alike"><b>${role === 'server' ? 'Server' : 'Client'} hosts alike</b> in every session: ${escapeXml(same.map((row) => `${row.label} ${row.values[0]}`).join('; '))}.</div>`] : [];
+  const counted = (['server', 'client'] as const).flatMap((role) => {
+    const same = rows.filter((row) => row.role === role && alike(row)).length;
+    return same > 0 ? [`<div class="meta alike"><b>${role === 'server' ? 'Server' : 'Client'} hosts:</b> ${plural(same, 'fact')} identical in every session (not listed).</div>`] : [];
   });
-  const intro = '<div class="meta">As each session recorded its hosts when it started.</div>';
+  const intro = '<div class="meta">As each session recorded its hosts when it started; only the facts that differ are listed.</div>';
   const diffTable = differing.length > 0
     ? table(
         ['Host', 'Fact', ...comparison.sessions.map((_, i) => sessionLabel(comparison, i))],
@@ -369,7 +369,7 @@ function hostsSection(comparison: Comparison): string {
         { textColumns: 2 + comparison.sessions.length, attributes: ' data-section="host-diff"' },
       )
     : '<div class="meta">The hosts did not differ in any recorded fact.</div>';
-  return section(2, 'Hosts', `${intro}${diffTable}`, folded.join(''), ' data-section="hosts"');
+  return section(2, 'Hosts', `${intro}${diffTable}`, counted.join(''), ' data-section="hosts"');
 }
 
 export function renderReportHtml(comparison: Comparison, options: { generatedAt: Date; notes?: string }): string {
