@@ -5,11 +5,16 @@
 // and a timed-out request is counted, not put in the histogram. A connection that takes one request
 // (HTTP/1.0, `Connection: close`) is replaced as soon as its answer is read; one the server closed or
 // reset is opened again at once; one that could not connect counts the request it set out to send
-// as failed and is tried again after a pause.
+// as failed and is tried again after a pause. With a think time (app/runs/think-time.ts) each
+// connection pauses before each request it sends, its first one too: a kept-alive connection stays
+// open through the pause, a connection per request is opened after it, and the pause is in no
+// latency (the request's time starts after it). A connection lost while it pauses is replaced when
+// its pause ends; one lost under a request pauses anew before the next.
 
 import { DeadlineQueue } from './deadline-queue.ts';
 import { errorKindOf, HttpConnection, now, type ConnectionListener, type EncodedRequest } from './http-client.ts';
 import { MEASURE, WARMUP, type PhaseTag } from './interval-recorder.ts';
+import { thinkPauseMs, type ThinkTime } from '../app/runs/think-time.ts';
 import type { Driver, DriverContext } from './thread-messages.ts';
 
 /** Pause before connecting again after a failed connect, so a refusing target is not hammered in a tight loop. */
@@ -26,6 +31,9 @@ export class ClosedDriver implements Driver {
   /** Connections already replaced when their answer was read: their close opens no other. */
   readonly #replaced = new Set<HttpConnection>();
   readonly #listener: ConnectionListener;
+  readonly #think: ThinkTime | undefined;
+  /** When a connection's next request may go: drawn as its answer arrived, until the pause ends. */
+  readonly #nextAt = new WeakMap<HttpConnection, number>();
   #measureAt = Number.POSITIVE_INFINITY;
   /** Measured requests still to send (a fixed count), or null for a timed step. */
   #budget: number | null;
@@ -44,6 +52,7 @@ export class ClosedDriver implements Driver {
     this.#pipelining = load.pipelining;
     this.#timeoutMs = context.setup.request.timeoutMs;
     this.#budget = load.requests ?? null;
+    this.#think = load.thinkTime;
     const recorder = context.recorder;
     this.#listener = {
       connected: (connection, connectUs) => {
@@ -52,13 +61,22 @@ export class ClosedDriver implements Driver {
       },
       answered: (connection, statusCode, bytes, from, tag, waitingUs, connectUs) => {
         recorder.answered(tag as PhaseTag, statusCode, bytes, (now() - from) * 1000, waitingUs, connectUs);
-        if (connection.usable) this.#fill(connection);
-        else if (connection.outstanding === 0 && !this.#stopped) {
-          // Its one request is done (or the server said close): the next connection starts now,
-          // not a loop turn later at the close.
+        const nextAt = this.#think ? now() + thinkPauseMs(this.#think) : null;
+        if (nextAt !== null) this.#nextAt.set(connection, nextAt);
+        if (connection.usable) {
+          if (nextAt === null) this.#fill(connection);
+          else
+            this.#when(nextAt, () => {
+              this.#nextAt.delete(connection);
+              this.#fill(connection);
+            });
+        } else if (connection.outstanding === 0 && !this.#stopped) {
+          // Its one request is done (or the server said close): the next connection starts now (or
+          // when its pause ends), not a loop turn later at the close.
           this.#replaced.add(connection);
           this.#connections.delete(connection);
-          this.#open();
+          if (nextAt === null) this.#open();
+          else this.#when(nextAt, () => this.#open());
         }
         this.#check();
       },
@@ -81,13 +99,29 @@ export class ClosedDriver implements Driver {
   start(startAt: number): void {
     this.#measureAt = startAt + this.#context.setup.warmupS * 1000;
     const count = this.#context.setup.closed!.connections;
-    // A timer may fire a little early (whole milliseconds): no connection opens before the start.
-    const open = () => {
-      const early = startAt - now();
-      if (early > 0) setTimeout(open, Math.ceil(early));
-      else for (let i = 0; i < count; i++) this.#open();
-    };
-    open();
+    const think = this.#think;
+    if (think) {
+      // Each connection pauses before its first request too, so random pauses spread the starts.
+      for (let i = 0; i < count; i++) this.#when(startAt + thinkPauseMs(think), () => this.#open());
+      return;
+    }
+    this.#when(startAt, () => {
+      for (let i = 0; i < count; i++) this.#open();
+    });
+  }
+
+  /** Runs `action` at `at` (epoch ms): a timer may fire a little early (whole milliseconds), so it waits again then. */
+  #when(at: number, action: () => void): void {
+    const early = at - now();
+    if (early <= 0) {
+      action();
+      return;
+    }
+    const pause = setTimeout(() => {
+      this.#pauses.delete(pause);
+      this.#when(at, action);
+    }, Math.ceil(early));
+    this.#pauses.add(pause);
   }
 
   catchUp(): void {}
@@ -156,8 +190,14 @@ export class ClosedDriver implements Driver {
     this.#connections.delete(connection);
     const code = (error as { code?: unknown } | null)?.code;
     if (code === 'EADDRNOTAVAIL') this.#context.recorder.portError();
-    if (wasConnected) this.#open();
-    else {
+    if (wasConnected) {
+      if (!this.#think) this.#open();
+      else {
+        // Lost while it paused: the next request still waits for that pause; lost under a request: a new one.
+        const at = this.#nextAt.get(connection) ?? now() + thinkPauseMs(this.#think);
+        this.#when(at, () => this.#open());
+      }
+    } else {
       // The connection set out to send a request: it is scheduled and failed with the connect.
       const tag = this.#schedule(now());
       if (tag !== null) this.#context.recorder.failed(tag, errorKindOf(error));

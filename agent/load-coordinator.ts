@@ -71,6 +71,7 @@ export function planThreads(config: LoadAgentConfig, cores = availableParallelis
           pipelining: load.pipelining,
           durationS: load.durationS,
           requests: load.requests === undefined ? undefined : share(load.requests, count, index),
+          ...(load.thinkTime ? { thinkTime: load.thinkTime } : {}),
         },
       };
     }

@@ -3,6 +3,7 @@
 // drivers nor the coordinator depend on the thread's body.
 
 import type { RequestSpec } from '../app/runs/load-profile.ts';
+import type { ThinkTime } from '../app/runs/think-time.ts';
 import type { Target } from './http-client.ts';
 import type { IntervalData, IntervalRecorder, PhaseTag } from './interval-recorder.ts';
 
@@ -12,7 +13,7 @@ export interface ThreadSetup {
   request: RequestSpec;
   /** Whole seconds of warm-up before the measured window. */
   warmupS: number;
-  closed?: { connections: number; pipelining: number; durationS?: number | undefined; requests?: number | undefined };
+  closed?: { connections: number; pipelining: number; durationS?: number | undefined; requests?: number | undefined; thinkTime?: ThinkTime | undefined };
   /** `maxConnections`: opened on demand up to this many. */
   open?: { rate: number; phase: number; maxConnections: number; requests?: number | undefined; durationS: number };
 }

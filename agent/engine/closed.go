@@ -4,7 +4,11 @@
 // request from the start of its connect, which it paid; the timeout runs from the write, and a
 // timed-out request is counted, not put in the histogram. A connection the server closed or reset
 // is opened again at once; one that could not connect counts the request it set out to send as
-// failed and is tried again after a pause.
+// failed and is tried again after a pause. With a think time (think.go) each connection pauses
+// before each request it sends, its first one too: a kept-alive connection stays open through the
+// pause, a connection per request is opened after it, and the pause is in no latency (a request's
+// time starts after it). A connection lost while it pauses is replaced when its pause ends; one
+// lost under a request pauses anew before the next.
 
 package main
 
@@ -25,7 +29,10 @@ type closedDriver struct {
 	// Times at which a connection is to be opened (the start, and pauses after failed connects).
 	opens timeRing
 	// Connects under way: with a fixed count, no more are opened than requests are left to send.
-	connecting  int64
+	connecting int64
+	// The think time (nil: none), and the pauses under way by when they end.
+	think       *ThinkTime
+	wakes       wakeHeap
 	stopped     bool
 	finished    bool
 	draining    bool
@@ -42,6 +49,7 @@ func newClosedDriver(l *loop, config *Config, plan ThreadPlan) *closedDriver {
 		warmupNs:    int64(config.WarmupSeconds()) * 1_000_000_000,
 		measureAt:   1<<63 - 1,
 		budget:      -1,
+		think:       config.Load.ThinkTime,
 	}
 	if plan.Requests != nil {
 		d.budget = *plan.Requests
@@ -52,7 +60,12 @@ func newClosedDriver(l *loop, config *Config, plan ThreadPlan) *closedDriver {
 func (d *closedDriver) start(startAt int64) {
 	d.measureAt = startAt + d.warmupNs
 	for range d.connections {
-		d.opens.push(startAt)
+		if d.think != nil {
+			// Each connection pauses before its first request too, so random pauses spread the starts.
+			d.wakes.push(wake{at: startAt + d.think.pauseNs()})
+		} else {
+			d.opens.push(startAt)
+		}
 	}
 }
 
@@ -139,14 +152,22 @@ func (d *closedDriver) connected(c *conn, connectNs int64) {
 
 func (d *closedDriver) answered(c *conn, status int, bytes int64, from int64, tag int, now int64, phases answerPhases) {
 	d.l.recorder.answered(tag, status, bytes, now-from, phases)
-	c.wantsFill = true
+	if d.think == nil {
+		c.wantsFill = true
+		return
+	}
+	// A connection per request is replaced at its close, after this pause (closed below).
+	c.nextAt = now + d.think.pauseNs()
+	if c.usable() {
+		d.wakes.push(wake{at: c.nextAt, conn: c})
+	}
 }
 
 func (d *closedDriver) failed(_ *conn, kind int, _ int64, tag int) {
 	d.l.recorder.failed(tag, kind, -1)
 }
 
-func (d *closedDriver) closed(_ *conn, wasConnected bool, errno syscall.Errno) {
+func (d *closedDriver) closed(c *conn, wasConnected bool, errno syscall.Errno) {
 	if d.finished {
 		return
 	}
@@ -154,7 +175,16 @@ func (d *closedDriver) closed(_ *conn, wasConnected bool, errno syscall.Errno) {
 		d.l.recorder.portErrors++
 	}
 	if wasConnected {
-		d.open()
+		if d.think == nil {
+			d.open()
+			return
+		}
+		// Lost while it paused: the next request still waits for that pause; lost under a request: a new one.
+		at := c.nextAt
+		if at == 0 {
+			at = d.l.now() + d.think.pauseNs()
+		}
+		d.wakes.push(wake{at: at})
 		return
 	}
 	d.connecting--
@@ -181,6 +211,16 @@ func (d *closedDriver) tick(now int64) {
 		d.opens.pop()
 		d.open()
 	}
+	for at, ok := d.wakes.head(); ok && at <= now; at, ok = d.wakes.head() {
+		w := d.wakes.pop()
+		if w.conn == nil {
+			d.open()
+		} else if !w.conn.ended {
+			// Its pause is over: it takes its next request (one that ended meanwhile was replaced at its close).
+			w.conn.nextAt = 0
+			d.fill(w.conn)
+		}
+	}
 }
 
 // served writes a connection's next requests as soon as its answers are read, so the server works
@@ -195,6 +235,9 @@ func (d *closedDriver) served(c *conn) {
 func (d *closedDriver) nextWake() (int64, bool) {
 	wake, ok := d.l.deadlines.next()
 	if at, has := d.opens.head(); has && !d.stopped && (!ok || at < wake) {
+		wake, ok = at, true
+	}
+	if at, has := d.wakes.head(); has && !d.stopped && (!ok || at < wake) {
 		wake, ok = at, true
 	}
 	return wake, ok

@@ -60,6 +60,8 @@ type Load struct {
 	Requests *int64 `json:"requests,omitempty"`
 	// Open: requests per second (absent when Requests is given).
 	Rate *float64 `json:"rate,omitempty"`
+	// Closed only: a pause per connection before each request (think.go); absent: none.
+	ThinkTime *ThinkTime `json:"thinkTime,omitempty"`
 }
 
 // ThreadPlan is one load thread's share, as planThreads in agent/load-coordinator.ts resolves it.
@@ -183,6 +185,14 @@ func (c *Config) checkClosed() error {
 		// A connection carries one request: there is nothing to pipeline behind it.
 		c.Load.Pipelining = 1
 	}
+	if c.Load.ThinkTime != nil {
+		if err := c.Load.ThinkTime.check(); err != nil {
+			return err
+		}
+		if c.Load.Pipelining > 1 {
+			return errors.New("load.pipelining must be 1 with a think time")
+		}
+	}
 	if (c.Load.DurationS == nil) == (c.Load.Requests == nil) {
 		return errors.New("load: give either durationS or requests for the closed model")
 	}
@@ -204,6 +214,9 @@ func (c *Config) checkClosed() error {
 }
 
 func (c *Config) checkOpen() error {
+	if c.Load.ThinkTime != nil {
+		return errors.New("load.thinkTime is for the closed model only")
+	}
 	if c.Load.DurationS == nil || !(*c.Load.DurationS > 0) {
 		return errors.New("load.durationS must be greater than 0 for the open model")
 	}

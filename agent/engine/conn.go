@@ -32,6 +32,9 @@ type conn struct {
 	retired bool
 	// Closed model: answered or connected, so it takes its next requests once its events are served.
 	wantsFill bool
+	// Closed model with a think time: when its next request may go (its pause's end, drawn at its
+	// answer); 0 while no pause is pending.
+	nextAt int64
 	// Open model: counted in the pool.
 	inPool bool
 	// A connect that failed before the socket reached epoll, delivered by the loop after this turn.

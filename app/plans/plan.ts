@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { HostId } from '../hosts/hosts.ts';
 import { DEFAULT_ENGINE_CHOICE, EngineChoice } from '../runs/engine-choice.ts';
 import { expandSteps, LoadProfile, plannedSeconds, type StepLoad } from '../runs/load-profile.ts';
+import { meanThinkMs } from '../runs/think-time.ts';
 import { PresetId } from '../presets/presets.ts';
 import { MAX_RUN_CLIENTS, RunClient } from '../runs/runs-contract.ts';
 import { Tags } from '../sessions/session-library.ts';
@@ -230,7 +231,10 @@ function countStepSeconds(profile: LoadProfile, load: StepLoad, basis: EstimateB
   const requests = load.requests ?? 0;
   const connections = load.model === 'closed' ? load.connections : 1;
   const pipelining = load.model === 'closed' ? load.pipelining : 1;
-  const rate = basis.answersPerS?.(`${profile.target}${profile.request.path}`, connections) ?? connections * pipelining * GUESSED_ANSWERS_PER_CONNECTION_S;
+  const measured = basis.answersPerS?.(`${profile.target}${profile.request.path}`, connections) ?? connections * pipelining * GUESSED_ANSWERS_PER_CONNECTION_S;
+  // A connection that thinks between requests sends at most one per mean pause.
+  const think = load.model === 'closed' && load.thinkTime ? (connections * 1000) / Math.max(1, meanThinkMs(load.thinkTime)) : Number.POSITIVE_INFINITY;
+  const rate = Math.min(measured, think);
   return Math.min(profile.countStepCapS, Math.max(1, Math.ceil(requests / rate)));
 }
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { describeAddressProblem } from '../hosts/hosts.ts';
 import { hasControlCharacters } from '../common/text.ts';
 import { plural } from '../common/plural.ts';
+import { describeThinkTime, ThinkTime } from './think-time.ts';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -122,10 +123,15 @@ export const ClosedLoad = z
     durationS: seconds(MAX_STEP_SECONDS).optional(),
     /** A fixed number of requests instead of a duration (as `ab -n`). */
     requests: RequestCount.optional(),
+    /** A pause per connection before each request (app/runs/think-time.ts); absent: none. */
+    thinkTime: ThinkTime.optional(),
   })
   .strict()
   .superRefine((load, ctx) => {
     exactlyOne(load, ['durationS', 'requests'], ctx, 'give either a duration or a number of requests, not both');
+    if (load.thinkTime !== undefined && load.pipelining > 1) {
+      ctx.addIssue({ code: 'custom', path: ['pipelining'], message: 'must be 1 with a think time: a connection pauses between an answer and its next request' });
+    }
     if (load.requests !== undefined && load.requests < load.connections) {
       ctx.addIssue({ code: 'custom', path: ['requests'], message: 'must be at least the number of connections' });
     }
@@ -209,7 +215,7 @@ export interface LoadStep {
 export function describeLoad(load: StepLoad): string {
   if (load.model === 'closed') {
     const amount = load.requests !== undefined ? `${load.requests} requests` : `${load.durationS} s`;
-    return `c=${load.connections}${load.pipelining > 1 ? ` p=${load.pipelining}` : ''}, ${amount}`;
+    return `c=${load.connections}${load.pipelining > 1 ? ` p=${load.pipelining}` : ''}, ${amount}${load.thinkTime ? `, ${describeThinkTime(load.thinkTime)}` : ''}`;
   }
   const pool = load.connections !== undefined ? `, up to ${load.connections} connections` : '';
   return load.requests !== undefined ? `${load.requests} requests over ${load.durationS} s${pool}` : `${load.rate} req/s for ${load.durationS} s${pool}`;
@@ -228,9 +234,7 @@ export function describeProfile(profile: Pick<LoadProfile, 'request' | 'load' | 
     const varying = load.model === 'closed' ? 'connections' : load.requests !== undefined ? 'requests' : 'requests/s';
     const each =
       load.model === 'closed'
-        ? load.requests !== undefined
-          ? `${load.requests} requests each`
-          : `${load.durationS} s each`
+        ? `${load.requests !== undefined ? `${load.requests} requests each` : `${load.durationS} s each`}${load.thinkTime ? `, ${describeThinkTime(load.thinkTime)}` : ''}`
         : `${load.durationS} s each${load.connections !== undefined ? `, up to ${load.connections} connections` : ''}`;
     parts.push(`${load.model} model, ${profile.sweep.join(' → ')} ${varying}, ${each}`);
   } else {
