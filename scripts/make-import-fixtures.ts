@@ -18,11 +18,13 @@
 //   locust              python3 -m venv $DIR/venv && $DIR/venv/bin/pip install locust
 //   artillery, loadtest npm install --prefix $DIR artillery loadtest
 //   autocannon          the project's own devDependency
+//   gatling             java, javac and mvn: the script fetches Gatling 3.9.5 with mvn and runs a
+//                       Java simulation (Gatling 3.12+ writes a binary simulation.log)
 // BENCHLAB_FIXTURE_TOOLS=$DIR/bin:$DIR/venv/bin:$DIR/node_modules/.bin is searched before PATH.
 // wrk2 is in no package registry this project uses: its fixture follows its documented output.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -55,6 +57,7 @@ function handler(counts: Map<string, number>) {
 
 function which(tool: string): string | null {
   if (tool === 'jmeter') return existsSync('/usr/share/jmeter/bin/ApacheJMeter.jar') ? '/usr/share/jmeter/bin/ApacheJMeter.jar' : null;
+  if (tool === 'gatling') return which('mvn') && which('javac') ? 'mvn' : null;
   for (const dir of SEARCH) if (existsSync(join(dir, tool))) return join(dir, tool);
   return null;
 }
@@ -188,6 +191,33 @@ const MAKERS: Record<string, Maker> = {
     const command = [loadtest, '-n', '2000', '-c', '10', '--rps', '500', `${url}/fail`];
     save('loadtest.txt', run(command, { timeoutS: 60 }).stdout, shown(command, url), version);
   },
+  gatling(url, work) {
+    const version = GATLING_VERSION;
+    writeFileSync(join(work, 'pom.xml'), `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion><groupId>fixture</groupId><artifactId>gatling-fixture</artifactId><version>1</version>
+<dependencies><dependency><groupId>io.gatling.highcharts</groupId><artifactId>gatling-charts-highcharts</artifactId><version>${version}</version></dependency></dependencies></project>\n`);
+    run(['mvn', '-q', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt'], { cwd: work, timeoutS: 600 });
+    const classpath = readFileSync(join(work, 'classpath.txt'), 'utf8').trim();
+    mkdirSync(join(work, 'src/fixture'), { recursive: true });
+    mkdirSync(join(work, 'classes'));
+    writeFileSync(join(work, 'src/fixture/Fixture.java'), `package fixture;
+import static io.gatling.javaapi.core.CoreDsl.*;
+import static io.gatling.javaapi.http.HttpDsl.*;
+import io.gatling.javaapi.core.*;
+public class Fixture extends Simulation {
+  { setUp(scenario("fixture").exec(http("fail").get("/fail/reset")).injectOpen(constantUsersPerSec(50).during(3))).protocols(http.baseUrl(System.getProperty("url"))); }
+}
+`);
+    // Gatling logs at DEBUG without a configuration: the console keeps its own blocks only.
+    writeFileSync(join(work, 'classes/logback.xml'), '<configuration><root level="WARN"/></configuration>\n');
+    run(['javac', '-cp', classpath, '-d', join(work, 'classes'), join(work, 'src/fixture/Fixture.java')], { timeoutS: 120 });
+    const results = join(work, 'results');
+    const command = ['java', `-Durl=${url}`, '-cp', `${join(work, 'classes')}:${classpath}`, 'io.gatling.app.Gatling', '-s', 'fixture.Fixture', '-rf', results];
+    const console = run(command, { timeoutS: 180 }).stdout;
+    const what = '(a Java simulation: 50 users/s for 3 s, each one GET $URL/fail/reset)';
+    save('gatling-console.txt', console, `java -cp … io.gatling.app.Gatling -s fixture.Fixture ${what}, its console`, version);
+    const runDir = readdirSync(results).find((name) => name.startsWith('fixture-'))!;
+    save('gatling-simulation.log', readFileSync(join(results, runDir, 'simulation.log'), 'utf8'), 'the same run, its simulation.log', version);
+  },
   jmeter(url, work) {
     const jmeter = jmeterCommand();
     const version = /Version (\S+)/.exec(run([...jmeter, '--version'], { timeoutS: 120, cwd: work }).stdout)?.[1] ?? '?';
@@ -208,6 +238,9 @@ const MAKERS: Record<string, Maker> = {
     jtl('jmeter.xml', false, ['jmeter.save.saveservice.output_format=xml']);
   },
 };
+
+/** The last Gatling whose simulation.log is text (3.12 made it binary). */
+const GATLING_VERSION = '3.9.5';
 
 const XSTREAM_1_4_8 = join(homedir(), '.m2/repository/com/thoughtworks/xstream/xstream/1.4.8/xstream-1.4.8.jar');
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { RunSecond } from '../../runs/run-second.ts';
 import type { RunSummary } from '../../runs/run-summary-schema.ts';
 
-export const IMPORT_FORMATS = ['wrk', 'ab', 'k6', 'oha', 'vegeta', 'hey', 'jmeter', 'bombardier', 'siege', 'autocannon', 'loadtest', 'artillery', 'locust'] as const;
+export const IMPORT_FORMATS = ['wrk', 'ab', 'k6', 'oha', 'vegeta', 'hey', 'jmeter', 'bombardier', 'siege', 'autocannon', 'loadtest', 'artillery', 'locust', 'gatling'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Figures of a comparison row (its column keys; `bands` for all band columns) an import may lack. */

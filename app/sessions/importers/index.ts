@@ -8,6 +8,7 @@ import { createAbParser, type AbRun } from './ab.ts';
 import { createArtilleryParser } from './artillery.ts';
 import { createAutocannonParser } from './autocannon.ts';
 import { createBombardierParser } from './bombardier.ts';
+import { createGatlingParser } from './gatling.ts';
 import { createHeyParser } from './hey.ts';
 import { IMPORT_FORMATS, ImportError, type FormatParser, type ImportedResult, type ImportFormat } from './imported-result.ts';
 import { createJmeterParser } from './jmeter.ts';
@@ -51,6 +52,7 @@ export const IMPORTERS: Record<ImportFormat, Importer> = {
   autocannon: { label: "autocannon's JSON", accepts: 'autocannon -j output', create: createAutocannonParser },
   loadtest: { label: "loadtest's output", accepts: "loadtest's text output (the npm package)", create: createLoadtestParser },
   artillery: { label: "Artillery's report", accepts: 'artillery run --output report.json', create: createArtilleryParser },
+  gatling: { label: "Gatling's results", accepts: "Gatling's simulation.log (3.0–3.11, per request) or its console's Global Information block", create: createGatlingParser },
   locust: { label: "Locust's statistics", accepts: "Locust's --csv statistics (the _stats.csv file)", create: createLocustParser },
 };
 
@@ -75,6 +77,8 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
   // The one XML format read; a file cut after its first line has only the declaration to go by.
   if (/^<\?xml\b|^<testResults\b/.test(first) || (first.startsWith('<') && /<testResults\b|<httpSample\b|<sample\b/.test(all))) return { format: 'jmeter', what: "JMeter's JTL XML" };
   if (/^\d{13},\d+,[^,]*,(\d{3}|Non HTTP response code[^,]*),/.test(first)) return { format: 'jmeter', what: "JMeter's JTL CSV without its header" };
+  if (/^RUN\t[^\t]*\t/.test(first)) return { format: 'gatling', what: "Gatling's simulation.log" };
+  if (/^Simulation \S+ started\b|^-+ Global Information -+$|^---- Requests -+$/m.test(all)) return { format: 'gatling', what: "Gatling's console output" };
   if (/^Type,Name,Request Count,Failure Count/.test(first)) return { format: 'locust', what: "Locust's _stats.csv" };
   if (/^Timestamp,User Count,Type,Name/.test(first)) return { format: 'locust', what: "Locust's _stats_history.csv" };
   if (/^Requests: \d+(?: \(\d+%\))?, requests per second: /m.test(all) || /^Target URL:\s+\S+$/m.test(all)) return { format: 'loadtest', what: "loadtest's output" };
