@@ -7,7 +7,7 @@
 
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../app/common/hdr.ts';
 import type { RequestPhases } from '../app/runs/agent-protocol.ts';
-import { emptyErrors, emptyNotSent, emptyStatus, type ErrorCounts, type ErrorKind, type NotSentCounts, type NotSentReason, type StatusCounts } from '../app/runs/run-summary.ts';
+import { emptyErrors, emptyNotSent, emptyStatus, STATUS_CLASSES, type ErrorCounts, type ErrorKind, type NotSentCounts, type NotSentReason, type StatusCounts } from '../app/runs/run-summary.ts';
 
 /** The phase a request was scheduled in; it keeps it until it is settled. */
 export const WARMUP = 0;
@@ -30,8 +30,6 @@ export interface IntervalData {
   connectUsMax: number | null;
   phases: RequestPhases;
 }
-
-const STATUS_BY_HUNDRED = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
 class PhaseBooks {
   histogram: LatencyHistogram = createLatencyHistogram();
@@ -71,7 +69,7 @@ export class IntervalRecorder {
     const books = this.#books[tag];
     books.inFlight--;
     if (books.closed) return;
-    const statusClass = STATUS_BY_HUNDRED[Math.floor(statusCode / 100) - 1];
+    const statusClass = STATUS_CLASSES[Math.floor(statusCode / 100) - 1];
     if (!statusClass) {
       // No status class to count it under: an answer outside HTTP's, so an error.
       books.errors.other++;

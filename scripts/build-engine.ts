@@ -1,8 +1,9 @@
 // `npm run build:engine`: builds the native load engine (agent/engine, Go) into static binaries for
 // the client hosts it supports, out/engine/benchlab-engine-linux-{amd64,arm64} (CGO_ENABLED=0,
-// -trimpath), as the JVM templates are built: on this machine, skipped while the hash of its sources
-// (the same stepInputsHash the template builds use, over the Go files, go.mod and go.sum) is the one
-// in out/engine/engine-hash.txt. Without Go it says so in one line and exits 0: the engine is then
+// -trimpath), once its generated second_gen.go is written (scripts/generate-engine-second.ts); as
+// the JVM templates are built: on this machine, skipped while the hash of its sources (the same
+// stepInputsHash the template builds use, over the Go files, go.mod and go.sum) is the one in
+// out/engine/engine-hash.txt. Without Go it says so in one line and exits 0: the engine is then
 // unavailable and runs on `auto` use the Node engine.
 
 import { execFile } from 'node:child_process';
@@ -12,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { NATIVE_ENGINE_ARCHS, nativeEngineFileName, type NativeEngineArch } from '../app/runs/engine-choice.ts';
 import { stepInputsHash } from '../main/services/templates/local-build.ts';
+import { writeEngineSecond } from './generate-engine-second.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 export const ENGINE_SOURCE_DIR = join(REPO_ROOT, 'agent', 'engine');
@@ -80,6 +82,8 @@ export async function engineSourceHash(sourceDir = ENGINE_SOURCE_DIR): Promise<s
 export async function buildEngine(options: EngineBuildOptions = {}): Promise<EngineBuild> {
   const sourceDir = options.sourceDir ?? ENGINE_SOURCE_DIR;
   const outDir = options.outDir ?? ENGINE_OUT_DIR;
+  // The kinds a second is counted by come from the TypeScript definition (second_gen.go).
+  if (sourceDir === ENGINE_SOURCE_DIR) await writeEngineSecond();
   const hash = await engineSourceHash(sourceDir);
   if (hash === null) return { status: 'unavailable', reason: `the native engine's sources are missing (${join(sourceDir, 'go.mod')})` };
   const binaries = Object.fromEntries(ENGINE_ARCHS.map((arch) => [arch, join(outDir, nativeEngineFileName(arch))])) as Record<EngineArch, string>;

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"strconv"
 	"sync"
 )
 
@@ -49,25 +50,19 @@ type versionLine struct {
 	Go      string `json:"go"`
 }
 
-type statusCounts struct {
-	C1 int64 `json:"1xx"`
-	C2 int64 `json:"2xx"`
-	C3 int64 `json:"3xx"`
-	C4 int64 `json:"4xx"`
-	C5 int64 `json:"5xx"`
-}
-
-type errorCounts struct {
-	Timeout int64 `json:"timeout"`
-	Refused int64 `json:"refused"`
-	Reset   int64 `json:"reset"`
-	Closed  int64 `json:"closed"`
-	Other   int64 `json:"other"`
-}
-
-type notSentCounts struct {
-	PoolFull  int64 `json:"pool-full"`
-	StepEnded int64 `json:"step-ended"`
+// countsJSON writes counts as one JSON object, each under its kind's name, in the kinds' order
+// (the count types and their names are generated: second_gen.go).
+func countsJSON(names []string, counts []int64) []byte {
+	data := []byte{'{'}
+	for i, name := range names {
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = strconv.AppendQuote(data, name)
+		data = append(data, ':')
+		data = strconv.AppendInt(data, counts[i], 10)
+	}
+	return append(data, '}')
 }
 
 type engineFigures struct {

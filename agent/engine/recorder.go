@@ -14,31 +14,17 @@ const (
 	measureTag = 1
 )
 
-// Error kinds, in the order of the output line.
-const (
-	errTimeout = iota
-	errRefused
-	errReset
-	errClosed
-	errOther
-	errorKinds
-)
-
-// Not-sent reasons.
-const (
-	notSentPoolFull = iota
-	notSentStepEnded
-	notSentReasons
-)
+// Error kinds (errTimeout…) and not-sent reasons (notSentPoolFull…) are generated from the
+// TypeScript definition: second_gen.go.
 
 // Interval is one thread's books of one phase for one interval, handed to the reporter.
 type Interval struct {
 	Scheduled int64
 	Requests  int64
 	Bytes     int64
-	Status    [5]int64
-	Errors    [errorKinds]int64
-	NotSent   [notSentReasons]int64
+	Status    statusCounts
+	Errors    errorCounts
+	NotSent   notSentCounts
 	// Scheduled in this phase and not settled yet (a level, not a count of the interval).
 	InFlight int64
 	// Nil when nothing was recorded; the reporter returns it to the thread's spares.
@@ -97,7 +83,7 @@ func (r *Recorder) answered(tag int, status int, bytes int64, latencyNs int64, p
 		return
 	}
 	class := status/100 - 1
-	if class < 0 || class > 4 {
+	if class < 0 || class >= statusClasses {
 		// No status class to count it under: an answer outside HTTP's, so an error.
 		books.Errors[errOther]++
 		return

@@ -349,9 +349,6 @@ func (r *reporter) recycle(thread int, h *Histogram) {
 func (r *reporter) merge(intervals []loopMessage, phase string, at, durationNs int64) intervalLine {
 	line := intervalLine{Type: "interval", Second: r.second, At: epochMs(at), Phase: phase, DurationMs: int64(math.Round(float64(durationNs) / 1e6))}
 	histogram, connect, waiting, processing := NewHistogram(), NewHistogram(), NewHistogram(), NewHistogram()
-	var status [5]int64
-	var errs [errorKinds]int64
-	var notSent [notSentReasons]int64
 	var lagNs, connectUsMax int64
 	backlogs := map[int]int64{}
 	for _, message := range intervals {
@@ -359,14 +356,14 @@ func (r *reporter) merge(intervals []loopMessage, phase string, at, durationNs i
 		line.Scheduled += data.Scheduled
 		line.Requests += data.Requests
 		line.Bytes += data.Bytes
-		for i := range status {
-			status[i] += data.Status[i]
+		for i := range line.Status {
+			line.Status[i] += data.Status[i]
 		}
-		for i := range errs {
-			errs[i] += data.Errors[i]
+		for i := range line.Errors {
+			line.Errors[i] += data.Errors[i]
 		}
-		for i := range notSent {
-			notSent[i] += data.NotSent[i]
+		for i := range line.NotSent {
+			line.NotSent[i] += data.NotSent[i]
 		}
 		line.Engine.Sent += data.Sent
 		line.Engine.PortErrors += data.PortErrors
@@ -389,9 +386,6 @@ func (r *reporter) merge(intervals []loopMessage, phase string, at, durationNs i
 	for _, backlog := range backlogs {
 		line.Engine.Backlog += backlog
 	}
-	line.Status = statusCounts{status[0], status[1], status[2], status[3], status[4]}
-	line.Errors = errorCounts{errs[errTimeout], errs[errRefused], errs[errReset], errs[errClosed], errs[errOther]}
-	line.NotSent = notSentCounts{notSent[notSentPoolFull], notSent[notSentStepEnded]}
 	if histogram.Total() > 0 {
 		encoded := histogram.Encode()
 		p50, p90, p99, maxUs := histogram.ValueAtPercentile(50), histogram.ValueAtPercentile(90), histogram.ValueAtPercentile(99), histogram.MaxUs()

@@ -1,45 +1,12 @@
 // The shape of a run's result in the seeds' columns (requests/s, transfer/s, mean, std dev,
 // p50/p75/p90/p99/p99.9/max, latency bands, errors by kind, failed), its books (every scheduled
-// request in exactly one bucket: answered, error, timed out, not sent), its error, not-sent and
-// status kinds and band labels — without the HDR library, so the UI can read summaries without
-// loading it. Computing a summary is run-summary.ts's.
+// request in exactly one bucket: answered, error, timed out, not sent) and band labels, with the
+// kinds the books count by (second-kinds.ts, re-exported) — without the HDR library, so the UI can
+// read summaries without loading it. Computing a summary is run-summary.ts's.
 
 import { z } from 'zod';
 
-/**
- * Why a request that was scheduled got no answer, as the client saw it. `timeout`: no answer within
- * the request timeout; `refused`: the connection could not be opened; `reset`: the connection was
- * reset (RST, EPIPE) with the request on it; `closed`: the server closed the connection (FIN) with
- * the request on it; `other`: anything else (DNS, TLS, a malformed answer).
- */
-export const ERROR_KINDS = ['timeout', 'refused', 'reset', 'closed', 'other'] as const;
-export type ErrorKind = (typeof ERROR_KINDS)[number];
-export type ErrorCounts = Record<ErrorKind, number>;
-
-/**
- * Why a scheduled request was never sent. `pool-full`: every connection up to the maximum was busy
- * until the request's timeout ran out (open model); `step-ended`: the step's time was up before a
- * connection was free for it.
- */
-export const NOT_SENT_REASONS = ['pool-full', 'step-ended'] as const;
-export type NotSentReason = (typeof NOT_SENT_REASONS)[number];
-export type NotSentCounts = Record<NotSentReason, number>;
-
-export const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
-export type StatusClass = (typeof STATUS_CLASSES)[number];
-export type StatusCounts = Record<StatusClass, number>;
-
-export function emptyErrors(): ErrorCounts {
-  return { timeout: 0, refused: 0, reset: 0, closed: 0, other: 0 };
-}
-
-export function emptyNotSent(): NotSentCounts {
-  return { 'pool-full': 0, 'step-ended': 0 };
-}
-
-export function emptyStatus(): StatusCounts {
-  return { '1xx': 0, '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 };
-}
+export * from './second-kinds.ts';
 
 /** Adds counts of the given kinds only: a stored `non2xx` from before the books is no error kind. */
 export function sumKinds(counts: Partial<Record<string, number>>, kinds: readonly string[]): number {
