@@ -6,6 +6,7 @@
 // runs from main/ (which owns I/O); the findings are data, rendered by one UI component.
 
 import { z } from 'zod';
+import { PresetKeyEffect } from '../presets/preset-effect.ts';
 import { SystemInfo } from './system-info.ts';
 
 export const FACTS_MARKER = '@@benchlab-facts@@';
@@ -42,8 +43,11 @@ export type HostReadings = z.infer<typeof HostReadings>;
 export const HostFacts = SystemInfo.extend({
   role: z.enum(['client', 'server']),
   hostName: z.string(),
-  /** Presets in Benchlab's change journal for this host, by state. */
-  preset: z.object({ applied: z.array(z.string()), pending: z.array(z.string()) }),
+  /**
+   * Presets in Benchlab's change journal for this host, by state, and the keys of the latest apply
+   * as verified then: what was asked and what took effect (absent in snapshots from before).
+   */
+  preset: z.object({ applied: z.array(z.string()), pending: z.array(z.string()), effects: z.array(PresetKeyEffect).optional() }),
   readings: HostReadings.nullable(),
 });
 export type HostFacts = z.infer<typeof HostFacts>;

@@ -174,6 +174,11 @@ export const PlanStage = z.object({
   status: z.enum(STAGE_STATUSES),
   /** What it is doing now, or why it failed or was skipped. */
   detail: z.string().nullable(),
+  /**
+   * A stage that ended done but not as asked: a preset some of whose keys did not take effect
+   * (which, the value live and why). Shown as a warning, never as a plain done.
+   */
+  warning: z.string().nullable().optional(),
   /** Which target (index into the spec's targets) a deploy, load or stop stage belongs to. */
   target: z.number().nullable(),
   /** Which repeat (1-based) a deploy, load or stop stage belongs to; null outside them. */

@@ -66,7 +66,7 @@ describe('limit verdicts', () => {
     const verdicts = judgeLimits(limits, evidence('root soft nofile 100000\nroot hard nofile 100000\n', { nofile: { soft: '20000', hard: '20000' } }));
     assert.deepEqual(verdicts.map((verdict) => verdict.status), ['not effective', 'not effective']);
     assert.match(verdicts[0]!.reason!, /soft limit cannot exceed the hard limit in effect \(20000\)/);
-    assert.match(verdicts[1]!.reason!, /^hard limit cannot be raised here/);
+    assert.match(verdicts[1]!.reason!, /^hard limit 20000 caps it: it cannot be raised here/);
     const overNrOpen = judgeLimits([limits[1]!], evidence('root hard nofile 100000\n', { nofile: { soft: '1024', hard: '20000' } }, { nrOpen: '50000' }));
     assert.match(overNrOpen[0]!.reason!, /above fs\.nr_open \(50000\)/);
   });

@@ -82,14 +82,14 @@ function explainLimit(limit: LimitSetting, type: 'soft' | 'hard', evidence: Limi
   }
   const raisesHard = (value: string) => before !== undefined && compareLimitValues(value, before.hard) > 0 && observed.hard === before.hard;
   if (type === 'hard' && raisesHard(limit.value)) {
-    return `hard limit cannot be raised here: new logins still get ${observed.hard}`;
+    return `hard limit ${observed.hard} caps it: it cannot be raised here (new logins still get ${observed.hard})`;
   }
   if (type === 'soft' && compareLimitValues(limit.value, observed.hard) > 0) {
     return `the soft limit cannot exceed the hard limit in effect (${observed.hard})`;
   }
   const hardLine = decidingLine(evidence.files, evidence.login, limit.item, 'hard');
   if (type === 'soft' && hardLine && raisesHard(hardLine.value)) {
-    return 'pam_limits sets soft and hard together, and the hard limit cannot be raised here';
+    return `hard limit ${observed.hard} caps it: pam_limits sets soft and hard together, and the hard limit cannot be raised here`;
   }
   // Seen on Debian 12's sshd: a soft nofile line alone is not taken, the same line beside a hard one is.
   if (type === 'soft' && !hardLine) return `a new login still gets ${observed.soft}: this host's SSH login did not take a soft limit without a hard one; add a hard ${limit.item} line`;

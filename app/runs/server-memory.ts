@@ -30,3 +30,28 @@ export function serverMemoryOf(seconds: Iterable<{ second: number; phase: string
   for (const second of seconds) if (second.phase !== 'warmup') tally.add(second.second, second.serverMetrics);
   return tally.result();
 }
+
+/** Why a run has no server memory, in the words every surface uses. */
+export const MEMORY_MISSING = {
+  /** No second carried a server reading: no server host was sampled (or an imported run). */
+  noReadings: 'no server readings',
+  /** The server host was sampled, but no process was found on the target's port. */
+  noProcess: 'server process not found',
+} as const;
+
+/**
+ * A stored run's server memory, or why there is none. The summary's own figures when it kept them;
+ * else (a summary stored before it kept them, a run cut off before its summary) the measured
+ * seconds' readings, as Compare and the export read them — every run stored with a server host
+ * sampled has them; and when those hold none, which reason it is.
+ */
+export function storedServerMemory(
+  summary: { serverMemory?: ServerMemory | null } | null | undefined,
+  seconds: () => Iterable<{ second: number; phase: string; serverMetrics: Readonly<Record<string, number>> | null }>,
+): ServerMemory | string {
+  if (summary?.serverMemory) return summary.serverMemory;
+  const read = [...seconds()].filter((second) => second.phase !== 'warmup');
+  const memory = serverMemoryOf(read);
+  if (memory) return memory;
+  return read.some((second) => second.serverMetrics !== null) ? MEMORY_MISSING.noProcess : MEMORY_MISSING.noReadings;
+}

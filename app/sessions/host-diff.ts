@@ -6,6 +6,7 @@
 // second); when their client sets differ in size, that is said and only their first clients compared.
 
 import type { HostFacts } from '../hosts/host-facts.ts';
+import { effectText } from '../presets/preset-effect.ts';
 import { TRACKED_SYSCTLS, type SystemInfo } from '../hosts/system-info.ts';
 
 /** A session's snapshot of one host; snapshots older than the host facts carry the system info only. */
@@ -36,9 +37,22 @@ interface Fact {
 
 function presetOf(info: HostSnapshot): string | null {
   if (!info.preset) return null;
-  const { applied, pending } = info.preset;
+  const { applied, pending, effects } = info.preset;
   const parts = [...applied, ...pending.map((name) => `${name} (pending)`)];
-  return parts.length > 0 ? parts.join(', ') : 'none';
+  const missed = effects?.filter((effect) => !effect.took).length ?? 0;
+  return parts.length > 0 ? `${parts.join(', ')}${missed > 0 ? ` (${missed} of ${effects!.length} keys not in effect)` : ''}` : 'none';
+}
+
+/**
+ * The preset's keys as they took effect (the value in effect, and what was asked where it did not
+ * take): what the session ran with, not what the preset's name promises. Null where the snapshot
+ * predates them.
+ */
+export function presetEffectsOf(info: HostSnapshot): string | null {
+  if (!info.preset) return null;
+  const { applied, pending, effects } = info.preset;
+  if (!effects) return applied.length === 0 && pending.length === 0 ? 'none' : null;
+  return effects.length > 0 ? effects.map(effectText).join('; ') : 'none';
 }
 
 /** A reading of the facts script: not recorded in older snapshots, not read when the script failed. */
@@ -68,6 +82,7 @@ const FACTS: readonly Fact[] = [
   { label: 'nproc limit', read: (info) => `${info.limits.nproc.soft} / ${info.limits.nproc.hard}`, critical: true },
   { label: 'server process limits', read: listenerLimits, compare: listenerLimitsOnly, critical: true, role: 'server' },
   { label: 'preset applied', read: presetOf, critical: false },
+  { label: 'preset keys in effect', read: presetEffectsOf, critical: false },
   { label: 'CPU governor', read: reading(({ governors }) => governors?.join(', ') ?? 'not exposed'), critical: false },
   { label: 'turbo boost', read: reading(({ boost }) => (boost ? (boost.on ? 'on' : 'off') : 'not exposed')), critical: false },
   ...TRACKED_SYSCTLS.map((key) => ({ label: key, read: (info: SystemInfo) => info.sysctls[key] ?? '(absent)', critical: true })),

@@ -91,6 +91,7 @@ describe('sessions and compare on a seeded store', () => {
     ids.slow = seeder.session({ name: 'node sync', rps: 10_000, latencyUs: 1800, seconds: 4, tags: ['nightly'], variant: 'sync', startedAt: new Date('2026-03-02T10:00:00Z'), histogramPool: 4 }).sessionId;
     ids.sweep = seeder.session({ name: 'sweep', rps: 8_000, latencyUs: 1500, seconds: 3, sweep: [10, 50], startedAt: new Date('2026-03-03T10:00:00Z'), histogramPool: 4 }).sessionId;
     // Its last step served the most but failed: never the best step, never the best in a comparison.
+    ids.unsampled = seeder.session({ name: 'no server sampled', rps: 5_000, latencyUs: 900, seconds: 2, serverReadings: false, startedAt: new Date('2026-02-01T10:00:00Z'), histogramPool: 2 }).sessionId;
     ids.failed = seeder.session({ name: 'failed sweep', rps: 8_000, latencyUs: 1500, seconds: 3, sweep: [10, 50], stepLoad: [{}, { rpsFactor: 3 }], status: 'failed', startedAt: new Date('2026-03-04T10:00:00Z'), histogramPool: 4 }).sessionId;
     db.close();
   });
@@ -101,7 +102,7 @@ describe('sessions and compare on a seeded store', () => {
     const rows = listed.stdout.trim().split('\n').slice(1);
     assert.deepEqual(
       rows.map((row) => row.trim().split(/\s{2,}/)[1]),
-      ['failed sweep', 'sweep', 'node sync', 'node async'],
+      ['failed sweep', 'sweep', 'node sync', 'node async', 'no server sampled'],
     );
     assert.match(listed.stdout, /^ID +NAME +STATUS +TEMPLATES +REQ\/S +P99 MS +FAILED +STEP +TAGS +DATE$/m);
     assert.match(rows[3]!, /^\s*\d+ +node async +completed +node +\d{2},\d{3} +\d+\.\d{2} +0 +its only run +nightly +2026-03-01 10:00$/);
@@ -122,7 +123,10 @@ describe('sessions and compare on a seeded store', () => {
     assert.match(shown.stdout, /^1 +node +c=10, 3 s +completed +[\d,]+ /m);
     assert.match(shown.stdout, /^2 +node +c=50, 3 s +completed +[\d,]+ /m);
     assert.match(shown.stdout, /IN FLIGHT +SERVER RSS MIN\/MAX\/END$/m);
-    assert.match(shown.stdout, /^2 +node +c=50, 3 s +completed .* 0 +0 +0 +- *$/m, 'stored before the summary kept the memory: none said');
+    // Stored before the summary kept the memory: read from the stored seconds, as Compare and the export do.
+    assert.match(shown.stdout, /^2 +node +c=50, 3 s +completed .* 0 +0 +0 +80 MB \/ 80 MB \/ 80 MB *$/m);
+    const unsampled = cli(dataDir, 'sessions', 'show', String(ids.unsampled));
+    assert.match(unsampled.stdout, /^1 +node .* no server readings *$/m, 'no "-": why there is no memory');
     const failed = cli(dataDir, 'sessions', 'show', String(ids.failed));
     assert.match(failed.stdout, /^2 +node +c=50, 3 s +failed +[\d,]+ /m);
     const missing = cli(dataDir, 'sessions', 'show', '999');

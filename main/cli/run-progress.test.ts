@@ -52,6 +52,25 @@ function drive(progress: RunProgress): void {
 }
 
 describe('RunProgress', () => {
+  test('a preset that did not all take effect ends as a warning with the value in effect, not as done', () => {
+    const out = sink();
+    const progress = new RunProgress({ stream: out.stream, live: false, now: () => START + 1000 });
+    const preset = stage('preset-server', 'preset', 'Apply preset "wrk seed" on lab-server');
+    const state = planWith([preset]);
+    preset.status = 'running';
+    preset.startedAt = new Date(START).toISOString();
+    progress.plan(structuredClone(state));
+    preset.status = 'done';
+    preset.endedAt = new Date(START).toISOString();
+    preset.detail = 'applied (4 changes)';
+    preset.warning = '1 of 4 keys did not take effect: root hard nofile: 20000 in effect, asked 100000 (hard limit 20000 caps it)';
+    progress.plan(structuredClone(state));
+    progress.finish();
+    const ended = out.chunks.join('').split('\n')[1]!;
+    assert.equal(ended, '[1/1] Apply preset "wrk seed" on lab-server — applied (4 changes), WARNING: 1 of 4 keys did not take effect: root hard nofile: 20000 in effect, asked 100000 (hard limit 20000 caps it)');
+    assert.doesNotMatch(ended, /done in/);
+  });
+
   test('in a log: a line per stage start and end, and one when the load runs', () => {
     const out = sink();
     drive(new RunProgress({ stream: out.stream, live: false, now: () => START + 12_000 }));

@@ -169,6 +169,8 @@ export class RunProgress {
   #ended(stage: PlanStage): string {
     const took = stage.startedAt && stage.endedAt ? ` in ${formatDuration((Date.parse(stage.endedAt) - Date.parse(stage.startedAt)) / 1000)}` : '';
     const detail = stage.detail ? `: ${stage.detail}` : '';
+    // A preset some of whose keys did not take effect is a warning, not a plain "done".
+    if (stage.status === 'done' && stage.warning) return `${stage.label} — ${stage.detail ?? 'applied'}, WARNING: ${stage.warning}`;
     const word = stage.status === 'done' ? `done${took}` : stage.status;
     const build = stage.kind === 'deploy' && stage.status === 'done' ? this.#buildOutcome() : '';
     return `${stage.label} — ${word}${detail}${build}`;

@@ -49,6 +49,8 @@ export interface Services {
   readonly sessions: SessionsRepository;
   readonly events: EventsRepository;
   readonly snapshots: SnapshotsRepository;
+  /** The stored seconds of runs (read-only use outside the run service: a summary's figures it predates). */
+  readonly samples: SamplesRepository;
   readonly connections: HostConnections;
   /** What runs on each fresh connection (leftover servers, agents); work needing a clean host awaits settled(). */
   readonly connectChecks: ConnectChecks;
@@ -127,6 +129,7 @@ export function createServices(options: ServiceOptions): Services {
   const snapshots = new SnapshotsRepository(db);
   const hostService = new HostService({ hosts, connections, snapshots, log });
   const hostFacts = new SessionSnapshots({ hosts, connections, changes, snapshots, sessions, log });
+  const samples = new SamplesRepository(db);
   const runs = new RunService({
     bus,
     log,
@@ -134,7 +137,7 @@ export function createServices(options: ServiceOptions): Services {
     connections,
     sessions,
     runs: new RunsRepository(db),
-    samples: new SamplesRepository(db),
+    samples,
     portableNode: templates.portableNodeCache,
     databaseFile: file,
     hostFacts,
@@ -185,8 +188,9 @@ export function createServices(options: ServiceOptions): Services {
     rerun: new SessionRerun({ sessions, runs, library: compare, templates }),
     imports,
     reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
-    exports: new SessionExports({ sessions, runs: new RunsRepository(db), samples: new SamplesRepository(db), hosts }),
+    exports: new SessionExports({ sessions, runs: new RunsRepository(db), samples, hosts }),
     snapshots,
+    samples,
     hostFacts,
     plans,
     drafts,

@@ -6,6 +6,7 @@
 
 import { ApiError } from '../../app/common/errors.ts';
 import { PlanSpec, type PlanSpecInput } from '../../app/plans/plan.ts';
+import type { KeyVerdict } from '../../app/presets/preset-verify.ts';
 import type { LiveRun } from '../../app/runs/runs.ts';
 import type { Deployment, ServerOccupant } from '../../app/templates/templates-contract.ts';
 import { EventBus } from '../../main/services/event-bus.ts';
@@ -23,6 +24,8 @@ export interface StartedRun {
 export interface FakeChoices {
   /** Hosts whose preset apply fails (with "sysctl refused"). */
   failApplyOn?: number[];
+  /** What an apply's verification says, key by key, by host; default: none (nothing to verify). */
+  verdictsOn?: Record<number, KeyVerdict[]>;
   /** What templates.occupant answers after a deploy; default: the deployment just made, started by this Benchlab. */
   occupant?: (last: Deployment) => ServerOccupant | null;
   /** What it answers before the plan's first deploy (the plan's start); default: none. */
@@ -54,7 +57,7 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
       apply: async (presetId: string, hostId: number, planId: string) => {
         calls.push(`apply ${presetId} on host${hostId} (${planId})`);
         if (choices.failApplyOn?.includes(hostId)) throw new Error('sysctl refused');
-        return { outcome: 'applied', verdicts: [], plan: { changes: 1, limits: [] } };
+        return { outcome: 'applied', verdicts: choices.verdictsOn?.[hostId] ?? [], plan: { presetName: presetId, changes: 1, limits: [] } };
       },
       revert: async (hostId: number) => {
         calls.push(`revert host${hostId}`);

@@ -54,6 +54,8 @@ export interface SeedOptions {
   status?: 'completed' | 'failed' | 'cancelled';
   /** Per sweep step, a factor on `rps` and the share of its requests that time out (an overloaded step). */
   stepLoad?: Array<{ rpsFactor?: number; timeoutShare?: number }>;
+  /** false: no server was sampled (no server readings in any second); default: every second has one. */
+  serverReadings?: boolean;
 }
 
 export interface Seeder {
@@ -154,7 +156,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
             maxUs: histogram.maxValue,
             histogram: encoded[second % pool.length]!,
             clientMetrics: { cpu: 0.4, agentCpu: 0.8, cores: 2, eventLoopLagMs: 2, openSockets: 100, timeWait: 0, backlog: 0, sent: requests, portErrors: 0, at: clock + (second + 1) * 1000, durationMs: 1000 },
-            serverMetrics: { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6 },
+            serverMetrics: options.serverReadings === false ? null : { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6 },
           });
           accumulator.add({ scheduled: requests + timeouts, inFlight: 0, requests, bytes: requests * 120, durationMs: 1000, errors: { timeout: timeouts }, status: { '2xx': requests }, histogram });
           if (batch.length === 600) samples.append(runId, batch.splice(0));

@@ -11,6 +11,9 @@ import { formatBytes } from '../../../app/common/byte-size.ts';
 import { SessionExportFormat } from '../../../app/sessions/sessions-contract.ts';
 import { describeLatencyIncludes, modelOf, phasesText } from '../../../app/runs/latency-includes.ts';
 import type { StoredRun } from '../../../app/runs/runs.ts';
+import { storedServerMemory } from '../../../app/runs/server-memory.ts';
+import type { SessionHostFacts } from '../../../app/hosts/host-facts.ts';
+import { presetEffectsOf } from '../../../app/sessions/host-diff.ts';
 import { EXIT, formatTable, intOption, stringOption, UsageError, verbOf, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
 
 const VERBS = ['list', 'show', 'tag', 'rm', 'export'] as const;
@@ -114,6 +117,18 @@ function stepLabel(run: StoredRun): string {
   return typeof run.step.label === 'string' ? run.step.label : `step ${run.ordinal}`;
 }
 
+/** Each host's preset as the session ran with it: its keys as they took effect (what was asked where not). */
+function presetFacts(facts: SessionHostFacts | null): string[][] {
+  if (!facts) return [];
+  const hosts = [...(facts.server ? [facts.server] : []), ...facts.clients];
+  return hosts.flatMap((host) => {
+    const preset = host.preset;
+    if (preset.applied.length === 0 && preset.pending.length === 0) return [];
+    const keys = presetEffectsOf(host) ?? 'keys in effect not recorded (older session)';
+    return [[`preset (${host.role} ${host.hostName})`, `${[...preset.applied, ...preset.pending.map((name) => `${name} (pending)`)].join(', ')}: ${keys}`]];
+  });
+}
+
 async function show(ctx: CommandContext, args: string[]): Promise<number> {
   const id = sessionId(args[0]);
   noExtra(args.slice(1));
@@ -133,6 +148,7 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
     ['tags', session.tags.join(', ') || '-'],
     ...(session.notes ? [['notes', session.notes.replace(/\s*\n\s*/g, ' ')]] : []),
   ];
+  facts.push(...presetFacts(services.snapshots.forSession(session.id)));
   const width = Math.max(...facts.map(([label]) => label!.length));
   ctx.stdout.write(`${facts.map(([label, value]) => `${label!.padEnd(width)}  ${value}`).join('\n')}\n\n`);
   if (runs.length === 0) {
@@ -144,7 +160,8 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
   const rows = runs.map((run) => {
     const summary = run.summary;
     const notSent = summary?.books && absent.notSent === undefined ? summary.books.notSent : null;
-    const memory = summary?.serverMemory;
+    // A summary stored before the memory was kept reads it from the stored seconds, as Compare does; none says why.
+    const memory = storedServerMemory(summary, () => services.samples.withoutHistograms(run.id, { measured: true }));
     return [
       run.ordinal,
       run.variant ? `${run.templateId}:${run.variant}` : run.templateId,
@@ -157,7 +174,7 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
       count(absent.failed === undefined ? summary?.failed : null),
       count(notSent),
       count(summary?.books && absent.notSent === undefined ? summary.books.inFlight : null),
-      memory ? `${formatBytes(memory.minBytes)} / ${formatBytes(memory.maxBytes)} / ${formatBytes(memory.endBytes)}` : '-',
+      typeof memory === 'string' ? memory : `${formatBytes(memory.minBytes)} / ${formatBytes(memory.maxBytes)} / ${formatBytes(memory.endBytes)}`,
     ];
   });
   ctx.stdout.write(formatTable(['#', 'TEMPLATE', 'STEP', 'STATUS', 'REQ/S', 'P50 MS', 'P99 MS', 'MAX MS', 'FAILED', 'NOT SENT', 'IN FLIGHT', 'SERVER RSS MIN/MAX/END'], rows));

@@ -37,6 +37,23 @@ test('the client preset is applied to every client, each with its own plan, then
   ]);
 });
 
+test('a preset whose limit did not take effect ends done with a warning naming the value in effect, never plain done', async () => {
+  const nofile = { kind: 'limit' as const, key: 'root hard nofile', expected: '100000', observed: '20000', status: 'not effective' as const, reason: 'hard limit 20000 caps it: it cannot be raised here (new logins still get 20000)' };
+  const tw = { kind: 'sysctl' as const, key: 'net.ipv4.tcp_tw_reuse', expected: '1', observed: '1', status: 'applied' as const, reason: null };
+  const { runner } = fakePlanRunner({ verdictsOn: { 2: [tw, nofile] } });
+  await runner.start(fakePlanSpec({ revertPresets: true, presets: { client: { presetId: 'load-client', planId: FAKE_PLAN_ID }, server: { presetId: 'wrk-seed', planId: FAKE_PLAN_ID } } }));
+  const plan = (await runner.settled()) as PlanState;
+  assert.equal(plan.status, 'completed', plan.message ?? '');
+  const stage = (id: string) => plan.stages.find((candidate) => candidate.id === id)!;
+  assert.equal(stage('preset-client').warning ?? null, null, 'every key of the client preset took');
+  assert.equal(stage('preset-server').status, 'done', 'the preset is applied (and reverted at the end)');
+  assert.equal(
+    stage('preset-server').warning,
+    '1 of 2 keys did not take effect: root hard nofile: 20000 in effect, asked 100000 (hard limit 20000 caps it: it cannot be raised here (new logins still get 20000))',
+  );
+  assert.equal(stage('revert-server').status, 'done');
+});
+
 test('a preset failing on the second client names that host, reverts the first, and runs nothing', async () => {
   const { runner, calls } = fakePlanRunner({ failApplyOn: [3] });
   await runner.start(fakePlanSpec({ ...twoClients, revertPresets: true, presets: { client: clientPreset, server: { presetId: 'wrk-seed', planId: FAKE_PLAN_ID } } }));

@@ -30,6 +30,7 @@ import {
   type PresetApplication,
 } from '../../../app/plans/plan.ts';
 import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
+import { effectsOf, effectWarning } from '../../../app/presets/preset-effect.ts';
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import { describeLoadRun } from '../../../app/plans/load-line.ts';
 import type { Deployment, ServerOccupant } from '../../../app/templates/templates-contract.ts';
@@ -215,14 +216,19 @@ export class PlanRunner {
         const stage = this.#stage(active, application.applyStageId)!;
         if (signal.aborted) break;
         const { hostId } = application;
-        const result = await this.#run(active, stage, () => this.#options.presets.apply(application.presetId, hostId, application.planId));
+        const result = await this.#run(active, stage, async () => {
+          const outcome = await this.#options.presets.apply(application.presetId, hostId, application.planId);
+          // Said before the stage ends, so its end (the wizard's row, the CLI's line) carries them.
+          stage.detail = describeApply(outcome);
+          stage.warning = effectWarning(effectsOf(outcome.plan.presetName, outcome.verdicts));
+          return outcome;
+        });
         if (result === null) {
           if (!spec.revertPresets) await this.#rollBack(active, stage, [...applied], names);
           failures.push(`${stage.label}: ${stage.detail}`);
           throw new StageFailure();
         }
         applied.add(application);
-        stage.detail = describeApply(result);
         if (result.outcome === 'applied' && result.plan.limits.length > 0 && this.#options.hosts.get(hostId).kind === 'ssh') {
           // pam_limits runs at login: a new login gives the agent and the server the new limits.
           await this.#options.connections.connect(hostId);
@@ -447,9 +453,7 @@ export class PlanRunner {
   }
 }
 
+/** The apply in a few words; keys that did not take effect are the stage's warning (effectWarning). */
 function describeApply(result: ApplyResult): string {
-  const missed = result.verdicts.filter((verdict) => verdict.status !== 'applied');
-  const head = result.outcome === 'no changes' ? 'already in effect' : `applied (${plural(result.plan.changes, 'change')})`;
-  if (missed.length === 0) return head;
-  return `${head}; not in effect: ${missed.map((verdict) => `${verdict.key} = ${verdict.observed ?? '?'} (wanted ${verdict.expected}${verdict.reason ? `: ${verdict.reason}` : ''})`).join('; ')}`;
+  return result.outcome === 'no changes' ? 'already as the preset asks' : `applied (${plural(result.plan.changes, 'change')})`;
 }

@@ -1,8 +1,9 @@
 // The journal of preset changes on hosts (`change` rows): written before the host is touched, so
 // that after a crash the next start knows which hosts carry changes and how to put them back.
-// pending → applied by a finished apply; pending or applied → reverted by a revert; pending →
+// pending → applied by a finished apply (with its keys as verified); pending or applied → reverted by a revert; pending →
 // failed only when the apply stopped before it changed anything on the host.
 
+import type { PresetKeyEffect } from '../../../app/presets/preset-effect.ts';
 import { RestoreRecord } from '../../../app/presets/preset-plan.ts';
 import type { Db } from '../store/database.ts';
 import { readJsonColumn } from '../store/json-column.ts';
@@ -12,6 +13,8 @@ export interface AppliedValues {
   sysctls: Record<string, string>;
   /** New content of each file, null where the file is removed. */
   files: Record<string, string | null>;
+  /** Each key as verified after the apply: asked, in effect, taken or not (absent in rows from before they were kept). */
+  effects?: PresetKeyEffect[];
 }
 
 export interface ChangeEntry {
@@ -67,8 +70,15 @@ export class ChangesRepository {
     return Number(result.lastInsertRowid);
   }
 
-  markApplied(id: number, now = new Date()): void {
+  /** The apply finished; `effects` are its keys as verified, which a session's snapshot records. */
+  markApplied(id: number, effects: readonly PresetKeyEffect[] = [], now = new Date()): void {
     this.#db.prepare("UPDATE change SET status = 'applied', applied_at = ? WHERE id = ? AND status = 'pending'").run(now.toISOString(), id);
+    this.setEffects(id, effects);
+  }
+
+  /** What a later verification found for a row's keys (an apply that had no changes to make verifies again). */
+  setEffects(id: number, effects: readonly PresetKeyEffect[]): void {
+    this.#db.prepare("UPDATE change SET applied = json_set(applied, '$.effects', json(?)) WHERE id = ?").run(JSON.stringify(effects), id);
   }
 
   /** The apply stopped before changing the host: nothing to revert for this row. */

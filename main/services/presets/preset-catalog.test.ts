@@ -88,8 +88,12 @@ describe('the change journal', () => {
     const applied = { presetName: 'wrk seed', sysctls: { 'net.ipv4.tcp_tw_reuse': '1' }, files: { [LIMITS_DROP_IN]: '* soft nofile 1\n' } };
     const id = services.changes.begin({ hostId: host.id, presetId: 'wrk-seed', keys: ['net.ipv4.tcp_tw_reuse'], previous, applied });
     assert.deepEqual(services.presets.pending().map((row) => [row.hostName, row.state]), [['srv', 'interrupted']]);
-    services.changes.markApplied(id);
+    const effects = [{ preset: 'wrk seed', kind: 'limit' as const, key: '* soft nofile', asked: '1', inEffect: '1024', took: false, reason: 'pam_limits does not apply "*" lines to root' }];
+    services.changes.markApplied(id, effects);
     assert.deepEqual(services.presets.pending().map((row) => [row.state, row.presets]), [['applied', ['wrk seed']]]);
+    assert.deepEqual(services.changes.unreverted(host.id)[0]!.applied, { ...applied, effects }, 'the keys as verified are kept with the row');
+    services.changes.setEffects(id, [{ ...effects[0]!, inEffect: '1', took: true, reason: null }]);
+    assert.equal(services.changes.unreverted(host.id)[0]!.applied.effects![0]!.took, true);
     assert.deepEqual(services.changes.unreverted(host.id)[0]!.previous, previous);
     assert.throws(() => services.hosts.remove(host.id), { code: 'conflict' });
     assert.equal(services.changes.markReverted(host.id), 1);

@@ -191,7 +191,7 @@ describe('presets on a lab host, through sudo', { skip: skip ?? false, concurren
     const result = await services.presets.apply(tooHighId, hostId, plan.planId);
     const [nofile] = result.verdicts.filter((verdict) => verdict.kind === 'limit');
     assert.equal(nofile!.status, 'not effective');
-    assert.match(nofile!.reason!, /^hard limit cannot be raised here/);
+    assert.match(nofile!.reason!, /^hard limit \d+ caps it: it cannot be raised here/);
     assert.notEqual(nofile!.observed, '100000 / 100000');
     assert.equal(await liveValue('net.core.somaxconn'), original['net.core.somaxconn']);
   });

@@ -23,6 +23,7 @@ import {
   type PresetPlan,
 } from '../../../app/presets/preset-plan.ts';
 import { judgeLimits, judgeSysctl, type KeyVerdict } from '../../../app/presets/preset-verify.ts';
+import { effectsOf } from '../../../app/presets/preset-effect.ts';
 import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type DropInPath, type Preset, type PresetDefinition } from '../../../app/presets/presets.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
@@ -127,6 +128,9 @@ export class PresetService {
       if (plan.noChanges) {
         progress('verify', 'no changes to make; verifying what is in effect');
         const verdicts = await this.#verify(hostId, preset, plan, reading, {});
+        // The row of the apply that made these changes gets what is in effect now.
+        const earlier = this.#options.changes.unreverted(hostId).filter((entry) => entry.presetId === presetId && entry.status === 'applied').at(-1);
+        if (earlier) this.#options.changes.setEffects(earlier.id, effectsOf(preset.name, verdicts));
         progress('done', 'no changes');
         return { hostId, presetId, outcome: 'no changes', changeId: null, plan, verdicts, notes: plan.notes };
       }
@@ -172,7 +176,7 @@ export class PresetService {
         step = 'Verifying';
         progress('verify', 'reading the sysctls back and the limits of a new login');
         const verdicts = await this.#verify(hostId, preset, plan, reading, writes);
-        this.#options.changes.markApplied(changeId);
+        this.#options.changes.markApplied(changeId, effectsOf(preset.name, verdicts));
         const effective = verdicts.filter((verdict) => verdict.status === 'applied').length;
         this.#options.log.info('presets', `${host.name}: applied preset "${preset.name}" (${plural(plan.changes, 'change')}; ${effective} of ${verdicts.length} keys verified in effect)`);
         progress('done', 'applied');

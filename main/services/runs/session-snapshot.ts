@@ -1,6 +1,7 @@
 // What a session's hosts are at its start: reads every client's and the server's system info and
 // facts (the server's with the limits of the process on the target port; a client's limits are its
-// login's, which the agent gets), adds the preset Benchlab's change journal knows is applied or pending there,
+// login's, which the agent gets), adds the preset Benchlab's change journal knows is applied or pending there
+// (with its keys as verified: asked and in effect),
 // draws the noise findings, and stores all of it with the session. The same reading, unstored, is
 // the pre-flight check the Run page and the wizard show before starting.
 
@@ -112,6 +113,8 @@ export class SessionSnapshots {
       }),
     ]);
     const journal = this.#options.changes.unreverted(hostId);
+    // One drop-in per host: the latest apply replaced what an earlier one wrote, so its keys are what is in effect.
+    const effects = journal.filter((entry) => entry.status === 'applied').at(-1)?.applied.effects;
     return HostFacts.parse({
       ...info,
       role,
@@ -119,6 +122,7 @@ export class SessionSnapshots {
       preset: {
         applied: journal.filter((entry) => entry.status === 'applied').map((entry) => entry.applied.presetName),
         pending: journal.filter((entry) => entry.status === 'pending').map((entry) => entry.applied.presetName),
+        ...(effects ? { effects } : {}),
       },
       readings,
     });

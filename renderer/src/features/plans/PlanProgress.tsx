@@ -1,4 +1,5 @@
-// Wizard step 6: the plan as it runs — each stage's state and what it is doing — with Cancel, and
+// Wizard step 6: the plan as it runs — each stage's state and what it is doing (a preset whose keys
+// did not all take effect as a warning, with what is in effect) — with Cancel, and
 // once it ends, the way on: compare the sessions it made, or look at them in the library.
 
 import { useEffect, useState } from 'react';
@@ -37,15 +38,24 @@ export function PlanProgress(props: { plan: PlanState; cancelling: boolean; onCa
         </Banner>
       )}
       <ol className="plan-stages">
-        {plan.stages.map((stage) => (
-          <li key={stage.id} className={`stage-${stage.status}`} data-testid="plan-stage" data-stage={stage.id} data-status={stage.status}>
-            <span className="stage-icon" aria-hidden>
-              {ICONS[stage.status]}
-            </span>{' '}
-            {stage.label}
-            {stage.detail && <div className="state-message">{stage.detail}</div>}
-          </li>
-        ))}
+        {plan.stages.map((stage) => {
+          // Done but not as asked (a preset key that did not take effect): a warning, never a green ✓.
+          const warned = stage.status === 'done' && Boolean(stage.warning);
+          return (
+            <li key={stage.id} className={warned ? 'stage-warning' : `stage-${stage.status}`} data-testid="plan-stage" data-stage={stage.id} data-status={stage.status} data-warning={warned ? 'true' : undefined}>
+              <span className="stage-icon" aria-hidden>
+                {warned ? '⚠' : ICONS[stage.status]}
+              </span>{' '}
+              {stage.label}
+              {stage.detail && <div className="state-message">{stage.detail}</div>}
+              {warned && (
+                <div className="state-message warning-text" data-testid="plan-stage-warning">
+                  {stage.warning}
+                </div>
+              )}
+            </li>
+          );
+        })}
       </ol>
       <div className="actions">
         {running ? (

@@ -1,0 +1,52 @@
+// What a preset's apply left in effect, key by key, in the words every surface uses: each verdict
+// becomes a row that took effect or did not (with the value live now and why), a stage that left
+// any row not taken carries a warning rather than a plain "done", and a session records the rows
+// (what was asked and what is in effect) so its figures are read against the host it really had.
+
+import { z } from 'zod';
+import type { KeyVerdict } from './preset-verify.ts';
+
+/** One key of a preset as it stood after the apply: asked, in effect, and whether it took. */
+export const PresetKeyEffect = z.object({
+  preset: z.string(),
+  kind: z.enum(['sysctl', 'limit']),
+  key: z.string(),
+  asked: z.string(),
+  /** What the kernel reads back (a sysctl) or a new login gets (a limit, "soft / hard"); null when unread. */
+  inEffect: z.string().nullable(),
+  took: z.boolean(),
+  /** Why it did not take, when that can be told. */
+  reason: z.string().nullable(),
+});
+export type PresetKeyEffect = z.infer<typeof PresetKeyEffect>;
+
+/** The rows of one apply. Only an "applied" verdict took: a line Benchlab's login cannot see never counts as taken. */
+export function effectsOf(presetName: string, verdicts: readonly KeyVerdict[]): PresetKeyEffect[] {
+  return verdicts.map((verdict) => ({
+    preset: presetName,
+    kind: verdict.kind,
+    key: verdict.key,
+    asked: verdict.expected,
+    inEffect: verdict.observed,
+    took: verdict.status === 'applied',
+    reason: verdict.status === 'applied' ? null : verdict.reason,
+  }));
+}
+
+/** `root hard nofile: 20000 in effect, asked 100000 (hard limit 20000 caps it …)`. */
+export function notTakenText(effect: Pick<PresetKeyEffect, 'key' | 'asked' | 'inEffect' | 'reason'>): string {
+  const live = effect.inEffect === null ? 'nothing read back' : `${effect.inEffect} in effect`;
+  return `${effect.key}: ${live}, asked ${effect.asked}${effect.reason ? ` (${effect.reason})` : ''}`;
+}
+
+/** The warning of a preset stage whose keys did not all take, or null when every key did. */
+export function effectWarning(effects: readonly PresetKeyEffect[]): string | null {
+  const missed = effects.filter((effect) => !effect.took);
+  if (missed.length === 0) return null;
+  return `${missed.length} of ${effects.length} ${effects.length === 1 ? 'key' : 'keys'} did not take effect: ${missed.map(notTakenText).join('; ')}`;
+}
+
+/** One row in a line: `net.core.somaxconn 4096` when it took, else the not-taken text. */
+export function effectText(effect: PresetKeyEffect): string {
+  return effect.took ? `${effect.key} ${effect.inEffect ?? effect.asked}` : notTakenText(effect);
+}
