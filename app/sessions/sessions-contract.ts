@@ -49,6 +49,9 @@ export type SessionExportFormat = z.infer<typeof SessionExportFormat>;
 export const SessionExportFile = z.object({ fileName: z.string(), mediaType: z.string(), content: z.string() });
 export type SessionExportFile = z.infer<typeof SessionExportFile>;
 
+/** ab's text report sent beside its -g file: a page of text, far below the transport's 1 MiB. */
+export const AB_REPORT_MAX_CHARS = 256 * 1024;
+
 /** An upload of a results file from the Sessions page (`sessions.importBegin` gives it). */
 const UploadId = z.string().uuid('is no upload id');
 
@@ -79,7 +82,16 @@ export const sessionRequests = {
    * bad file) or cancel. An upload without a piece for a minute is dropped.
    */
   'sessions.importBegin': request(
-    z.object({ fileName: z.string().min(1).max(1000), format: z.enum(IMPORT_FORMATS), size: z.number().int().nonnegative() }).strict(),
+    z
+      .object({
+        fileName: z.string().min(1).max(1000),
+        format: z.enum(IMPORT_FORMATS),
+        size: z.number().int().nonnegative(),
+        /** With ab's -g file: ab's text report of the same run, for its elapsed time (a few KB). */
+        abReport: z.object({ fileName: z.string().min(1).max(1000), text: z.string().max(AB_REPORT_MAX_CHARS, `must be at most ${AB_REPORT_MAX_CHARS / 1024} KiB: ab's report is a page of text`) }).strict().optional(),
+      })
+      .strict()
+      .refine((request) => request.abReport === undefined || request.format === 'ab', { message: "a report goes with ab's -g file (format ab)", path: ['abReport'] }),
     z.object({ uploadId: UploadId, chunkBytes: z.number().int().positive() }),
   ),
   'sessions.importChunk': request(z.object({ uploadId: UploadId, offset: z.number().int().nonnegative(), data: Base64Chunk }).strict(), z.object({ received: z.number() })),

@@ -5,11 +5,12 @@
 // session and no temporary file behind.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { formatValue } from '../../app/sessions/comparison-report.ts';
 import { IMPORT_CHUNK_BYTES } from '../../app/sessions/importers/index.ts';
 import { expectAttribute, expectCount, expectText } from '../support/browser.ts';
 import { until } from '../support/until.ts';
@@ -107,6 +108,27 @@ test('Cancel stops an upload under way: no session, no temporary file', async ()
   await expectCount(page.getByTestId('session-row'), before);
   assert.equal(await library.row('cancelled.csv (imported from hey)').count(), 0);
   await expectCount(page.getByTestId('sessions-import-done'), 0);
+});
+
+test("an ab -g file with ab's text report beside it: the run's length is ab's elapsed time, not the -g file's whole seconds", async () => {
+  const fixture = (name: string) => readFileSync(new URL(`../fixtures/imports/tools/${name}`, import.meta.url));
+  const report = fixture('ab-g-run.txt').toString('utf8');
+  const abRate = Number(/^Complete requests:\s+(\d+)/m.exec(report)![1]) / Number(/^Time taken for tests:\s+(\S+) seconds/m.exec(report)![1]);
+  const shown = new RegExp(`^${formatValue({ unit: 'rps' }, abRate).replaceAll('.', '\\.')}`);
+  await page.getByTestId('sessions-import-format').selectOption('ab');
+  await page.getByTestId('sessions-import-report-file').setInputFiles({ name: 'ab-g-run.txt', mimeType: 'text/plain', buffer: fixture('ab-g-run.txt') });
+  await expectText(page.getByTestId('sessions-import-report'), /with the report ab-g-run\.txt/);
+  await page.getByTestId('sessions-import-file').setInputFiles({ name: 'with-report.tsv', mimeType: 'text/tab-separated-values', buffer: fixture('ab-g.tsv') });
+  await expectText(library.row('with-report.tsv (imported from ab)').getByTestId('session-rps'), shown);
+  // Without the report the run lasts the -g file's whole seconds: another rate.
+  await page.getByTestId('sessions-import-report-clear').click();
+  await page.getByTestId('sessions-import-file').setInputFiles({ name: 'without-report.tsv', mimeType: 'text/tab-separated-values', buffer: fixture('ab-g.tsv') });
+  const without = library.row('without-report.tsv (imported from ab)').getByTestId('session-rps');
+  await without.waitFor();
+  assert.doesNotMatch(await without.innerText(), shown);
+  // Another format takes no report: none is offered.
+  await page.getByTestId('sessions-import-format').selectOption('hey');
+  await expectCount(page.getByTestId('sessions-import-report-button'), 0);
 });
 
 test('across the suite the page reports no CSP violation', async () => {

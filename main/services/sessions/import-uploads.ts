@@ -21,6 +21,8 @@ export interface ImportRequest {
   tags?: string[] | undefined;
   /** Where ab's text report of the run lies, read beside its -g file for its elapsed time (the CLI's --report). */
   reportPath?: string | undefined;
+  /** ab's text report itself, as the Sessions page sends it beside the -g file it uploads. */
+  abReport?: { fileName: string; text: string } | undefined;
 }
 
 /** How long an upload waits for its next piece before it is dropped. */

@@ -10,7 +10,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ApiError } from '../../../app/common/errors.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
-import { IMPORT_CHUNK_BYTES, ImportReader, MAX_IMPORT_FILE_BYTES, MAX_LINE_CHARS, type ImportedResult } from '../../../app/sessions/importers/index.ts';
+import { IMPORT_CHUNK_BYTES, ImportReader, importText, MAX_IMPORT_FILE_BYTES, MAX_LINE_CHARS, type ImportedResult } from '../../../app/sessions/importers/index.ts';
 import { abRunOf } from '../../../app/sessions/importers/ab.ts';
 import { ImportError } from '../../../app/sessions/importers/imported-result.ts';
 import { importedSessionRecord, type ImportNaming } from '../../../app/sessions/importers/imported-session.ts';
@@ -46,7 +46,7 @@ export class SessionImporter {
     try {
       refuseOverCap(request.fileName, (await handle.stat()).size);
       const result = await readOrExplain(async () => {
-        const abRun = request.reportPath === undefined ? undefined : abRunOf(await readReport(request.reportPath));
+        const abRun = request.abReport !== undefined ? abRunOf(importText('ab', request.abReport.fileName, request.abReport.text)) : request.reportPath === undefined ? undefined : abRunOf(await readReport(request.reportPath));
         const reader = new ImportReader(request.format, request.fileName, { abRun });
         const end = { cutShort: false };
         for await (const line of linesOf(handle, MAX_LINE_CHARS, request.fileName, end)) reader.line(line);

@@ -2,10 +2,12 @@
 // session marked "imported from <format>". The format is chosen first, then the file, which goes
 // up in pieces (a request crosses the transport whole, and per-request files run to hundreds of
 // MB) with its progress and a Cancel; Benchlab then reads and stores it. Any error shows in the
-// page's banner; a line names the new session and its requests.
+// page's banner; a line names the new session and its requests. With ab, the text report of the
+// run that wrote a -g file may go beside it (its elapsed time makes the run's length exact).
 
 import { useEffect, useRef, useState } from 'react';
 import { IMPORT_FORMATS, IMPORTERS, type ImportFormat } from '../../../../app/sessions/importers/index.ts';
+import { AB_REPORT_MAX_CHARS } from '../../../../app/sessions/sessions-contract.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 
 interface Progress {
@@ -38,6 +40,8 @@ function base64Of(piece: Blob, fileName: string): Promise<string> {
 export function ImportResults({ onImported, onError }: { onImported: () => void; onError: (message: string | null) => void }) {
   const api = useApi();
   const input = useRef<HTMLInputElement>(null);
+  const reportInput = useRef<HTMLInputElement>(null);
+  const [abReport, setAbReport] = useState<{ fileName: string; text: string } | null>(null);
   const cancelRequested = useRef(false);
   const [format, setFormat] = useState<ImportFormat>('wrk');
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -57,7 +61,8 @@ export function ImportResults({ onImported, onError }: { onImported: () => void;
     setProgress({ fileName: file.name, sent: 0, size: file.size, phase: 'uploading' });
     let uploadId: string | null = null;
     try {
-      const upload = await api.sessions.importBegin({ fileName: file.name, format, size: file.size });
+      const report = format === 'ab' && abReport ? { abReport } : {};
+      const upload = await api.sessions.importBegin({ fileName: file.name, format, size: file.size, ...report });
       uploadId = upload.uploadId;
       for (let offset = 0; offset < file.size && !cancelRequested.current; ) {
         const piece = file.slice(offset, offset + upload.chunkBytes);
@@ -127,9 +132,41 @@ export function ImportResults({ onImported, onError }: { onImported: () => void;
           </option>
         ))}
       </select>
+      {format === 'ab' &&
+        (abReport ? (
+          <span className="small" data-testid="sessions-import-report">
+            with the report {abReport.fileName}{' '}
+            <button type="button" className="link" aria-label={`Import without the report ${abReport.fileName}`} data-testid="sessions-import-report-clear" onClick={() => setAbReport(null)}>
+              ✕
+            </button>
+          </span>
+        ) : (
+          <button type="button" data-testid="sessions-import-report-button" title="ab's text report of the run that wrote the -g file: its elapsed time makes the run's length exact (optional)" onClick={() => reportInput.current?.click()}>
+            ab report…
+          </button>
+        ))}
       <button type="button" data-testid="sessions-import-button" title={`Import ${IMPORTERS[format].accepts}`} onClick={() => input.current?.click()}>
         Import results…
       </button>
+      <input
+        ref={reportInput}
+        type="file"
+        hidden
+        data-testid="sessions-import-report-file"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (!file) return;
+          if (file.size > AB_REPORT_MAX_CHARS) return onError(`${file.name} is ${mebibytes(file.size)} MiB: ab's report is a page of text (at most ${AB_REPORT_MAX_CHARS / 1024} KiB); choose the text ab printed`);
+          void file.text().then(
+            (text) => {
+              onError(null);
+              setAbReport({ fileName: file.name, text });
+            },
+            (failure: unknown) => onError(`${file.name} could not be read (${errorMessage(failure)}): choose it again`),
+          );
+        }}
+      />
       <input
         ref={input}
         type="file"
