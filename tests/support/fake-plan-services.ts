@@ -1,5 +1,5 @@
 // The plan runner over fake services (no hosts), for the unit tests of what it does in which
-// order: every hold, preset apply and revert, deploy, load and stop is written to `calls`, each
+// order: every hold (of the server host, and of the preset changes a plan will revert), preset apply and revert, deploy, load and stop is written to `calls`, each
 // started run to `started`. A test makes a host's preset or a deploy fail, the server host held by
 // another plan or run a server at the start, or its occupant differ from the deployment just made,
 // through the choices below.
@@ -38,10 +38,12 @@ export interface FakeChoices {
 
 export const FAKE_PLAN_ID = '0123456789abcdef';
 
-export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner; calls: string[]; started: StartedRun[]; holds: string[] } {
+export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner; calls: string[]; started: StartedRun[]; holds: string[]; presetHolds: string[] } {
   const calls: string[] = [];
   /** The server host's holds taken and released, apart from `calls`. */
   const holds: string[] = [];
+  /** Preset changes a plan holds (will revert itself) and lets go of, apart from `calls`. */
+  const presetHolds: string[] = [];
   const started: StartedRun[] = [];
   let nextSession = 1;
   let last: Deployment | null = null;
@@ -54,8 +56,9 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
     sessions: { updateNotesAndTags: () => undefined } as unknown as PlanRunnerOptions['sessions'],
     presetCatalog: { get: (id: string) => ({ id, name: id }) } as unknown as PlanRunnerOptions['presetCatalog'],
     presets: {
-      apply: async (presetId: string, hostId: number, planId: string) => {
+      apply: async (presetId: string, hostId: number, planId: string, options: { revertedBy?: string } = {}) => {
         calls.push(`apply ${presetId} on host${hostId} (${planId})`);
+        if (options.revertedBy) presetHolds.push(`${options.revertedBy} holds host${hostId}`);
         if (choices.failApplyOn?.includes(hostId)) throw new Error('sysctl refused');
         return { outcome: 'applied', verdicts: choices.verdictsOn?.[hostId] ?? [], plan: { presetName: presetId, changes: 1, limits: [] } };
       },
@@ -63,6 +66,7 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
         calls.push(`revert host${hostId}`);
         return { outcome: 'reverted' };
       },
+      release: (hostId: number) => void presetHolds.push(`release host${hostId}`),
     } as unknown as PlanRunnerOptions['presets'],
     templates: {
       list: async () => ({
@@ -102,7 +106,7 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
     } as unknown as PlanRunnerOptions['runs'],
     store: { load: () => null, save: () => undefined },
   };
-  return { runner: new PlanRunner(options), calls, started, holds };
+  return { runner: new PlanRunner(options), calls, started, holds, presetHolds };
 }
 
 /** A plan of two Node variants from host 1 to host 2, no presets, with what the test changes. */

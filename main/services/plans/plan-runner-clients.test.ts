@@ -107,3 +107,14 @@ test('a deployment gone between its deploy and its run fails that run, and the s
   assert.deepEqual(calls, ['deploy node/async', 'stop']);
   assert.match(plan.message ?? '', /Node is no longer running on host2: see the Templates page for its log/);
 });
+
+test('a plan that reverts its presets holds what it applies (no pending revert while it runs) and lets go at its end; one that keeps them holds nothing', async () => {
+  const reverting = fakePlanRunner();
+  await reverting.runner.start(fakePlanSpec({ ...twoClients, revertPresets: true, presets: { client: clientPreset, server: null } }));
+  await reverting.runner.settled();
+  assert.deepEqual(reverting.presetHolds, ['plan "sync vs async" holds host1', 'plan "sync vs async" holds host3', 'release host1', 'release host3']);
+  const keeping = fakePlanRunner();
+  await keeping.runner.start(fakePlanSpec({ ...twoClients, revertPresets: false, presets: { client: clientPreset, server: null } }));
+  await keeping.runner.settled();
+  assert.ok(!keeping.presetHolds.some((line) => line.includes('holds')), 'kept presets are pending reverts from the start');
+});

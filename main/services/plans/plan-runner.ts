@@ -54,7 +54,7 @@ export interface PlanRunnerOptions {
   connections: Pick<HostConnections, 'connect'>;
   sessions: SessionsRepository;
   presetCatalog: PresetCatalog;
-  presets: Pick<PresetService, 'apply' | 'revert'>;
+  presets: Pick<PresetService, 'apply' | 'revert' | 'release'>;
   templates: Pick<TemplateService, 'list' | 'deploy' | 'cancel' | 'stop' | 'occupant' | 'hold'>;
   runs: Pick<RunService, 'start' | 'stop' | 'finished'>;
   /** What the stages' estimates go by (learned from past deploys and sessions); the guesses without it. */
@@ -216,8 +216,10 @@ export class PlanRunner {
         const stage = this.#stage(active, application.applyStageId)!;
         if (signal.aborted) break;
         const { hostId } = application;
+        // A plan that reverts its presets holds what it applies: no "pending revert" while it runs.
+        const revertedBy = spec.revertPresets ? { revertedBy: `plan "${spec.name}"` } : {};
         const result = await this.#run(active, stage, async () => {
-          const outcome = await this.#options.presets.apply(application.presetId, hostId, application.planId);
+          const outcome = await this.#options.presets.apply(application.presetId, hostId, application.planId, revertedBy);
           // Said before the stage ends, so its end (the wizard's row, the CLI's line) carries them.
           stage.detail = describeApply(outcome);
           stage.warning = effectWarning(effectsOf(outcome.plan.presetName, outcome.verdicts));
@@ -256,6 +258,8 @@ export class PlanRunner {
         if (result === null) failures.push(`${stage.label}: ${stage.detail}`);
         else stage.detail = result.outcome;
       }
+      // What a revert left behind (it failed) is a pending revert from now on, with its banner.
+      for (const hostId of new Set(applications.map((application) => application.hostId))) this.#options.presets.release(hostId);
       for (const stage of state.stages) if (stage.status === 'pending') this.#finishStage(active, stage, signal.aborted ? 'cancelled' : 'skipped', null);
       const status = failures.length > 0 ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
       state.status = status;

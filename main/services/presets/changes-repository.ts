@@ -1,7 +1,8 @@
 // The journal of preset changes on hosts (`change` rows): written before the host is touched, so
 // that after a crash the next start knows which hosts carry changes and how to put them back.
 // pending → applied by a finished apply (with its keys as verified); pending or applied → reverted by a revert; pending →
-// failed only when the apply stopped before it changed anything on the host.
+// failed only when the apply stopped before it changed anything on the host. A change a running plan
+// will revert itself names that plan and its process (held_by, owner) until the plan ends.
 
 import type { PresetKeyEffect } from '../../../app/presets/preset-effect.ts';
 import { RestoreRecord } from '../../../app/presets/preset-plan.ts';
@@ -28,6 +29,8 @@ export interface ChangeEntry {
   status: 'pending' | 'applied' | 'reverted' | 'failed';
   appliedAt: string | null;
   revertedAt: string | null;
+  /** The running plan that will revert it (`plan "Overnight"`), with its process's owner token; null otherwise. */
+  heldBy: { what: string; owner: string } | null;
 }
 
 interface ChangeRow {
@@ -40,6 +43,8 @@ interface ChangeRow {
   status: ChangeEntry['status'];
   applied_at: string | null;
   reverted_at: string | null;
+  held_by: string | null;
+  owner: string | null;
 }
 
 function toEntry(row: ChangeRow): ChangeEntry {
@@ -53,6 +58,7 @@ function toEntry(row: ChangeRow): ChangeEntry {
     status: row.status,
     appliedAt: row.applied_at,
     revertedAt: row.reverted_at,
+    heldBy: row.held_by !== null && row.owner !== null ? { what: row.held_by, owner: row.owner } : null,
   };
 }
 
@@ -63,10 +69,22 @@ export class ChangesRepository {
   }
 
   /** Records an apply about to start; `applied_at` holds its start until it finishes. */
-  begin(entry: { hostId: number; presetId: string; keys: string[]; previous: RestoreRecord; applied: AppliedValues }, now = new Date()): number {
+  begin(
+    entry: { hostId: number; presetId: string; keys: string[]; previous: RestoreRecord; applied: AppliedValues; heldBy?: { what: string; owner: string } | null },
+    now = new Date(),
+  ): number {
     const result = this.#db
-      .prepare("INSERT INTO change (host_id, preset_id, keys, previous, applied, status, applied_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)")
-      .run(entry.hostId, entry.presetId, JSON.stringify(entry.keys), JSON.stringify(entry.previous), JSON.stringify(entry.applied), now.toISOString());
+      .prepare("INSERT INTO change (host_id, preset_id, keys, previous, applied, status, applied_at, held_by, owner) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)")
+      .run(
+        entry.hostId,
+        entry.presetId,
+        JSON.stringify(entry.keys),
+        JSON.stringify(entry.previous),
+        JSON.stringify(entry.applied),
+        now.toISOString(),
+        entry.heldBy?.what ?? null,
+        entry.heldBy?.owner ?? null,
+      );
     return Number(result.lastInsertRowid);
   }
 
@@ -98,6 +116,11 @@ export class ChangesRepository {
   hostsWithChanges(): number[] {
     const rows = this.#db.prepare("SELECT DISTINCT host_id FROM change WHERE status IN ('pending', 'applied') ORDER BY host_id").all() as Array<{ host_id: number }>;
     return rows.map((row) => row.host_id);
+  }
+
+  /** The plan that held a host's changes ended: what it left unreverted is a pending revert like any other. */
+  release(hostId: number, owner: string): void {
+    this.#db.prepare("UPDATE change SET held_by = NULL, owner = NULL WHERE host_id = ? AND owner = ? AND status IN ('pending', 'applied')").run(hostId, owner);
   }
 
   markReverted(hostId: number, now = new Date()): number {

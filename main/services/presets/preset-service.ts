@@ -32,6 +32,7 @@ import type { ChangesRepository } from './changes-repository.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import { readHost, readLoginLimits, readSysctls, setSysctls, writeFiles, type HostReading, type RemoteAccess } from './host-preset-io.ts';
 import type { PresetCatalog } from './preset-catalog.ts';
+import { isOwnerAlive, processOwner } from '../store/process-owner.ts';
 
 export interface PresetHostAccess {
   transportFor(hostId: number): HostTransport;
@@ -114,7 +115,11 @@ export class PresetService {
     return this.#plan(preset, hostId, await this.#read(hostId, preset));
   }
 
-  async apply(presetId: string, hostId: number, planId: string): Promise<ApplyResult> {
+  /**
+   * `revertedBy`: the running plan (in words) that will revert this change at its end: until it
+   * releases the host (release()) or its process dies, the change is not a pending revert.
+   */
+  async apply(presetId: string, hostId: number, planId: string, options: { revertedBy?: string } = {}): Promise<ApplyResult> {
     const preset = this.#options.catalog.get(presetId);
     const host = this.#options.hosts.get(hostId);
     return this.#exclusive(host, async () => {
@@ -148,6 +153,7 @@ export class PresetService {
           sysctls: Object.fromEntries(changed.map((row) => [row.key, row.next])),
           files: Object.fromEntries(files.map((file) => [file.path, file.next])),
         },
+        heldBy: options.revertedBy ? { what: options.revertedBy, owner: processOwner() } : null,
       });
 
       const access = this.#access(hostId);
@@ -306,19 +312,32 @@ export class PresetService {
     return removed;
   }
 
+  /** The plan of this process that held the host's changes ended: what it left unreverted is pending again. */
+  release(hostId: number): void {
+    this.#options.changes.release(hostId, processOwner());
+  }
+
+  /**
+   * Hosts whose journal holds changes nobody will revert: left by an apply that never finished or a
+   * Benchlab that ended, or applied on their own. A change a running plan (of any live process on the
+   * store) will revert at its end is not one.
+   */
   pending(): PendingRevert[] {
     return this.#options.changes
       .hostsWithChanges()
       .filter((hostId) => !this.#busy.has(hostId))
-      .map((hostId) => {
-        const entries = this.#options.changes.unreverted(hostId);
-        return {
-          hostId,
-          hostName: this.#options.hosts.get(hostId).name,
-          presets: [...new Set(entries.map((entry) => entry.applied.presetName))],
-          state: entries.some((entry) => entry.status === 'pending') ? ('interrupted' as const) : ('applied' as const),
-          since: entries[0]?.appliedAt ?? '',
-        };
+      .flatMap((hostId) => {
+        const entries = this.#options.changes.unreverted(hostId).filter((entry) => !(entry.heldBy && isOwnerAlive(entry.heldBy.owner)));
+        if (entries.length === 0) return [];
+        return [
+          {
+            hostId,
+            hostName: this.#options.hosts.get(hostId).name,
+            presets: [...new Set(entries.map((entry) => entry.applied.presetName))],
+            state: entries.some((entry) => entry.status === 'pending') ? ('interrupted' as const) : ('applied' as const),
+            since: entries[0]?.appliedAt ?? '',
+          },
+        ];
       });
   }
 }

@@ -212,6 +212,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sample ADD COLUMN with_connect INTEGER;
     `,
   },
+  {
+    version: 8,
+    description: 'preset changes a running plan will revert itself',
+    sql: `
+      -- A change a plan applied and will revert at its end: which plan (in words) and its process's
+      -- owner token (store/process-owner.ts). While that process lives it is not a revert left behind;
+      -- the plan clears both at its end, and a crash leaves a dead owner: pending revert again.
+      ALTER TABLE change ADD COLUMN held_by TEXT;
+      ALTER TABLE change ADD COLUMN owner TEXT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
