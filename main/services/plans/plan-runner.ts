@@ -308,7 +308,7 @@ export class PlanRunner {
     let leaveServer: string | null = null;
     try {
       const deployment = await this.#run(active, deployStage, () =>
-        this.#options.templates.deploy(spec.serverHostId, target.templateId, { variant: target.variant, knobs: target.knobs, port: target.port }),
+        this.#options.templates.deploy(spec.serverHostId, target.templateId, { variant: target.variant, knobs: target.knobs, port: target.port }, { held: true }),
       );
       if (!deployment) {
         if (!active.controller.signal.aborted) failure = `${deployStage.label}: ${deployStage.detail}`;

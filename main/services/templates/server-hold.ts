@@ -2,7 +2,8 @@
 // (an exclusive lock beside Benchlab's run dir on it, host-scripts.ts holdScript) from before its
 // first preset to its end, so a second plan is refused before it touches anything, naming who holds
 // the host. The lock lives as long as the command keeping it: released by Benchlab, or by the host
-// when Benchlab's link closes (it ended, was killed or lost the host).
+// when Benchlab's link closes (it ended, was killed or lost the host). A deploy that is not a plan's
+// holds the host too while it runs (holdForDeploy), so it is refused while a plan holds it, named.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
@@ -61,4 +62,35 @@ export async function holdHost(transport: HostTransport, hostName: string, run: 
   if (line === 'no-flock') return { release: async () => undefined, unheld: `${hostName} has no flock (util-linux): two plans there at once are not prevented` };
   if (line.startsWith('busy')) throw new ApiError('conflict', `${hostName} is held by ${describeRecord(line.slice(5))}`);
   throw new ApiError('unavailable', `cannot hold ${hostName} for the plan: ${line === 'timeout' ? 'the host did not answer' : line}`);
+}
+
+/**
+ * Holds the host for one deploy that is not a plan's (the Templates page, `benchlab deploy`), until
+ * it has ended: refused, naming the plan, while a plan (of any Benchlab) holds the host. A host that
+ * cannot be held (no flock, no answer) is deployed to as before, with `warn` told why.
+ */
+export async function holdForDeploy(
+  transport: HostTransport,
+  hostName: string,
+  run: string,
+  record: HoldRecord,
+  templateName: string,
+  warn: (message: string) => void,
+): Promise<HostHold> {
+  try {
+    const held = await holdHost(transport, hostName, run, record);
+    if (held.unheld) warn(held.unheld);
+    return held;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'conflict') {
+      throw new ApiError('conflict', `${error.message}: ${templateName} was not deployed and nothing on ${hostName} was touched. Deploy once that plan has ended, or choose another host.`);
+    }
+    warn(`${hostName}: could not check that no plan holds it (${error instanceof Error ? error.message : String(error)}); deploying anyway`);
+    return { release: async () => undefined };
+  }
+}
+
+/** A plan of this very Benchlab holds the host: the refusal of a deploy that is not that plan's. */
+export function heldByOwnPlan(hostName: string, what: string, templateName: string): ApiError {
+  return new ApiError('conflict', `${hostName} is held by ${what} of this Benchlab: ${templateName} was not deployed and nothing on ${hostName} was touched. Deploy once that plan has ended, or choose another host.`);
 }

@@ -27,7 +27,7 @@ import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './po
 import { beat, inspectRun, probeHost, startSupervised, stopRun, waitReady, watchLogs, type RecordedDeployment } from './remote-server.ts';
 import { describeHolder, describeLoads, describeServer, type FrontDoor } from '../../../app/templates/server-words.ts';
 import { heldElsewhere, ownershipOf } from './server-owner.ts';
-import { holdHost, type HostHold } from './server-hold.ts';
+import { heldByOwnPlan, holdForDeploy, holdHost, type HostHold } from './server-hold.ts';
 
 /** A heartbeat younger than this means another Benchlab is driving the server: leave it alone. */
 const LIVE_HEARTBEAT_AGE_S = 20;
@@ -70,6 +70,11 @@ export interface TemplateServiceOptions {
  */
 export interface DeployOptions {
   replace?: string | true | undefined;
+  /**
+   * The caller holds the host (the plan runner, through hold()). Any other deploy holds it itself
+   * while it runs, and is refused while a plan holds it, naming the plan.
+   */
+  held?: boolean;
 }
 
 /** What a host runs, with what is needed to keep it, watch it and stop it. */
@@ -117,6 +122,8 @@ export class TemplateService {
   readonly #followUps = new Set<Promise<void>>();
   /** Set once shutdown has begun: no deploy starts any more. */
   #closing = false;
+  /** The hosts this Benchlab's plans hold now, with what holds them (`plan "Overnight"`). */
+  readonly #planHolds = new Map<number, string>();
 
   constructor(options: TemplateServiceOptions) {
     this.#options = options;
@@ -155,6 +162,8 @@ export class TemplateService {
       throw new ApiError('conflict', `${current.deployment.hostName} is busy (${current.deployment.state} ${current.deployment.templateName}); cancel or wait first`);
     }
     const entry = await this.#entry(templateId);
+    const planHold = this.#planHolds.get(hostId);
+    if (planHold && !options.held) throw heldByOwnPlan(current?.deployment.hostName ?? this.#options.hosts.get(hostId).name, planHold, entry.manifest.name);
     if (current?.deployment.state === 'ready' && options.replace !== current.id && options.replace !== true) {
       // Replacing a server takes it from whoever uses it: only on the user's word, naming that server.
       const { deployment } = current;
@@ -171,8 +180,18 @@ export class TemplateService {
 
     await this.#connectChecks.settled(hostId);
     this.#refuseWhileClosing();
+    // Not a plan's deploy: it holds the host while it runs, so a plan holding it refuses it (named), and a plan started meanwhile waits its turn.
+    const hold = options.held
+      ? null
+      : await holdForDeploy(transport, host.name, await this.#runDir(transport), this.#holdRecord(`a deploy of ${entry.manifest.name}`), entry.manifest.name, (message) =>
+          this.#options.log.warn('templates', message),
+        );
     const again = this.#active.get(hostId);
-    if (again !== current) throw new ApiError('conflict', `${host.name} changed while this deploy waited; try again`);
+    if (again !== current || this.#closing) {
+      await hold?.release();
+      this.#refuseWhileClosing();
+      throw new ApiError('conflict', `${host.name} changed while this deploy waited; try again`);
+    }
     const previous = current;
     const active: Active = {
       id: randomUUID(),
@@ -205,7 +224,7 @@ export class TemplateService {
       stopping: false,
     };
     this.#active.set(hostId, active);
-    const work = this.#pipeline(active, entry, host, transport, previous, typeof options.replace === 'string' ? options.replace : null);
+    const work = this.#pipeline(active, entry, host, transport, previous, typeof options.replace === 'string' ? options.replace : null).finally(() => hold?.release());
     active.settled = work.catch(() => undefined);
     return work;
   }
@@ -624,9 +643,19 @@ export class TemplateService {
   async hold(hostId: number, what: string): Promise<HostHold> {
     const host = this.#options.hosts.get(hostId);
     const transport = this.#options.connections.transportFor(hostId);
-    const held = await holdHost(transport, host.name, await this.#runDir(transport), { what, holder: this.#options.holder ?? null, since: new Date().toISOString() });
+    const held = await holdHost(transport, host.name, await this.#runDir(transport), this.#holdRecord(what));
     if (held.unheld) this.#options.log.warn('templates', held.unheld);
-    return held;
+    this.#planHolds.set(hostId, what);
+    return {
+      release: async () => {
+        if (this.#planHolds.get(hostId) === what) this.#planHolds.delete(hostId);
+        await held.release();
+      },
+    };
+  }
+
+  #holdRecord(what: string): { what: string; holder: string | null; since: string } {
+    return { what, holder: this.#options.holder ?? null, since: new Date().toISOString() };
   }
 
   /** Installs a runtime with the host's package manager, as root (the user asked for it). */
