@@ -6,6 +6,7 @@
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../../app/common/hdr.ts';
 import type { LoadProfileInput } from '../../app/runs/load-profile.ts';
 import { LoadProfile, expandSteps } from '../../app/runs/load-profile.ts';
+import type { ThinkTimeInput } from '../../app/runs/think-time.ts';
 import { SummaryAccumulator } from '../../app/runs/run-summary.ts';
 import { TRACKED_SYSCTLS, type SystemInfo } from '../../app/hosts/system-info.ts';
 import type { Db } from '../../main/services/store/database.ts';
@@ -56,6 +57,8 @@ export interface SeedOptions {
   stepLoad?: Array<{ rpsFactor?: number; timeoutShare?: number }>;
   /** false: no server was sampled (no server readings in any second); default: every second has one. */
   serverReadings?: boolean;
+  /** The closed load's think time (app/runs/think-time.ts); none when absent. */
+  thinkTime?: ThinkTimeInput;
 }
 
 export interface Seeder {
@@ -92,7 +95,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
       const input: LoadProfileInput = {
         target: 'http://10.200.0.2:8080',
         request: { method: 'GET', path: '/hello' },
-        load: { model: 'closed', connections: options.sweep?.[0] ?? 100, durationS: options.seconds },
+        load: { model: 'closed', connections: options.sweep?.[0] ?? 100, durationS: options.seconds, ...(options.thinkTime ? { thinkTime: options.thinkTime } : {}) },
         sweep: options.sweep ?? [],
       };
       const profile = LoadProfile.parse(input);

@@ -138,6 +138,10 @@ function printComparison(ctx: CommandContext, comparison: Comparison): void {
     out.push('repeated runs (median, 95 % interval)');
     out.push(formatTable(['CONFIGURATION', 'STEP', 'RUNS', 'REQ/S', 'P99 MS', 'REQ/S VS FIRST', 'P99 VS FIRST'], rows));
   }
+  // Loads that differ (a think time, a step, a request) are said, so unlike runs are not read as repeats.
+  if (new Set(comparison.sessions.map((session) => session.configuration)).size > 1) {
+    out.push('', 'loads differ:', ...comparison.sessions.map((session, index) => `  ${name(index)}: ${session.configuration}`));
+  }
   ctx.stdout.write(`${out.join('\n').trimEnd()}\n`);
   for (const warning of comparison.warnings) ctx.stderr.write(`warning: ${warning}\n`);
 }

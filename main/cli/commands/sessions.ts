@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
 import { filterLibrary, headlineStepText, Tags } from '../../../app/sessions/session-library.ts';
 import { importProvenanceOf } from '../../../app/sessions/importers/imported-result.ts';
+import { describeConfiguration } from '../../../app/sessions/comparison.ts';
 import { formatBytes } from '../../../app/common/byte-size.ts';
 import { SessionExportFormat } from '../../../app/sessions/sessions-contract.ts';
 import { describeLatencyIncludes, modelOf, phasesText } from '../../../app/runs/latency-includes.ts';
@@ -33,7 +34,8 @@ export const sessionsCommand: Command = {
                  signs of saturation), which STEP names
     --tag TAG    only sessions with this tag
     --limit N    at most N sessions (default ${DEFAULT_LIMIT})
-  show           the session and a row per run (sweep step, repeat) with its status,
+  show           the session (its load in words, think time included) and a row per
+                 run (sweep step, repeat) with its status,
                  requests in flight when cut short and the server's memory (RSS)
   tag            add (+TAG) and remove (-TAG) tags
   rm             delete sessions and everything recorded in them
@@ -145,6 +147,8 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
     ['status', session.status],
     ['hosts', `${hostName(session.clientHostId)} → ${hostName(session.serverHostId)}`],
     ['started', session.startedAt ? when(session.startedAt) : '-'],
+    // The load as configured (its think time included): what makes runs comparable.
+    ['load', describeConfiguration(session.config)],
     ['tags', session.tags.join(', ') || '-'],
     ...(session.notes ? [['notes', session.notes.replace(/\s*\n\s*/g, ' ')]] : []),
   ];

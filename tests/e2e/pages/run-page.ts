@@ -20,6 +20,12 @@ export interface ProfileValues {
   sweep?: string;
   warmupS?: string;
   pauseS?: string;
+  /** The closed model's think time: none, fixed (thinkMs) or uniform (thinkMinMs, thinkMaxMs, thinkRoundToMs). */
+  thinkKind?: 'none' | 'fixed' | 'uniform';
+  thinkMs?: string;
+  thinkMinMs?: string;
+  thinkMaxMs?: string;
+  thinkRoundToMs?: string;
 }
 
 export class RunPage {
@@ -38,7 +44,8 @@ export class RunPage {
     if (values.client) await page.getByTestId('run-client').selectOption({ label: values.client });
     if (values.server) await page.getByTestId('run-server').selectOption({ label: values.server });
     if (values.model) await page.getByTestId('run-model').selectOption(values.model);
-    for (const field of ['name', 'target', 'path', 'connections', 'durationS', 'rate', 'openDurationS', 'openConnections', 'sweep', 'warmupS', 'pauseS'] as const) {
+    if (values.thinkKind) await page.getByTestId('run-thinkKind').selectOption(values.thinkKind);
+    for (const field of ['name', 'target', 'path', 'connections', 'durationS', 'rate', 'openDurationS', 'openConnections', 'sweep', 'warmupS', 'pauseS', 'thinkMs', 'thinkMinMs', 'thinkMaxMs', 'thinkRoundToMs'] as const) {
       const value = values[field];
       if (value !== undefined) await page.getByTestId(`run-${field}`).fill(value);
     }

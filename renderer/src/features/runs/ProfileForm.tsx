@@ -1,4 +1,5 @@
-// The load profile form of the Run page and the wizard: target, request, model, sweep, warm-up and bands,
+// The load profile form of the Run page and the wizard: target, request, model (the closed one with
+// its think time), sweep, warm-up and bands,
 // validated as the user types with the same schema the back end applies, and warned about when its
 // connection maximum cannot carry its rate. Another model clears a sweep whose values would change
 // meaning, and says so beside the sweep.
@@ -102,6 +103,21 @@ export function ProfileForm(props: {
               </select>
             </FormField>
             {draft.closedStop === 'duration' ? inputField('Duration (s)', 'durationS') : inputField('Requests', 'requests')}
+            <FormField label="Think time per request" name="thinkKind" error={errors.thinkKind}>
+              <select value={draft.thinkKind} data-testid="run-thinkKind" onChange={(event) => onDraft({ thinkKind: event.target.value as ProfileDraft['thinkKind'] })}>
+                <option value="none">none: the next request at once</option>
+                <option value="fixed">fixed (Gatling pause(d))</option>
+                <option value="uniform">random between two bounds (siege -d, Gatling pause(min, max))</option>
+              </select>
+            </FormField>
+            {draft.thinkKind === 'fixed' && inputField('Think pause (ms)', 'thinkMs')}
+            {draft.thinkKind === 'uniform' && (
+              <>
+                {inputField('Shortest think pause (ms)', 'thinkMinMs')}
+                {inputField('Longest think pause (ms)', 'thinkMaxMs')}
+                {inputField('Round pauses to (ms; siege -d: 1000)', 'thinkRoundToMs')}
+              </>
+            )}
           </>
         ) : (
           <>

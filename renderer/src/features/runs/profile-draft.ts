@@ -2,6 +2,7 @@
 // contract. Numbers that do not parse stay NaN so the profile's own validation names the field.
 
 import type { HTTP_METHODS, LoadProfile, LoadProfileInput } from '../../../../app/runs/load-profile.ts';
+import type { ThinkTime, ThinkTimeInput } from '../../../../app/runs/think-time.ts';
 
 export interface ProfileDraft {
   target: string;
@@ -18,6 +19,13 @@ export interface ProfileDraft {
   closedStop: 'duration' | 'requests';
   durationS: string;
   requests: string;
+  /** Closed model: a pause per connection before each request (app/runs/think-time.ts). */
+  thinkKind: 'none' | 'fixed' | 'uniform';
+  thinkMs: string;
+  thinkMinMs: string;
+  thinkMaxMs: string;
+  /** Empty: pauses are not rounded. */
+  thinkRoundToMs: string;
   openKind: 'rate' | 'requests';
   rate: string;
   openRequests: string;
@@ -44,6 +52,11 @@ export const DEFAULT_DRAFT: ProfileDraft = {
   closedStop: 'duration',
   durationS: '10',
   requests: '10000',
+  thinkKind: 'none',
+  thinkMs: '1000',
+  thinkMinMs: '0',
+  thinkMaxMs: '1000',
+  thinkRoundToMs: '',
   openKind: 'rate',
   rate: '1000',
   openRequests: '30000',
@@ -84,6 +97,14 @@ export function parseHeaders(text: string): Record<string, string> {
   return headers;
 }
 
+/** The draft's think time for the profile; none when the user chose none. */
+function thinkTimeOf(draft: ProfileDraft): { thinkTime?: ThinkTimeInput } {
+  if (draft.thinkKind === 'fixed') return { thinkTime: { kind: 'fixed', ms: number(draft.thinkMs) } };
+  if (draft.thinkKind !== 'uniform') return {};
+  const roundTo = draft.thinkRoundToMs.trim() === '' ? {} : { roundToMs: number(draft.thinkRoundToMs) };
+  return { thinkTime: { kind: 'uniform', minMs: number(draft.thinkMinMs), maxMs: number(draft.thinkMaxMs), ...roundTo } };
+}
+
 export function profileOf(draft: ProfileDraft): LoadProfileInput {
   const load: LoadProfileInput['load'] =
     draft.model === 'closed'
@@ -92,6 +113,7 @@ export function profileOf(draft: ProfileDraft): LoadProfileInput {
           connections: number(draft.connections),
           pipelining: number(draft.pipelining),
           ...(draft.closedStop === 'duration' ? { durationS: number(draft.durationS) } : { requests: number(draft.requests) }),
+          ...thinkTimeOf(draft),
         }
       : {
           model: 'open',
@@ -118,13 +140,18 @@ export function profileOf(draft: ProfileDraft): LoadProfileInput {
   };
 }
 
+const THINK_FIELDS: Record<string, keyof ProfileDraft> = { ms: 'thinkMs', minMs: 'thinkMinMs', maxMs: 'thinkMaxMs', roundToMs: 'thinkRoundToMs' };
+
 /** The form field that shows a profile error path (`load.connections` → `connections`). */
 export function fieldOfError(path: string, draft: ProfileDraft): string {
   const [head, second] = path.split('.');
   if (head === 'request') return second === 'headers' ? 'headers' : (second ?? 'path');
   if (head === 'sweep') return 'sweep';
   if (head === 'load') {
-    if (draft.model === 'closed') return second ?? 'connections';
+    if (draft.model === 'closed') {
+      if (second === 'thinkTime') return THINK_FIELDS[path.split('.')[2] ?? ''] ?? 'thinkKind';
+      return second ?? 'connections';
+    }
     if (second === 'requests') return 'openRequests';
     if (second === 'durationS') return 'openDurationS';
     if (second === 'connections') return 'openConnections';
@@ -156,6 +183,7 @@ export function draftOfProfile(profile: Omit<LoadProfile, 'target'> & { target?:
           closedStop: load.requests !== undefined ? 'requests' : 'duration',
           durationS: text(load.durationS, DEFAULT_DRAFT.durationS),
           requests: text(load.requests, DEFAULT_DRAFT.requests),
+          ...draftOfThinkTime(load.thinkTime),
         }
       : {
           openKind: load.requests !== undefined ? 'requests' : 'rate',
@@ -169,6 +197,12 @@ export function draftOfProfile(profile: Omit<LoadProfile, 'target'> & { target?:
     pauseS: String(profile.pauseS),
     bucketsMs: profile.bucketsMs.join(', '),
   };
+}
+
+function draftOfThinkTime(think: ThinkTime | undefined): Partial<ProfileDraft> {
+  if (!think) return {};
+  if (think.kind === 'fixed') return { thinkKind: 'fixed', thinkMs: String(think.ms) };
+  return { thinkKind: 'uniform', thinkMinMs: String(think.minMs), thinkMaxMs: String(think.maxMs), thinkRoundToMs: think.roundToMs === undefined ? '' : String(think.roundToMs) };
 }
 
 /** What a sweep's values count under a model (and, open, a kind of load), in words. */
