@@ -1,0 +1,83 @@
+// Think time on the lab, on both load engines: the Node template deployed on bl7-server, loaded
+// from bl7-client with and without a pause per connection. The session keeps the think time in
+// its profile and its step's words; with the pause fewer requests are sent, never more than one
+// per pause per connection, the books balance, and the pause is in no latency (the median answer
+// is far below it). Relations only, between the two sessions and with the configured pause.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { LoadEngineKind } from '../../app/runs/agent-protocol.ts';
+import { nativeEngineArch } from '../../app/runs/engine-choice.ts';
+import type { LiveRun, StoredRun } from '../../app/runs/runs.ts';
+import type { Session } from '../../app/sessions/sessions.ts';
+import { engineBinary, type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
+import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
+import { labExec } from './lab.ts';
+
+const skip = labSkipReason();
+const INSTANCE = 'think';
+const PORT = 18497;
+const CONNECTIONS = 8;
+const DURATION_S = 3;
+const PAUSE_MS = 100;
+
+describe('think time on the lab, on each load engine', { skip: skip ?? false }, () => {
+  let lab: LabBackend;
+  let target: string;
+  let native: EngineBinaryLookup;
+
+  before(async () => {
+    lab = await openLabBackend(INSTANCE, 'benchlab-think-lab-');
+    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId: 'node', variant: 'async', port: PORT });
+    target = deployment.url.replace(/\/$/, '');
+    const machine = (await labExec('client', ['uname', '-m'], { instance: INSTANCE })).stdout.trim();
+    const arch = nativeEngineArch(machine);
+    native = arch ? await engineBinary(arch) : { ok: false, reason: `no native engine for ${machine}` };
+  });
+
+  after(async () => {
+    if (!lab) return;
+    await lab.call('templates.stop', { hostId: lab.serverId });
+    await lab.close();
+  });
+
+  async function session(engine: LoadEngineKind, thinkTime?: Record<string, unknown>): Promise<{ stored: StoredRun; session: Session }> {
+    const load = { model: 'closed', connections: CONNECTIONS, durationS: DURATION_S, ...(thinkTime ? { thinkTime } : {}) };
+    const started = await lab.ok<LiveRun>('runs.start', {
+      clientHostId: lab.clientId,
+      serverHostId: lab.serverId,
+      profile: { target, request: { path: '/hello' }, load },
+      engine,
+    });
+    const live = await lab.services.runs.finished(started.sessionId);
+    assert.equal(live.status, 'completed', live.message ?? '');
+    assert.equal(live.engine?.kind, engine);
+    const [stored] = await lab.ok<StoredRun[]>('runs.list', { sessionId: started.sessionId });
+    return { stored: stored!, session: await lab.ok<Session>('sessions.get', { id: started.sessionId }) };
+  }
+
+  for (const engine of ['native', 'node'] as const) {
+    test(`the ${engine} engine: a pause of ${PAUSE_MS} ms per connection bounds the rate and stays out of the latency`, async (t) => {
+      if (engine === 'native' && !native.ok) {
+        if (process.env.BENCHLAB_REQUIRE_ENGINE === '1') assert.fail(`the native engine is required here: ${native.reason}`);
+        t.skip(native.reason);
+        return;
+      }
+      const none = await session(engine);
+      const paused = await session(engine, { kind: 'fixed', ms: PAUSE_MS });
+      const [a, b] = [none.stored.summary!, paused.stored.summary!];
+      const shown = `without: ${a.requests} answers, p50 ${a.p50Us} µs; with: ${b.requests} answers, p50 ${b.p50Us} µs`;
+      t.diagnostic(shown);
+      assert.deepEqual((paused.session.config.profile as { load: { thinkTime?: unknown } }).load.thinkTime, { kind: 'fixed', ms: PAUSE_MS });
+      assert.match(String(paused.stored.step.label), new RegExp(`^c=${CONNECTIONS}, ${DURATION_S} s, think ${PAUSE_MS} ms$`));
+      for (const summary of [a, b]) {
+        assert.ok(summary.books?.balanced, JSON.stringify(summary.books));
+        assert.equal(summary.failed, 0, shown);
+      }
+      assert.ok(b.requests > 0 && b.requests < a.requests, `the pause sends fewer: ${shown}`);
+      assert.ok(b.requests <= CONNECTIONS * (Math.floor((DURATION_S * 1000) / PAUSE_MS) + 1), `at most one per pause per connection: ${shown}`);
+      assert.ok((b.p50Us ?? 0) > 0 && (b.p50Us ?? 0) < PAUSE_MS * 1000, `the pause is not in the latency: ${shown}`);
+    });
+  }
+});
