@@ -22,6 +22,7 @@ import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { within } from '../support/until.ts';
 import { labExec, labSetLink } from './lab.ts';
+import { agentPidFileName } from '../../main/services/runs/agent-host.ts';
 
 const skip = labSkipReason();
 const INSTANCE = 'faults';
@@ -169,7 +170,7 @@ describe('faults named as they happen', { skip: skip ?? false }, () => {
     const gap = nextEvent(lab, 'runs.points', (batch) => batch.sessionId === sessionId && batch.points.some((point: LivePoint) => !point.warmup && point.serverCpu === null && point.serverRssBytes === null));
     const ended = nextEvent(lab, 'runs.state', (run) => run.sessionId === sessionId && ['completed', 'failed', 'cancelled'].includes(run.status));
     const owner = agentOwner(lab.services.info().databaseFile);
-    const pidFile = `/var/lib/benchlab/agent/pids/bl-server/${owner}-s${sessionId}-sampler.pid`;
+    const pidFile = `/var/lib/benchlab/agent/pids/bl-server/${agentPidFileName(owner, sessionId, 'sampler')}`;
     const killed = await labExec('server', ['sh', '-c', `kill -KILL "$(cat ${pidFile})"`], { instance: INSTANCE });
     assert.equal(killed.code, 0, killed.stderr);
     const killedAt = Date.now();

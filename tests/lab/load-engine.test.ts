@@ -22,6 +22,7 @@ import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { until, within } from '../support/until.ts';
 import { labExec, labSetLink, labSsh, type LabInstance } from './lab.ts';
+import { agentPidFileName } from '../../main/services/runs/agent-host.ts';
 
 const skip = labSkipReason();
 const CHILD = resolve(import.meta.dirname, '..', 'support', 'run-child.ts');
@@ -113,7 +114,7 @@ describe('load engine on the lab', { skip: skip ?? false }, () => {
 
   test('an agent a crashed Benchlab left running is stopped when the host connects again', async () => {
     const owner = agentOwner(lab.services.info().databaseFile);
-    const pidFile = `${AGENT_PIDS}/${owner}-s999-load.pid`;
+    const pidFile = `${AGENT_PIDS}/${agentPidFileName(owner, 999, 'load')}`;
     const start = JSON.stringify({
       type: 'start',
       version: AGENT_PROTOCOL_VERSION,

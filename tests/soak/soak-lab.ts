@@ -12,6 +12,7 @@ import type { LabInstance } from '../lab/layout.ts';
 import { isAlive, listPids, netNamespaceOf, readCmdline } from '../lab/system.ts';
 import { labTargets } from '../support/lab-hosts.ts';
 import { until, within } from '../support/until.ts';
+import { agentPidFileName } from '../../main/services/runs/agent-host.ts';
 
 export const SOAK_INSTANCE: LabInstance = 'soak';
 const COUNTING_SERVER = resolve(import.meta.dirname, 'counting-server.ts');
@@ -120,7 +121,7 @@ export function pidFiles(role: LabRole, owner: string, instance: LabInstance = S
 
 /** The pid in a pid file of this data dir's agent of `role` for a session, or null. */
 export function agentPid(role: LabRole, owner: string, sessionId: number, agentRole: 'load' | 'sampler', instance: LabInstance = SOAK_INSTANCE): number | null {
-  const file = join(pidDir(role, instance), `${owner}-s${sessionId}-${agentRole}.pid`);
+  const file = join(pidDir(role, instance), agentPidFileName(owner, sessionId, agentRole));
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').trim());
   return Number.isInteger(pid) && pid > 0 ? pid : null;

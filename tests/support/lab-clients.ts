@@ -10,6 +10,7 @@ import { clientKey, labStatus, labUp, registeredNameOf, type LabHostKey, type La
 import { labHostLayout } from '../lab/layout.ts';
 import { isAlive, listPids, netNamespaceOf, readCmdline } from '../lab/system.ts';
 import { openLabBackend, type LabBackend } from './lab-backend.ts';
+import { agentPidFileName } from '../../main/services/runs/agent-host.ts';
 
 export interface MultiClientLab extends LabBackend {
   /** Host ids of the clients in index order; [0] is `clientId`. */
@@ -48,7 +49,7 @@ export async function openMultiClientLab(instance: LabInstance, dirPrefix: strin
 /** The pid an agent of this data dir (`owner`, from agentOwner) wrote on a lab host for a session, or null. */
 export function labAgentPid(instance: LabInstance, key: LabHostKey, owner: string, sessionId: number, agentRole: 'load' | 'sampler'): number | null {
   const host = labHostLayout(instance, key);
-  const file = join(host.privateCopies['/var/lib/benchlab'], 'agent', 'pids', host.hostname, `${owner}-s${sessionId}-${agentRole}.pid`);
+  const file = join(host.privateCopies['/var/lib/benchlab'], 'agent', 'pids', host.hostname, agentPidFileName(owner, sessionId, agentRole));
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').trim());
   return Number.isInteger(pid) && pid > 0 ? pid : null;

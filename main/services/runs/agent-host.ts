@@ -141,6 +141,16 @@ async function removeOlderEngines(transport: HostTransport, agentDir: string, ho
   onStep?.(`${hostName}: removed ${plural(gone.length, 'older native engine binary', 'older native engine binaries')} (${gone.map((file) => file.name).join(', ')}), freeing ${freed}${kept}`);
 }
 
+/**
+ * The one naming rule of an agent's pid file on its host, `<owner>-s<session id>-<role>.pid`, which
+ * cleanLeftoverAgents reads back: the sampler, the first client's load agent (`load`), and the
+ * others' numbered from 2 (`load2`, `load3`, …), each client being its own host or not.
+ */
+export function agentPidFileName(owner: string, sessionId: number, role: 'load' | 'sampler', clientIndex = 0): string {
+  const suffix = role === 'load' && clientIndex > 0 ? String(clientIndex + 1) : '';
+  return `${owner}-s${sessionId}-${role}${suffix}.pid`;
+}
+
 /** The pid-file folder of a host, found by the host itself (no probe, no upload): as prepareAgentHost lays it out. */
 const PID_DIR_SCRIPT = `if [ "$(id -u)" = 0 ]; then root=/var/lib/benchlab; else root="$HOME/.benchlab"; fi
 dir="$root/agent/pids/$(uname -n | tr -c 'A-Za-z0-9._\n-' '_')"`;

@@ -13,6 +13,7 @@ import { spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { createServices } from '../services.ts';
 import { until } from '../../../tests/support/until.ts';
 import { agentOwner } from './run-service.ts';
+import { agentPidFileName } from './agent-host.ts';
 import { SamplesRepository } from './samples-repository.ts';
 
 let server: TestServer;
@@ -21,7 +22,7 @@ let dir: string;
 /** The pid in the load agent's pid file, where the run service has it written on This machine. */
 function localAgentPid(sessionId: number): number | null {
   const root = process.getuid?.() === 0 ? '/var/lib/benchlab' : join(homedir(), '.benchlab');
-  const file = join(root, 'agent', 'pids', hostname().replace(/[^A-Za-z0-9._-]/g, '_'), `${agentOwner(join(dir, 'benchlab.db'))}-s${sessionId}-load.pid`);
+  const file = join(root, 'agent', 'pids', hostname().replace(/[^A-Za-z0-9._-]/g, '_'), agentPidFileName(agentOwner(join(dir, 'benchlab.db')), sessionId, 'load'));
   return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
 }
 

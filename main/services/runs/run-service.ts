@@ -53,7 +53,7 @@ import type { PortableNodeCache } from '../templates/portable-node.ts';
 import type { ConnectChecks } from '../hosts/connect-checks.ts';
 import { isOwnerAlive } from '../store/process-owner.ts';
 import { isStoreOutOfSpace, storeFullMessage } from '../store/store-errors.ts';
-import { cleanLeftoverAgents, prepareAgentHost, prepareNativeEngine, type AgentHost } from './agent-host.ts';
+import { agentPidFileName, cleanLeftoverAgents, prepareAgentHost, prepareNativeEngine, type AgentHost } from './agent-host.ts';
 import { PointStream } from './point-stream.ts';
 import type { SessionSnapshots } from './session-snapshot.ts';
 import { RemoteAgent, type AgentEnd } from './remote-agent.ts';
@@ -499,7 +499,7 @@ export class RunService {
           load: loads[client.index]!,
           warmupS,
           capS: step.capS,
-          pidFile: `${client.agent.pidDir}/${this.#owner}-s${state.sessionId}-load${client.index === 0 ? '' : client.index + 1}.pid`,
+          pidFile: `${client.agent.pidDir}/${agentPidFileName(this.#owner, state.sessionId, 'load', client.index)}`,
           // Absent is the Node engine (the protocol's default).
           ...(client.engine.config.kind === 'native' ? { engine: client.engine.config } : {}),
           ...(startAtMs !== null ? { startAtMs: startAtMs + (client.clock?.offsetMs ?? 0) } : {}),
@@ -669,7 +669,7 @@ export class RunService {
   }
 
   async #startSampler(live: Live, transport: HostTransport, host: AgentHost, hostId: number, port: number): Promise<RemoteAgent> {
-    const pidFile = `${host.pidDir}/${this.#owner}-s${live.state.sessionId}-sampler.pid`;
+    const pidFile = `${host.pidDir}/${agentPidFileName(this.#owner, live.state.sessionId, 'sampler')}`;
     const capS = sessionCapSeconds(live.state.profile) + SESSION_CAP_MARGIN_S;
     const sampler = await RemoteAgent.start(transport, host.command, { role: 'sampler', port, capS, pidFile }, {
       onLine: (line) => {

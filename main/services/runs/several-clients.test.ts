@@ -21,6 +21,7 @@ import { LocalTransport } from '../hosts/local-transport.ts';
 import type { HostProcess, HostTransport, StartOptions } from '../hosts/host-transport.ts';
 import { createServices, type Services } from '../services.ts';
 import { agentOwner, RunService } from './run-service.ts';
+import { agentPidFileName } from './agent-host.ts';
 import { RunsRepository } from './runs-repository.ts';
 import { SamplesRepository } from './samples-repository.ts';
 import { isRunning } from '../../../tests/support/processes.ts';
@@ -122,7 +123,7 @@ describe('a session with two load clients', () => {
   /** The second client's agent of a session, from this data dir's pid file (other tests' agents may share the folder). */
   const secondAgentPid = (sessionId: number): number => {
     const pidDir = join(process.getuid?.() === 0 ? '/var/lib/benchlab' : join(homedir(), '.benchlab'), 'agent', 'pids');
-    const name = `${agentOwner(join(dir, 'benchlab.db'))}-s${sessionId}-load2.pid`;
+    const name = agentPidFileName(agentOwner(join(dir, 'benchlab.db')), sessionId, 'load', 1);
     const pidFile = readdirSync(pidDir, { recursive: true, encoding: 'utf8' }).find((path) => basename(path) === name);
     assert.ok(pidFile, 'the second client’s agent has its own pid file');
     return Number(readFileSync(join(pidDir, pidFile), 'utf8').trim());

@@ -17,6 +17,7 @@ import { isOwnerAlive, processOwner } from '../store/process-owner.ts';
 import { until, within } from '../../../tests/support/until.ts';
 import { AGENT_FILE_NAME } from './agent-bundle.ts';
 import { agentOwner } from './run-service.ts';
+import { agentPidFileName } from './agent-host.ts';
 import { RunsRepository } from './runs-repository.ts';
 import { isRunning } from '../../../tests/support/processes.ts';
 
@@ -126,8 +127,8 @@ test('the connect check keeps the agents of a session another live process runs,
   const pidDir = join(root, 'agent', 'pids', hostname().replace(/[^A-Za-z0-9._-]/g, '_'));
   mkdirSync(pidDir, { recursive: true });
   const owner = agentOwner(join(dir, 'benchlab.db'));
-  const kept = { agent: fakeAgent(), file: join(pidDir, `${owner}-s${other.sessionId}-load.pid`) };
-  const leftover = { agent: fakeAgent(), file: join(pidDir, `${owner}-s${ended.id}-load.pid`) };
+  const kept = { agent: fakeAgent(), file: join(pidDir, agentPidFileName(owner, other.sessionId, 'load')) };
+  const leftover = { agent: fakeAgent(), file: join(pidDir, agentPidFileName(owner, ended.id, 'load')) };
   writeFileSync(kept.file, `${kept.agent.pid}\n`);
   writeFileSync(leftover.file, `${leftover.agent.pid}\n`);
   try {
