@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { AGENT_PROTOCOL_VERSION, LineSplitter, parseAgentLine, type LoadAgentConfig } from '../app/runs/agent-protocol.ts';
-import { summarize, type RunSummary } from '../app/runs/run-summary.ts';
+import { SummaryAccumulator, type RunSummary } from '../app/runs/run-summary.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const AGENT_BUNDLE = resolve(ROOT, 'out', 'agent', 'benchlab-agent.mjs');
@@ -56,11 +56,10 @@ export async function runAgentTool(exec: Exec, node: string, config: LoadAgentCo
     .push(`${output}\n`)
     .map((line) => parseAgentLine(line))
     .flatMap((parsed) => (parsed.ok && parsed.value.type === 'sample' && parsed.value.phase !== 'warmup' ? [parsed.value] : []));
-  const summary = summarize(
-    samples.map((sample) => ({ ...sample, phase: sample.phase === 'drain' ? ('drain' as const) : ('measure' as const) })),
-    [],
-    { timeoutsInLatency: config.load.model === 'open' },
-  );
+  // The accumulator summarizeRun tallies a stored run's seconds with.
+  const accumulator = new SummaryAccumulator();
+  for (const sample of samples) accumulator.add({ ...sample, phase: sample.phase === 'drain' ? 'drain' : 'measure' });
+  const summary = accumulator.summary([], { timeoutsInLatency: config.load.model === 'open' });
   const ms = (us: number | null) => (us === null ? null : us / 1000);
   const errorKinds = kindsText({ ...summary.errors, 'non-2xx': summary.non2xx });
   return { rps: summary.requestsPerSecond, p50Ms: ms(summary.p50Us), p99Ms: ms(summary.p99Us), errors: summary.failed, errorKinds, lines: samples.length, summary };

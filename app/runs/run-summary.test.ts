@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from '../common/hdr.ts';
-import { bandLabels, intervalBalances, summarize, SummaryAccumulator, type SummarySecond } from './run-summary.ts';
+import { bandLabels, intervalBalances, SummaryAccumulator, type SummarySecond } from './run-summary.ts';
+
+/** The accumulator fed the seconds, as summarize-run.ts feeds it. */
+function summarize(seconds: Iterable<SummarySecond>, bucketsMs: readonly number[]) {
+  const accumulator = new SummaryAccumulator();
+  for (const second of seconds) accumulator.add(second);
+  return accumulator.summary(bucketsMs);
+}
 
 function second(latenciesMs: number[], extra: Partial<SummarySecond> = {}): SummarySecond {
   const histogram = createLatencyHistogram();

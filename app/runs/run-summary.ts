@@ -158,9 +158,3 @@ export class SummaryAccumulator {
     };
   }
 }
-
-export function summarize(seconds: Iterable<SummarySecond>, bucketsMs: readonly number[], options: { timeoutsInLatency?: boolean } = {}): RunSummary {
-  const accumulator = new SummaryAccumulator();
-  for (const second of seconds) accumulator.add(second);
-  return accumulator.summary(bucketsMs, options);
-}

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { summarize } from '../../../app/runs/run-summary.ts';
+import { SummaryAccumulator } from '../../../app/runs/run-summary.ts';
 import { auditBooks, auditProblems, BOOKS_AUDIT_ENV, type AuditedRun } from './books-audit.ts';
 
 const books = (change: Partial<NonNullable<AuditedRun['books']>> = {}) => ({ scheduled: 10, answered: 7, errors: 1, timeouts: 1, notSent: 1, inFlight: 0, balanced: true, ...change });
@@ -17,7 +17,9 @@ test('runs are appended to the named file, and nothing is written without it', (
   try {
     const file = join(dir, 'books.ndjson');
     process.env[BOOKS_AUDIT_ENV] = file;
-    const summary = summarize([{ scheduled: 3, inFlight: 0, requests: 3, bytes: 30, durationMs: 1000, errors: {}, status: { '2xx': 3 }, histogram: null }], []);
+    const accumulator = new SummaryAccumulator();
+    accumulator.add({ scheduled: 3, inFlight: 0, requests: 3, bytes: 30, durationMs: 1000, errors: {}, status: { '2xx': 3 }, histogram: null });
+    const summary = accumulator.summary([]);
     auditBooks(7, 'completed', summary);
     auditBooks(8, 'completed', null);
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as AuditedRun);
