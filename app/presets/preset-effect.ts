@@ -9,10 +9,10 @@ import type { KeyVerdict } from './preset-verify.ts';
 /** One key of a preset as it stood after the apply: asked, in effect, and whether it took. */
 export const PresetKeyEffect = z.object({
   preset: z.string(),
-  kind: z.enum(['sysctl', 'limit']),
+  kind: z.enum(['sysctl', 'limit', 'network']),
   key: z.string(),
   asked: z.string(),
-  /** What the kernel reads back (a sysctl) or a new login gets (a limit, "soft / hard"); null when unread. */
+  /** What the kernel reads back (a sysctl), a new login gets (a limit, "soft / hard") or tc reads back (a network setting); null when unread. */
   inEffect: z.string().nullable(),
   took: z.boolean(),
   /** Why it did not take, when that can be told. */

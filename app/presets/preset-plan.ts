@@ -1,9 +1,11 @@
 // The diff of a preset against one host: every key's current → new value, the files that will
-// change with their new content, and the restore record (what the host held before Benchlab first
+// change with their new content, the network side (network-plan.ts), and the restore record (what the host held before Benchlab first
 // changed it) that makes revert exact. Also the plan of a revert. Pure: main/ reads the host into a
 // HostPresetState and carries the plan out.
 
 import { z } from 'zod';
+import { NetworkPlan, NetworkRecord, networkRecordOf, planNetwork, type HostNetworkState } from './network-plan.ts';
+import { benchlabQdisc, parseQdiscShow } from './network-shaping.ts';
 import { appliesTo, configuredLine, decidingLine, type LimitsFile, type ProcLimits } from './limits-conf.ts';
 import {
   DROP_IN_PATHS,
@@ -82,6 +84,8 @@ export interface HostPresetState {
   restore: RestoreRecord | null;
   /** Limits of Benchlab's current login on the host (from before any change). */
   sessionLimits: ProcLimits;
+  /** The interface the preset or the restore record shapes, read only when one of them does. */
+  network?: HostNetworkState | null;
 }
 
 /** What the host held before Benchlab first changed it: the file on the host and the journal rows. */
@@ -98,6 +102,8 @@ export const RestoreRecord = z
      * Benchlab kept them: those files go back as NEW_FILE_META, as they always did.
      */
     meta: z.record(z.string(), FileMeta).optional(),
+    /** The interface Benchlab shaped with tc, and its egress qdiscs before (absent: the network was never shaped). */
+    network: NetworkRecord.optional(),
   })
   // The record is read back from the host: it may only ever name our own files and real sysctls,
   // so a damaged or planted record cannot make a revert remove or write anything else.
@@ -164,6 +170,8 @@ export const PresetPlan = z.object({
   sysctls: z.array(SysctlPlanRow),
   limits: z.array(LimitPlanRow),
   files: z.array(FilePlan),
+  /** The network side: null when neither the preset nor an earlier apply shapes the network. */
+  network: NetworkPlan.nullable(),
   restoreFile: z.object({ path: z.string(), exists: z.boolean() }),
   changes: z.number().int(),
   noChanges: z.boolean(),
@@ -206,6 +214,8 @@ export function stableHash(value: unknown): string {
 export interface PlanSubject {
   presetId: string;
   hostId: number;
+  /** How refusals name the host. */
+  hostName?: string;
   definition: PresetDefinition;
 }
 
@@ -294,6 +304,11 @@ export function planPreset(subject: PlanSubject, state: HostPresetState): Preset
     };
   });
 
+  // Refuses (an ApiError) what could not be applied or reverted exactly, before anything changes.
+  const network = planNetwork(preset.network, state.network, state.restore?.network ?? null, subject.hostName ?? 'the host');
+  if (network && network.origin === 'preset') {
+    notes.push(`The network settings shape everything leaving ${network.interface}, Benchlab's own SSH link included when it uses that interface.`);
+  }
   if (state.restore) notes.push(`This host still carries changes from an earlier Benchlab apply (${RESTORE_FILE}); revert puts back what was there before it.`);
   if (preset.limits.length > 0) notes.push('Limits apply to new logins: processes already running keep theirs until restarted.');
   for (const limit of preset.limits) {
@@ -302,9 +317,10 @@ export function planPreset(subject: PlanSubject, state: HostPresetState): Preset
     if (limit.type === 'hard' && !soft) notes.push(`${limit.domain} has a hard ${limit.item} line without a soft one: logins may get sshd's own soft limit (often 1024).`);
   }
   // The rows the table marks "change" (the files are how they are made, not more changes).
-  const changes = sysctls.filter((row) => row.change === 'change').length + limits.filter((row) => row.change === 'change').length;
+  const networkChanges = network?.action === 'unchanged' ? 0 : (network?.rows.filter((row) => row.change === 'change').length ?? 0);
+  const changes = sysctls.filter((row) => row.change === 'change').length + limits.filter((row) => row.change === 'change').length + networkChanges;
   const filesChanged = files.filter((file) => file.action !== 'unchanged').length;
-  const body = { presetId: subject.presetId, hostId: subject.hostId, sysctls, limits, files, restore: state.restore !== null };
+  const body = { presetId: subject.presetId, hostId: subject.hostId, sysctls, limits, files, network, restore: state.restore !== null };
   return {
     planId: stableHash(body),
     presetId: subject.presetId,
@@ -314,9 +330,10 @@ export function planPreset(subject: PlanSubject, state: HostPresetState): Preset
     sysctls,
     limits,
     files,
+    network,
     restoreFile: { path: RESTORE_FILE, exists: state.restore !== null },
     changes,
-    noChanges: changes === 0 && filesChanged === 0,
+    noChanges: changes === 0 && filesChanged === 0 && (network === null || network.action === 'unchanged'),
     notes,
   };
 }
@@ -339,6 +356,8 @@ export function extendRestoreRecord(existing: RestoreRecord | null, plan: Preset
     record.files[file.path] = before?.base64 ?? null;
     if (before?.meta) record.meta[file.path] = before.meta;
   }
+  const network = networkRecordOf(plan.network, state.network, existing?.network ?? null);
+  if (network) record.network = network;
   return record;
 }
 
@@ -374,6 +393,7 @@ export function restoreFromJournal(previous: readonly RestoreRecord[]): RestoreR
       const meta = entry.meta?.[path];
       if (meta) record.meta[path] = meta;
     }
+    if (entry.network && !record.network) record.network = entry.network;
   }
   return record;
 }
@@ -382,6 +402,8 @@ export interface RevertPlan {
   sysctls: Array<{ key: string; current: string | null; original: string; change: 'change' | 'same' | 'missing' }>;
   /** `meta`: what the file had before, null where the record predates metadata (then NEW_FILE_META is written). */
   files: Array<{ path: string; original: string | null; meta: FileMeta | null; action: 'write' | 'remove' | 'unchanged' }>;
+  /** `remove`: Benchlab's root qdisc is on the interface and goes, which gives the kernel's default back. */
+  network: { interface: string; original: string; action: 'remove' | 'unchanged' } | null;
 }
 
 /** Whether the file on the host is back as the record says: its bytes, and its mode, owner and group where recorded. */
@@ -403,5 +425,7 @@ export function planRevert(state: HostPresetState, record: RestoreRecord): Rever
     const action = fileRestored(current, original, meta) ? ('unchanged' as const) : original === null ? ('remove' as const) : ('write' as const);
     return { path, original, meta, action };
   });
-  return { sysctls, files };
+  const shaped = record.network && state.network ? benchlabQdisc(parseQdiscShow(state.network.qdiscs)) !== null : false;
+  const network = record.network ? { interface: record.network.interface, original: record.network.qdiscs, action: shaped ? ('remove' as const) : ('unchanged' as const) } : null;
+  return { sysctls, files, network };
 }

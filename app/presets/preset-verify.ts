@@ -11,8 +11,8 @@ import { missingKeyReason, type SysctlPlanRow } from './preset-plan.ts';
 export const VERDICT_STATUSES = ['applied', 'not effective', 'not verified'] as const;
 
 export const KeyVerdict = z.object({
-  kind: z.enum(['sysctl', 'limit']),
-  /** The sysctl key, or the limit line's label (`root hard nofile`). */
+  kind: z.enum(['sysctl', 'limit', 'network']),
+  /** The sysctl key, the limit line's label (`root hard nofile`), or the interface and setting (`eth0 bandwidth`). */
   key: z.string(),
   expected: z.string(),
   observed: z.string().nullable(),

@@ -33,6 +33,11 @@ export const RevertResult = z.object({
     }),
   ),
   files: z.array(z.object({ path: z.string(), action: z.enum(['write', 'remove', 'unchanged']), restored: z.boolean() })),
+  /** The shaped interface's root qdisc: as it was before Benchlab, and as tc shows it after the revert. */
+  network: z
+    .object({ interface: z.string(), original: z.string(), observed: z.string(), status: z.enum(['restored', 'not restored']), reason: z.string().nullable() })
+    .nullable()
+    .default(null),
   notes: z.array(z.string()),
 });
 export type RevertResult = z.infer<typeof RevertResult>;

@@ -87,7 +87,7 @@ describe('preset validation', () => {
   });
 
   test('an empty preset, unknown fields and wrong types are refused', () => {
-    assert.equal(presetFieldErrors({ name: 'x', limits: [], sysctls: [] }).sysctls, 'a preset needs at least one limit or sysctl');
+    assert.equal(presetFieldErrors({ name: 'x', limits: [], sysctls: [] }).sysctls, 'a preset needs at least one limit, sysctl or network setting');
     assert.match(presetFieldErrors({ ...seed, command: 'reboot' }).preset!, /unknown field "command"/);
     assert.ok(presetFieldErrors({ ...seed, sysctls: [{ key: 'net.core.somaxconn', value: 5 }] })['sysctls.0.value']);
   });

@@ -1,9 +1,11 @@
-// Presets of host tuning (pam_limits lines and sysctls): the model, its validation — which names
-// the offending field and refuses anything that could escape a config line or a /proc/sys path
-// before any remote action — and the rendering of the two drop-in files Benchlab owns on a host.
+// Presets of host tuning (pam_limits lines, sysctls, and a network side shaped with tc): the model,
+// its validation — which names the offending field and refuses anything that could escape a config
+// line, a /proc/sys path or a command's argument before any remote action — and the rendering of the
+// two drop-in files Benchlab owns on a host.
 
 import { z } from 'zod';
 import { hasControlCharacters } from '../common/text.ts';
+import { NetworkShaping, networkProblems } from './network-shaping.ts';
 
 /** The files Benchlab writes on a host; "90-" so they come after the distribution's own. */
 export const LIMITS_DROP_IN = '/etc/security/limits.d/90-benchlab.conf';
@@ -82,6 +84,8 @@ const PresetShape = z
     description: z.string({ error: 'must be text' }).default(''),
     limits: z.array(LimitSetting, { error: 'must be a list' }).max(64, 'must hold at most 64 lines').default([]),
     sysctls: z.array(SysctlSetting, { error: 'must be a list' }).max(64, 'must hold at most 64 keys').default([]),
+    /** Bandwidth, delay and loss on the host's egress (tc); null: the network is left alone. */
+    network: NetworkShaping.nullable().default(null),
   })
   .strict();
 
@@ -217,7 +221,8 @@ function definitionProblems(definition: PresetDefinition): PresetProblem[] {
   const name = definition.name.trim();
   add('name', name === '' ? 'is required' : name.length > 64 ? 'must be at most 64 characters' : hasControlCharacters(name) ? 'must not contain line breaks or control characters' : null);
   add('description', definition.description.length > 500 ? 'must be at most 500 characters' : hasControlCharacters(definition.description) ? 'must not contain line breaks or control characters' : null);
-  if (definition.limits.length === 0 && definition.sysctls.length === 0) add('sysctls', 'a preset needs at least one limit or sysctl');
+  if (definition.limits.length === 0 && definition.sysctls.length === 0 && !definition.network) add('sysctls', 'a preset needs at least one limit, sysctl or network setting');
+  if (definition.network) problems.push(...networkProblems(definition.network));
 
   const seenLimits = new Map<string, number>();
   const values = new Map<string, { soft?: number; hard?: number }>();
@@ -296,6 +301,7 @@ export function normaliseDefinition(definition: PresetDefinition): PresetDefinit
       value: normaliseLimitValue(limit.value),
     })),
     sysctls: definition.sysctls.map((sysctl) => ({ key: sysctl.key.trim(), value: normaliseSysctlValue(sysctl.value) })),
+    network: definition.network ? { ...definition.network, interface: definition.network.interface.trim() } : null,
   };
 }
 

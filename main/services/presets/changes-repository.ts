@@ -16,6 +16,8 @@ export interface AppliedValues {
   files: Record<string, string | null>;
   /** Each key as verified after the apply: asked, in effect, taken or not (absent in rows from before they were kept). */
   effects?: PresetKeyEffect[];
+  /** The interface shaped and the tc command that did it (absent: the network was left alone). */
+  network?: { interface: string; command: string | null };
 }
 
 export interface ChangeEntry {

@@ -28,13 +28,16 @@ export interface RemoteAccess {
  */
 export const SCRIPT_STEPS = ['read-identity', 'read-host', 'write-restore', 'write-drop-ins', 'set-live', 'read-back', 'remove-restore'] as const;
 export type ScriptStep = (typeof SCRIPT_STEPS)[number];
+/** The network side's scripts (host-network-io.ts): run only for presets that shape the network. */
+export const NETWORK_SCRIPT_STEPS = ['read-network', 'shape-network', 'unshape-network'] as const;
+type AnyStep = ScriptStep | (typeof NETWORK_SCRIPT_STEPS)[number];
 
-function script(step: ScriptStep, body: string): string {
+function script(step: AnyStep, body: string): string {
   return `# benchlab-preset: ${step}\nLC_ALL=C\nexport LC_ALL\nm() { printf '\\n%s %s\\n' ${shellQuote(MARKER)} "$1"; }\n${body}`;
 }
 
 /** Output of a script, split at its marker lines: section name → lines. */
-function sections(text: string): Map<string, string[]> {
+export function sections(text: string): Map<string, string[]> {
   const found = new Map<string, string[]>();
   let current: string[] | null = null;
   for (const raw of text.split(/\r?\n/)) {
@@ -48,16 +51,16 @@ function sections(text: string): Map<string, string[]> {
   return found;
 }
 
-function said(result: { stdout: string; stderr: string; code: number | null }): string {
+export function said(result: { stdout: string; stderr: string; code: number | null }): string {
   return (result.stderr.trim() || result.stdout.trim()).split('\n').slice(-3).join(' ').slice(0, 300);
 }
 
 /** Runs as root: directly when the login is root or no password is needed, else sudo -S. */
-async function runAsRoot(access: RemoteAccess, step: ScriptStep, body: string) {
+export async function runAsRoot(access: RemoteAccess, step: AnyStep, body: string) {
   return runPrivileged(access.transport, `sh -c ${shellQuote(script(step, body))}`, { sudoPassword: access.sudoPassword, timeoutMs: TIMEOUT_MS });
 }
 
-async function runAsLogin(transport: HostTransport, step: ScriptStep, body: string) {
+export async function runAsLogin(transport: HostTransport, step: AnyStep, body: string) {
   return transport.exec(`sh -c ${shellQuote(script(step, body))}`, { timeoutMs: TIMEOUT_MS });
 }
 

@@ -1,7 +1,7 @@
 // Applying presets to hosts, safely: plan (a diff the user sees first), apply (journal row, then
 // the restore file on the host, then the drop-ins, then live values — each step only after the
-// one that lets it be undone), verify (read back; a fresh login for limits), and revert to the
-// exact files and values from before. One operation per host at a time; progress is published.
+// one that lets it be undone; the network's root qdisc last), verify (read back; a fresh login for
+// limits; tc for the network), and revert to the exact files, values and qdiscs from before. One operation per host at a time; progress is published.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { plural } from '../../../app/common/plural.ts';
@@ -24,6 +24,9 @@ import {
 } from '../../../app/presets/preset-plan.ts';
 import { judgeLimits, judgeSysctl, type KeyVerdict } from '../../../app/presets/preset-verify.ts';
 import { effectsOf } from '../../../app/presets/preset-effect.ts';
+import { judgeNetwork, networkRestored } from '../../../app/presets/network-plan.ts';
+import { describeRoot } from '../../../app/presets/network-shaping.ts';
+import { readNetwork, readQdiscs, shapeNetwork, unshapeNetwork } from './host-network-io.ts';
 import { LIMITS_DROP_IN, normaliseDefinition, RESTORE_FILE, type DropInPath, type Preset, type PresetDefinition } from '../../../app/presets/presets.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
@@ -100,11 +103,15 @@ export class PresetService {
       const fromJournal = restoreFromJournal(this.#options.changes.unreverted(hostId).map((entry) => entry.previous));
       if (fromJournal) reading.state.restore = fromJournal;
     }
+    // The network is read only where the preset shapes it or an earlier apply did (that interface then).
+    const wanted = preset?.network?.interface ?? reading.state.restore?.network?.interface;
+    if (wanted !== undefined) reading.state.network = await readNetwork(this.#access(hostId), wanted);
     return reading;
   }
 
   #plan(preset: Preset, hostId: number, reading: HostReading): PresetPlan {
-    const plan = planPreset({ presetId: preset.id, hostId, definition: preset }, reading.state);
+    const hostName = this.#options.hosts.get(hostId).name;
+    const plan = planPreset({ presetId: preset.id, hostId, hostName, definition: preset }, reading.state);
     if (reading.restoreProblem) plan.notes.push(reading.restoreProblem);
     return plan;
   }
@@ -146,12 +153,13 @@ export class PresetService {
       const changeId = this.#options.changes.begin({
         hostId,
         presetId,
-        keys: [...changed.map((row) => row.key), ...files.map((file) => file.path)],
+        keys: [...changed.map((row) => row.key), ...files.map((file) => file.path), ...(plan.network && plan.network.action !== 'unchanged' ? [`tc ${plan.network.interface}`] : [])],
         previous: previousOf(plan, reading.state),
         applied: {
           presetName: preset.name,
           sysctls: Object.fromEntries(changed.map((row) => [row.key, row.next])),
           files: Object.fromEntries(files.map((file) => [file.path, file.next])),
+          ...(plan.network?.action === 'shape' && preset.network ? { network: { interface: plan.network.interface, command: plan.network.command } } : {}),
         },
         heldBy: options.revertedBy ? { what: options.revertedBy, owner: processOwner() } : null,
       });
@@ -179,9 +187,19 @@ export class PresetService {
         step = 'Setting the sysctls live';
         progress('live', changed.length > 0 ? `setting ${plural(changed.length, 'sysctl')} live with sysctl -w` : 'no sysctl to set live');
         const writes = await setSysctls(access, Object.fromEntries(changed.map((row) => [row.key, row.next])));
+        let tcError: string | null = null;
+        if (plan.network?.action === 'shape' && preset.network) {
+          step = 'Shaping the network';
+          progress('network', `shaping ${plan.network.interface}: ${plan.network.command}`);
+          tcError = await shapeNetwork(access, plan.network.interface, preset.network);
+        } else if (plan.network?.action === 'restore') {
+          step = 'Removing the earlier shaping';
+          progress('network', `removing Benchlab's qdisc from ${plan.network.interface}`);
+          await unshapeNetwork(access, plan.network.interface);
+        }
         step = 'Verifying';
-        progress('verify', 'reading the sysctls back and the limits of a new login');
-        const verdicts = await this.#verify(hostId, preset, plan, reading, writes);
+        progress('verify', plan.network ? 'reading the sysctls, the qdiscs and the limits of a new login back' : 'reading the sysctls back and the limits of a new login');
+        const verdicts = await this.#verify(hostId, preset, plan, reading, writes, tcError);
         this.#options.changes.markApplied(changeId, effectsOf(preset.name, verdicts));
         const effective = verdicts.filter((verdict) => verdict.status === 'applied').length;
         this.#options.log.info('presets', `${host.name}: applied preset "${preset.name}" (${plural(plan.changes, 'change')}; ${effective} of ${verdicts.length} keys verified in effect)`);
@@ -196,10 +214,18 @@ export class PresetService {
     });
   }
 
-  async #verify(hostId: number, preset: Preset, plan: PresetPlan, reading: HostReading, writes: Record<string, { ok: boolean; error: string | null }>): Promise<KeyVerdict[]> {
+  async #verify(
+    hostId: number,
+    preset: Preset,
+    plan: PresetPlan,
+    reading: HostReading,
+    writes: Record<string, { ok: boolean; error: string | null }>,
+    tcError: string | null = null,
+  ): Promise<KeyVerdict[]> {
     const access = this.#access(hostId);
     const readback = await readSysctls(access, plan.sysctls.map((row) => row.key));
-    const sysctlVerdicts = plan.sysctls.map((row) => judgeSysctl(row, writes[row.key], readback[row.key] ?? null));
+    const network = preset.network && plan.network ? judgeNetwork(preset.network, plan.network.interface, await readQdiscs(access, plan.network.interface), tcError) : [];
+    const sysctlVerdicts = [...plan.sysctls.map((row) => judgeSysctl(row, writes[row.key], readback[row.key] ?? null)), ...network];
     const limits = normaliseDefinition(preset).limits;
     if (limits.length === 0) return sysctlVerdicts;
 
@@ -241,7 +267,7 @@ export class PresetService {
       const journal = this.#options.changes.unreverted(hostId);
       if (!record) {
         progress('done', 'nothing to revert');
-        return { hostId, outcome: 'nothing to revert', sysctls: [], files: [], notes: [`${host.name} carries no changes from Benchlab.`] };
+        return { hostId, outcome: 'nothing to revert', sysctls: [], files: [], network: null, notes: [`${host.name} carries no changes from Benchlab.`] };
       }
       const plan = planRevert(reading.state, record);
       const access = this.#access(hostId);
@@ -258,6 +284,11 @@ export class PresetService {
         const changed = plan.sysctls.filter((row) => row.change === 'change');
         progress('live', `restoring ${plural(changed.length, 'sysctl')} with sysctl -w`);
         const writes = await setSysctls(access, Object.fromEntries(changed.map((row) => [row.key, row.original])));
+        if (plan.network?.action === 'remove') {
+          step = 'Removing the network shaping';
+          progress('network', `removing Benchlab's qdisc from ${plan.network.interface}`);
+          await unshapeNetwork(access, plan.network.interface);
+        }
 
         step = 'Checking the revert';
         progress('verify', 'reading the files and sysctls back');
@@ -274,11 +305,12 @@ export class PresetService {
           action: file.action,
           restored: fileRestored(after.state.dropIns[file.path as DropInPath], file.original, file.meta),
         }));
+        const network = record.network ? await this.#networkBack(access, record.network) : null;
         // A key the kernel no longer has cannot be put back and need not be: it holds nothing.
-        const complete = filesBack.every((file) => file.restored) && sysctls.every((row) => row.status === 'restored' || row.observed === null);
+        const complete = filesBack.every((file) => file.restored) && sysctls.every((row) => row.status === 'restored' || row.observed === null) && (network === null || network.status === 'restored');
         if (!complete) {
           progress('done', 'incomplete');
-          return { hostId, outcome: 'incomplete', sysctls, files: filesBack, notes: ['Some values could not be put back; the restore record and the journal are kept, so Revert can be tried again.'] };
+          return { hostId, outcome: 'incomplete', sysctls, files: filesBack, network, notes: ['Some values could not be put back; the restore record and the journal are kept, so Revert can be tried again.'] };
         }
         step = 'Removing the restore record';
         progress('cleanup', `removing ${RESTORE_FILE}`);
@@ -289,12 +321,25 @@ export class PresetService {
         const notes = plan.files.some((file) => file.path === LIMITS_DROP_IN && file.action !== 'unchanged')
           ? ['Limits go back for new logins; processes started meanwhile keep the limits they got.']
           : [];
-        return { hostId, outcome: 'reverted', sysctls, files: filesBack, notes };
+        return { hostId, outcome: 'reverted', sysctls, files: filesBack, network, notes };
       } catch (error) {
         this.#options.log.error('presets', `${host.name}: revert stopped: ${(error as Error).message}`);
         throw stoppedAt(step, host, error, true);
       }
     });
+  }
+
+  /** The interface's qdiscs after a revert against those the record kept. */
+  async #networkBack(access: RemoteAccess, record: { interface: string; qdiscs: string }): Promise<NonNullable<RevertResult['network']>> {
+    const after = await readQdiscs(access, record.interface);
+    const restored = networkRestored(record, after);
+    return {
+      interface: record.interface,
+      original: describeRoot(record.qdiscs),
+      observed: describeRoot(after),
+      status: restored ? 'restored' : 'not restored',
+      reason: restored ? null : `tc shows "${after.split('\n')[0] ?? ''}" where "${record.qdiscs.split('\n')[0] ?? ''}" was`,
+    };
   }
 
   /** Hosts whose journal holds changes not reverted yet (shown at start, with a revert button). */

@@ -16,7 +16,7 @@ interface PresetRow {
 function toPreset(row: PresetRow): Preset {
   // Stored definitions were valid when written; one that no longer parses is shown empty rather than lost.
   const parsed = PresetDefinition.safeParse(parseJsonColumn<unknown>(row.definition, null));
-  const definition = parsed.success ? parsed.data : { name: row.name, description: 'this stored preset no longer validates', limits: [], sysctls: [] };
+  const definition = parsed.success ? parsed.data : { name: row.name, description: 'this stored preset no longer validates', limits: [], sysctls: [], network: null };
   return { id: userPresetId(row.id), builtIn: false, basedOn: row.based_on, ...definition, name: row.name };
 }
 

@@ -16,7 +16,13 @@ import { PresetHostPanel } from './PresetHostPanel.tsx';
 type Editing = { mode: 'none' } | { mode: 'duplicate'; from: Preset } | { mode: 'edit'; preset: Preset };
 
 function definitionOf(preset: Preset): PresetDefinition {
-  return { name: preset.name, description: preset.description, limits: preset.limits.map((limit) => ({ ...limit })), sysctls: preset.sysctls.map((sysctl) => ({ ...sysctl })) };
+  return {
+    name: preset.name,
+    description: preset.description,
+    limits: preset.limits.map((limit) => ({ ...limit })),
+    sysctls: preset.sysctls.map((sysctl) => ({ ...sysctl })),
+    network: preset.network ? { ...preset.network } : null,
+  };
 }
 
 function PresetSummary({ preset }: { preset: Preset }) {
