@@ -1,13 +1,14 @@
 // A preset's network side on the lab (instance `netem`): tc is there inside the hosts' namespaces; a
 // bandwidth on bl9-server's egress (where a large file's answers leave) holds a closed load of the
 // 43 KB file below what the same load got without it, and under the limit; tc reads the setting
-// back; revert, and a revert pending from a Benchlab that never reverted (taken up by the next one
+// back and the session records it as in effect; revert, and a revert pending from a Benchlab that never reverted (taken up by the next one
 // on the same store), leave `tc qdisc show` byte for byte as it was. A delay needs netem: applied and
 // reverted where the kernel has it, refused before anything changes where it does not. An interface
 // that does not exist is refused by the plan.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { SessionHostFacts } from '../../app/hosts/host-facts.ts';
 import type { ApplyResult, RevertResult } from '../../app/presets/presets-contract.ts';
 import type { PresetPlan } from '../../app/presets/preset-plan.ts';
 import { PresetDefinition, type PresetDefinitionInput } from '../../app/presets/presets.ts';
@@ -22,7 +23,7 @@ const skip = labSkipReason();
 const INSTANCE = 'netem';
 const PORT = 18935;
 /** Low enough that the lab's veth, even on a busy machine, passes far more without it. */
-const RATE_MBIT = 20;
+const RATE_MBIT = 10;
 const FILE_BYTES = 44_032;
 
 async function qdiscs(role: 'client' | 'server'): Promise<string> {
@@ -40,8 +41,8 @@ describe('network presets with tc on the lab', { skip: skip ?? false, concurrenc
   const plan = (presetId: string, hostId: number) => lab.ok<PresetPlan>('presets.plan', { presetId, hostId });
   const apply = async (presetId: string, hostId: number) => lab.ok<ApplyResult>('presets.apply', { presetId, hostId, planId: (await plan(presetId, hostId)).planId });
 
-  /** Answers per second of a short closed load of the 43 KB file. */
-  async function fileRate(): Promise<number> {
+  /** Answers per second of a short closed load of the 43 KB file, and its session. */
+  async function fileLoad(): Promise<{ rate: number; sessionId: number }> {
     const started = await lab.ok<LiveRun>('runs.start', {
       clientHostId: lab.clientId,
       serverHostId: lab.serverId,
@@ -59,8 +60,9 @@ describe('network presets with tc on the lab', { skip: skip ?? false, concurrenc
     assert.equal(run.status, 'completed', run.message ?? '');
     const [stored] = await lab.ok<Array<{ summary: { requests: number; requestsPerSecond: number; failed: number } }>>('runs.list', { sessionId: started.sessionId });
     assert.ok(stored!.summary.requests > 0, 'the load got answers');
-    return stored!.summary.requestsPerSecond;
+    return { rate: stored!.summary.requestsPerSecond, sessionId: started.sessionId };
   }
+  const fileRate = async () => (await fileLoad()).rate;
 
   before(async () => {
     lab = await openLabBackend(INSTANCE, 'benchlab-netem-lab-', { sharedCaches: true });
@@ -101,10 +103,16 @@ describe('network presets with tc on the lab', { skip: skip ?? false, concurrenc
       applied.verdicts.map((verdict) => [verdict.kind, verdict.key, verdict.observed, verdict.status]),
       [['network', 'eth0 bandwidth', `${RATE_MBIT} Mbit/s`, 'applied']],
     );
-    assert.match(await qdiscs('server'), /^qdisc tbf b1ab: root .*rate 20Mbit/);
+    assert.match(await qdiscs('server'), /^qdisc tbf b1ab: root .*rate 10Mbit/);
     assert.equal(await qdiscs('client'), original.client, 'the client is untouched');
 
-    const limited = await fileRate();
+    const { rate: limited, sessionId } = await fileLoad();
+    // The session records what took effect on its server: the bandwidth as tc read it back.
+    const facts = await lab.ok<SessionHostFacts>('runs.hostFacts', { sessionId });
+    assert.deepEqual(
+      facts.server?.preset.effects?.map((effect) => [effect.kind, effect.key, effect.inEffect, effect.took]),
+      [['network', 'eth0 bandwidth', `${RATE_MBIT} Mbit/s`, true]],
+    );
     t.diagnostic(`43 KB answers/s: ${without.toFixed(0)} without the limit, ${limited.toFixed(0)} with ${RATE_MBIT} Mbit/s`);
     assert.ok(limited < without, `with the limit ${limited} answers/s, without ${without}`);
     // The link is what holds it: the answers' bits stay under the limit (headers and the bucket's burst aside).
