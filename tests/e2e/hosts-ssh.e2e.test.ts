@@ -2,6 +2,8 @@
 // acceptance, system info, client→server reachability, and an unreachable host explained.
 
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
@@ -26,12 +28,14 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
     await opened?.close();
   });
 
-  test('first connection shows the fingerprint; trusting it pins the key and connects', async () => {
+  test('first connection of a root host with a key connects at once (nothing to type) up to the fingerprint; trusting it pins the key and connects', async () => {
     const hosts = new HostsPage(page);
     await hosts.open();
     await hosts.add({ name: 'lab-server', address: targets.server.address, user: 'root', auth: 'key', keyPath: targets.keyPath });
     const dialog = await hosts.startConnect('lab-server');
-    await dialog.getByTestId('connect-submit').click();
+    // No empty form with a lone Connect button: the dialog goes straight on.
+    await dialog.getByTestId('unknown-key').waitFor();
+    assert.equal(await dialog.getByTestId('connect-submit').count(), 0);
     const shown = await dialog.getByTestId('presented-fingerprint').innerText();
     assert.equal(shown.trim(), targets.server.pinnedFingerprint);
     await dialog.getByTestId('trust-key').click();
@@ -76,7 +80,6 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
     const hosts = new HostsPage(page);
     await hosts.add({ name: 'ghost', address: '10.231.0.99', user: 'root', auth: 'key', keyPath: targets.keyPath });
     const dialog = await hosts.startConnect('ghost');
-    await dialog.getByTestId('connect-submit').click();
     const error = dialog.getByTestId('connect-error');
     // The bound of the wait is the promise of the test's name.
     await error.waitFor({ timeout: 10000 });
@@ -84,6 +87,21 @@ describe('Hosts page with the lab', { skip: skip ?? false }, () => {
     await dialog.getByTestId('connect-close').click();
     await hosts.waitForState('ghost', 'failed');
     assert.equal(await hosts.rows().count(), 3);
+  });
+
+  test('a key host of a user other than root says how it signs in and the one thing it may ask for, never an empty form', async () => {
+    const hosts = new HostsPage(page);
+    await hosts.add({ name: 'lab-sudo', address: targets.server.address, user: 'benchlab', auth: 'key', keyPath: targets.keyPath });
+    const dialog = await hosts.startConnect('lab-sudo');
+    await dialog.getByTestId('connect-how').waitFor();
+    const box = await dialog.boundingBox();
+    await page.screenshot({ path: join(tmpdir(), 'benchlab-connect-key-host.png'), ...(box ? { clip: box } : {}) });
+    assert.equal(
+      (await dialog.getByTestId('connect-how').innerText()).trim(),
+      `Signs in as benchlab@${targets.server.address} with the key ${targets.keyPath}: nothing to type. The sudo password is asked only for presets, which change system settings as root.`,
+    );
+    assert.equal(await dialog.getByTestId('connect-sudo').count(), 1, 'the one thing it may ask for');
+    await dialog.getByTestId('connect-close').or(dialog.getByRole('button', { name: 'Cancel' })).first().click();
   });
 
   test('across the suite the page reports no CSP violation', async () => {

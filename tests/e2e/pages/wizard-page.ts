@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { expectAttribute, expectText } from '../../support/browser.ts';
-import { HostsPage, type HostFormValues } from './hosts-page.ts';
+import { asksBeforeConnecting, HostsPage, type HostFormValues } from './hosts-page.ts';
 
 export type WizardRole = 'client' | 'server';
 
@@ -46,7 +46,7 @@ export class WizardPage {
     await new HostsPage(this.page).fill(values);
     await this.page.getByTestId('host-save').click();
     const dialog = this.page.getByTestId('connect-dialog');
-    await dialog.getByTestId('connect-submit').click();
+    if (asksBeforeConnecting(values)) await dialog.getByTestId('connect-submit').click();
     await expectText(dialog.getByTestId('presented-fingerprint'), fingerprint);
     await dialog.getByTestId('trust-key').click();
     await expectText(this.hostState(role), 'connected');

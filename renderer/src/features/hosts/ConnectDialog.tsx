@@ -1,8 +1,9 @@
 // Connecting a host as a careful SSH client would: asks for the password or key passphrase when
 // needed, shows an unknown host key's fingerprint for acceptance, and refuses a changed key unless
-// the user explicitly replaces the pinned one.
+// the user explicitly replaces the pinned one. A host that needs nothing typed (a key or the agent,
+// as root, or this machine) connects at once; the form otherwise says how it signs in.
 
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ConnectSecrets } from '../../../../app/hosts/connections.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
@@ -16,6 +17,15 @@ type Step =
   | { kind: 'working' }
   | { kind: 'error'; message: string };
 
+/** How the dialog signs in, in words: what it asks for and why, or that nothing needs typing. */
+function signsInWith(host: Host, step: Extract<Step, { kind: 'secrets' }>): string {
+  const as = `${host.user}@${host.address}`;
+  if (step.needPassword) return `Signs in as ${as} with a password.`;
+  const key = host.auth === 'key' ? `the key ${host.keyPath ?? ''}` : 'the SSH agent';
+  if (step.needPassphrase) return `Signs in as ${as} with ${key}, which is protected by a passphrase.`;
+  return `Signs in as ${as} with ${key}: nothing to type. The sudo password is asked only for presets, which change system settings as root.`;
+}
+
 function errorDetails(error: unknown): { code?: string; details?: Record<string, string> } {
   return typeof error === 'object' && error !== null ? (error as { code?: string; details?: Record<string, string> }) : {};
 }
@@ -24,11 +34,13 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
   const { host } = props;
   const api = useApi();
   const askSudo = host.kind === 'ssh' && host.user !== 'root';
-  const [step, setStep] = useState<Step>({ kind: 'secrets', needPassword: host.auth === 'password', needPassphrase: false, error: null });
+  // Nothing to ask before trying: connect at once (a passphrase the key turns out to need is asked then).
+  const nothingToAsk = host.auth !== 'password' && !askSudo;
+  const [step, setStep] = useState<Step>(nothingToAsk ? { kind: 'working' } : { kind: 'secrets', needPassword: host.auth === 'password', needPassphrase: false, error: null });
   const [secrets, setSecrets] = useState<ConnectSecrets>({});
 
-  const attempt = async (given: ConnectSecrets) => {
-    setStep({ kind: 'working' });
+  /** Connects with what was given; what the host answers decides the next step. */
+  const connect = async (given: ConnectSecrets) => {
     try {
       await api.hosts.connect({ id: host.id, secrets: given });
       props.onDone();
@@ -43,6 +55,20 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
       } else setStep({ kind: 'error', message: errorMessage(error) });
     }
   };
+
+  const attempt = (given: ConnectSecrets) => {
+    setStep({ kind: 'working' });
+    return connect(given);
+  };
+
+  // Nothing to type: the dialog opens connecting (its first step is 'working'), once.
+  const started = useRef(false);
+  useEffect(() => {
+    if (!nothingToAsk || started.current) return;
+    started.current = true;
+    void connect({});
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const pinAndRetry = async (replace: boolean, fingerprint: string) => {
     try {
@@ -83,6 +109,7 @@ export function ConnectDialog(props: { host: Host; onDone: () => void }) {
       {step.kind === 'secrets' && (
         <form onSubmit={submitSecrets}>
           <ErrorBanner error={step.error} testId="connect-error" />
+          <p data-testid="connect-how">{signsInWith(host, step)}</p>
           <div className="grid">
             {step.needPassword && secretField(`Password of ${host.user}`, 'connect-password', (password) => ({ ...secrets, password }), true)}
             {step.needPassphrase && secretField(`Passphrase of ${host.keyPath}`, 'connect-passphrase', (passphrase) => ({ ...secrets, passphrase }), true)}
