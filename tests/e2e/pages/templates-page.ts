@@ -82,6 +82,17 @@ export class TemplatesPage {
     await this.deployment(hostName).getByTestId('deployment-stop').click();
   }
 
+  /** The question Stop asks on a deployment card while a run loads its server. */
+  stopQuestion(hostName: string): Locator {
+    return this.deployment(hostName).getByTestId('deployment-stop-confirm');
+  }
+
+  /** Answers it: Stop it (true) or Keep it running (false). */
+  async answerStop(hostName: string, stop: boolean): Promise<void> {
+    await this.stopQuestion(hostName).getByTestId(stop ? 'deployment-stop-yes' : 'deployment-stop-keep').click();
+    await this.stopQuestion(hostName).waitFor({ state: 'detached' });
+  }
+
   /** The question a deploy asks, on its template's card, before it would replace a running server. */
   replaceQuestion(templateId: string): Locator {
     return this.card(templateId).getByTestId('template-replace');

@@ -2,13 +2,15 @@
 // ready or failed, the step it is on (and a build's downloads so far), its address, what it runs
 // with (runtime, packages, its private database's version, port and settings), the log tail of a
 // failure, the runtime install the host's package manager offers (run only when the user
-// confirms), Cancel and Stop.
+// confirms), Cancel and Stop — which asks first while a run loads that server, naming the run, as
+// the page's Replace does.
 
 import { useEffect, useRef, useState } from 'react';
 import { describeDatabase } from '../../../../app/templates/recorded-database.ts';
 import type { Deployment } from '../../../../app/templates/templates-contract.ts';
+import { describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
-import { ErrorBanner } from '../../common/Banner.tsx';
+import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 
 const BUSY = new Set<Deployment['state']>(['checking', 'building', 'uploading', 'starting', 'stopping']);
 
@@ -65,10 +67,27 @@ export function DeploymentCard({ deployment, scrollIntoView = false }: { deploym
     if (scrollIntoView) box.current?.scrollIntoView({ block: 'nearest' });
   }, [scrollIntoView]);
   const [error, setError] = useState<string | null>(null);
+  /** A Stop waiting for the user's word: runs load the server (their names, and the deployment to name). */
+  const [stopping, setStopping] = useState<{ runs: string[]; deploymentId: string | null } | null>(null);
   const busy = BUSY.has(deployment.state);
   const act = (action: Promise<unknown>) => {
     setError(null);
     action.catch((failure: unknown) => setError(errorMessage(failure)));
+  };
+  // Taking a server from a run ends that run failed: asked first, naming the run; otherwise at once.
+  const stop = () => {
+    setError(null);
+    api.templates.occupant({ hostId: deployment.hostId }).then(
+      (occupant) => {
+        if (occupant && occupant.runs.length > 0) setStopping({ runs: occupant.runs, deploymentId: occupant.deploymentId });
+        else act(api.templates.stop({ hostId: deployment.hostId }));
+      },
+      (failure: unknown) => setError(errorMessage(failure)),
+    );
+  };
+  const confirmStop = (deploymentId: string | null) => {
+    setStopping(null);
+    act(api.templates.stop({ hostId: deployment.hostId, ...(deploymentId ? { deploymentId } : {}) }));
   };
   return (
     <div className="card" data-testid="deployment" data-host-name={deployment.hostName} ref={box}>
@@ -83,12 +102,28 @@ export function DeploymentCard({ deployment, scrollIntoView = false }: { deploym
             </button>
           )}
           {!busy && deployment.state !== 'stopped' && (
-            <button type="button" onClick={() => act(api.templates.stop({ hostId: deployment.hostId }))} data-testid="deployment-stop">
+            <button type="button" onClick={stop} disabled={stopping !== null} data-testid="deployment-stop">
               Stop
             </button>
           )}
         </div>
       </div>
+      {stopping && (
+        <Banner tone="warning" className="confirm" testId="deployment-stop-confirm">
+          <span data-testid="deployment-stop-question">
+            {deployment.hostName} runs {describeServer(deployment)}
+            {describeLoads(stopping.runs)}. Stop it? {stopping.runs.length === 1 ? 'That run loses its server and ends failed.' : 'Those runs lose their server and end failed.'}
+          </span>
+          <div className="actions">
+            <button type="button" className="danger" data-testid="deployment-stop-yes" onClick={() => confirmStop(stopping.deploymentId)}>
+              Stop it
+            </button>
+            <button type="button" data-testid="deployment-stop-keep" onClick={() => setStopping(null)}>
+              Keep it running
+            </button>
+          </div>
+        </Banner>
+      )}
       <div className="deployment-state">
         <span className={`badge ${deployment.state}`} data-testid="deployment-state">
           {deployment.state}

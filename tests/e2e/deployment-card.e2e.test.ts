@@ -1,0 +1,92 @@
+// The deployment card's Stop in web mode and real Chromium against the lab (instance `deploycard`):
+// while a run loads the server, Stop asks first, naming the run (as Deploy's Replace does); Keep it
+// running keeps it; Stop it stops it, and the run that loaded it ends failed, its server lost.
+
+import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { BenchlabApi } from '../../app/contract.ts';
+import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
+import { HostsPage } from './pages/hosts-page.ts';
+import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
+
+const skip = labSkipReason();
+const INSTANCE = 'deploycard';
+const PORT = 18612;
+
+describe('the deployment card with the lab', { skip: skip ?? false }, () => {
+  let opened: OpenWebApp;
+  let page: Page;
+  let targets: Awaited<ReturnType<typeof labTargets>>;
+
+  before(async () => {
+    targets = await labTargets(INSTANCE);
+    opened = await openWebApp();
+    page = opened.page;
+  });
+
+  after(async () => {
+    await stopDeployedServer(page, 'lab-server');
+    await opened?.close();
+  });
+
+  test('Stop asks first while a run loads the server, naming the run; Keep it running keeps it, Stop it stops it and the run ends failed', async () => {
+    const hosts = new HostsPage(page);
+    await hosts.addLabHost('lab-server', targets.server, targets.keyPath);
+    await hosts.addLabHost('lab-client', targets.client, targets.keyPath);
+    const templates = new TemplatesPage(page);
+    await templates.open();
+    await templates.target('lab-server', PORT);
+    await templates.deploy('node', 'sync');
+    await templates.waitForState('lab-server', 'ready', 120_000);
+
+    // A run loading it, started as the Run page starts one; it ends only when its server goes.
+    const sessionId = await page.evaluate(
+      async ({ target, port }) => {
+        const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+        const list = await api.hosts.list();
+        const id = (name: string) => list.find((host) => host.name === name)!.id;
+        const run = await api.runs.start({
+          name: 'E2E card load',
+          clientHostId: id('lab-client'),
+          serverHostId: id('lab-server'),
+          profile: { target: `http://${target}:${port}`, request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 120 } },
+          deployment: { templateId: 'node', variant: 'sync', knobs: {} },
+        });
+        return run.sessionId;
+      },
+      { target: targets.server.address, port: PORT },
+    );
+
+    await templates.stop('lab-server');
+    await templates.stopQuestion('lab-server').waitFor();
+    assert.equal(
+      (await templates.stopQuestion('lab-server').getByTestId('deployment-stop-question').innerText()).trim(),
+      `lab-server runs Node.js (node:http) (sync) on port ${PORT}; run “E2E card load” loads it now. Stop it? That run loses its server and ends failed.`,
+    );
+    await page.screenshot({ path: join(tmpdir(), 'benchlab-deployment-stop.png'), fullPage: false });
+    await templates.answerStop('lab-server', false);
+    assert.equal(await templates.deployment('lab-server').getByTestId('deployment-state').innerText(), 'ready', 'Keep it running keeps it');
+    assert.equal((await fetch(`http://${targets.server.address}:${PORT}/hello`)).status, 200);
+
+    await templates.stop('lab-server');
+    await templates.answerStop('lab-server', true);
+    await templates.waitForState('lab-server', 'stopped');
+    const ended = await page.evaluate(async (id) => {
+      const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+      for (;;) {
+        const { run } = await api.runs.live();
+        if (run?.sessionId === id && ['completed', 'failed', 'cancelled'].includes(run.status)) return { status: run.status, lost: run.steps[0]!.degraded?.lost ?? null };
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }, sessionId);
+    assert.deepEqual(ended, { status: 'failed', lost: 'server' });
+  });
+
+  test('across the suite the page reports no CSP violation', async () => {
+    assert.deepEqual(await opened.cspViolations(), []);
+  });
+});
