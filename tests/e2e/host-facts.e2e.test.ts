@@ -1,6 +1,8 @@
 // The noise pre-flight end to end in web mode and real Chromium, with "This machine" as both client
 // and server: the Run page warns before a start that client and server are one machine, with the
-// evidence, and the live session shows the findings stored with it at its start.
+// evidence and when it was read; once a session is shown, one box holds its start's reading and the
+// pre-flight for the next run, each figure labelled with when it was read; the summary table has
+// the server's memory and fits 1280 px.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -9,6 +11,7 @@ import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { RunPage } from './pages/run-page.ts';
+import { NARROW_WINDOW } from './pages/table-layout.ts';
 
 let opened: OpenWebApp;
 let page: Page;
@@ -38,11 +41,26 @@ test('the Run page warns before a start that client and server are one machine, 
   assert.match(await same.innerText(), /same machine/);
   assert.match(await same.innerText(), /boot id [0-9a-f-]{36}/);
 
+  assert.match((await run.findingReads('same-machine'))[0]?.join(' ') ?? '', /^next read \d\d:\d\d:\d\d, before the next run: both report boot id/, 'said when it was read');
+
   await run.start();
   assert.equal(await run.waitForState(['completed', 'failed', 'cancelled']), 'completed');
   const stored = page.locator('[data-testid="run-session-noise"][data-state="findings"] [data-testid="noise-finding"][data-kind="same-machine"]');
   await stored.waitFor();
   assert.match(await stored.innerText(), /same machine/);
+  // One box: the session's start reading and the pre-flight for the next run, each figure saying when it was read.
+  await page.locator('[data-testid="run-session-noise"] [data-testid="noise-reading"][data-when="next"]').waitFor();
+  assert.equal(await run.hostBoxes().count(), 1, 'one hosts box, not a pre-flight box beside the session’s');
+  const reads = await run.findingReads('same-machine');
+  assert.deepEqual(reads.map(([when]) => when), ['next', 'start'], 'one finding, both readings');
+  assert.match(reads[0]![1], /^read \d\d:\d\d:\d\d, before the next run: both report boot id [0-9a-f-]{36}/);
+  assert.match(reads[1]![1], /^read \d\d:\d\d:\d\d, at this session's start: both report boot id [0-9a-f-]{36}/);
+
+  // The server (this machine) was sampled: its memory is in the summary, every column fitting 1280 px.
+  assert.match(await page.getByTestId('summary-memory').innerText(), /^[\d.]+ (kB|MB|GB)$/);
+  assert.match((await page.getByTestId('summary-memory').getAttribute('title')) ?? '', /lowest, .* highest, .* at the end$/);
+  await page.setViewportSize(NARROW_WINDOW);
+  assert.deepEqual(await run.layoutProblems(), []);
 });
 
 test('across the suite the page reports no CSP violation', async () => {

@@ -112,6 +112,19 @@ export class RunPage {
     return this.page.getByTestId('summary-row');
   }
 
+  /** The boxes about the hosts' noise the page shows (the pre-flight alone, or the session's one box). */
+  hostBoxes(): Locator {
+    return this.page.locator('[data-testid="run-preflight"], [data-testid="run-session-noise"]');
+  }
+
+  /** Each reading a finding of `kind` shows in the hosts box: [when, "read HH:MM:SS, …: evidence"]. */
+  async findingReads(kind: string): Promise<Array<[string, string]>> {
+    const reads = this.hostBoxes().locator(`[data-testid="noise-finding"][data-kind="${kind}"] [data-testid="finding-read"]`);
+    const found: Array<[string, string]> = [];
+    for (const read of await reads.all()) found.push([(await read.getAttribute('data-when')) ?? '', (await read.innerText()).trim()]);
+    return found;
+  }
+
   /** How the summary table fails to fit the window (table-layout.ts's checks); empty when it fits. */
   layoutProblems(): Promise<string[]> {
     return tableLayoutProblems(this.page.getByTestId('run-summary'));

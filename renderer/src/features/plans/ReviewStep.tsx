@@ -51,7 +51,7 @@ export function ReviewStep(props: {
           </ul>
         </div>
       )}
-      <NoiseFindings title="Pre-flight" findings={preflight.findings} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} checked={preflight.checked} testId="wizard-preflight" />
+      <NoiseFindings title="Pre-flight" readings={[{ when: 'next', ...preflight }]} onRecheck={preflight.recheck} testId="wizard-preflight" />
       <ErrorBanner error={props.problem} testId="wizard-problem" />
       {props.stages && props.estimate && (
         <>

@@ -151,9 +151,8 @@ export function RunPage() {
           <EngineField value={engine} disabled={running || busy !== null} testId="run-engine-choice" onChange={setEngine} />
         </ProfileForm>
       </div>
-      {!running && (
-        <NoiseFindings title="Pre-flight" findings={preflight.findings} checked={preflight.checked} checking={preflight.checking} error={preflight.error} onRecheck={preflight.recheck} testId="run-preflight" />
-      )}
+      {/* With a session shown, its dashboard holds the one hosts box: this pre-flight and its start's reading. */}
+      {!running && !run && <NoiseFindings title="Pre-flight" readings={[{ when: 'next', ...preflight }]} onRecheck={preflight.recheck} testId="run-preflight" />}
       {run && (
         <>
           <div className="run-status" data-testid="run-status" data-status={run.status} data-session={run.sessionId}>
@@ -185,6 +184,7 @@ export function RunPage() {
             version={version}
             markers={markers}
             noiseTestId="run-session-noise"
+            preflight={running ? undefined : { reading: { when: 'next', ...preflight }, recheck: preflight.recheck }}
             logLatency={{ on: logLatency, set: setLogLatency }}
           />
         </>

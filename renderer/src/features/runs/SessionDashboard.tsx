@@ -1,5 +1,6 @@
 // What a session shows, live on the Run page and again in replay: the bottleneck verdict (per client
-// too), a step that lost a client, the noise findings stored at its start, the load clients, the
+// too), a step that lost a client, the noise findings stored at its start (with the Run page's
+// pre-flight for the next run in the same box, each figure saying when it was read), the load clients, the
 // summary table, each step's connect/waiting/processing/total (as ab's report) with what its latency
 // includes, and the charts with their step markers (each client's requests/s and p99 on demand).
 // One component, so replay shows what the user saw live.
@@ -11,7 +12,7 @@ import { ClientsTable } from './ClientsTable.tsx';
 import { DegradedBanner } from './DegradedBanner.tsx';
 import type { StepMarker } from '../../common/chart-series.ts';
 import { LiveChart } from './LiveChart.tsx';
-import { NoiseFindings } from './NoiseFindings.tsx';
+import { NoiseFindings, type NoiseReading } from './NoiseFindings.tsx';
 import { PhasesTable } from './PhasesTable.tsx';
 import { perClientCharts, RUN_CHARTS } from './run-charts.ts';
 import { SummaryTable } from './SummaryTable.tsx';
@@ -33,6 +34,8 @@ export function SessionDashboard(props: {
   noiseTestId: string;
   /** The log-axis switch for latency, where the page offers one. */
   logLatency?: { on: boolean; set: (on: boolean) => void };
+  /** The Run page's pre-flight for its next run, shown in the one hosts box beside the session's own reading. */
+  preflight?: { reading: NoiseReading; recheck: () => void };
 }) {
   const noise = useSessionNoise(props.sessionId);
   const { logLatency, clients, steps } = props;
@@ -52,7 +55,12 @@ export function SessionDashboard(props: {
     <>
       <DegradedBanner steps={steps} />
       <BottleneckBanner steps={judged} />
-      <NoiseFindings title="Hosts at this session's start" findings={noise.findings} checked={noise.checked} quiet={noise.recorded ? undefined : 'not recorded for this session.'} error={noise.error} testId={props.noiseTestId} />
+      <NoiseFindings
+        title="Hosts"
+        readings={[...(props.preflight ? [props.preflight.reading] : []), { when: 'start', ...noise, ...(noise.recorded ? {} : { quiet: 'not recorded for this session.' }) }]}
+        onRecheck={props.preflight?.recheck}
+        testId={props.noiseTestId}
+      />
       <ClientsTable clients={clients} />
       <SummaryTable steps={props.steps} bucketsMs={props.bucketsMs} />
       <PhasesTable steps={props.steps} model={props.model} />

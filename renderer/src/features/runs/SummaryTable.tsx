@@ -1,10 +1,13 @@
 // The live summary in the seeds' columns, one row per step: requests/s, transfer/s, mean, std dev,
 // p50/p75/p90/p99/p99.9/max, the latency bands (count, share beneath), failures, timeouts and
-// requests not sent — always from added histograms — each step's books (every scheduled request accounted for), and a step
+// requests not sent — always from added histograms — each step's books (every scheduled request accounted for), the
+// server process's memory (RSS: its highest reading, lowest and last in the tooltip), and a step
 // that was not steady marked, with the evidence as its tooltip. Every column fits a 1280 px window.
 
 import type { LiveStep } from '../../../../app/runs/runs.ts';
 import { bandLabels, type RunSummary } from '../../../../app/runs/run-summary-schema.ts';
+import { MEMORY_MISSING } from '../../../../app/runs/server-memory.ts';
+import { formatBytes } from '../../../../app/common/byte-size.ts';
 
 function ms(us: number | null | undefined): string {
   if (us === null || us === undefined) return '–';
@@ -42,6 +45,14 @@ export function describeBooks(summary: RunSummary): string {
   return books.balanced ? sum : `${sum}: does NOT balance`;
 }
 
+/** The server's memory over a step in words, or why there is none (app/runs/server-memory.ts's wording). */
+function memoryTitle(summary: RunSummary | null): string {
+  if (!summary) return '';
+  const memory = summary.serverMemory;
+  if (!memory) return memory === null ? MEMORY_MISSING.noReadings : 'not in this summary';
+  return `${formatBytes(memory.minBytes)} lowest, ${formatBytes(memory.maxBytes)} highest, ${formatBytes(memory.endBytes)} at the end`;
+}
+
 export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly number[] }) {
   const labels = bandLabels(props.bucketsMs);
   return (
@@ -67,6 +78,7 @@ export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly num
           <th>timeouts</th>
           <th title="Scheduled but never sent: no free connection within the timeout, or the step ended">not sent</th>
           <th title="Every scheduled request ends in exactly one bucket">books</th>
+          <th title="The server process's resident memory (RSS, with its children) over the step: highest reading; lowest and last in the cell's tooltip">server RSS</th>
         </tr>
       </thead>
       <tbody>
@@ -119,6 +131,9 @@ export function SummaryTable(props: { steps: LiveStep[]; bucketsMs: readonly num
               </td>
               <td data-testid="summary-books" title={summary ? describeBooks(summary) : ''}>
                 {!summary ? '–' : !summary.books ? 'n/a' : summary.books.balanced ? (summary.books.inFlight > 0 ? `${count(summary.books.inFlight)} in flight` : '✓') : '✗'}
+              </td>
+              <td data-testid="summary-memory" title={memoryTitle(summary)}>
+                {summary?.serverMemory ? formatBytes(summary.serverMemory.maxBytes) : '–'}
               </td>
             </tr>
           );

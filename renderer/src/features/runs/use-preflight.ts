@@ -3,7 +3,7 @@
 // session stored at its start.
 
 import { useCallback, useEffect, useState } from 'react';
-import type { NoiseFinding } from '../../../../app/hosts/host-facts.ts';
+import type { NoiseFinding, SessionHostFacts } from '../../../../app/hosts/host-facts.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { checkedHostsText } from './noise-texts.ts';
 
@@ -19,11 +19,12 @@ interface PreflightAnswer {
   key: string;
   round: number;
   findings: NoiseFinding[] | null;
+  facts: SessionHostFacts | null;
   checked: string | null;
   error: string | null;
 }
 
-export function usePreflight(choice: PreflightChoice | null): { findings: NoiseFinding[] | null; checked: string | null; checking: boolean; error: string | null; recheck: () => void } {
+export function usePreflight(choice: PreflightChoice | null): { findings: NoiseFinding[] | null; facts: SessionHostFacts | null; checked: string | null; checking: boolean; error: string | null; recheck: () => void } {
   const api = useApi();
   const [round, setRound] = useState(0);
   const [answer, setAnswer] = useState<PreflightAnswer | null>(null);
@@ -38,8 +39,8 @@ export function usePreflight(choice: PreflightChoice | null): { findings: NoiseF
     api.runs
       .preflight({ clientHostId: clientHostIds[0]!, ...(clientHostIds.length > 1 ? { clientHostIds } : {}), serverHostId: server ? Number(server) : null, port: port ? Number(port) : null })
       .then(
-        (result) => current && setAnswer({ key, round, findings: result.findings, checked: checkedHostsText(result), error: null }),
-        (failure: unknown) => current && setAnswer({ key, round, findings: null, checked: null, error: errorMessage(failure) }),
+        (result) => current && setAnswer({ key, round, findings: result.findings, facts: result, checked: checkedHostsText(result), error: null }),
+        (failure: unknown) => current && setAnswer({ key, round, findings: null, facts: null, checked: null, error: errorMessage(failure) }),
       );
     return () => {
       current = false;
@@ -49,15 +50,16 @@ export function usePreflight(choice: PreflightChoice | null): { findings: NoiseF
   // Only the answer to the current choice and round counts; an older one is still "checking".
   const fresh = answer && answer.key === key && answer.round === round ? answer : null;
   const recheck = useCallback(() => setRound((value) => value + 1), []);
-  return { findings: fresh?.findings ?? null, checked: fresh?.checked ?? null, checking: key !== null && fresh === null, error: fresh?.error ?? null, recheck };
+  return { findings: fresh?.findings ?? null, facts: fresh?.facts ?? null, checked: fresh?.checked ?? null, checking: key !== null && fresh === null, error: fresh?.error ?? null, recheck };
 }
 
 /** The findings stored with a session at its start; [] for a session that recorded none. */
-export function useSessionNoise(sessionId: number | null): { findings: NoiseFinding[] | null; checked: string | null; recorded: boolean; error: string | null } {
+export function useSessionNoise(sessionId: number | null): { findings: NoiseFinding[] | null; facts: SessionHostFacts | null; checked: string | null; recorded: boolean; error: string | null } {
   const api = useApi();
-  const [state, setState] = useState<{ id: number | null; findings: NoiseFinding[] | null; checked: string | null; recorded: boolean; error: string | null }>({
+  const [state, setState] = useState<{ id: number | null; findings: NoiseFinding[] | null; facts: SessionHostFacts | null; checked: string | null; recorded: boolean; error: string | null }>({
     id: null,
     findings: null,
+    facts: null,
     checked: null,
     recorded: false,
     error: null,
@@ -66,12 +68,12 @@ export function useSessionNoise(sessionId: number | null): { findings: NoiseFind
     if (sessionId === null) return;
     let current = true;
     api.runs.hostFacts({ sessionId }).then(
-      (facts) => current && setState({ id: sessionId, findings: facts?.findings ?? [], checked: facts ? checkedHostsText(facts) : null, recorded: facts !== null, error: null }),
-      (failure: unknown) => current && setState({ id: sessionId, findings: null, checked: null, recorded: false, error: errorMessage(failure) }),
+      (facts) => current && setState({ id: sessionId, findings: facts?.findings ?? [], facts, checked: facts ? checkedHostsText(facts) : null, recorded: facts !== null, error: null }),
+      (failure: unknown) => current && setState({ id: sessionId, findings: null, facts: null, checked: null, recorded: false, error: errorMessage(failure) }),
     );
     return () => {
       current = false;
     };
   }, [api, sessionId]);
-  return state.id === sessionId ? state : { findings: null, checked: null, recorded: false, error: null };
+  return state.id === sessionId ? state : { findings: null, facts: null, checked: null, recorded: false, error: null };
 }
