@@ -27,9 +27,13 @@ interface CountingServer {
   close(): Promise<void>;
 }
 
-async function startCountingServer(): Promise<CountingServer> {
+/** `closeIdleAfterMs`: the server closes each connection this long after an answer (a short keep-alive timeout). */
+async function startCountingServer(closeIdleAfterMs?: number): Promise<CountingServer> {
   let connections = 0;
-  const server: Server = createServer((_request, response) => response.end('hello'));
+  const server: Server = createServer((request, response) => {
+    response.end('hello');
+    if (closeIdleAfterMs !== undefined) setTimeout(() => request.socket.end(), closeIdleAfterMs);
+  });
   server.on('connection', () => connections++);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return {
@@ -120,6 +124,34 @@ describeEachEngine('think time', (engine) => {
     const rounded = await measure(engine, server, { kind: 'uniform', maxMs: 2 * PAUSE_MS, roundToMs: 2 * PAUSE_MS });
     t.diagnostic(rounded.shown);
     assert.ok(rounded.scheduled > fixed.scheduled, `${rounded.shown}; ${fixed.shown}`);
+  });
+
+  test('a server that closes idle connections during the pauses: nothing fails, each next request waits its pause on a new connection', async () => {
+    const closing = await startCountingServer(10);
+    try {
+      const config: LoadAgentConfig = {
+        role: 'load',
+        target: { protocol: 'http', hostname: '127.0.0.1', port: closing.port },
+        request: { method: 'GET', path: '/', headers: {}, timeoutMs: 5000 },
+        load: { model: 'closed', connections: 2, pipelining: 1, requests: 20, thinkTime: ThinkTime.parse({ kind: 'fixed', ms: PAUSE_MS }) },
+        warmupS: 0,
+        capS: 30,
+      };
+      const began = Date.now();
+      const run = await runAgent(engine.configure(config));
+      const tookMs = Date.now() - began;
+      assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+      const books = assertBooks(run);
+      const connections = closing.takeConnections();
+      const shown = `${books.answered} answered, errors ${JSON.stringify(books.errors)}, ${connections} connections, ${tookMs} ms`;
+      assert.equal(books.answered, 20, shown);
+      assert.equal(Object.values(books.errors).reduce((sum, count) => sum + count, 0), 0, shown);
+      assert.ok(connections > 2, `the idle connections were replaced: ${shown}`);
+      // Each connection paused before each of its 10 requests, a replacement's included.
+      assert.ok(tookMs >= 10 * PAUSE_MS, shown);
+    } finally {
+      await closing.close();
+    }
   });
 
   test('a connection per request (HTTP/1.0) opens each after its pause', async () => {

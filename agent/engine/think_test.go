@@ -5,7 +5,9 @@
 package main
 
 import (
+	"bufio"
 	"math/rand/v2"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +81,30 @@ func TestThinkTimeKeepsConnectionsAliveThroughItsPauses(t *testing.T) {
 	// Each connection paused before each of its requests: the run lasted at least those pauses.
 	if least := time.Duration(requests/connections*pauseMs) * time.Millisecond; took < least {
 		t.Fatalf("took %v, less than the %v of pauses", took, least)
+	}
+}
+
+// A server that closes an idle kept-alive connection while it pauses (a keep-alive timeout shorter
+// than the pause): nothing fails, and the next request goes on a new connection when the pause ends.
+func TestAConnectionClosedWhileItPausesIsReplacedAfterThePause(t *testing.T) {
+	const requests, pauseMs = 10, 60
+	server := startServer(t, func(s *testServer, c net.Conn, r *bufio.Reader) {
+		if _, ok := s.readRequest(r); ok {
+			_, _ = c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+			time.Sleep(10 * time.Millisecond)
+		}
+		_ = c.Close()
+	})
+	config := closedConfig(server.port(), 1, map[string]any{"requests": requests, "thinkTime": map[string]any{"kind": "fixed", "ms": pauseMs}})
+	began := time.Now()
+	ls := runEngine(t, config)
+	took := time.Since(began)
+	assertEnd(t, ls, "completed")
+	b := assertBooks(t, ls)
+	if b.status["2xx"] != requests || sumOf(toAny(b.errors)) != 0 || server.connections.Load() != requests {
+		t.Fatalf("2xx %d, errors %v, %d connections: want %d answers on as many connections", b.status["2xx"], b.errors, server.connections.Load(), requests)
+	}
+	if least := time.Duration(requests*pauseMs) * time.Millisecond; took < least {
+		t.Fatalf("took %v, less than the %v of pauses: a replacement did not wait for its pause", took, least)
 	}
 }
