@@ -29,6 +29,13 @@ describe('preset effects', () => {
     ]);
   });
 
+  test("a line that does not reach Benchlab's login took when the login has the asked value anyway", () => {
+    const star = { kind: 'limit' as const, key: '* soft+hard nofile', expected: '100000', observed: '100000 / 100000', status: 'not verified' as const, reason: 'pam_limits does not apply "*" lines to root' };
+    assert.deepEqual(effectsOf('p', [star]).map((effect) => [effect.took, effect.reason]), [[true, null]], 'a root line beside it gave root the value');
+    assert.equal(effectsOf('p', [{ ...star, observed: '100000 / 20000' }])[0]!.took, false);
+    assert.equal(effectsOf('p', [{ ...star, observed: null, reason: 'no login on This machine' }])[0]!.took, false);
+  });
+
   test('a warning only when some key did not take', () => {
     assert.equal(effectWarning(effectsOf('p', verdicts.slice(0, 1))), null);
     assert.equal(effectWarning([]), null);

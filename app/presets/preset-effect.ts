@@ -20,7 +20,18 @@ export const PresetKeyEffect = z.object({
 });
 export type PresetKeyEffect = z.infer<typeof PresetKeyEffect>;
 
-/** The rows of one apply. Only an "applied" verdict took: a line Benchlab's login cannot see never counts as taken. */
+/**
+ * Whether a key is in effect for what Benchlab runs: an "applied" verdict; or a limit line that does
+ * not apply to Benchlab's login ("*" for root) when the login has the asked value anyway (a root
+ * line beside it gave it). A line whose value Benchlab's processes do not get never counts as taken.
+ */
+function took(verdict: KeyVerdict): boolean {
+  if (verdict.status === 'applied') return true;
+  if (verdict.status !== 'not verified' || verdict.kind !== 'limit' || verdict.observed === null) return false;
+  return verdict.observed.split(' / ').every((value) => value === verdict.expected);
+}
+
+/** The rows of one apply, each said as taken or not for Benchlab's processes. */
 export function effectsOf(presetName: string, verdicts: readonly KeyVerdict[]): PresetKeyEffect[] {
   return verdicts.map((verdict) => ({
     preset: presetName,
@@ -28,8 +39,8 @@ export function effectsOf(presetName: string, verdicts: readonly KeyVerdict[]): 
     key: verdict.key,
     asked: verdict.expected,
     inEffect: verdict.observed,
-    took: verdict.status === 'applied',
-    reason: verdict.status === 'applied' ? null : verdict.reason,
+    took: took(verdict),
+    reason: took(verdict) ? null : verdict.reason,
   }));
 }
 
