@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildComparison, markBest, type ComparedRunInput, type ComparedSessionInput } from './comparison.ts';
 import { buildHeadline } from './comparison-headline.ts';
+import { missingNote } from './comparison-report.ts';
 import { createLatencyHistogram, recordLatencyUs } from '../common/hdr.ts';
 import { diffHosts } from './host-diff.ts';
 import { SummaryAccumulator } from '../runs/run-summary.ts';
@@ -239,5 +240,8 @@ test("the server's memory: its peak as a column and the three readings on the ro
     [120e6, false, { minBytes: 80e6, maxBytes: 120e6, endBytes: 110e6 }],
     [null, false, null],
   ], 'less memory is no "best"');
+  assert.deepEqual(comparison.steps[0]!.rows.map((row) => row.missing?.rssMax ?? null), [null, 'no server readings'], 'a run without a reading says why');
+  const unfound = { ...run(2, 'c=10', 1000, 900), serverMemoryMissing: 'server process not found' };
+  assert.equal(missingNote(comparison.columns, buildComparison([session(1, [withMemory]), session(2, [unfound])]).steps[0]!.rows[1]!), 'Server RSS: server process not found');
   assert.equal(buildComparison([session(2, [run(2, 'c=10', 1000, 900)])]).columns.some((column) => column.key === 'rssMax'), false);
 });

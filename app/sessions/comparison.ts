@@ -22,6 +22,7 @@ export { configurationKey, distinctKnobs, isCompleted, knobsText } from './confi
 import { describeDatabase, recordedDatabaseOf } from '../templates/recorded-database.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { ServerMemory, Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
+import { MEMORY_MISSING } from '../runs/server-memory.ts';
 import { importProvenanceOf, type ImportFigure } from './importers/imported-result.ts';
 import { importedFromText } from './importers/imported-session.ts';
 
@@ -182,6 +183,8 @@ export interface ComparedRunInput {
   knobs?: Record<string, unknown>;
   /** The step's load as stored with the run (app/runs/load-profile.ts StepLoad), for the sweep charts' axis. */
   load?: unknown;
+  /** Why the run has no server memory (app/runs/server-memory.ts MEMORY_MISSING), when it has none. */
+  serverMemoryMissing?: string;
 }
 
 export interface ComparedSessionInput {
@@ -406,6 +409,8 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       position,
       rows: found.map(({ index, run }, r) => {
         const missing = Object.fromEntries(columns.flatMap((column) => (absent[r]![figureOf(column)] ? [[column.key, absent[r]![figureOf(column)]!]] : [])));
+        // Where the column is shown, a run without a reading says why, as sessions show does.
+        if (anyMemory && !run.summary?.serverMemory) missing.rssMax ??= run.serverMemoryMissing ?? MEMORY_MISSING.noReadings;
         // Only where the phases were measured: an imported or older run has nothing to say about them.
         const latency = run.summary?.phases ? { latency: describePhasesBrief(run.summary.phases, modelOf(run.load)) } : {};
         return {

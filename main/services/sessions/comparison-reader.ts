@@ -10,7 +10,7 @@ import { decodeHistogram, type LatencyHistogram } from '../../../app/common/hdr.
 import type { RunSecond } from '../../../app/runs/run-second.ts';
 import { clientCountOf, mergedBySecond } from '../../../app/runs/merge-seconds.ts';
 import { durationOf } from '../../../app/runs/run-second.ts';
-import { serverMemoryOf } from '../../../app/runs/server-memory.ts';
+import { storedServerMemory } from '../../../app/runs/server-memory.ts';
 import { clientVerdictsOf, runWindow, summarizeRun, summaryRulesOf, windowBottleneck } from '../../../app/runs/summarize-run.ts';
 import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
 import type { ClientVerdict } from '../../../app/runs/runs.ts';
@@ -71,8 +71,9 @@ export class ComparisonReader {
       let histogram = histogramOf(run.histogram);
       // A run cut off before its summary was written: summarize its stored seconds now, as at its end.
       if (!summary && measured.length > 0) ({ summary, histogram } = summarizeRun(this.#samples.forRun(run.id), rules));
-      // A summary stored before the server's memory was kept: from the measured seconds' readings.
-      if (summary && summary.serverMemory === undefined) summary = { ...summary, serverMemory: serverMemoryOf(measured) };
+      // A summary stored before the server's memory was kept: from the measured seconds' readings; none says why.
+      const memory = summary ? storedServerMemory(summary, () => measured) : null;
+      if (summary && summary.serverMemory === undefined) summary = { ...summary, serverMemory: typeof memory === 'string' ? null : memory };
       return {
         runId: run.id,
         ordinal: run.ordinal,
@@ -86,6 +87,7 @@ export class ComparisonReader {
         step: run.step,
         knobs: knobs.get(run.id) ?? {},
         load: run.step.load,
+        ...(typeof memory === 'string' ? { serverMemoryMissing: memory } : {}),
         // Per second for the timelines: the clients of one second merged exactly.
         seconds: mergedBySecond(measured, { histogram: false }).map((second) => ({ second: second.second, requests: second.requests, durationMs: durationOf(second), p99Us: second.p99Us })),
         // The same verdicts as the Run page's, from the same stored seconds.
