@@ -1,5 +1,5 @@
-// A plan file checked against what is installed: the study it names, and each template's variant,
-// knobs and port against that template's manifest. Pure, so it runs on the file's text before
+// A plan file checked against what is installed: the study it names, and each template's (and the
+// capacity's reference server's) variant, knobs and port against that template's manifest. Pure, so it runs on the file's text before
 // anything connects (every problem with its line and column), and again on the resolved plan. It
 // reads the value warily: a field the schema already refuses is left to the schema's message.
 
@@ -53,20 +53,23 @@ export function catalogIssues(plan: unknown, catalogs: PlanFileCatalogs): Catalo
     const known = catalogs.studies.map((study) => study.id).join(', ') || 'none are installed';
     issues.push({ path: ['study'], atKey: false, message: `there is no study "${plan.study}" (${known})` });
   }
-  if (!Array.isArray(plan.templates)) return issues;
-  plan.templates.forEach((entry: unknown, index) => {
-    const read = entryChoice(entry);
-    if (!read) return;
-    const manifest = catalogs.templates.find((candidate) => candidate.id === read.template);
-    if (!manifest) {
-      const known = catalogs.templates.map((candidate) => candidate.id).join(', ');
-      issues.push({ path: ['templates', index, 'template'], atKey: false, message: `there is no template "${read.template}" (${known})` });
-      return;
-    }
-    // A missing variant is the schema's to say ("is required"); the knobs are still checked.
-    const checked = checkDeployChoice(manifest, { variant: manifest.defaultVariant, ...read.choice });
-    if (checked.ok) return;
-    for (const problem of checked.problems) issues.push({ path: ['templates', index, ...problem.path], atKey: problem.unknownKnob === true, message: problem.message });
-  });
+  if (Array.isArray(plan.templates)) plan.templates.forEach((entry: unknown, index) => issues.push(...entryIssues(entry, ['templates', index], catalogs)));
+  // The capacity's reference server is deployed like a template: the same checks.
+  if (isRecord(plan.capacity) && plan.capacity.reference !== undefined) issues.push(...entryIssues(plan.capacity.reference, ['capacity', 'reference'], catalogs));
   return issues;
+}
+
+/** One template entry (a templates item, or the capacity's reference) against the installed templates. */
+function entryIssues(entry: unknown, at: Array<string | number>, catalogs: PlanFileCatalogs): CatalogIssue[] {
+  const read = entryChoice(entry);
+  if (!read) return [];
+  const manifest = catalogs.templates.find((candidate) => candidate.id === read.template);
+  if (!manifest) {
+    const known = catalogs.templates.map((candidate) => candidate.id).join(', ');
+    return [{ path: [...at, 'template'], atKey: false, message: `there is no template "${read.template}" (${known})` }];
+  }
+  // A missing variant is the schema's to say ("is required"); the knobs are still checked.
+  const checked = checkDeployChoice(manifest, { variant: manifest.defaultVariant, ...read.choice });
+  if (checked.ok) return [];
+  return checked.problems.map((problem) => ({ path: [...at, ...problem.path], atKey: problem.unknownKnob === true, message: problem.message }));
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { PlanFileCatalogs } from './plan-file-catalog.ts';
 import { describeProblems, formatPlanFile, MAX_PLAN_FILE_BYTES, parsePlanFile, planFileClients, type PlanFile, type PlanFileProblem } from './plan-file.ts';
 
 const STUDIES_DIR = join(import.meta.dirname, '..', '..', 'resources', 'studies');
@@ -330,6 +331,33 @@ describe('formatPlanFile', () => {
     const reference = plan('version: 1\nname: Ref\nstudy: wrk-connections\n');
     assert.deepEqual(plan(formatPlanFile(reference, 'yaml')), reference);
     assert.deepEqual(plan(formatPlanFile(reference, 'json'), 'json'), reference);
+  });
+});
+
+describe('capacity steps', () => {
+  const CAPACITY = 'version: 1\nname: Overload\ntemplates: [node:async]\nprofile:\n  request: { path: /file }\n  load: { model: open, durationS: 30 }\ncapacity:\n  reference: node:sync\n  times: [0.5, 1.3, 2, 3.5]\n';
+
+  test('an open load without a rate takes its steps from the capacity block, and writes back without a rate', () => {
+    const read = plan(CAPACITY);
+    assert.deepEqual(read.capacity, { reference: { template: 'node', variant: 'sync', knobs: {} }, times: [0.5, 1.3, 2, 3.5], maxS: 60 });
+    const written = formatPlanFile(read, 'yaml');
+    assert.match(written, /capacity:\n {2}reference: node:sync\n {2}times: \[0\.5, 1\.3, 2, 3\.5\]/);
+    assert.doesNotMatch(written, /rate:/);
+    assert.deepEqual(plan(written), read);
+    assert.deepEqual(plan(formatPlanFile(read, 'json'), 'json'), read);
+  });
+
+  test('without a capacity block an open load still needs its rate; a bad multiple or reference is said with its place', () => {
+    assert.ok(problems(CAPACITY.replace(/capacity:[\s\S]*$/, '')).some((problem) => problem.field === 'profile.load.rate'));
+    const bad = placed(CAPACITY.replace('times: [0.5, 1.3, 2, 3.5]', 'times: [0, 2]').replace('reference: node:sync', 'reference: { template: node, variant: sync, port: 9 }'));
+    assert.deepEqual(bad, ['8:53 capacity.reference.port: the reference runs on its template\'s default port', '9:11 capacity.times[0]: must be greater than 0']);
+  });
+
+  test('its reference is checked against the installed templates like the templates are', () => {
+    const templates = [{ id: 'node', name: 'Node', defaultVariant: 'async', variants: [{ id: 'async' }, { id: 'sync' }], knobs: [] }] as unknown as PlanFileCatalogs['templates'];
+    const parsed = parsePlanFile(CAPACITY.replace('reference: node:sync', 'reference: nginx:static'), 'yaml', { templates, studies: [] });
+    assert.equal(parsed.ok, false);
+    assert.match(parsed.ok ? '' : describeProblems('plan.yaml', parsed.problems), /plan\.yaml:8:14 capacity\.reference\.template: there is no template "nginx"/);
   });
 });
 

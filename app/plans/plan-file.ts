@@ -20,6 +20,7 @@ import { Port } from '../templates/templates.ts';
 import { MAX_PLAN_TARGETS, PlanSpec, PlanTarget, targetKey } from './plan.ts';
 import { catalogIssues, type PlanFileCatalogs } from './plan-file-catalog.ts';
 import { parseThreshold } from './thresholds.ts';
+import { CapacitySteps } from './calibration.ts';
 
 export const PLAN_FILE_VERSION = 1;
 /** Far above any real plan (a study is about 1 KiB); a bigger file is refused before it is parsed. */
@@ -142,51 +143,94 @@ const TemplateEntry = z.preprocess((value) => {
   return colon < 0 ? { template: value } : { template: value.slice(0, colon), variant: value.slice(colon + 1) };
 }, LongTemplate);
 
+/**
+ * Steps as multiples of a capacity measured first (calibration.ts): `reference` is the server the
+ * calibration deploys (`node:sync`, or a map with knobs), `times` the multiples in the order they run.
+ */
+const CapacityBlock = z
+  .object({ reference: TemplateEntry, times: CapacitySteps.shape.times, maxS: CapacitySteps.shape.maxS })
+  .strict()
+  .superRefine((block, ctx) => {
+    if (block.reference.port !== undefined) ctx.addIssue({ code: 'custom', path: ['reference', 'port'], message: "the reference runs on its template's default port" });
+  });
+export type PlanFileCapacity = z.output<typeof CapacityBlock>;
+
+/** The file's capacity block as the plan takes it (calibration.ts CapacitySteps). */
+export function capacityStepsOf(block: PlanFileCapacity): CapacitySteps {
+  const { template, variant, knobs } = block.reference;
+  return { reference: { templateId: template, variant, knobs }, times: block.times, maxS: block.maxS };
+}
+
+/** The plan's capacity steps as a file writes them. */
+export function capacityBlockOf(steps: CapacitySteps): PlanFileCapacity {
+  const { templateId, variant, knobs } = steps.reference;
+  return { reference: { template: templateId, variant, knobs }, times: steps.times, maxS: steps.maxS };
+}
+
+/**
+ * With capacity steps the profile's open load gives no rate (the steps' rates come from the
+ * capacity): a stand-in keeps the profile a valid one until the calibration chooses them.
+ */
+export const CAPACITY_RATE_PLACEHOLDER = 1;
+
+function withCapacityRate(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const plan = value as Record<string, unknown>;
+  const profile = plan.profile as { load?: Record<string, unknown> } | undefined;
+  const load = profile?.load;
+  if (plan.capacity === undefined || typeof load !== 'object' || load === null || load.model !== 'open' || load.rate !== undefined || load.requests !== undefined) return value;
+  return { ...plan, profile: { ...profile, load: { ...load, rate: CAPACITY_RATE_PLACEHOLDER } } };
+}
+
 const ThresholdText = z.string().superRefine((text, ctx) => {
   const parsed = parseThreshold(text);
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
 });
 
-const PlanFileShape = z
-  .object({
-    version: z.literal(PLAN_FILE_VERSION, {
-      error: (issue) => (issue.input === undefined ? `is required: start the file with "version: ${PLAN_FILE_VERSION}"` : `must be ${PLAN_FILE_VERSION}`),
-    }),
-    name: SessionName,
-    tags: Tags.default([]),
-    study: StudyField.optional(),
-    hosts: PlanHosts.optional(),
-    presets: z.object({ client: PresetId.nullable().optional(), server: PresetId.nullable().optional() }).strict().optional(),
-    revertPresets: z.boolean().default(true),
-    templates: z
-      .array(TemplateEntry)
-      .min(1, 'needs at least one template')
-      .max(MAX_PLAN_TARGETS, `holds at most ${MAX_PLAN_TARGETS} templates or variants`)
-      .optional(),
-    profile: StudyProfile.optional(),
-    engine: EngineChoice.optional(),
-    repeats: PlanSpec.shape.repeats,
-    thresholds: z.array(ThresholdText).max(MAX_THRESHOLDS, `holds at most ${MAX_THRESHOLDS} thresholds`).default([]),
-  })
-  .strict()
-  .superRefine(
-    (plan, ctx) => {
-      // Runs even when other fields are wrong (every problem at once), so it reads them warily.
-      for (const field of ['templates', 'profile'] as const) {
-        if (plan[field] === undefined && plan.study === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or name a study that gives it)' });
-      }
-      if (!Array.isArray(plan.templates)) return;
-      const seen = new Set<string>();
-      (plan.templates as unknown[]).forEach((entry, index) => {
-        const { template, variant, knobs } = (entry ?? {}) as Partial<PlanFileTemplate>;
-        if (typeof template !== 'string' || typeof variant !== 'string') return;
-        const key = targetKey({ templateId: template, variant, knobs });
-        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['templates', index], message: 'lists the same template, variant and knobs again' });
-        seen.add(key);
-      });
-    },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
-  );
+const PlanFileShape = z.preprocess(
+  withCapacityRate,
+  z
+    .object({
+      version: z.literal(PLAN_FILE_VERSION, {
+        error: (issue) => (issue.input === undefined ? `is required: start the file with "version: ${PLAN_FILE_VERSION}"` : `must be ${PLAN_FILE_VERSION}`),
+      }),
+      name: SessionName,
+      tags: Tags.default([]),
+      study: StudyField.optional(),
+      hosts: PlanHosts.optional(),
+      presets: z.object({ client: PresetId.nullable().optional(), server: PresetId.nullable().optional() }).strict().optional(),
+      revertPresets: z.boolean().default(true),
+      templates: z
+        .array(TemplateEntry)
+        .min(1, 'needs at least one template')
+        .max(MAX_PLAN_TARGETS, `holds at most ${MAX_PLAN_TARGETS} templates or variants`)
+        .optional(),
+      profile: StudyProfile.optional(),
+      capacity: CapacityBlock.optional(),
+      engine: EngineChoice.optional(),
+      repeats: PlanSpec.shape.repeats,
+      thresholds: z.array(ThresholdText).max(MAX_THRESHOLDS, `holds at most ${MAX_THRESHOLDS} thresholds`).default([]),
+    })
+    .strict()
+    .superRefine(
+      (plan, ctx) => {
+        // Runs even when other fields are wrong (every problem at once), so it reads them warily.
+        for (const field of ['templates', 'profile'] as const) {
+          if (plan[field] === undefined && plan.study === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required (or name a study that gives it)' });
+        }
+        if (!Array.isArray(plan.templates)) return;
+        const seen = new Set<string>();
+        (plan.templates as unknown[]).forEach((entry, index) => {
+          const { template, variant, knobs } = (entry ?? {}) as Partial<PlanFileTemplate>;
+          if (typeof template !== 'string' || typeof variant !== 'string') return;
+          const key = targetKey({ templateId: template, variant, knobs });
+          if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['templates', index], message: 'lists the same template, variant and knobs again' });
+          seen.add(key);
+        });
+      },
+      { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+    ),
+);
 
 export const PlanFile = PlanFileShape.transform(({ study, ...plan }) => ({
   ...plan,
@@ -358,6 +402,18 @@ function fileHosts(hosts: NonNullable<PlanFile['hosts']>): Record<string, unknow
   };
 }
 
+/** `node:sync` when a template has no knobs or port, else the map. */
+function fileTemplate(entry: PlanFileTemplate): PlanFileTemplate | string {
+  return Object.keys(entry.knobs).length === 0 && entry.port === undefined ? `${entry.template}:${entry.variant}` : entry;
+}
+
+/** The profile as its file writes it under capacity steps: the open load without the stand-in rate. */
+function withoutCapacityRate(profile: StudyProfile): StudyProfile {
+  if (profile.load.model !== 'open') return profile;
+  const { rate: _rate, ...load } = profile.load;
+  return { ...profile, load: load as StudyProfile['load'] };
+}
+
 /** The plan in the file's order, defaults written out (so the file says what will run), empty lists left out. */
 function fileObject(plan: PlanFile): Record<string, unknown> {
   return {
@@ -370,12 +426,11 @@ function fileObject(plan: PlanFile): Record<string, unknown> {
     revertPresets: plan.revertPresets,
     ...(plan.templates
       ? {
-          templates: plan.templates.map((entry) =>
-            Object.keys(entry.knobs).length === 0 && entry.port === undefined ? `${entry.template}:${entry.variant}` : entry,
-          ),
+          templates: plan.templates.map(fileTemplate),
         }
       : {}),
-    ...(plan.profile ? { profile: plan.profile } : {}),
+    ...(plan.profile ? { profile: plan.capacity ? withoutCapacityRate(plan.profile) : plan.profile } : {}),
+    ...(plan.capacity ? { capacity: { ...plan.capacity, reference: fileTemplate(plan.capacity.reference) } } : {}),
     ...(plan.engine ? { engine: plan.engine } : {}),
     repeats: plan.repeats,
     ...(plan.thresholds.length > 0 ? { thresholds: plan.thresholds } : {}),
@@ -393,6 +448,7 @@ const FIELD_NOTES: Readonly<Record<string, string>> = {
   revertPresets: ' Put both hosts back as they were once the last run ends',
   templates: ' template:variant, or a map with template, variant, knobs and port; run one after another',
   profile: ' The load for every template; each deployment gives the address',
+  capacity: ' The steps as multiples of a capacity measured first on the reference server (their rates)',
   engine: ' The load engine: auto (native where it can run, else Node), native, or node',
   repeats: ' Runs of each template, interleaved (A B A B …)',
   thresholds: ' Checked by `benchlab run`: metric, comparison, value (p99 < 20ms, errors < 0.1%)',

@@ -4,7 +4,8 @@
 // variant after another deployed on the server host and loaded from the client with one profile,
 // each as its own session, then the presets reverted if asked. With Repeats, every configuration
 // runs N times interleaved (A B A B …, so slow drift of the hosts spreads over all of them), each
-// run its own session tagged as a repeat. Also the plan's stages in order (the review shows the
+// run its own session tagged as a repeat. With capacity steps, a calibration on a reference server
+// comes before the first template (calibration.ts). Also the plan's stages in order (the review shows the
 // same list the runner works through) and its estimated duration.
 
 import { z } from 'zod';
@@ -18,6 +19,7 @@ import { Tags } from '../sessions/session-library.ts';
 import { SessionName } from '../sessions/sessions.ts';
 import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
 import { Port } from '../templates/templates.ts';
+import { CapacitySteps, capacityProfileProblem, describeCapacityTimes, profileAtRates } from './calibration.ts';
 
 /** Templates (or variants) one plan runs one after another. */
 export const MAX_PLAN_TARGETS = 8;
@@ -88,6 +90,8 @@ export const PlanSpec = z
       .refine((targets) => new Set(targets.map(targetKey)).size === targets.length, 'lists the same template and variant twice'),
     /** The load for every target; its target address is replaced by each deployment's own. */
     profile: LoadProfile,
+    /** Steps as multiples of a capacity measured first on a reference server (calibration.ts); they replace the profile's rate and sweep. */
+    capacity: CapacitySteps.optional(),
     /** The load engine of every session: auto (native where it can run, else Node with a notice), native, or node. */
     engine: EngineChoice.default(DEFAULT_ENGINE_CHOICE),
     /** Runs of each target, interleaved: round 1 runs every target once, then round 2, … */
@@ -106,6 +110,8 @@ export const PlanSpec = z
     if (clientPreset && morePlans !== planClientIds(spec).length - 1) {
       ctx.addIssue({ code: 'custom', path: ['presets', 'client', 'morePlanIds'], message: `gives ${morePlans} plans for ${planClientIds(spec).length - 1} clients after the first: one per client` });
     }
+    const capacityProblem = spec.capacity ? capacityProfileProblem(spec.profile) : null;
+    if (capacityProblem) ctx.addIssue({ code: 'custom', path: ['profile', capacityProblem.field], message: capacityProblem.message });
     if (planClientIds(spec).includes(spec.serverHostId) && clientPreset && spec.presets.server) {
       ctx.addIssue({ code: 'custom', path: ['presets', 'server'], message: `${spec.clients ? 'a client' : 'the client'} and the server are one host: choose one preset for it` });
     }
@@ -161,7 +167,7 @@ export function targetKey(target: { templateId: string; variant: string; knobs?:
   return `${target.templateId}/${target.variant}/${JSON.stringify(Object.entries(target.knobs ?? {}).sort())}`;
 }
 
-export const STAGE_KINDS = ['preset', 'deploy', 'load', 'stop', 'revert'] as const;
+export const STAGE_KINDS = ['preset', 'calibrate', 'deploy', 'load', 'stop', 'revert'] as const;
 export const STAGE_STATUSES = ['pending', 'running', 'done', 'failed', 'skipped', 'cancelled'] as const;
 /** `interrupted`: Benchlab ended (killed, crashed, closed) while the plan ran. */
 export const PLAN_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
@@ -260,6 +266,33 @@ export function repeatGroup(planId: number, startedAt: string, target: number): 
   return `plan ${planId} ${startedAt} target ${target}`;
 }
 
+/** The calibration stage's id (one per plan, before the first template). */
+export const CALIBRATE_STAGE_ID = 'calibrate';
+
+/** Seconds the calibration may take: the reference's deploy, its time limit, and its stop. */
+function calibrationEstimateS(spec: PlanSpec, basis: EstimateBasis): number {
+  if (!spec.capacity) return 0;
+  return basis.deployS(spec.serverHostId, spec.capacity.reference.templateId, spec.capacity.reference.variant) + spec.capacity.maxS + ESTIMATE_S.stop;
+}
+
+/**
+ * Seconds of load a plan's profile plans: with capacity steps, one step per multiple at the
+ * profile's duration (their rates are not known yet).
+ */
+function planLoadEstimate(spec: PlanSpec, basis: EstimateBasis): { seconds: number; byCount: boolean } {
+  if (!spec.capacity || spec.profile.load.model !== 'open') return loadEstimate(spec.profile, basis);
+  const steps = spec.capacity.times.length;
+  return { seconds: spec.profile.warmupS + steps * spec.profile.load.durationS + spec.profile.pauseS * Math.max(0, steps - 1), byCount: false };
+}
+
+/** Once the calibration chose the steps' rates: the load stages name them instead of the multiples. */
+export function relabelCapacitySteps(stages: PlanStage[], spec: Pick<PlanSpec, 'capacity' | 'profile'>, rates: readonly number[]): void {
+  if (!spec.capacity) return;
+  const times = describeCapacityTimes(spec.capacity.times);
+  const labels = expandSteps(profileAtRates(spec.profile, rates)).map((step) => step.label).join(' / ');
+  for (const stage of stages) if (stage.kind === 'load') stage.label = stage.label.replace(times, labels);
+}
+
 /** Every stage of a plan in the order the runner works through them, all pending. */
 export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasis = GUESSED_ESTIMATES): PlanStage[] {
   const stage = (id: string, kind: PlanStage['kind'], label: string, estimateS: number, target: number | null = null, round: number | null = null): PlanStage => ({
@@ -280,7 +313,19 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
   for (const { applyStageId, hostId, presetId } of applications) {
     stages.push(stage(applyStageId, 'preset', `Apply preset "${names.preset(presetId)}" on ${names.host(hostId)}`, ESTIMATE_S.preset));
   }
-  const load = loadEstimate(spec.profile, basis);
+  if (spec.capacity) {
+    const reference = spec.capacity.reference;
+    stages.push(
+      stage(
+        CALIBRATE_STAGE_ID,
+        'calibrate',
+        `Measure the capacity of ${names.template(reference.templateId, reference.variant)} on ${names.host(spec.serverHostId)}: the steps are ${describeCapacityTimes(spec.capacity.times)}`,
+        calibrationEstimateS(spec, basis),
+      ),
+    );
+  }
+  const load = planLoadEstimate(spec, basis);
+  const stepLabels = spec.capacity ? describeCapacityTimes(spec.capacity.times) : expandSteps(spec.profile).map((step) => step.label).join(' / ');
   for (const { target: index, round } of planOrder(spec)) {
     const target = spec.targets[index]!;
     const label = names.template(target.templateId, target.variant);
@@ -292,7 +337,7 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
       stage(
         id('load'),
         'load',
-        `Load ${label}${which} from ${planClientIds(spec).map((id) => names.host(id)).join(', ')}: ${spec.profile.request.method} ${spec.profile.request.path}, ${expandSteps(spec.profile).map((step) => step.label).join(' / ')}${load.byCount ? ' (ends by request count)' : ''}`,
+        `Load ${label}${which} from ${planClientIds(spec).map((id) => names.host(id)).join(', ')}: ${spec.profile.request.method} ${spec.profile.request.path}, ${stepLabels}${load.byCount ? ' (ends by request count)' : ''}`,
         load.seconds + basis.loadOverheadS,
         index,
         round,
@@ -311,10 +356,11 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
 /** The plan's estimated length in seconds, and whether a count-ended step's length is in it (`byCount`: a rate learned or guessed). */
 export function planEstimate(spec: PlanSpec, basis: EstimateBasis = GUESSED_ESTIMATES): { seconds: number; byCount: boolean } {
   const presets = presetApplications(spec).length;
-  const load = loadEstimate(spec.profile, basis);
+  const load = planLoadEstimate(spec, basis);
   const deploys = spec.targets.reduce((sum, target) => sum + basis.deployS(spec.serverHostId, target.templateId, target.variant), 0);
   const seconds =
     presets * ESTIMATE_S.preset +
+    calibrationEstimateS(spec, basis) +
     spec.repeats * (deploys + spec.targets.length * (load.seconds + basis.loadOverheadS + ESTIMATE_S.stop)) +
     (spec.revertPresets ? presets * ESTIMATE_S.revert : 0);
   return { seconds: Math.ceil(seconds), byCount: load.byCount };

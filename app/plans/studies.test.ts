@@ -209,13 +209,17 @@ describe('the shipped studies', () => {
     }
   });
 
-  test('Gatling seed: 52.5k/60k/90k/120k requests over 30 s (open model) on /file, 800/1200 ms buckets', () => {
-    const { profile } = study('gatling-file');
+  test('Gatling seed: its rates as multiples of a capacity measured first (the seed’s 1750–4000 req/s over its 1,150), 30 s each on /file, 800/1200 ms buckets', () => {
+    const gatling = study('gatling-file');
+    const { profile } = gatling;
     assert.equal(profile.load.model, 'open');
     assert.equal(profile.load.durationS, 30);
-    assert.equal(profile.load.model === 'open' && profile.load.requests !== undefined, true);
-    assert.equal(profile.load.model === 'open' && profile.load.rate, undefined);
-    assert.deepEqual(profile.sweep, [52_500, 60_000, 90_000, 120_000]);
+    assert.deepEqual(profile.sweep, [], 'the capacity’s times give the steps');
+    assert.ok(gatling.capacity, 'the steps are multiples of a capacity');
+    assert.deepEqual(gatling.capacity.reference, { templateId: 'node', variant: 'sync', knobs: {} });
+    // The seed's rates over what its Node sync topped out at (1,150 answers/s): 1.3–3.5× overload.
+    assert.deepEqual(gatling.capacity.times, [1750, 2000, 3000, 4000].map((rate) => Math.round((rate / 1150) * 100) / 100));
+    assert.ok(gatling.templates.some((target) => target.templateId === 'node' && target.variant === 'sync'), 'the reference is one of the servers compared');
     assert.equal(profile.request.path, '/file');
     assert.deepEqual(profile.bucketsMs, [800, 1200]);
     // Arrivals get connections as they need them; a cap would turn the seed's failures into not-sent.

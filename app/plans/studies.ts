@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { PresetId } from '../presets/presets.ts';
 import { PlanTarget } from './plan.ts';
-import { parsePlanFile, StudyId, StudyProfile, type PlanFile, type PlanFileProblem } from './plan-file.ts';
+import { capacityStepsOf, parsePlanFile, StudyId, StudyProfile, type PlanFile, type PlanFileProblem } from './plan-file.ts';
+import { CapacitySteps } from './calibration.ts';
 import { PublishedResults } from './published-results.ts';
 
 /** A study as the wizard uses it (and the contract carries it). */
@@ -21,6 +22,8 @@ export const Study = z
     templates: z.array(PlanTarget.pick({ templateId: true, variant: true, knobs: true })),
     presets: z.object({ client: PresetId.nullable(), server: PresetId.nullable() }).strict(),
     profile: StudyProfile,
+    /** Steps as multiples of a capacity measured first on a reference server, in place of the profile's rate and sweep. */
+    capacity: CapacitySteps.optional(),
     /** What the seed published on its own hardware (resources/studies/published/<id>.yaml), if shipped. */
     published: PublishedResults.nullable().default(null),
   })
@@ -55,6 +58,7 @@ export function studyOfPlanFile(plan: PlanFile): Study | string {
     templates: plan.templates.map((entry) => ({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs })),
     presets: { client: plan.presets?.client ?? null, server: plan.presets?.server ?? null },
     profile: plan.profile,
+    ...(plan.capacity ? { capacity: capacityStepsOf(plan.capacity) } : {}),
     published: null,
   };
 }

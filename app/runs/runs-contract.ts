@@ -13,6 +13,7 @@ import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
 import { SessionId, SessionName } from '../sessions/sessions.ts';
 import { DatabaseFacts } from '../templates/template-database.ts';
 import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
+import { RecordedCalibration } from '../plans/calibration.ts';
 
 /**
  * Marks a session as run `index` of `of` repeats of one configuration: Compare groups sessions by
@@ -71,6 +72,8 @@ export const runRequests = {
         deployment: RunDeployment.optional(),
         /** The load engine: auto (default: native where it can run, else Node with a notice), native, or node. */
         engine: EngineChoice.optional(),
+        /** The capacity the steps' rates were chosen from (a plan's capacity steps), stored in the session's config. */
+        calibration: RecordedCalibration.optional(),
       })
       .strict(),
     LiveRun,

@@ -9,7 +9,7 @@ import { formatPlanFile, parsePlanFile, type PlanFile } from '../../app/plans/pl
 import type { Study } from '../../app/plans/studies.ts';
 import { LoadProfile } from '../../app/runs/load-profile.ts';
 import { draftOfPlanFile, planFileOfDraft } from '../../renderer/src/features/plans/plan-file-draft.ts';
-import { DEFAULT_WIZARD, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
+import { DEFAULT_WIZARD, specOf, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
 import { draftOfProfile } from '../../renderer/src/features/runs/profile-draft.ts';
 
 const HOSTS = [
@@ -140,6 +140,17 @@ describe('Open plan file: what the wizard makes of a file', () => {
     assert.equal(back.draft.clientPreset, 'load-client');
     assert.equal(back.draft.serverPreset, 'high-concurrency-server');
     assert.deepEqual(back.draft.profile, draftOfProfile(openProfile));
+  });
+
+  test('capacity steps: a study’s come with its profile, survive Save → Open, and reach the plan', () => {
+    const capacity = { reference: { templateId: 'node', variant: 'sync', knobs: {} }, times: [1.5, 3], maxS: 45 };
+    const back = opened(`${base}study: demo-study\n`, [{ ...STUDY, capacity }]);
+    assert.deepEqual(back.draft.capacity, capacity);
+    const again = opened(formatPlanFile(saved({ ...WHOLE, capacity }), 'yaml'));
+    assert.deepEqual(again.draft.capacity, capacity);
+    assert.deepEqual(specOf({ ...WHOLE, capacity }, { connected: () => true, presetPlan: () => null, proposedName: 'plan' } satisfies WizardContext).capacity, capacity);
+    // A file with its own profile and no capacity block runs its own steps, whatever its study's were.
+    assert.equal(opened(formatPlanFile(saved(WHOLE), 'yaml'), [{ ...STUDY, id: 'wrk-connections', capacity }]).draft.capacity, null);
   });
 
   test('an unknown study, and templates on different ports, are notes', () => {

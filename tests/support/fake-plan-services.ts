@@ -2,12 +2,15 @@
 // order: every hold (of the server host, and of the preset changes a plan will revert), preset apply and revert, deploy, load and stop is written to `calls`, each
 // started run to `started`. A test makes a host's preset or a deploy fail, the server host held by
 // another plan or run a server at the start, or its occupant differ from the deployment just made,
-// through the choices below.
+// through the choices below. With `serverCapacity`, each run's steps end as a server of that many
+// requests/s answers them (what a calibration reads).
 
 import { ApiError } from '../../app/common/errors.ts';
 import { PlanSpec, type PlanSpecInput } from '../../app/plans/plan.ts';
 import type { KeyVerdict } from '../../app/presets/preset-verify.ts';
+import type { LoadProfile } from '../../app/runs/load-profile.ts';
 import type { LiveRun } from '../../app/runs/runs.ts';
+import type { RecordedCalibration } from '../../app/plans/calibration.ts';
 import type { Deployment, ServerOccupant } from '../../app/templates/templates-contract.ts';
 import { EventBus } from '../../main/services/event-bus.ts';
 import type { Logger } from '../../main/services/logger.ts';
@@ -19,6 +22,8 @@ export interface StartedRun {
   deployment: { templateId: string; variant: string; knobs: Record<string, unknown> } | undefined;
   clientHostId: number | undefined;
   clients: Array<{ hostId: number; weight?: number }> | undefined;
+  profile: LoadProfile;
+  calibration: RecordedCalibration | undefined;
 }
 
 export interface FakeChoices {
@@ -34,6 +39,20 @@ export interface FakeChoices {
   heldBy?: string;
   /** Deploys of these variants fail (with "port in use"). */
   failDeployOf?: string[];
+  /** The requests/s the server answers: a closed run gets it, an open step above it loses 10 % of its requests. */
+  serverCapacity?: number;
+}
+
+/** A run's steps as a server of `capacity` requests/s ends them. */
+function stepsAt(profile: LoadProfile, capacity: number): LiveRun['steps'] {
+  const rates = profile.load.model === 'closed' ? [null] : profile.sweep.length > 0 ? profile.sweep : [profile.load.rate ?? 0];
+  return rates.map((rate, index) => {
+    const scheduled = rate === null ? capacity * 5 : rate * 3;
+    const answered = rate === null || rate <= capacity ? scheduled : Math.floor(scheduled * 0.9);
+    const books = { scheduled, answered, errors: 0, timeouts: scheduled - answered, notSent: 0, inFlight: 0, balanced: true };
+    const summary = { requests: answered, requestsPerSecond: rate === null ? capacity : Math.min(rate, capacity), non2xx: 0, p99Us: rate !== null && rate > capacity ? 900_000 : 2000, books };
+    return { index, label: `step ${index + 1}`, status: 'completed', targetRate: rate, summary } as unknown as LiveRun['steps'][number];
+  });
 }
 
 export const FAKE_PLAN_ID = '0123456789abcdef';
@@ -96,13 +115,17 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
       },
     } as unknown as PlanRunnerOptions['templates'],
     runs: {
-      start: async (args: { name: string; repeat?: StartedRun['repeat']; deployment?: StartedRun['deployment']; clientHostId?: number; clients?: StartedRun['clients'] }) => {
+      start: async (args: Omit<StartedRun, 'calibration'> & { calibration?: RecordedCalibration }) => {
         calls.push('load');
-        started.push({ name: args.name, repeat: args.repeat, deployment: args.deployment, clientHostId: args.clientHostId, clients: args.clients });
+        started.push({ name: args.name, repeat: args.repeat, deployment: args.deployment, clientHostId: args.clientHostId, clients: args.clients, profile: args.profile, calibration: args.calibration });
         return { sessionId: nextSession++ } as LiveRun;
       },
       stop: async () => undefined,
-      finished: async (sessionId: number) => ({ sessionId, status: 'completed', steps: [], currentStep: null }) as unknown as LiveRun,
+      finished: async (sessionId: number) => {
+        const profile = started[sessionId - 1]?.profile;
+        const steps = choices.serverCapacity !== undefined && profile ? stepsAt(profile, choices.serverCapacity) : [];
+        return { sessionId, status: 'completed', steps, currentStep: null, endedAt: '2026-11-27T16:40:00.000Z', message: null } as unknown as LiveRun;
+      },
     } as unknown as PlanRunnerOptions['runs'],
     store: { load: () => null, save: () => undefined },
   };

@@ -7,7 +7,7 @@
 // with the file's field it belongs to.
 
 import { catalogIssues } from '../../../app/plans/plan-file-catalog.ts';
-import { STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileProblem } from '../../../app/plans/plan-file.ts';
+import { capacityBlockOf, capacityStepsOf, STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileProblem } from '../../../app/plans/plan-file.ts';
 import { PlanSpec, planClientIds, type PlanSpecInput } from '../../../app/plans/plan.ts';
 import type { ReportTarget } from '../../../app/plans/plan-report.ts';
 import type { RunClient } from '../../../app/runs/runs-contract.ts';
@@ -63,6 +63,8 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
   }
   const templates = plan.templates ?? study?.templates.map((entry) => ({ template: entry.templateId, variant: entry.variant, knobs: entry.knobs, port: undefined })) ?? [];
   const profile = plan.profile ?? study?.profile;
+  // Capacity steps go with the profile they replace the rates of: the file's own, else the study's.
+  const capacity = plan.capacity ? capacityStepsOf(plan.capacity) : plan.profile ? undefined : study?.capacity;
   const presetIds: Record<Role, string | null> = {
     client: plan.presets?.client !== undefined ? plan.presets.client : (study?.presets.client ?? null),
     server: plan.presets?.server !== undefined ? plan.presets.server : (study?.presets.server ?? null),
@@ -72,12 +74,13 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
   // The same check the file had before anything connected (plan-file-catalog.ts), here on what the
   // study filled in as well.
   const studies = named ? (await deps.studies()).studies : [];
-  const issues = catalogIssues({ study: named, templates: templates.map((entry) => ({ ...entry })) }, { templates: catalog.templates, studies });
+  const reference = capacity ? { ...capacityBlockOf(capacity).reference } : undefined;
+  const issues = catalogIssues({ study: named, templates: templates.map((entry) => ({ ...entry })), ...(reference ? { capacity: { reference } } : {}) }, { templates: catalog.templates, studies });
   for (const issue of issues.filter((entry) => entry.path[0] !== 'study')) problems.push(problem(fileField(issue.path), issue.message));
   const targets: ReportTarget[] = [];
   templates.forEach((entry, index) => {
     const manifest = catalog.templates.find((candidate) => candidate.id === entry.template);
-    if (!manifest || issues.some((issue) => issue.path[1] === index)) return;
+    if (!manifest || issues.some((issue) => issue.path[0] === 'templates' && issue.path[1] === index)) return;
     const variant = manifest.variants.find((candidate) => candidate.id === entry.variant);
     targets.push({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, label: `${manifest.name} · ${variant?.name ?? entry.variant}` });
   });
@@ -115,6 +118,7 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
     revertPresets: plan.revertPresets,
     targets: templates.map((entry) => ({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, ...(entry.port !== undefined ? { port: entry.port } : {}) })),
     profile: { ...profile, target: STUDY_TARGET_PLACEHOLDER } as PlanSpecInput['profile'],
+    ...(capacity ? { capacity } : {}),
     ...(plan.engine ? { engine: plan.engine } : {}),
     repeats: plan.repeats,
     studyId: plan.study ?? null,

@@ -9,12 +9,15 @@
 // hosts tuned, or none). Cancel stops the stage running now and still stops the server and reverts.
 // One owner per server: the plan holds its server host from before its first preset to its end (a
 // second plan, from any Benchlab, is refused before it touches anything, naming this one), starts
-// only on a host that runs no server, and stops only the server it deployed.
+// only on a host that runs no server, and stops only the server it deployed. With capacity steps a
+// calibration on a reference server comes first (capacity-calibration.ts) and chooses the rates.
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { plural } from '../../../app/common/plural.ts';
 import {
+  CALIBRATE_STAGE_ID,
   interruptedPlan,
+  relabelCapacitySteps,
   planEstimate,
   planClientIds,
   planOrder,
@@ -46,6 +49,8 @@ import type { TemplateService } from '../templates/template-service.ts';
 import type { HostHold } from '../templates/server-hold.ts';
 import { planSessionName } from '../../../app/sessions/session-names.ts';
 import { describeHolder, describeLoads, describeServer, howToFreeHost, type FrontDoor } from '../../../app/templates/server-words.ts';
+import { describeCalibration, describeRamp, profileAtRates, type RecordedCalibration } from '../../../app/plans/calibration.ts';
+import { calibrate } from './capacity-calibration.ts';
 
 export interface PlanRunnerOptions {
   bus: EventBus;
@@ -74,6 +79,8 @@ interface Active {
   done: Promise<void>;
   /** The server host held for this plan, released at its end. */
   hold: HostHold;
+  /** The capacity measured before the first template (capacity steps only): the steps' rates come from it. */
+  calibration: RecordedCalibration | null;
 }
 
 class StageFailure extends Error {}
@@ -119,7 +126,7 @@ export class PlanRunner {
       endedAt: null,
       estimateS: planEstimate(spec, basis).seconds,
     };
-    const active: Active = { state, spec, controller: new AbortController(), current: null, done: Promise.resolve(), hold };
+    const active: Active = { state, spec, controller: new AbortController(), current: null, done: Promise.resolve(), hold, calibration: null };
     this.#active = active;
     this.#options.log.info('plans', `${spec.name}: starting ${state.stages.length} stages`);
     this.#publish(active);
@@ -157,13 +164,14 @@ export class PlanRunner {
     const hostNames = new Map([...planClientIds(spec), spec.serverHostId].map((id) => [id, hosts.get(id).name]));
     for (const preset of [spec.presets.client, spec.presets.server]) if (preset) presetCatalog.get(preset.presetId);
     const catalog = await templates.list();
-    spec.targets.forEach((target, index) => {
+    const deployed = [...spec.targets.map((target, index) => ({ target, field: `targets.${index}` })), ...(spec.capacity ? [{ target: spec.capacity.reference, field: 'capacity.reference' }] : [])];
+    for (const { target, field } of deployed) {
       const manifest = catalog.templates.find((candidate) => candidate.id === target.templateId);
-      if (!manifest) throw new ApiError('invalid_args', `targets.${index}: there is no template "${target.templateId}"`);
+      if (!manifest) throw new ApiError('invalid_args', `${field}: there is no template "${target.templateId}"`);
       if (!manifest.variants.some((variant) => variant.id === target.variant)) {
-        throw new ApiError('invalid_args', `targets.${index}: ${manifest.name} has no variant "${target.variant}" (${manifest.variants.map((variant) => variant.id).join(', ')})`);
+        throw new ApiError('invalid_args', `${field}: ${manifest.name} has no variant "${target.variant}" (${manifest.variants.map((variant) => variant.id).join(', ')})`);
       }
-    });
+    }
     return {
       host: (id) => hostNames.get(id) ?? `host ${id}`,
       preset: (id) => presetCatalog.get(id).name,
@@ -238,6 +246,7 @@ export class PlanRunner {
           this.#publish(active);
         }
       }
+      if (spec.capacity && !signal.aborted) await this.#calibrate(active, names, failures);
       for (const { target: index, round } of planOrder(spec)) {
         if (signal.aborted) break;
         const failure = await this.#runTarget(active, index, round, spec.targets[index]!, names);
@@ -289,6 +298,31 @@ export class PlanRunner {
       }
     }
     failed.detail = `${failed.detail}; what the plan had changed is put back: ${outcomes.join(', ')}`;
+    this.#publish(active);
+  }
+
+  /** The capacity measured before the first template, the steps' rates chosen from it; without it no step has a rate (the plan fails). */
+  async #calibrate(active: Active, names: PlanNames, failures: string[]): Promise<void> {
+    const { spec } = active;
+    const stage = this.#stage(active, CALIBRATE_STAGE_ID)!;
+    const calibration = await this.#run(active, stage, () =>
+      calibrate(this.#options, {
+        spec: { ...spec, capacity: spec.capacity! },
+        referenceLabel: names.template(spec.capacity!.reference.templateId, spec.capacity!.reference.variant),
+        signal: active.controller.signal,
+        progress: (detail) => { stage.detail = detail; this.#publish(active); },
+        running: (sessionId) => void (stage.sessionId = sessionId),
+        otherServer: (deployment) => this.#otherServer(deployment),
+      }),
+    );
+    if (!calibration) {
+      if (!active.controller.signal.aborted) failures.push(`${stage.label}: ${stage.detail}`);
+      throw new StageFailure();
+    }
+    active.calibration = calibration;
+    stage.detail = `${describeCalibration(calibration)} (ramp: ${describeRamp(calibration.ramp)})`;
+    relabelCapacitySteps(active.state.stages, spec, calibration.rates);
+    this.#options.log.info('plans', `${spec.name}: ${describeCalibration(calibration)}`);
     this.#publish(active);
   }
 
@@ -375,8 +409,9 @@ export class PlanRunner {
           name: planSessionName(spec, which.index, templateLabel, which.round),
           ...(spec.clients ? { clients: spec.clients } : { clientHostId: spec.clientHostId }),
           serverHostId: spec.serverHostId,
-          profile: { ...spec.profile, target: deployment.url ?? spec.profile.target },
+          profile: { ...(active.calibration ? profileAtRates(spec.profile, active.calibration.rates) : spec.profile), target: deployment.url ?? spec.profile.target },
           ...(repeat ? { repeat } : {}),
+          ...(active.calibration ? { calibration: active.calibration } : {}),
           deployment: runDeploymentOf(deployment),
           engine: spec.engine,
         });
@@ -432,8 +467,8 @@ export class PlanRunner {
   async #interrupt(active: Active): Promise<void> {
     const stage = active.current;
     if (!stage) return;
-    if (stage.kind === 'deploy') this.#options.templates.cancel(active.spec.serverHostId);
-    if (stage.kind === 'load' && stage.sessionId !== null) await this.#options.runs.stop(stage.sessionId).catch(() => undefined);
+    if (stage.kind === 'deploy' || stage.kind === 'calibrate') this.#options.templates.cancel(active.spec.serverHostId);
+    if ((stage.kind === 'load' || stage.kind === 'calibrate') && stage.sessionId !== null) await this.#options.runs.stop(stage.sessionId).catch(() => undefined);
   }
 
   #stage(active: Active, id: string): PlanStage | undefined {

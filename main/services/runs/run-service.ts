@@ -35,6 +35,7 @@ import { clientWeights, splitStepLoad } from '../../../app/runs/load-split.ts';
 import { SecondAligner, type AlignedSecond } from '../../../app/runs/merge-seconds.ts';
 import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget, type StepLoad } from '../../../app/runs/load-profile.ts';
 import type { RepeatTag, RunClient, RunDeployment } from '../../../app/runs/runs-contract.ts';
+import type { RecordedCalibration } from '../../../app/plans/calibration.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
 import { ServerReadings } from '../../../app/runs/server-readings.ts';
@@ -108,6 +109,8 @@ export interface StartArgs {
   deployment?: RunDeployment | undefined;
   /** The load engine asked for; default auto. */
   engine?: EngineChoice | undefined;
+  /** The capacity the steps' rates were chosen from; kept in the session's config. */
+  calibration?: RecordedCalibration | undefined;
 }
 
 /** The engine a session's steps run on a client: what the session records, and the native binary's path there. */
@@ -257,6 +260,7 @@ export class RunService {
         // A one-client session is stored as it always was.
         ...(clients.length > 1 ? { clients: clients.map(recordedClient), startLeadMs: coordinatedStartLeadMs(clients.map((client) => client.clock?.readyMs)) } : {}),
         ...(args.repeat ? { repeat: args.repeat } : {}),
+        ...(args.calibration ? { calibration: args.calibration } : {}),
         ...(args.deployment?.components ? { components: args.deployment.components } : {}),
         ...(args.deployment?.database ? { database: args.deployment.database } : {}),
       },

@@ -8,6 +8,7 @@ import { ProfileForm } from '../runs/ProfileForm.tsx';
 import { draftOfProfile, type ProfileDraft } from '../runs/profile-draft.ts';
 import { studyChoices, type WizardDraft } from './wizard-draft.ts';
 import { Banner } from '../../common/Banner.tsx';
+import { describeCapacityTimes } from '../../../../app/plans/calibration.ts';
 
 export function LoadStep(props: {
   draft: WizardDraft;
@@ -19,7 +20,7 @@ export function LoadStep(props: {
 }) {
   const { draft } = props;
   const chosen = props.studies.find((study) => study.id === draft.studyId);
-  const takeStudyProfile = (study: Study) => props.onChange({ studyId: study.id, profile: draftOfProfile(study.profile) });
+  const takeStudyProfile = (study: Study) => props.onChange({ studyId: study.id, profile: draftOfProfile(study.profile), capacity: study.capacity ?? null });
   const takeStudyChoices = (study: Study) => props.onChange(studyChoices(study, draft, props.knownTemplate));
   return (
     <div className="wizard-step" data-testid="wizard-load">
@@ -29,7 +30,7 @@ export function LoadStep(props: {
           type="button"
           className={draft.studyId === null ? 'study-card active' : 'study-card'}
           data-testid="study-custom"
-          onClick={() => props.onChange({ studyId: null })}
+          onClick={() => props.onChange({ studyId: null, capacity: null })}
         >
           <strong>Custom</strong>
           <span className="muted small">The profile below, as you set it.</span>
@@ -62,6 +63,18 @@ export function LoadStep(props: {
           </p>
           <button type="button" data-testid="study-use-all" onClick={() => takeStudyChoices(chosen)}>
             Use its templates and presets too
+          </button>
+        </div>
+      )}
+      {draft.capacity && (
+        <div className="card" data-testid="capacity-steps">
+          <p>
+            Steps: <strong>{describeCapacityTimes(draft.capacity.times)}</strong>. Before the first template, a calibration of at most {draft.capacity.maxS} s
+            measures the highest rate {draft.capacity.reference.templateId} ({draft.capacity.reference.variant}) sustains on these hosts; each step is that multiple
+            of it, in requests/s, for the duration below. The rate and sweep below are replaced.
+          </p>
+          <button type="button" data-testid="capacity-clear" onClick={() => props.onChange({ capacity: null })}>
+            Use the rates below instead
           </button>
         </div>
       )}

@@ -5,7 +5,7 @@
 // for `benchlab run`. What the wizard cannot hold as written is said in a note, never dropped silently.
 
 import { DEFAULT_ENGINE_CHOICE } from '../../../../app/runs/engine-choice.ts';
-import { checkPlanFile, STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileParse } from '../../../../app/plans/plan-file.ts';
+import { capacityBlockOf, capacityStepsOf, checkPlanFile, STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileParse } from '../../../../app/plans/plan-file.ts';
 import type { Study } from '../../../../app/plans/studies.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import { parseTags } from '../../../../app/sessions/session-library.ts';
@@ -46,6 +46,7 @@ export function planFileOfDraft(draft: WizardDraft, hostName: (id: number) => st
       ? { templates: draft.targets.map((target) => ({ template: target.templateId, variant: target.variant, knobs: target.knobs ?? {}, ...(port === undefined ? {} : { port }) })) }
       : {}),
     profile,
+    ...(draft.capacity ? { capacity: capacityBlockOf(draft.capacity) } : {}),
     // Auto is what a file without the field runs: written only when another engine is chosen.
     ...(draft.engine === DEFAULT_ENGINE_CHOICE ? {} : { engine: draft.engine }),
     repeats: Number(draft.repeats.trim()),
@@ -117,6 +118,8 @@ export function draftOfPlanFile(plan: PlanFile, hosts: readonly StoredHost[], st
       port: port === undefined ? '' : String(port),
       studyId: plan.study ?? null,
       profile: profile ? draftOfProfile(profile) : current.profile,
+      // Capacity steps go with the profile they replace the rates of: the file's own, else the study's.
+      capacity: plan.capacity ? capacityStepsOf(plan.capacity) : plan.profile ? null : (study?.capacity ?? null),
       name: plan.name,
       tags: plan.tags.join(', '),
       repeats: String(plan.repeats),

@@ -10,6 +10,7 @@ import { SessionName, type Session } from '../../../../app/sessions/sessions.ts'
 import type { KnobValue } from '../../../../app/templates/templates.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/plan-file.ts';
 import type { Study } from '../../../../app/plans/studies.ts';
+import { CapacitySteps } from '../../../../app/plans/calibration.ts';
 import { clientPickErrors, restoreClientPicks, weightOf, type ClientPick } from '../runs/client-picks.ts';
 import { RecordedClient } from '../../../../app/runs/run-clients.ts';
 import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, restoreProfileDraft, type ProfileDraft } from '../runs/profile-draft.ts';
@@ -49,6 +50,8 @@ export interface WizardDraft {
   /** The study the profile came from, or null for a custom profile. */
   studyId: string | null;
   profile: ProfileDraft;
+  /** Steps as multiples of a capacity measured first (a study's or a plan file's), replacing the profile's rate and sweep; null: the profile's own steps. */
+  capacity: CapacitySteps | null;
   name: string;
   tags: string;
   /** Runs of each template, interleaved (text as typed; checked on Review). */
@@ -72,6 +75,7 @@ export const DEFAULT_WIZARD: WizardDraft = {
   port: '',
   studyId: null,
   profile: { ...DEFAULT_DRAFT, durationS: '30' },
+  capacity: null,
   name: '',
   tags: '',
   repeats: '1',
@@ -103,12 +107,18 @@ export function restoreWizard(saved: unknown): WizardDraft {
     port: pick('port', isText),
     studyId: pick('studyId', (value) => value === null || isText(value)),
     profile,
+    capacity: restoredCapacity(raw.capacity),
     name: pick('name', isText),
     tags: pick('tags', isText),
     repeats: pick('repeats', isText),
     engine: pick('engine', (value) => EngineChoice.safeParse(value).success),
     thresholds: pick('thresholds', (value) => Array.isArray(value) && value.every(isText)),
   };
+}
+
+function restoredCapacity(value: unknown): CapacitySteps | null {
+  const parsed = CapacitySteps.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 function repeatsOf(draft: WizardDraft): number | null {
@@ -215,7 +225,7 @@ export function studyChoices(
 
 /** Everything a study proposes at once, for choosing it first: its profile, templates and presets. */
 export function withStudy(draft: WizardDraft, study: Study, knownTemplate: (templateId: string, variant: string) => boolean): Partial<WizardDraft> {
-  return { studyId: study.id, profile: draftOfProfile(study.profile), ...studyChoices(study, draft, knownTemplate) };
+  return { studyId: study.id, profile: draftOfProfile(study.profile), capacity: study.capacity ?? null, ...studyChoices(study, draft, knownTemplate) };
 }
 
 /** The plan for the back end; call once every step before review is clean. */
@@ -253,6 +263,7 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
       ...(portOf(draft) ? { port: portOf(draft)! } : {}),
     })),
     profile: profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER }),
+    ...(draft.capacity ? { capacity: draft.capacity } : {}),
     studyId: draft.studyId,
     tags: parseTags(draft.tags),
     repeats: repeatsOf(draft) ?? Number(draft.repeats),
@@ -302,6 +313,8 @@ export function wizardFromSession(current: WizardDraft, session: Session, runs: 
     targets: targets.length > 0 ? targets : current.targets,
     studyId: null,
     profile: profile.success ? { ...draftOfProfile(profile.data), target: '' } : current.profile,
+    // The session ran the rates its calibration chose: they are its profile now.
+    capacity: null,
     name: session.name,
     tags: session.tags.join(', '),
   };

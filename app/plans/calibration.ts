@@ -1,0 +1,203 @@
+// Steps relative to a measured capacity: a plan may state its open-model steps as multiples of the
+// highest rate a reference server sustains on these hosts (`capacity: {reference, times}` in a plan
+// file), so a seed's overload (its servers run at 1.5–3.5× what they could answer) appears on any
+// hardware. Owns the calibration's rules, all pure: the short closed-model probe that estimates the
+// capacity, the rising open-model ramp around that estimate, what "sustains" means for one ramp
+// step, the capacity that follows, the steps' rates, and the record kept in each session's config
+// (`calibration`) with the words every screen shows it in.
+
+import { z } from 'zod';
+import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
+import type { LoadProfile } from '../runs/load-profile.ts';
+import type { RunSummary } from '../runs/run-summary-schema.ts';
+
+/** The calibration's closed-model probe: this many connections for this long give the first estimate. */
+export const PROBE = { connections: 64, durationS: 5 } as const;
+/** The ramp's rates as fractions of the probe's answers per second, lowest first; each step this long. */
+export const RAMP_FRACTIONS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.35, 1.5] as const;
+export const RAMP_STEP_S = 3;
+/** A calibration request's timeout: an overloaded ramp step ends in seconds, not in the study's own minute. */
+export const CALIBRATION_TIMEOUT_MS = 2000;
+/** "Sustains": at least this share of the scheduled requests answered without error within the timeout… */
+export const SUSTAINED_SHARE = 0.99;
+/** …and p99 within this many times the ramp's lowest step's p99, or within the floor, whichever is higher. */
+export const P99_GROWTH_LIMIT = 5;
+export const P99_FLOOR_MS = 100;
+export const DEFAULT_CALIBRATION_MAX_S = 60;
+
+/** A plan's steps as multiples of a capacity measured first on a reference server. */
+export const CapacitySteps = z
+  .object({
+    /** The reference server: deployed, probed and ramped before the plan's first template. */
+    reference: z
+      .object({ templateId: TemplateId, variant: z.string().min(1, 'is required').max(40, 'is too long'), knobs: z.record(z.string().max(40, 'is too long'), KnobValue).default({}) })
+      .strict(),
+    /** The steps, as multiples of the measured capacity (requests/s), in the order they run. */
+    times: z
+      .array(z.number({ error: 'must be a number' }).gt(0, 'must be greater than 0').max(100, 'must be at most 100'))
+      .min(1, 'needs at least one multiple')
+      .max(20, 'must have at most 20 steps'),
+    /** The calibration (probe and ramp) ends by this long, with the highest rate sustained so far. */
+    maxS: z.number({ error: 'must be a number' }).min(15, 'must be at least 15 s').max(600, 'must be at most 600 s').default(DEFAULT_CALIBRATION_MAX_S),
+  })
+  .strict();
+export type CapacitySteps = z.output<typeof CapacitySteps>;
+export type CapacityStepsInput = z.input<typeof CapacitySteps>;
+
+/** Why a profile cannot take capacity steps (they are rates of the open model, replacing its sweep); null when it can. */
+export function capacityProfileProblem(profile: Pick<LoadProfile, 'load' | 'sweep'>): { field: 'load' | 'sweep'; message: string } | null {
+  if (profile.load.model !== 'open') return { field: 'load', message: 'capacity steps are rates: the load must be the open model' };
+  if (profile.sweep.length > 0) return { field: 'sweep', message: 'leave the sweep empty: the capacity’s times give the steps' };
+  return null;
+}
+
+/** The probe: the plan's request on the closed model, PROBE's connections and length, the calibration's timeout. */
+export function probeProfile(profile: LoadProfile): LoadProfile {
+  return {
+    ...profile,
+    request: { ...profile.request, timeoutMs: Math.min(profile.request.timeoutMs, CALIBRATION_TIMEOUT_MS) },
+    load: { model: 'closed', connections: PROBE.connections, pipelining: 1, durationS: PROBE.durationS },
+    sweep: [],
+    warmupS: 0,
+    pauseS: 0,
+  };
+}
+
+/** The ramp's rates from the probe's answers per second: RAMP_FRACTIONS of it, whole and rising. */
+export function rampRates(probeAnswersPerS: number): number[] {
+  const rates = RAMP_FRACTIONS.map((fraction) => Math.max(1, Math.round(fraction * probeAnswersPerS)));
+  return rates.filter((rate, index) => index === 0 || rate > rates[index - 1]!);
+}
+
+/** The ramp: the plan's request on the open model, one RAMP_STEP_S step per rate, no pause. */
+export function rampProfile(profile: LoadProfile, rates: readonly number[]): LoadProfile {
+  return {
+    ...profile,
+    request: { ...profile.request, timeoutMs: Math.min(profile.request.timeoutMs, CALIBRATION_TIMEOUT_MS) },
+    load: { model: 'open', rate: rates[0]!, durationS: RAMP_STEP_S },
+    sweep: [...rates],
+    warmupS: 0,
+    pauseS: 0,
+  };
+}
+
+/** One ramp step judged: its rate, the share answered without error, its p99, and whether it sustained the rate. */
+export const RampStep = z.object({ rate: z.number(), answeredShare: z.number(), p99Us: z.number().nullable(), sustained: z.boolean() }).strict();
+export type RampStep = z.infer<typeof RampStep>;
+
+/**
+ * Whether a ramp step sustained its rate: at least SUSTAINED_SHARE of its scheduled requests
+ * answered without error within the timeout (not sent, timed out, refused or non-2xx all count
+ * against it), and its p99 not exploding — within P99_GROWTH_LIMIT times the lowest step's p99, or
+ * P99_FLOOR_MS, whichever is higher (past capacity the open model's queue grows every second, and
+ * p99 with it). `lowestP99Us` is null for the lowest step itself.
+ */
+export function judgeRampStep(rate: number, summary: Pick<RunSummary, 'requests' | 'non2xx' | 'p99Us' | 'books'>, lowestP99Us: number | null): RampStep {
+  const scheduled = summary.books?.scheduled ?? 0;
+  const answered = (summary.books?.answered ?? summary.requests) - summary.non2xx;
+  const answeredShare = scheduled > 0 ? Math.max(0, answered) / scheduled : 0;
+  const p99Us = summary.p99Us;
+  const p99LimitUs = Math.max(P99_FLOOR_MS * 1000, (lowestP99Us ?? 0) * P99_GROWTH_LIMIT);
+  const sustained = scheduled > 0 && answeredShare >= SUSTAINED_SHARE && p99Us !== null && p99Us <= p99LimitUs;
+  return { rate, answeredShare, p99Us, sustained };
+}
+
+/**
+ * The capacity from the ramp's steps in order: the highest rate sustained before the first step
+ * that was not (the ramp stops there). Null when the lowest step already failed. `atLeast` when
+ * every step sustained: the server may carry more than the ramp asked.
+ */
+export function capacityOf(steps: readonly RampStep[], rampLength: number): { capacity: number; atLeast: boolean } | null {
+  let capacity: number | null = null;
+  for (const step of steps) {
+    if (!step.sustained) return capacity === null ? null : { capacity, atLeast: false };
+    capacity = step.rate;
+  }
+  return capacity === null ? null : { capacity, atLeast: steps.length >= rampLength };
+}
+
+/** The steps' rates: each multiple of the capacity, whole requests/s (at least 1). */
+export function capacityStepRates(capacity: number, times: readonly number[]): number[] {
+  return times.map((multiple) => Math.max(1, Math.round(capacity * multiple)));
+}
+
+/** The plan's profile with the steps' rates in place of its sweep. */
+export function profileAtRates(profile: LoadProfile, rates: readonly number[]): LoadProfile {
+  if (profile.load.model !== 'open') throw new Error('capacity steps need the open model');
+  const { requests: _requests, ...load } = profile.load;
+  return { ...profile, load: { ...load, rate: rates[0]! }, sweep: rates.length > 1 ? [...rates] : [] };
+}
+
+/** The calibration as each session of the plan keeps it (its config's `calibration`). */
+export const RecordedCalibration = z
+  .object({
+    /** The reference server's template, variant and knobs, and its name as shown ("Node.js · sync"). */
+    reference: z.object({ templateId: z.string(), variant: z.string(), knobs: z.record(z.string(), KnobValue), label: z.string().max(200) }).strict(),
+    /** When the ramp ended (ISO). */
+    measuredAt: z.string(),
+    /** The highest rate sustained, requests/s. */
+    capacity: z.number(),
+    /** Every ramp step sustained: the capacity is at least this. */
+    atLeast: z.boolean(),
+    times: z.array(z.number()),
+    /** The steps' rates the multiples gave, requests/s. */
+    rates: z.array(z.number()),
+    /** The probe's answers per second (closed model, PROBE's connections). */
+    probeAnswersPerS: z.number(),
+    ramp: z.array(RampStep),
+    /** The probe's and the ramp's sessions. */
+    sessionIds: z.array(z.number()),
+  })
+  .strict();
+export type RecordedCalibration = z.infer<typeof RecordedCalibration>;
+
+/** The calibration a session's config recorded; null for a session of fixed steps (or one recorded before). */
+export function recordedCalibrationOf(config: Record<string, unknown>): RecordedCalibration | null {
+  const parsed = RecordedCalibration.safeParse(config.calibration);
+  return parsed.success ? parsed.data : null;
+}
+
+/** 1240 → "1,240": whole requests with grouped thousands. */
+function formatCount(value: number): string {
+  return Number.isFinite(value) ? String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : '?';
+}
+
+function rateText(rate: number): string {
+  return `${formatCount(rate)} req/s`;
+}
+
+/** "16:40 UTC, 27 Nov 2026": when, without the reader's time zone guessing. */
+function timeText(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC, ${at.getUTCDate()} ${months[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+}
+
+/** "×1.52 = 1,748 req/s, ×1.74 = 2,001 req/s": each multiple and the rate it gave. */
+export function describeCapacityRates(calibration: Pick<RecordedCalibration, 'times' | 'rates'>): string {
+  return calibration.times.map((multiple, index) => `×${multiple} = ${rateText(calibration.rates[index] ?? NaN)}`).join(', ');
+}
+
+/** "steps from a capacity of 1,240 req/s measured on Node.js · sync at 16:40 UTC, 27 Nov 2026: ×1.52 = 1,885 req/s, …". */
+export function describeCalibration(calibration: RecordedCalibration): string {
+  const capacity = `${calibration.atLeast ? 'at least ' : ''}${rateText(calibration.capacity)}`;
+  return `steps from a capacity of ${capacity} measured on ${calibration.reference.label} at ${timeText(calibration.measuredAt)}: ${describeCapacityRates(calibration)}`;
+}
+
+/** The ramp in one line: "500 ✓, 600 ✓, 700 ✗ (p99 412 ms, 97.1 % answered)". */
+export function describeRamp(ramp: readonly RampStep[]): string {
+  return ramp
+    .map((step) => {
+      if (step.sustained) return `${formatCount(step.rate)} ✓`;
+      const p99 = step.p99Us === null ? 'no p99' : `p99 ${Math.round(step.p99Us / 1000)} ms`;
+      return `${formatCount(step.rate)} ✗ (${p99}, ${(step.answeredShare * 100).toFixed(1)} % answered)`;
+    })
+    .join(', ');
+}
+
+/** How the plan's load stage names its steps before the calibration has chosen them: "capacity ×1.52 / ×1.74 …". */
+export function describeCapacityTimes(times: readonly number[]): string {
+  return `capacity ${times.map((multiple) => `×${multiple}`).join(' / ')}`;
+}
