@@ -1,14 +1,20 @@
 // The deployment card's Stop in web mode and real Chromium against the lab (instance `deploycard`):
 // while a run loads the server, Stop asks first, naming the run (as Deploy's Replace does); Keep it
-// running keeps it; Stop it stops it, and the run that loaded it ends failed, its server lost.
+// running keeps it; Stop it stops it, and the run that loaded it ends failed, its server lost. And
+// Deploy while a plan (a `benchlab run` on the same store) holds the server host: refused beside the
+// button, naming the plan, and the plan runs to its end undisturbed.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { BenchlabApi } from '../../app/contract.ts';
+import { labExec } from '../lab/lab.ts';
 import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
+import { until, within } from '../support/until.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
@@ -16,6 +22,7 @@ import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
 const skip = labSkipReason();
 const INSTANCE = 'deploycard';
 const PORT = 18612;
+const CLI = resolve(import.meta.dirname, '..', '..', 'main', 'cli', 'benchlab.ts');
 
 describe('the deployment card with the lab', { skip: skip ?? false }, () => {
   let opened: OpenWebApp;
@@ -84,6 +91,49 @@ describe('the deployment card with the lab', { skip: skip ?? false }, () => {
       }
     }, sessionId);
     assert.deepEqual(ended, { status: 'failed', lost: 'server' });
+  });
+
+  test('Deploy while a plan holds the server host is refused beside the button, naming the plan; the plan runs to its end', async () => {
+    // The hosts the first test added, named in the plan file; the CLI works on the web app's store.
+    const dataDir = opened.app.dataDir;
+    writeFileSync(
+      join(dataDir, 'held.yaml'),
+      `version: 1
+name: Overnight
+hosts: { client: lab-client, server: lab-server }
+presets: { client: null, server: null }
+templates:
+  - { template: node, variant: async, port: ${PORT + 2} }
+profile:
+  request: { path: /hello }
+  load: { model: closed, connections: 1, durationS: 20 }
+`,
+    );
+    const child = spawn(process.execPath, [CLI, 'run', 'held.yaml', '--data-dir', dataDir], { cwd: dataDir, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const ended = within(new Promise<number | null>((done) => child.on('close', done)), 'the plan', 240_000);
+    try {
+      await until(
+        async () => (await labExec('server', ['sh', '-c', 'cat /var/lib/benchlab/run/*.hold 2>/dev/null'], { instance: INSTANCE })).stdout.includes('Overnight'),
+        'the plan holding lab-server',
+        120_000,
+        200,
+      );
+      const templates = new TemplatesPage(page);
+      await templates.open();
+      await templates.target('lab-server', PORT + 1);
+      await templates.deploy('node', 'sync');
+      const refused = templates.card('node').getByTestId('template-deploy-refused');
+      await refused.waitFor();
+      assert.match(await refused.innerText(), /^lab-server is held by plan "Overnight" of the benchlab CLI \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) was not deployed and nothing on lab-server was touched\. Deploy once that plan has ended, or choose another host\.$/);
+      assert.equal(await page.getByTestId('templates-error').count(), 0, 'said once, beside the button');
+      assert.equal(await refused.isVisible(), true);
+      await page.screenshot({ path: join(tmpdir(), 'benchlab-deploy-refused.png'), fullPage: false });
+    } finally {
+      const code = await ended;
+      assert.equal(code, 0, stderr);
+    }
   });
 
   test('across the suite the page reports no CSP violation', async () => {

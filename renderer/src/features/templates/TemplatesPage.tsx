@@ -1,8 +1,8 @@
 // Templates: the catalog of servers under test (broken manifests listed with their reason), a
 // deploy target among the connected hosts (the server host by default, never a load client unless
 // nothing else is connected), each host's live deployment (the one just asked for beside the
-// template's Deploy button, in view), and the log terminal where deploy steps and the servers' own
-// logs stream.
+// template's Deploy button, in view; a deploy refused before it began, a plan holding the host say,
+// is said there too), and the log terminal where deploy steps and the servers' own logs stream.
 
 import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_PORT, Port } from '../../../../app/templates/templates.ts';
@@ -42,25 +42,30 @@ export function TemplatesPage() {
   const target = connected.find((host) => host.id === hostId) ?? defaultDeployHost(connected, roles ?? { serverHostId: null, clientHostIds: [] });
   /** The deploy last asked for: its progress shows in its template's card, beside the button that asked. */
   const [following, setFollowing] = useState<{ hostId: number; templateId: string } | null>(null);
+  /** A deploy refused before it began (a plan holds the host, it is busy…): said beside the button that asked. */
+  const [refused, setRefused] = useState<{ templateId: string; message: string } | null>(null);
   const port = Port.safeParse(Number(portText));
   const targetBusy = target ? ['checking', 'building', 'uploading', 'starting', 'stopping'].includes(deployments.get(target.id)?.state ?? '') : false;
   const canDeploy = !target ? 'Connect a host first' : !port.success ? 'The port must be between 1 and 65535' : targetBusy ? `${target.name} is busy` : null;
 
   const send = (hostId: number, request: DeployRequest, port: number, replace?: string) => {
     setError(null);
+    setRefused(null);
     setFollowing({ hostId, templateId: request.templateId });
     const asked = new Date().toISOString();
     // A failure during the deploy shows on the host's card (with the log tail); one refused before
-    // it began (busy host, disconnected, bad settings) has no card to show it: it goes on top.
+    // it began (a plan holds the host, busy, disconnected, bad settings) has no card to show it: it
+    // shows on the template's card, beside the Deploy that asked.
     api.templates.deploy({ hostId, ...request, port, ...(replace ? { replace } : {}) }).catch((failure: unknown) => {
       const card = latest.current.get(hostId);
-      if (!card || card.updatedAt < asked || !['failed', 'stopped'].includes(card.state)) setError(errorMessage(failure));
+      if (!card || card.updatedAt < asked || !['failed', 'stopped'].includes(card.state)) setRefused({ templateId: request.templateId, message: errorMessage(failure) });
     });
   };
   // A server already running there (this Benchlab's or another's) is replaced only on the user's word.
   const deploy = (request: DeployRequest) => {
     if (!target || !port.success) return;
     setError(null);
+    setRefused(null);
     const { id: hostId, name: hostName } = target;
     const chosenPort = port.data;
     api.templates.occupant({ hostId }).then(
@@ -142,6 +147,7 @@ export function TemplatesPage() {
                 }}
               />
             )}
+            {refused?.templateId === manifest.id && <ErrorBanner error={refused.message} testId="template-deploy-refused" />}
             {followed && following?.templateId === manifest.id && <DeploymentCard deployment={followed} scrollIntoView />}
           </TemplateCard>
         ))
