@@ -129,6 +129,18 @@ export class WizardPage {
     return message.getByTestId('wizard-plan-file-line').allInnerTexts();
   }
 
+  /** A stage's warning (a preset some of whose keys did not take effect), or null when it has none. */
+  async stageWarning(id: string): Promise<string | null> {
+    const stage = this.planStage(id);
+    if ((await stage.getAttribute('data-warning')) !== 'true') return null;
+    return (await stage.getByTestId('plan-stage-warning').innerText()).trim();
+  }
+
+  /** The icon a stage's row shows (✓ done, ⚠ done with a warning, ✗ failed …). */
+  async stageIcon(id: string): Promise<string> {
+    return (await this.planStage(id).locator('.stage-icon').innerText()).trim();
+  }
+
   async waitForPlan(status: string, timeoutMs: number): Promise<void> {
     await expectAttribute(this.page.getByTestId('wizard-run'), 'data-status', status, { timeout: timeoutMs });
   }
