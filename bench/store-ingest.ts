@@ -31,8 +31,8 @@ function realisticSample(second: number, random: () => number): SampleInput {
     p99Us: histogram.getValueAtPercentile(99),
     maxUs: histogram.maxValue,
     histogram: encoded,
-    clientMetrics: { cpuUser: 0.42, cpuSystem: 0.21, eventLoopLagMs: 3.1, openSockets: 100, timeWait: 2048 },
-    serverMetrics: { cpuUser: 0.6, cpuSystem: 0.3, iowait: 0, rssBytes: 81_000_000, rxBytes: 1.2e6, txBytes: 8.6e8 },
+    clientMetrics: { cpu: 0.42, agentCpu: 0.21, eventLoopLagMs: 3.1, openSockets: 100, timeWait: 2048 },
+    serverMetrics: { cpuUser: 0.6, cpuSystem: 0.3, cpuIowait: 0, processRssBytes: 81_000_000, rxBytesPerS: 1.2e6, txBytesPerS: 8.6e8 },
   };
 }
 

@@ -146,6 +146,37 @@ export const ClientMetrics = z.object({
 export type ClientMetrics = z.infer<typeof ClientMetrics>;
 
 /**
+ * The client's readings as a stored second keeps them (app/runs/run-second.ts): the figures above,
+ * with when the second ended (`at`, epoch ms on Benchlab's clock) and what it lasted (`durationMs`).
+ * Each may be absent: rows stored before a figure was sent lack it, and unknowns (null) are not kept.
+ */
+export type SecondClientMetrics = { [K in keyof ClientMetrics]?: NonNullable<ClientMetrics[K]> } & { at?: number; durationMs?: number };
+
+/**
+ * How several clients' readings of one second become one (app/runs/merge-seconds.ts): events counted
+ * in the second add up; every other reading keeps the highest (the slowest client speaks; `at` the
+ * latest, `durationMs` the longest). A new reading says here which it is.
+ */
+export const CLIENT_METRICS_MERGE = {
+  cpu: 'max',
+  agentCpu: 'max',
+  cores: 'max',
+  loadThreads: 'max',
+  agentCoresBusy: 'max',
+  eventLoopLagMs: 'max',
+  openSockets: 'max',
+  timeWait: 'max',
+  backlog: 'add',
+  sent: 'add',
+  portErrors: 'add',
+  newConnections: 'add',
+  connectUsMax: 'max',
+  portRangeSize: 'max',
+  at: 'max',
+  durationMs: 'max',
+} as const satisfies Record<keyof SecondClientMetrics, 'add' | 'max'>;
+
+/**
  * An interval's request phases, as ab reports them (engines.md): `connect`, µs from the start of a
  * connect to established, one value per connection established in the interval; `waiting`, µs from
  * a request's last byte written to the first byte of its answer; `processing`, an answer's total
@@ -240,6 +271,12 @@ export const ServerMetrics = z.object({
   readAt: z.number().optional(),
 });
 export type ServerMetrics = z.infer<typeof ServerMetrics>;
+
+/**
+ * The server's reading as a stored second keeps it: its figures (each may be absent, as in rows stored
+ * before it was read; unknowns are not kept), the TCP states flattened as `tcp.<STATE>`.
+ */
+export type SecondServerMetrics = { [K in Exclude<keyof ServerMetrics, 'tcp'>]?: NonNullable<ServerMetrics[K]> } & { [state: `tcp.${string}`]: number };
 
 export const ServerSampleLine = z.object({
   type: z.literal('server'),

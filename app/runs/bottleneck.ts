@@ -22,6 +22,7 @@
 // makes a run client-bound: a loaded client lags, but the server's own readings say it was full.
 
 import { z } from 'zod';
+import type { SecondClientMetrics, SecondServerMetrics } from './agent-protocol.ts';
 import { StepLoad, targetRate } from './load-profile.ts';
 import { plural } from '../common/plural.ts';
 import { median } from '../common/median.ts';
@@ -91,7 +92,7 @@ export type Bottleneck = z.infer<typeof Bottleneck>;
 
 /**
  * A measured second of the window (app/runs/run-second.ts: several clients of one second taken
- * together), with flat metric maps (numbers only).
+ * together), with the client's and the server's readings as stored.
  */
 export interface BottleneckSecond {
   requests: number;
@@ -100,8 +101,8 @@ export interface BottleneckSecond {
   notSent?: Readonly<Record<string, number>> | undefined;
   /** Requests that ended without an answer, by kind (`timeout`: none within the request timeout). */
   errors?: Readonly<Record<string, number>> | undefined;
-  clientMetrics: Readonly<Record<string, number>> | null;
-  serverMetrics: Readonly<Record<string, number>> | null;
+  clientMetrics: Readonly<SecondClientMetrics> | null;
+  serverMetrics: Readonly<SecondServerMetrics> | null;
 }
 
 interface Tally {
@@ -113,7 +114,7 @@ const percent = (share: number) => `${Math.round(share * 100)} %`;
 const cores = (value: number) => value.toFixed(value >= 10 ? 0 : 1);
 
 /** The agent's load threads (one event loop each); rows from before the count was sent: all cores. */
-function loadThreadsOf(client: Readonly<Record<string, number>>): number {
+function loadThreadsOf(client: Readonly<SecondClientMetrics>): number {
   return Math.max(1, client.loadThreads || client.cores || 1);
 }
 

@@ -5,6 +5,7 @@
 // they arrive (SecondAligner) so the merged point is drawn once every client has given its part.
 
 import { encodeHistogram, intervalPercentiles, mergeEncodedHistograms } from '../common/hdr.ts';
+import { CLIENT_METRICS_MERGE, type SecondClientMetrics } from './agent-protocol.ts';
 import { mergePhases } from './request-phases.ts';
 import type { RunSecond, SecondPhase } from './run-second.ts';
 
@@ -18,9 +19,6 @@ export const MERGED_CLIENT_INDEX = -1;
 export interface MergeOptions {
   histogram?: boolean;
 }
-
-/** Client readings that count events (added over clients); every other reading keeps the highest. */
-const ADDED_CLIENT_COUNTERS = new Set(['sent', 'backlog', 'portErrors', 'newConnections']);
 
 const PHASE_ORDER: Record<SecondPhase, number> = { warmup: 0, measure: 1, drain: 2 };
 
@@ -41,14 +39,16 @@ function sumOrNull(values: readonly (number | null)[]): number | null {
   return values.some((value) => value === null) ? null : values.reduce<number>((sum, value) => sum + value!, 0);
 }
 
-function mergeClientMetrics(seconds: readonly RunSecond[]): Record<string, number> | null {
-  const readings = seconds.map((second) => second.clientMetrics).filter((metrics): metrics is Record<string, number> => metrics !== null);
+/** The clients' readings of one second as one, by each reading's rule (CLIENT_METRICS_MERGE). */
+function mergeClientMetrics(seconds: readonly RunSecond[]): SecondClientMetrics | null {
+  const readings = seconds.map((second) => second.clientMetrics).filter((metrics): metrics is SecondClientMetrics => metrics !== null);
   if (readings.length === 0) return null;
   const merged: Record<string, number> = {};
   for (const reading of readings) {
-    for (const [key, value] of Object.entries(reading)) {
-      // `at` the latest, durationMs the longest, cpu, agentCpu and lag the highest: the slowest client speaks.
-      merged[key] = key in merged ? (ADDED_CLIENT_COUNTERS.has(key) ? merged[key]! + value : Math.max(merged[key]!, value)) : value;
+    for (const [key, value] of Object.entries(reading) as Array<[string, number]>) {
+      // A reading stored by another version and unknown here keeps the highest, like most.
+      const added = CLIENT_METRICS_MERGE[key as keyof SecondClientMetrics] === 'add';
+      merged[key] = key in merged ? (added ? merged[key]! + value : Math.max(merged[key]!, value)) : value;
     }
   }
   return merged;
@@ -63,8 +63,8 @@ function highest(values: readonly (number | null)[]): number | null {
 /**
  * Several clients' intervals of the same second index and phase (the drain: each client's one), added
  * exactly: counts, books, bytes, histograms decoded, added, re-encoded; percentiles read from the
- * added histogram; durationMs the longest; clientMetrics: `at` the latest, cpu/agentCpu/lag the
- * highest, event counters added; serverMetrics the first non-null. Seconds read without their
+ * added histogram; durationMs the longest; clientMetrics by CLIENT_METRICS_MERGE (event counts
+ * added, every other reading the highest, `at` the latest); serverMetrics the first non-null. Seconds read without their
  * histograms keep the slowest client's percentiles (an upper bound, marked by the null histogram).
  * A lone second is returned as it is, under the merged index.
  */

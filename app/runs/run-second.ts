@@ -1,9 +1,10 @@
 // One second of a run as Benchlab keeps it: one client's interval with its books, quick
-// percentiles, encoded HDR histogram and flat client/server metric maps. The run service builds it
-// from an agent line and stores it; the store gives back exactly this shape; summaries, verdicts and
-// chart points are all computed from it, so what is shown live is what is read back later.
+// percentiles, encoded HDR histogram and the client's and server's typed readings. It is made from an
+// agent line here (`runSecondOf`: the line's counts kept under their own names) and stored as it is;
+// the store gives back exactly this shape; summaries, verdicts and chart points are all computed from
+// it, so what is shown live is what is read back later.
 
-import type { RequestPhases } from './agent-protocol.ts';
+import type { LoadSampleLine, RequestPhases, SecondClientMetrics, SecondServerMetrics, ServerMetrics } from './agent-protocol.ts';
 import type { BottleneckSecond } from './bottleneck.ts';
 import type { SummarySecond } from './run-summary.ts';
 import type { SecondForSteadiness } from './steady-state.ts';
@@ -37,9 +38,46 @@ export interface RunSecond {
    */
   phases?: RequestPhases | null;
   /** The client's readings, with `at` (the second's end, epoch ms) and `durationMs`. */
-  clientMetrics: Record<string, number> | null;
-  /** The server's latest reading (≤ 1 s old), TCP states as `tcp.<STATE>`. */
-  serverMetrics: Record<string, number> | null;
+  clientMetrics: SecondClientMetrics | null;
+  /** The server's reading paired with the second (server-readings.ts), TCP states as `tcp.<STATE>`. */
+  serverMetrics: SecondServerMetrics | null;
+}
+
+/** The fields of an agent line that are not the second's counts under the same name. */
+type LineOnly = 'type' | 'second' | 'at' | 'durationMs' | 'status' | 'client';
+
+/** Readings as stored: numbers only (an unknown, null, is left out). */
+function numbersOnly(readings: Readonly<Record<string, unknown>>): Record<string, number> {
+  const numbers: Record<string, number> = {};
+  for (const [key, value] of Object.entries(readings)) if (typeof value === 'number') numbers[key] = value;
+  return numbers;
+}
+
+/** The server's reading as stored: numbers only, TCP states as `tcp.<STATE>`. */
+export function storedServerMetrics(server: ServerMetrics): SecondServerMetrics {
+  const { tcp, ...figures } = server;
+  const flat = numbersOnly(figures);
+  for (const [state, count] of Object.entries(tcp)) flat[`tcp.${state}`] = count;
+  return flat as SecondServerMetrics;
+}
+
+/**
+ * An agent line as the run second it is stored as: every count and latency of the line under its own
+ * name (a count added to the line must be a field of RunSecond too, or this does not compile), the
+ * status classes, the client's readings with the second's end on Benchlab's clock (`at` less the
+ * client's clock offset) and length, and the server's reading of that second (null: a gap).
+ */
+export function runSecondOf(line: LoadSampleLine, server: ServerMetrics | null, place: { second: number; clientIndex: number; offsetMs: number }): RunSecond {
+  const { type: _type, second: _second, at, durationMs, status, client, ...counts } = line;
+  const kept: Pick<RunSecond, keyof Omit<LoadSampleLine, LineOnly>> = counts;
+  return {
+    ...kept,
+    second: place.second,
+    clientIndex: place.clientIndex,
+    statusClasses: status,
+    clientMetrics: numbersOnly({ ...client, at: at - place.offsetMs, durationMs }),
+    serverMetrics: server ? storedServerMetrics(server) : null,
+  };
 }
 
 /** What a second lasted as recorded: 1000 ms, less for a cut-short last one; 1000 for rows without it. */
@@ -78,10 +116,8 @@ export function summarySecondOf(second: RunSecond): SummarySecond {
 }
 
 /**
- * The measured window second by second, several clients of one second taken together: counters
- * added, the slowest client's p50, p99 and readings stand for the second (the server's reading is
- * the same for all of them). The verdicts (bottleneck, steadiness) read this, with no histogram to
- * decode; what is drawn or exported is merged exactly instead (merge-seconds.ts).
+ * A second of the measured window as the verdicts (bottleneck, steadiness) read it: one client's, or
+ * several clients' of one index merged exactly (merge-seconds.ts) before it is read here.
  */
 export interface WindowSecond extends BottleneckSecond, SecondForSteadiness {
   second: number;
@@ -100,37 +136,4 @@ export function windowSecondOf(second: RunSecond): WindowSecond {
     clientMetrics: second.clientMetrics,
     serverMetrics: second.serverMetrics,
   };
-}
-
-/** Adds one more client's interval into the window second it belongs to. */
-export function mergeWindowSecond(into: WindowSecond, other: WindowSecond): WindowSecond {
-  return {
-    second: into.second,
-    requests: into.requests + other.requests,
-    durationMs: Math.max(into.durationMs, other.durationMs),
-    p50Us: maxOrNull(into.p50Us, other.p50Us),
-    p99Us: maxOrNull(into.p99Us, other.p99Us),
-    notSent: addCounts(into.notSent ?? {}, other.notSent ?? {}),
-    errors: addCounts(into.errors ?? {}, other.errors ?? {}),
-    clientMetrics: into.clientMetrics && other.clientMetrics ? maxEach(into.clientMetrics, other.clientMetrics) : (into.clientMetrics ?? other.clientMetrics),
-    serverMetrics: into.serverMetrics ?? other.serverMetrics,
-  };
-}
-
-function maxOrNull(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.max(a, b);
-}
-
-function addCounts(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {
-  const sum: Record<string, number> = { ...a };
-  for (const [key, count] of Object.entries(b)) sum[key] = (sum[key] ?? 0) + count;
-  return sum;
-}
-
-function maxEach(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {
-  const max: Record<string, number> = { ...a };
-  for (const [key, value] of Object.entries(b)) max[key] = Math.max(max[key] ?? value, value);
-  return max;
 }

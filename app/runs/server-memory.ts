@@ -3,6 +3,7 @@
 // its last reading — what a leak or a cache filling up shows. Null when no second carried a reading
 // (no server agent, or the process was not found).
 
+import type { SecondServerMetrics } from './agent-protocol.ts';
 import type { ServerMemory } from './run-summary-schema.ts';
 
 export class ServerMemoryTally {
@@ -11,7 +12,7 @@ export class ServerMemoryTally {
   #end: { second: number; bytes: number } | null = null;
 
   /** One second's server reading; several clients' seconds of one index carry the same one. */
-  add(second: number, serverMetrics: Readonly<Record<string, number>> | null): void {
+  add(second: number, serverMetrics: Readonly<SecondServerMetrics> | null): void {
     const bytes = serverMetrics?.processRssBytes;
     if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes <= 0) return;
     this.#min = Math.min(this.#min, bytes);
@@ -25,7 +26,7 @@ export class ServerMemoryTally {
 }
 
 /** The server's memory from a run's stored seconds (warm-up left out), for a summary stored before it was kept. */
-export function serverMemoryOf(seconds: Iterable<{ second: number; phase: string; serverMetrics: Readonly<Record<string, number>> | null }>): ServerMemory | null {
+export function serverMemoryOf(seconds: Iterable<{ second: number; phase: string; serverMetrics: Readonly<SecondServerMetrics> | null }>): ServerMemory | null {
   const tally = new ServerMemoryTally();
   for (const second of seconds) if (second.phase !== 'warmup') tally.add(second.second, second.serverMetrics);
   return tally.result();

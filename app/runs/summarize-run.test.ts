@@ -76,7 +76,7 @@ describe('summarizing a run', () => {
     assert.deepEqual(summarizeRun([], rules), { summary: null, histogram: null, bottleneck: null });
   });
 
-  test('two clients of one second are one second of the window: time counted once, counters added, the worse readings kept', () => {
+  test('two clients of one second are one second of the window: time counted once, counters added, percentiles from the added histograms', () => {
     const client = (i: number, index: number, lagMs: number) => second(i, { clientIndex: index, clientMetrics: { durationMs: 1000, at: 1000 * (i + 1), agentCpu: 0.1, eventLoopLagMs: lagMs } });
     const seconds = [0, 1, 2].flatMap((i) => [client(i, 0, 2), client(i, 1, 80)]);
     const { summary } = summarizeRun(seconds, rules);
@@ -93,11 +93,30 @@ describe('summarizing a run', () => {
     );
     assert.match(bottleneck.evidence[0]!.message, /^achieved 400 of the 500 requests\/s/, 'both clients’ requests count');
     assert.match(bottleneck.evidence[1]!.message, /up to 80 ms/, 'the lagging client stands for the second');
-    const slower = seconds.map((entry) => (entry.clientIndex === 1 ? { ...entry, p99Us: 9000 } : entry));
+    // The one merge (merge-seconds.ts): percentiles read from the added histograms, never the
+    // slower client's own; event counts (local port errors) added, not the higher client's.
+    const slowHistogram = createLatencyHistogram();
+    for (let i = 0; i < 200; i++) recordLatencyUs(slowHistogram, 9000);
+    const slower = seconds.map((entry) =>
+      entry.clientIndex === 1 ? { ...entry, p50Us: 9000, p99Us: 9000, histogram: encodeHistogram(slowHistogram), clientMetrics: { ...entry.clientMetrics, portErrors: 3 } } : { ...entry, clientMetrics: { ...entry.clientMetrics, portErrors: 2 } },
+    );
+    const window = runWindow(slower);
     assert.deepEqual(
-      runWindow(slower).map(({ second, requests, durationMs, p99Us }) => [second, requests, durationMs, p99Us]),
-      [0, 1, 2].map((i) => [i, 400, 1000, 9000]),
-      'one window second per second: requests added, the slower client’s p99 kept',
+      window.map(({ second, requests, durationMs }) => [second, requests, durationMs]),
+      [0, 1, 2].map((i) => [i, 400, 1000]),
+      'one window second per second: requests added, time counted once',
+    );
+    for (const [i, merged] of window.entries()) {
+      assert.ok(Math.abs(merged.p99Us! - 9000) <= 9, `second ${i}: p99 of the added histograms, ${merged.p99Us}`);
+      assert.ok(Math.abs(merged.p50Us! - (2000 + i * 10)) <= 2, `second ${i}: p50 of the added histograms (the faster half), not the slower client's: ${merged.p50Us}`);
+      assert.equal(merged.clientMetrics?.portErrors, 5, 'port errors added over the clients');
+      assert.equal(merged.clientMetrics?.eventLoopLagMs, 80, 'the lagging client stands for the second');
+    }
+    const withoutHistograms = slower.map((entry) => ({ ...entry, histogram: null }));
+    assert.deepEqual(
+      runWindow(withoutHistograms).map(({ p50Us, p99Us }) => [p50Us, p99Us]),
+      [0, 1, 2].map(() => [9000, 9000]),
+      'read without their histograms, the slowest client’s percentiles bound the second',
     );
   });
 

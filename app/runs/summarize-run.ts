@@ -6,7 +6,8 @@
 import { DEFAULT_BUCKETS_MS } from './load-profile.ts';
 import { judgeBottleneck, storedTargetRate, type Bottleneck, type BottleneckHosts } from './bottleneck.ts';
 import type { LatencyHistogram } from '../common/hdr.ts';
-import { mergeWindowSecond, summarySecondOf, windowSecondOf, type RunSecond, type WindowSecond } from './run-second.ts';
+import { mergeClientSeconds } from './merge-seconds.ts';
+import { summarySecondOf, windowSecondOf, type RunSecond, type WindowSecond } from './run-second.ts';
 import { SummaryAccumulator, type RunSummary } from './run-summary.ts';
 import { judgeSteadiness } from './steady-state.ts';
 import { ServerMemoryTally } from './server-memory.ts';
@@ -54,23 +55,46 @@ export interface RunResult {
   bottleneck: Bottleneck | null;
 }
 
-/** The measured window second by second, several clients of one second taken together. */
+/**
+ * How far behind the newest second a second's merged histogram is kept for another client's part:
+ * clients' seconds arrive within a second or two of each other, and a client's seconds held up by a
+ * stalled Benchlab arrive within the heartbeat timeout (15 s). A part later than this merges by the
+ * highest percentiles (an upper bound, as for seconds read without histograms).
+ */
+const OPEN_SECONDS = 30;
+
+/**
+ * The measured window second by second, several clients of one second merged by the one merge
+ * (merge-seconds.ts): counts added, percentiles read from the added histograms.
+ */
 class RunWindow {
-  readonly #seconds = new Map<number, WindowSecond>();
+  /** Each index's second, merged over the clients that gave it so far (phases left out: no verdict reads them). */
+  readonly #seconds = new Map<number, RunSecond>();
   /** Requests scheduled per second index (seconds stored before the books count none). */
   readonly #scheduled = new Map<number, number>();
+  /** Seconds up to this index are closed: their histograms are let go. */
+  #closedUpTo = -1;
 
   add(second: RunSecond): void {
     // The verdicts are about the window; the drain is no second of it, warm-up is before it.
     if (second.phase !== 'measure') return;
-    const entry = windowSecondOf(second);
+    const part: RunSecond = { ...second, phases: null };
     const earlier = this.#seconds.get(second.second);
-    this.#seconds.set(second.second, earlier ? mergeWindowSecond(earlier, entry) : entry);
+    if (!earlier) this.#seconds.set(second.second, part);
+    else {
+      // A second already closed kept no histogram: the new part's percentiles then stand beside its own.
+      const parts = earlier.histogram === null && earlier.requests > 0 ? [earlier, { ...part, histogram: null }] : [earlier, part];
+      this.#seconds.set(second.second, mergeClientSeconds(parts));
+    }
     this.#scheduled.set(second.second, (this.#scheduled.get(second.second) ?? 0) + (second.scheduled ?? 0));
+    for (; this.#closedUpTo < second.second - OPEN_SECONDS; this.#closedUpTo++) {
+      const closing = this.#seconds.get(this.#closedUpTo + 1);
+      if (closing) closing.histogram = null;
+    }
   }
 
   seconds(): WindowSecond[] {
-    return [...this.#seconds.values()];
+    return [...this.#seconds.values()].map(windowSecondOf);
   }
 
   /** Requests scheduled over the given second indexes, or all of them. */

@@ -4,6 +4,7 @@
 // and the request phases') are stored as bytes and travel encoded; a reader that does not need them
 // (Compare, replay) leaves them out.
 
+import type { SecondClientMetrics, SecondServerMetrics } from '../../../app/runs/agent-protocol.ts';
 import type { RunSecond } from '../../../app/runs/run-second.ts';
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';
@@ -42,6 +43,43 @@ interface SampleRow {
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 const bytesOf = (encoded: string | null) => (encoded === null ? null : Buffer.from(encoded, 'base64'));
 
+type StoredColumn = Exclude<keyof SampleRow, 'run_id'>;
+
+/**
+ * Each stored column with the value it takes from a second: the INSERT is built from this list by
+ * name, so a new column is one line here (and its migration), never a position to count.
+ */
+const WRITTEN: { [Column in StoredColumn]: (sample: SampleInput) => SampleRow[Column] } = {
+  second: (sample) => sample.second,
+  client_index: (sample) => sample.clientIndex ?? 0,
+  phase: (sample) => sample.phase ?? 'measure',
+  scheduled: (sample) => sample.scheduled,
+  not_sent: (sample) => JSON.stringify(sample.notSent),
+  in_flight: (sample) => sample.inFlight,
+  requests: (sample) => sample.requests,
+  bytes: (sample) => sample.bytes,
+  errors: (sample) => JSON.stringify(sample.errors),
+  status_classes: (sample) => JSON.stringify(sample.statusClasses),
+  p50_us: (sample) => sample.p50Us,
+  p90_us: (sample) => sample.p90Us,
+  p99_us: (sample) => sample.p99Us,
+  max_us: (sample) => sample.maxUs,
+  histogram: (sample) => bytesOf(sample.histogram),
+  connect_histogram: (sample) => bytesOf(sample.phases?.connect ?? null),
+  waiting_histogram: (sample) => bytesOf(sample.phases?.waiting ?? null),
+  processing_histogram: (sample) => bytesOf(sample.phases?.processing ?? null),
+  with_connect: (sample) => sample.phases?.withConnect ?? null,
+  client_metrics: (sample) => json(sample.clientMetrics),
+  server_metrics: (sample) => json(sample.serverMetrics),
+};
+const WRITTEN_COLUMNS = Object.keys(WRITTEN) as StoredColumn[];
+
+function rowOf(runId: number, sample: SampleInput): Record<keyof SampleRow, unknown> {
+  const row = { run_id: runId } as Record<keyof SampleRow, unknown>;
+  for (const column of WRITTEN_COLUMNS) row[column] = WRITTEN[column](sample);
+  return row;
+}
+
 /** Every column but the histogram (the read model of Compare and replay skips decoding those). */
 const COLUMNS_BUT_HISTOGRAM =
   'run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes, p50_us, p90_us, p99_us, max_us, with_connect, client_metrics, server_metrics';
@@ -70,8 +108,8 @@ function toSecond(row: SampleRow): RunSecond {
       row.with_connect === null
         ? null
         : { connect: base64Of(row.connect_histogram), waiting: base64Of(row.waiting_histogram), processing: base64Of(row.processing_histogram), withConnect: row.with_connect },
-    clientMetrics: parseJsonColumn<Record<string, number> | null>(row.client_metrics, null),
-    serverMetrics: parseJsonColumn<Record<string, number> | null>(row.server_metrics, null),
+    clientMetrics: parseJsonColumn<SecondClientMetrics | null>(row.client_metrics, null),
+    serverMetrics: parseJsonColumn<SecondServerMetrics | null>(row.server_metrics, null),
   };
 }
 
@@ -83,38 +121,10 @@ export class SamplesRepository {
   readonly #measuredButHistograms;
 
   constructor(db: Db) {
-    this.#insert = db.prepare(
-      `INSERT INTO sample (run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes,
-         p50_us, p90_us, p99_us, max_us, histogram, connect_histogram, waiting_histogram, processing_histogram, with_connect, client_metrics, server_metrics)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const columns = ['run_id', ...WRITTEN_COLUMNS];
+    this.#insert = db.prepare(`INSERT INTO sample (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`);
     this.#appendBatch = db.transaction((runId: number, samples: readonly SampleInput[]) => {
-      for (const sample of samples) {
-        this.#insert.run(
-          runId,
-          sample.second,
-          sample.clientIndex ?? 0,
-          sample.phase ?? 'measure',
-          sample.scheduled,
-          JSON.stringify(sample.notSent),
-          sample.inFlight,
-          sample.requests,
-          sample.bytes,
-          JSON.stringify(sample.errors),
-          JSON.stringify(sample.statusClasses),
-          sample.p50Us,
-          sample.p90Us,
-          sample.p99Us,
-          sample.maxUs,
-          bytesOf(sample.histogram),
-          bytesOf(sample.phases?.connect ?? null),
-          bytesOf(sample.phases?.waiting ?? null),
-          bytesOf(sample.phases?.processing ?? null),
-          sample.phases?.withConnect ?? null,
-          json(sample.clientMetrics),
-          json(sample.serverMetrics),
-        );
-      }
+      for (const sample of samples) this.#insert.run(rowOf(runId, sample));
     });
     this.#all = db.prepare('SELECT * FROM sample WHERE run_id = ? ORDER BY second, client_index');
     this.#allButHistograms = db.prepare(`SELECT ${COLUMNS_BUT_HISTOGRAM}, ${NO_HISTOGRAMS} FROM sample WHERE run_id = ? ORDER BY second, client_index`);

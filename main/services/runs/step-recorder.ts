@@ -8,7 +8,7 @@
 
 import type { LoadSampleLine, ServerMetrics } from '../../../app/runs/agent-protocol.ts';
 import type { Bottleneck } from '../../../app/runs/bottleneck.ts';
-import { summarySecondOf, type RunSecond } from '../../../app/runs/run-second.ts';
+import { runSecondOf, summarySecondOf, type RunSecond } from '../../../app/runs/run-second.ts';
 import { intervalBalances, type RunSummary } from '../../../app/runs/run-summary.ts';
 import { RunTally, type SummaryRules } from '../../../app/runs/summarize-run.ts';
 import type { ClientVerdict } from '../../../app/runs/runs.ts';
@@ -44,27 +44,9 @@ export class StepRecorder {
    * second's time is stored on Benchlab's clock, so the seconds of several clients line up.
    */
   secondOf(line: LoadSampleLine, server: ServerMetrics | null, client: { index: number; offsetMs: number } = { index: 0, offsetMs: 0 }): RunSecond {
-    return {
-      // Stored seconds count from 0 after the warm-up; a warm-up second keeps the agent's index.
-      second: line.phase === 'warmup' ? line.second : this.#stored[client.index]!,
-      clientIndex: client.index,
-      phase: line.phase,
-      scheduled: line.scheduled,
-      notSent: line.notSent,
-      inFlight: line.inFlight,
-      requests: line.requests,
-      bytes: line.bytes,
-      errors: line.errors,
-      statusClasses: line.status,
-      p50Us: line.p50Us,
-      p90Us: line.p90Us,
-      p99Us: line.p99Us,
-      maxUs: line.maxUs,
-      histogram: line.histogram,
-      phases: line.phases,
-      clientMetrics: numbersOnly({ ...line.client, at: line.at - client.offsetMs, durationMs: line.durationMs }),
-      serverMetrics: server ? flattenServer(server) : null,
-    };
+    // Stored seconds count from 0 after the warm-up; a warm-up second keeps the agent's index.
+    const second = line.phase === 'warmup' ? line.second : this.#stored[client.index]!;
+    return runSecondOf(line, server, { second, clientIndex: client.index, offsetMs: client.offsetMs });
   }
 
   /**
@@ -110,20 +92,4 @@ export class StepRecorder {
     auditBooks(this.runId, status, result.summary);
     return { summary: result.summary, bottleneck: result.bottleneck };
   }
-}
-
-/** Server metrics as stored: numbers only, TCP states as `tcp.<STATE>`. */
-export function flattenServer(server: ServerMetrics): Record<string, number> {
-  const flat: Record<string, number> = {};
-  for (const [key, value] of Object.entries(server)) {
-    if (key === 'tcp') for (const [state, count] of Object.entries(server.tcp)) flat[`tcp.${state}`] = count;
-    else if (typeof value === 'number') flat[key] = value;
-  }
-  return flat;
-}
-
-function numbersOnly(record: Record<string, unknown>): Record<string, number> {
-  const numbers: Record<string, number> = {};
-  for (const [key, value] of Object.entries(record)) if (typeof value === 'number') numbers[key] = value;
-  return numbers;
 }
