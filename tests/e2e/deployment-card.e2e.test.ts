@@ -124,9 +124,13 @@ profile:
       await templates.open();
       await templates.target('lab-server', PORT + 1);
       await templates.deploy('node', 'sync');
-      const refused = templates.card('node').getByTestId('template-deploy-refused');
-      await refused.waitFor();
-      assert.match(await refused.innerText(), /^lab-server is held by plan "Overnight" of the benchlab CLI \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) was not deployed and nothing on lab-server was touched\. Deploy once that plan has ended, or choose another host\.$/);
+      // Refused at its first step, on the card beside the button that asked.
+      await templates.waitForState('lab-server', 'failed');
+      const refused = templates.card('node').getByTestId('deployment-message');
+      assert.match(
+        await refused.innerText(),
+        /^Deploying Node\.js \(node:http\) to lab-server failed at "[^"]+": lab-server is held by plan "Overnight" of the benchlab CLI \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) was not deployed and nothing on lab-server was touched\. Deploy once that plan has ended, or choose another host\.$/,
+      );
       assert.equal(await page.getByTestId('templates-error').count(), 0, 'said once, beside the button');
       assert.equal(await refused.isVisible(), true);
       await page.screenshot({ path: join(tmpdir(), 'benchlab-deploy-refused.png'), fullPage: false });

@@ -53,7 +53,7 @@ describe("a deploy against a plan's hold of the server host", { skip: skip ?? fa
 
     const other = await cli(app.dir, ['deploy', 'lab-server', 'node:async', '--port', String(PORT)]);
     assert.equal(other.code, 2, other.stderr);
-    assert.match(other.stderr, /lab-server is held by plan "Overnight" of Benchlab in web mode \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) was not deployed and nothing on lab-server was touched/);
+    assert.match(other.stderr, /failed at "check the host and its runtimes": lab-server is held by plan "Overnight" of Benchlab in web mode \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) was not deployed and nothing on lab-server was touched/);
 
     const own = await app.call('templates.deploy', { hostId: app.serverId, templateId: 'node', variant: 'async', port: PORT });
     assert.equal(own.ok, false);

@@ -38,7 +38,7 @@ function describeRecord(text: string): string {
 }
 
 /** Holds the host, or refuses with who holds it. A host without flock is not held (said in `unheld`). */
-export async function holdHost(transport: HostTransport, hostName: string, run: string, record: HoldRecord): Promise<HostHold & { unheld: string | null }> {
+export async function holdHost(transport: HostTransport, hostName: string, run: string, record: HoldRecord, signal?: AbortSignal): Promise<HostHold & { unheld: string | null }> {
   let out = '';
   let answered: (line: string) => void = () => undefined;
   const answer = new Promise<string>((resolve) => (answered = resolve));
@@ -51,7 +51,12 @@ export async function holdHost(transport: HostTransport, hostName: string, run: 
   });
   void keeper.exited.then(() => answered(out.trim() || 'ended'));
   const timer = setTimeout(() => answered('timeout'), ANSWER_MS);
-  const line = await answer.finally(() => clearTimeout(timer));
+  const abort = () => answered('cancelled');
+  signal?.addEventListener('abort', abort, { once: true });
+  const line = await answer.finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abort);
+  });
   const release = async () => {
     keeper.end();
     const bounded = new Promise((resolve) => setTimeout(resolve, RELEASE_MS).unref?.());
@@ -61,6 +66,7 @@ export async function holdHost(transport: HostTransport, hostName: string, run: 
   await release();
   if (line === 'no-flock') return { release: async () => undefined, unheld: `${hostName} has no flock (util-linux): two plans there at once are not prevented` };
   if (line.startsWith('busy')) throw new ApiError('conflict', `${hostName} is held by ${describeRecord(line.slice(5))}`);
+  if (line === 'cancelled') throw new ApiError('cancelled', `holding ${hostName} was cancelled`);
   throw new ApiError('unavailable', `cannot hold ${hostName} for the plan: ${line === 'timeout' ? 'the host did not answer' : line}`);
 }
 
@@ -76,12 +82,14 @@ export async function holdForDeploy(
   record: HoldRecord,
   templateName: string,
   warn: (message: string) => void,
+  signal?: AbortSignal,
 ): Promise<HostHold> {
   try {
-    const held = await holdHost(transport, hostName, run, record);
+    const held = await holdHost(transport, hostName, run, record, signal);
     if (held.unheld) warn(held.unheld);
     return held;
   } catch (error) {
+    if (error instanceof ApiError && error.code === 'cancelled') throw error;
     if (error instanceof ApiError && error.code === 'conflict') {
       throw new ApiError('conflict', `${error.message}: ${templateName} was not deployed and nothing on ${hostName} was touched. Deploy once that plan has ended, or choose another host.`);
     }

@@ -180,18 +180,8 @@ export class TemplateService {
 
     await this.#connectChecks.settled(hostId);
     this.#refuseWhileClosing();
-    // Not a plan's deploy: it holds the host while it runs, so a plan holding it refuses it (named), and a plan started meanwhile waits its turn.
-    const hold = options.held
-      ? null
-      : await holdForDeploy(transport, host.name, await this.#runDir(transport), this.#holdRecord(`a deploy of ${entry.manifest.name}`), entry.manifest.name, (message) =>
-          this.#options.log.warn('templates', message),
-        );
     const again = this.#active.get(hostId);
-    if (again !== current || this.#closing) {
-      await hold?.release();
-      this.#refuseWhileClosing();
-      throw new ApiError('conflict', `${host.name} changed while this deploy waited; try again`);
-    }
+    if (again !== current) throw new ApiError('conflict', `${host.name} changed while this deploy waited; try again`);
     const previous = current;
     const active: Active = {
       id: randomUUID(),
@@ -224,12 +214,12 @@ export class TemplateService {
       stopping: false,
     };
     this.#active.set(hostId, active);
-    const work = this.#pipeline(active, entry, host, transport, previous, typeof options.replace === 'string' ? options.replace : null).finally(() => hold?.release());
+    const work = this.#pipeline(active, entry, host, transport, previous, typeof options.replace === 'string' ? options.replace : null, options.held === true);
     active.settled = work.catch(() => undefined);
     return work;
   }
 
-  async #pipeline(active: Active, entry: CatalogEntry, host: Host, transport: HostTransport, previous: Active | undefined, replace: string | null): Promise<Deployment> {
+  async #pipeline(active: Active, entry: CatalogEntry, host: Host, transport: HostTransport, previous: Active | undefined, replace: string | null, held: boolean): Promise<Deployment> {
     const started = Date.now();
     const { manifest } = entry;
     const { deployment } = active;
@@ -239,12 +229,16 @@ export class TemplateService {
       this.#update(active, { state, step: { id: named.id, label: named.label, index: index + 1, total: DEPLOY_STEPS.length, detail, progress: null } });
     };
     let startedServer = false;
+    let hold: HostHold | null = null;
     try {
       this.#log(`${host.name}: deploying ${manifest.name} (${deployment.variant}) on port ${deployment.port}`);
       step(0, 'checking');
       const facts = await probeHost(transport, this.#options.runtimePath, signal);
       const root = this.#options.remoteRoot ?? benchlabRoot(facts);
       const run = `${root}/run/${safeName(facts.hostname)}`;
+      // Not a plan's deploy: it holds the host until it has ended, so a plan holding it refuses it
+      // (named) before anything is touched, and a plan started meanwhile is refused naming it.
+      if (!held) hold = await holdForDeploy(transport, host.name, run, this.#holdRecord(`a deploy of ${manifest.name}`), manifest.name, (message) => this.#options.log.warn('templates', message), signal);
       active.run = run;
       this.#requireTools(host, facts);
       const verdict = judgeRequirements(requirementsFor(manifest, deployment.variant), facts, PORTABLE_NODE_MAJOR);
@@ -377,6 +371,7 @@ export class TemplateService {
       throw await this.#fail(active, host, transport, error, startedServer);
     } finally {
       active.controller = null;
+      await hold?.release();
     }
   }
 
