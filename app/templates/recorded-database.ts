@@ -5,7 +5,7 @@
 
 import { DatabaseFacts, RECORDED_SETTINGS } from './template-database.ts';
 
-const KIND_NAMES: Record<DatabaseFacts['kind'], string> = { postgresql: 'PostgreSQL' };
+const KIND_NAMES: Record<DatabaseFacts['kind'], string> = { postgresql: 'PostgreSQL', mongod: 'MongoDB', ferretdb: 'FerretDB' };
 
 /** The facts a session's config recorded; null for a session without a database or recorded before it was kept. */
 export function recordedDatabaseOf(config: Record<string, unknown>): DatabaseFacts | null {

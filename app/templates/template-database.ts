@@ -111,15 +111,22 @@ ANALYZE;
 `;
 }
 
+/** The servers a private database runs on: PostgreSQL, or for MongoDB's protocol the host's mongod or FerretDB. */
+export const DATABASE_SERVERS = ['postgresql', 'mongod', 'ferretdb'] as const;
+
 /** What the deployment records of its database (never a password). */
 export const DatabaseFacts = z.object({
-  kind: z.literal('postgresql'),
-  /** The server's own version string, e.g. "15.14 (Debian 15.14-0+deb12u1)". */
+  kind: z.enum(DATABASE_SERVERS),
+  /**
+   * The server's own version string, e.g. "15.14 (Debian 15.14-0+deb12u1)"; mongod's "7.0.14";
+   * FerretDB's module version and the MongoDB version it answers as, "v1.24.2 (MongoDB 7.0.42)".
+   */
   version: z.string(),
   port: z.number(),
   name: z.string(),
+  /** The user the server connects as; "" for MongoDB's protocol (loopback only, no authentication). */
   user: z.string(),
-  /** RECORDED_SETTINGS as the running instance shows them (current_setting). */
+  /** RECORDED_SETTINGS as the running instance shows them (current_setting); the MongoDB servers' own. */
   settings: z.record(z.string(), z.string()),
 });
 export type DatabaseFacts = z.infer<typeof DatabaseFacts>;

@@ -135,13 +135,20 @@ export const RUNTIME_PLACEHOLDERS: Record<RuntimeName, readonly string[]> = {
 };
 
 /**
- * A database the template's servers use when its boolean knob is on: Benchlab starts a private
- * instance on the server host before the server and hands its URL over as {db.url} and BENCHLAB_DB_URL.
+ * A database the template's servers use when its knob asks for one: Benchlab starts a private
+ * instance on the server host before the server and hands its URL over as {db.url} and
+ * BENCHLAB_DB_URL. PostgreSQL only: a boolean knob (on starts it). With `mongodb` the template
+ * also speaks MongoDB's protocol: its knob is a choice of DATABASE_CHOICES.
  */
 const DatabaseNeed = z
-  .object({ kind: z.literal('postgresql', { error: 'must be "postgresql"' }), minVersion: z.number().int().min(9).max(1000), knob: KnobId })
+  .object({ kind: z.literal('postgresql', { error: 'must be "postgresql"' }), minVersion: z.number().int().min(9).max(1000), knob: KnobId, mongodb: z.boolean().default(false) })
   .strict();
 export type DatabaseNeed = z.infer<typeof DatabaseNeed>;
+
+/** The values of a database knob that offers MongoDB: none, the private PostgreSQL, or a private MongoDB-protocol database. */
+export const DATABASE_CHOICES = ['none', 'postgres', 'mongo'] as const;
+/** The database a deploy starts. */
+export type DatabaseKind = 'postgresql' | 'mongodb';
 
 /** The value of {db.url} and BENCHLAB_DB_URL when the database knob is off. */
 export const NO_DATABASE_URL = 'none';
@@ -223,19 +230,41 @@ function manifestProblems(manifest: Manifest): string[] {
   return problems;
 }
 
-/** A database endpoint needs the database; the database names a boolean knob that turns it on. */
+/** A database endpoint needs the database; the database names a knob that turns it on (boolean), or chooses it (with mongodb). */
 function databaseProblems(manifest: Manifest): string[] {
   const served = manifest.endpoints.filter((endpoint) => (DATABASE_ENDPOINTS as readonly string[]).includes(endpoint));
   if (!manifest.database) return served.length > 0 ? [`database: is required when the template serves ${served.map((endpoint) => `"${endpoint}"`).join(', ')}`] : [];
   const knob = manifest.knobs.find((candidate) => candidate.id === manifest.database!.knob);
   if (!knob) return [`database.knob: "${manifest.database.knob}" is not one of the knobs`];
+  if (manifest.database.mongodb) {
+    const values = knob.type === 'choice' ? [...knob.values].sort().join(',') : '';
+    if (values !== [...DATABASE_CHOICES].sort().join(',') || knob.default !== 'none') {
+      return [`database.knob: "${knob.id}" must be a choice of ${DATABASE_CHOICES.join(', ')} with the default none (database.mongodb is on)`];
+    }
+    return [];
+  }
   if (knob.type !== 'boolean') return [`database.knob: "${knob.id}" must be a boolean knob (on: Benchlab starts the database)`];
   return [];
 }
 
-/** The deploy starts the template's database: it declares one and its knob is on. */
+/** The database the deploy starts: the template declares one and its knob asks for it (on, postgres or mongo); null for none. */
+export function databaseKindOf(manifest: Pick<Manifest, 'database'>, settings: Pick<DeploySettings, 'knobs'>): DatabaseKind | null {
+  if (!manifest.database) return null;
+  const value = settings.knobs[manifest.database.knob];
+  if (value === true || value === 'postgres') return 'postgresql';
+  if (value === 'mongo' && manifest.database.mongodb) return 'mongodb';
+  return null;
+}
+
+/** The deploy starts the template's database: it declares one and its knob asks for it. */
 export function wantsDatabase(manifest: Pick<Manifest, 'database'>, settings: Pick<DeploySettings, 'knobs'>): boolean {
-  return manifest.database !== null && settings.knobs[manifest.database.knob] === true;
+  return databaseKindOf(manifest, settings) !== null;
+}
+
+/** A database knob that became a choice still takes the boolean plan files and drafts wrote before: on is postgres, off none. */
+function knobValueOf(manifest: Manifest, knob: Knob, value: KnobValue): KnobValue {
+  if (manifest.database?.mongodb && knob.id === manifest.database.knob && typeof value === 'boolean') return value ? 'postgres' : 'none';
+  return value;
 }
 
 /** The shared folders beside the template's own that its build reads (inputs "../<folder>"), each once. */
@@ -340,7 +369,7 @@ export function checkDeployChoice(manifest: Manifest, choice: DeployChoice): { o
   }
   const knobs: Record<string, KnobValue> = {};
   for (const knob of manifest.knobs) {
-    const value = Object.hasOwn(choice.knobs ?? {}, knob.id) ? choice.knobs![knob.id]! : knob.default;
+    const value = knobValueOf(manifest, knob, Object.hasOwn(choice.knobs ?? {}, knob.id) ? choice.knobs![knob.id]! : knob.default);
     const problem = knobProblem(knob, value);
     if (problem) problems.push({ path: ['knobs', knob.id], message: problem });
     else knobs[knob.id] = value;

@@ -40,9 +40,22 @@ await build({
   target: `node${manifest.engines?.node?.match(/\d+/)?.[0] ?? '18'}`,
   // ../node-common imports pg too: resolve every package from the template's node_modules.
   nodePaths: [join(folder, 'node_modules')],
-  // Optional native add-ons, left out: pg's binding is loaded only on request (pg.native), and
-  // restify runs without its DTrace probes when dtrace-provider cannot be loaded.
-  external: ['pg-native', 'dtrace-provider'],
+  // Optional native add-ons, left out: pg's binding is loaded only on request (pg.native),
+  // restify runs without its DTrace probes when dtrace-provider cannot be loaded, and the MongoDB
+  // driver (under Mongoose) loads its optional compression, Kerberos, cloud-auth, SOCKS and
+  // encryption packages only when a connection string asks for them.
+  external: [
+    'pg-native',
+    'dtrace-provider',
+    'kerberos',
+    'snappy',
+    '@mongodb-js/zstd',
+    '@aws-sdk/credential-providers',
+    'gcp-metadata',
+    'socks',
+    'aws4',
+    'mongodb-client-encryption',
+  ],
   // The CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as benchlabCreateRequire } from 'node:module'; const require = benchlabCreateRequire(import.meta.url);" },
   legalComments: 'eof',

@@ -24,8 +24,17 @@ function componentsText() {
   }
 }
 
-async function serve(options, listen) {
-  const database = createDatabase(process.env.BENCHLAB_DB_URL, poolSizePerProcess(options.workers), (message) => console.error(message));
+/** PostgreSQL's pool, or for a mongodb:// URL the template's MongoDB client (`mongo`, when it has one). */
+function databaseFor(url, options, mongo) {
+  const pool = poolSizePerProcess(options.workers);
+  const onError = (message) => console.error(message);
+  if (!url?.startsWith('mongodb://')) return createDatabase(url, pool, onError);
+  if (!mongo) throw new Error('this template has no MongoDB client: deploy it with the database postgres');
+  return mongo(url, pool, onError);
+}
+
+async function serve(options, listen, mongo) {
+  const database = databaseFor(process.env.BENCHLAB_DB_URL, options, mongo);
   await database.check();
   const routes = contractRoutes(createContract(options), database);
   const server = await listen(options.port, routes);
@@ -92,11 +101,15 @@ export function closeHandle(httpServer) {
   };
 }
 
-/** Runs the server this process is: the cluster's primary, or one that serves with `listen`. */
-export function runServer(listen) {
+/**
+ * Runs the server this process is: the cluster's primary, or one that serves with `listen`.
+ * `mongo` (createMongoDatabase of ./mongo.mjs) serves a mongodb:// database; only the templates
+ * that pass it bundle Mongoose.
+ */
+export function runServer(listen, { mongo } = {}) {
   const options = optionsFromCommandLine();
   if (options.workers > 1 && cluster.isPrimary) return supervise(options);
-  serve(options, listen).catch((error) => {
+  serve(options, listen, mongo).catch((error) => {
     console.error(`cannot serve on port ${options.port}: ${error.message}`);
     process.exit(1);
   });

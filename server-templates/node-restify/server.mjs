@@ -2,11 +2,13 @@
 // (../node-common/routes.mjs) on restify's router with its query parser, each answer sent with
 // res.sendRaw(), which writes the bytes and headers as given (restify's formatters would add a
 // charset the contract's Content-Type does not have). Everything else — the answers, the
-// database, cluster workers, stop — is ../node-common's, the same as the plain node template's.
+// database (PostgreSQL with pg, or MongoDB's protocol with Mongoose), cluster workers, stop — is
+// ../node-common's, the same as the plain node template's.
 // Bundled by ../node-common/build.mjs into dist/server.mjs.
 
 import restify from 'restify';
 import { answerOf, bytesOf } from '../node-common/routes.mjs';
+import { createMongoDatabase } from '../node-common/mongo.mjs';
 import { closeHandle, runServer } from '../node-common/serve.mjs';
 
 function listen(port, routes) {
@@ -32,4 +34,5 @@ function listen(port, routes) {
   });
 }
 
-runServer(listen);
+// The siege seed's restify talked to MongoDB through Mongoose: with the database mongo, so does this one.
+runServer(listen, { mongo: createMongoDatabase });

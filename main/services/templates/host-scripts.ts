@@ -4,6 +4,7 @@
 // liveness is read from /proc, so a zombie never counts as running.
 
 import { shellQuote } from '../../../app/common/shell-quote.ts';
+import { MONGO_FOLDER, STOP_MONGO_LINE } from './private-mongo.ts';
 import { DATABASE_FOLDER, STOP_DATABASE_LINE } from './private-postgres.ts';
 
 /** Where the probe looks for sbin tools a non-root login's PATH often lacks (apache2, httpd). */
@@ -119,6 +120,7 @@ kill "$watchdog" 2>/dev/null
 echo "$code" > exit-code.tmp && mv -f exit-code.tmp exit-code
 # The deployment's private database (if its knob was on) ends with its server.
 ${STOP_DATABASE_LINE}
+${STOP_MONGO_LINE}
 # Whatever the server left in the group (workers, children) goes with it.
 kill -KILL 0
 `;
@@ -145,7 +147,7 @@ hex=$(printf '%04X' ${port})
 if awk -v p=":$hex" 'FNR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null; then echo port-in-use; fi
 if cd ${shellQuote(run)} 2>/dev/null; then
   [ -f deployment.json ] && echo "deployment $(head -c 4096 deployment.json | tr -d '\\n')"
-  [ -d ${DATABASE_FOLDER} ] && echo database
+  { [ -d ${DATABASE_FOLDER} ] || [ -d ${MONGO_FOLDER} ]; } && echo database
   if same_boot; then
     sup=$(cat supervisor.pid 2>/dev/null)
     echo "supervisor $sup"
@@ -181,7 +183,7 @@ export function startScript(spec: StartSpec): string {
   return `{
 umask 022
 # A fresh run dir, but for the private database the deploy has just started in it.
-mkdir -p ${run} && cd ${run} && find . -mindepth 1 -maxdepth 1 ! -name ${DATABASE_FOLDER} -exec rm -rf {} + || { echo "error cannot create the run dir"; exit 1; }
+mkdir -p ${run} && cd ${run} && find . -mindepth 1 -maxdepth 1 ! -name ${DATABASE_FOLDER} ! -name ${MONGO_FOLDER} -exec rm -rf {} + || { echo "error cannot create the run dir"; exit 1; }
 printf '%s\\n' ${shellQuote(spec.deploymentJson)} > deployment.json
 cat /proc/sys/kernel/random/boot_id > boot-id 2>/dev/null
 date +%s > heartbeat
@@ -295,6 +297,7 @@ if same_boot; then
   fi
 fi
 ${STOP_DATABASE_LINE}
+${STOP_MONGO_LINE}
 for f in ${files}; do [ -f "$f" ] && tail -n 40 "$f" | sed 's/^/log /'; done
 cd / && rm -rf ${shellQuote(run)}
 echo "stopped $how"

@@ -1,0 +1,161 @@
+// The seed of a deployment's MongoDB-protocol database, the same on FerretDB and on a host's own
+// mongod: the contract's `docs` collection anew with random documents, then the facts the
+// deployment records (`version <v>` and `setting <name> <value>` lines, read from the server).
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/bson"
+	"go.mongodb.org/mongo-driver/bson/primitive"
+	"go.mongodb.org/mongo-driver/mongo"
+	"go.mongodb.org/mongo-driver/mongo/options"
+)
+
+// How long the server may take to answer its first ping (FerretDB at once; a mongod on a slow disk
+// creates its journal first).
+const readyWithin = 60 * time.Second
+
+func letters(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte('a' + rand.IntN(26))
+	}
+	return string(b)
+}
+
+// connect returns a client once the server answers a ping, waiting up to readyWithin.
+func connect(ctx context.Context, raw string) (*mongo.Client, error) {
+	client, err := mongo.Connect(ctx, options.Client().ApplyURI(raw).SetServerSelectionTimeout(2*time.Second))
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(readyWithin)
+	for {
+		if err = client.Ping(ctx, nil); err == nil {
+			return client, nil
+		}
+		if time.Now().After(deadline) {
+			client.Disconnect(context.Background())
+			return nil, fmt.Errorf("the database did not answer within %s: %w", readyWithin, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func seed(args []string) error {
+	values, err := flags(args, "url", "docs")
+	if err != nil {
+		return err
+	}
+	count, err := strconv.Atoi(values["docs"])
+	if err != nil || count < 0 {
+		return fmt.Errorf("--docs must be a whole number, got %q", values["docs"])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), readyWithin+60*time.Second)
+	defer cancel()
+	client, err := connect(ctx, values["url"])
+	if err != nil {
+		return err
+	}
+	defer client.Disconnect(context.Background())
+	db := client.Database(dbName(values["url"]))
+	docs := db.Collection("docs")
+	if err = docs.Drop(ctx); err != nil {
+		return fmt.Errorf("cannot drop docs: %w", err)
+	}
+	rows := make([]any, count)
+	for i := range rows {
+		rows[i] = bson.D{{Key: "title", Value: letters(10)}, {Key: "body", Value: letters(100)}, {Key: "count", Value: 1 + rand.IntN(10000)}}
+	}
+	if count > 0 {
+		if _, err = docs.InsertMany(ctx, rows); err != nil {
+			return fmt.Errorf("cannot seed docs: %w", err)
+		}
+	}
+	return printFacts(ctx, client.Database("admin"))
+}
+
+// dbName is the URL's database, `benchlab` when it names none.
+func dbName(raw string) string {
+	if parsed, err := url.Parse(raw); err == nil && strings.Trim(parsed.Path, "/") != "" {
+		return strings.Trim(parsed.Path, "/")
+	}
+	return "benchlab"
+}
+
+// printFacts prints the server's version and what it says of its storage; a setting the server
+// does not report is left out.
+func printFacts(ctx context.Context, admin *mongo.Database) error {
+	var build bson.M
+	if err := admin.RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&build); err != nil {
+		return fmt.Errorf("cannot read buildInfo: %w", err)
+	}
+	fmt.Printf("version %v\n", build["version"])
+	var status bson.M
+	if admin.RunCommand(ctx, bson.D{{Key: "serverStatus", Value: 1}}).Decode(&status) == nil {
+		if engine, ok := status["storageEngine"].(bson.M); ok {
+			if name, ok := engine["name"]; ok {
+				fmt.Printf("setting storageEngine %v\n", name)
+			}
+		}
+		if tiger, ok := status["wiredTiger"].(bson.M); ok {
+			if cache, ok := tiger["cache"].(bson.M); ok {
+				if bytes, ok := cache["maximum bytes configured"]; ok {
+					fmt.Printf("setting wiredTigerCacheBytes %v\n", bytes)
+				}
+			}
+		}
+	}
+	fmt.Println("seeded")
+	return nil
+}
+
+// showDocs prints how many documents `docs` holds, then the 100 newest (by _id, descending) as
+// the contract's JSON objects, one a line: what /docs should have answered.
+func showDocs(args []string) error {
+	values, err := flags(args, "url")
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), readyWithin+30*time.Second)
+	defer cancel()
+	client, err := connect(ctx, values["url"])
+	if err != nil {
+		return err
+	}
+	defer client.Disconnect(context.Background())
+	docs := client.Database(dbName(values["url"])).Collection("docs")
+	total, err := docs.CountDocuments(ctx, bson.D{})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("count %d\n", total)
+	cursor, err := docs.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: -1}}).SetLimit(100))
+	if err != nil {
+		return err
+	}
+	defer cursor.Close(ctx)
+	for cursor.Next(ctx) {
+		var doc struct {
+			ID    primitive.ObjectID `bson:"_id"`
+			Title string             `bson:"title"`
+			Body  string             `bson:"body"`
+			Count int64              `bson:"count"`
+		}
+		if err = cursor.Decode(&doc); err != nil {
+			return err
+		}
+		line, _ := json.Marshal(map[string]any{"id": doc.ID.Hex(), "title": doc.Title, "body": doc.Body, "count": doc.Count})
+		fmt.Println(string(line))
+	}
+	return cursor.Err()
+}

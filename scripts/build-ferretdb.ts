@@ -1,0 +1,101 @@
+// `npm run build:ferretdb`: builds the private MongoDB-protocol database Benchlab ships to server
+// hosts without a mongod (agent/ferretdb: FerretDB v1 embedded on its SQLite backend, with the
+// seeding and facts commands) into one static binary, out/ferretdb/benchlab-ferretdb-linux-amd64
+// (CGO_ENABLED=0, -trimpath, without FerretDB's PostgreSQL backend), as the native engine is built:
+// on this machine, skipped while the hash of its sources (go.mod, go.sum, its Go files and how it
+// is built) is the one in out/ferretdb/ferretdb-hash.txt. Go's own build cache keeps a rebuild
+// after a fresh checkout short; a cold one compiles FerretDB and SQLite in Go, minutes on two
+// cores. Deploys build it on first use (main/services/templates/ferretdb-binary.ts).
+
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { FERRETDB_ARCH, ferretdbFileName } from '../app/templates/template-mongo.ts';
+import { stepInputsHash } from '../main/services/templates/local-build.ts';
+
+const REPO_ROOT = resolve(import.meta.dirname, '..');
+export const FERRETDB_SOURCE_DIR = join(REPO_ROOT, 'agent', 'ferretdb');
+export const FERRETDB_OUT_DIR = join(REPO_ROOT, 'out', 'ferretdb');
+const HASH_FILE = 'ferretdb-hash.txt';
+const BUILD_TIMEOUT_MS = 30 * 60_000;
+/** Static, reproducible, stripped; FerretDB's PostgreSQL backend left out (SQLite serves). */
+const GO_BUILD_ARGS = ['build', '-trimpath', '-buildvcs=false', '-tags=ferretdb_no_postgresql', '-ldflags=-s -w'];
+const GO_BUILD_ENV = { CGO_ENABLED: '0', GOOS: 'linux', GOARCH: FERRETDB_ARCH, GOTOOLCHAIN: 'local' };
+
+export type FerretdbBuild = { status: 'built' | 'up-to-date'; hash: string; binary: string } | { status: 'unavailable'; reason: string };
+
+async function findGo(): Promise<string | null> {
+  for (const candidate of ['go', '/usr/local/go/bin/go']) {
+    const works = await promisify(execFile)(candidate, ['version'], { timeout: 30_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (works) return candidate;
+  }
+  return null;
+}
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && ((entry.name.endsWith('.go') && !entry.name.endsWith('_test.go')) || entry.name === 'go.mod' || entry.name === 'go.sum'))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** The hash of the sources and of how they are built; null without sources. */
+export async function ferretdbSourceHash(sourceDir = FERRETDB_SOURCE_DIR): Promise<string | null> {
+  if (!existsSync(join(sourceDir, 'go.mod'))) return null;
+  const step = {
+    name: 'ferretdb',
+    command: ['env', ...Object.entries(GO_BUILD_ENV).map(([name, value]) => `${name}=${value}`), 'go', ...GO_BUILD_ARGS],
+    artifacts: [ferretdbFileName()],
+    inputs: await sourceFiles(sourceDir),
+    timeoutSeconds: BUILD_TIMEOUT_MS / 1000,
+  };
+  return stepInputsHash(sourceDir, step);
+}
+
+/** Builds the binary unless it exists and was built from these very sources. */
+export async function buildFerretdb(options: { sourceDir?: string; outDir?: string } = {}): Promise<FerretdbBuild> {
+  const sourceDir = options.sourceDir ?? FERRETDB_SOURCE_DIR;
+  const outDir = options.outDir ?? FERRETDB_OUT_DIR;
+  const hash = await ferretdbSourceHash(sourceDir);
+  if (hash === null) return { status: 'unavailable', reason: `its sources are missing (${join(sourceDir, 'go.mod')})` };
+  const binary = join(outDir, ferretdbFileName());
+  const stamp = (await readFile(join(outDir, HASH_FILE), 'utf8').catch(() => '')).trim();
+  if (stamp === hash && existsSync(binary)) return { status: 'up-to-date', hash, binary };
+  const go = await findGo();
+  if (!go) return { status: 'unavailable', reason: 'Go is not installed on this machine (no go on PATH nor /usr/local/go/bin/go)' };
+  await mkdir(outDir, { recursive: true });
+  await rm(join(outDir, HASH_FILE), { force: true });
+  // Built beside its place and renamed into it: an upload meanwhile reads the old file or the new one.
+  const partial = `${binary}.${process.pid}.partial`;
+  try {
+    await promisify(execFile)(go, [...GO_BUILD_ARGS, '-o', partial, '.'], {
+      cwd: sourceDir,
+      timeout: BUILD_TIMEOUT_MS,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, ...GO_BUILD_ENV },
+    });
+  } catch (error) {
+    await rm(partial, { force: true });
+    const said = String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message;
+    throw new Error(`FerretDB did not build for linux/${FERRETDB_ARCH}:\n${said.split('\n').slice(-15).join('\n')}`, { cause: error });
+  }
+  await rename(partial, binary);
+  await writeFile(join(outDir, HASH_FILE), `${hash}\n`);
+  return { status: 'built', hash, binary };
+}
+
+if (import.meta.main) {
+  const started = Date.now();
+  const result = await buildFerretdb().catch((error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(1);
+  });
+  if (result.status === 'unavailable') console.log(`FerretDB: not built: ${result.reason}; deploys with the database mongo need the host's own mongod`);
+  else console.log(`FerretDB: ${result.binary}, ${result.status === 'built' ? `built in ${((Date.now() - started) / 1000).toFixed(1)} s` : 'up to date (sources unchanged)'}, sources sha256 ${result.hash.slice(0, 12)}`);
+}
