@@ -141,7 +141,7 @@ export const RUNTIME_PLACEHOLDERS: Record<RuntimeName, readonly string[]> = {
  * also speaks MongoDB's protocol: its knob is a choice of DATABASE_CHOICES.
  */
 const DatabaseNeed = z
-  .object({ kind: z.literal('postgresql', { error: 'must be "postgresql"' }), minVersion: z.number().int().min(9).max(1000), knob: KnobId, mongodb: z.boolean().default(false) })
+  .object({ kind: z.literal('postgresql', { error: 'must be "postgresql"' }), minVersion: z.number().int().min(9).max(1000), knob: KnobId, mongodb: z.boolean().optional() })
   .strict();
 export type DatabaseNeed = z.infer<typeof DatabaseNeed>;
 

@@ -5,7 +5,8 @@
 // Variant "blocking" blocks only where the endpoint itself waits — /sleep's sleep and /file's disk
 // read — and moves exactly that onto the worker pool with executeBlocking. CPU work (/fib,
 // /concat) stays on the event loop in both: it computes, it does not wait. The database endpoints
-// use the reactive PostgreSQL client (PgDatabase) in both variants: it never blocks. With the knob
+// use the reactive PostgreSQL client (PgDatabase) or the MongoDB client (MongoDatabase) in both
+// variants: neither blocks. With the knob
 // language rhino or nashorn, /hello, /json, /fib and /concat are computed by this instance's own
 // JavaScript engine (ScriptBodies), made in start() on its event loop.
 
@@ -33,15 +34,15 @@ final class BenchVerticle extends VerticleBase {
     private final Payload payload;
     /** The payload read at start, as a Buffer once: served when it is kept in memory. */
     private final Buffer inMemory;
-    /** Null when the template runs without a database (knob database off). */
-    private final PgDatabase database;
+    /** Null when the template runs without a database (knob database none). */
+    private final Database database;
     /** "java", "rhino" or "nashorn"; `script` is the JavaScript handlers' source (null for java). */
     private final String language;
     private final String script;
     /** This instance's JavaScript handlers, or null when Java computes (Endpoints' own). */
     private Bodies bodies;
 
-    BenchVerticle(int port, boolean blocking, Payload payload, PgDatabase database, String language, String script) {
+    BenchVerticle(int port, boolean blocking, Payload payload, Database database, String language, String script) {
         this.port = port;
         this.blocking = blocking;
         this.payload = payload;

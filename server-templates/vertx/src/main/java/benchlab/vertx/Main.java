@@ -1,6 +1,6 @@
 // Benchlab's Vert.x template: deploys N instances of BenchVerticle on the given port, started from
 // the command line Benchlab renders from template.json, with the database of BENCHLAB_DB_URL when
-// there is one (checked before the server listens) and the handlers' language (knob language:
+// there is one (PostgreSQL, or MongoDB's protocol for a mongodb:// URL; checked before the server listens) and the handlers' language (knob language:
 // java, or the script --script on rhino or nashorn). Owns the worker pool size (used only by the
 // "blocking" variant's executeBlocking) and a clean stop on SIGTERM.
 
@@ -31,7 +31,10 @@ public final class Main {
         String script = language.equals("java") ? null : Files.readString(options.path("--script"));
         // Compiled once here too, so that a broken script or engine fails the start, and for the start line.
         String languageLine = script == null ? "handlers in Java" : "handlers in JavaScript on " + ScriptBodies.create(language, script).engine();
-        DatabaseUrl databaseUrl = DatabaseUrl.fromEnvironment(options);
+        // mongodb:// is the database mongo (MongoDatabase); anything else is PostgreSQL's URL or none.
+        String rawUrl = System.getenv(DatabaseUrl.ENVIRONMENT_VARIABLE);
+        boolean mongo = rawUrl != null && rawUrl.startsWith(MongoDatabase.SCHEME);
+        DatabaseUrl databaseUrl = mongo ? null : DatabaseUrl.fromEnvironment(options);
 
         // One event loop per instance at least, so that N instances really are N loops in parallel.
         VertxOptions vertxOptions = new VertxOptions()
@@ -39,13 +42,14 @@ public final class Main {
                 .setWorkerPoolSize(workerPoolSize);
         Vertx vertx = Vertx.vertx(vertxOptions);
         boolean blocking = variant.equals("blocking");
-        PgDatabase database = databaseUrl == null ? null : PgDatabase.open(vertx, databaseUrl, vertxOptions.getEventLoopPoolSize());
+        Database database = mongo ? MongoDatabase.open(vertx, rawUrl)
+                : databaseUrl == null ? null : PgDatabase.open(vertx, databaseUrl, vertxOptions.getEventLoopPoolSize());
         if (database != null) {
             try {
                 database.check().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             } catch (Exception error) {
                 Throwable cause = error.getCause() != null ? error.getCause() : error;
-                System.err.println("benchlab-vertx: cannot connect to the database " + databaseUrl.describe() + ": " + cause);
+                System.err.println("benchlab-vertx: cannot connect to the database " + (mongo ? rawUrl : databaseUrl.describe()) + ": " + cause);
                 vertx.close();
                 System.exit(1);
             }

@@ -28,7 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
-final class PgDatabase {
+final class PgDatabase implements Database {
     private final DatabaseUrl url;
     private final Pool pool;
 
@@ -48,11 +48,13 @@ final class PgDatabase {
     }
 
     /** One round trip before the server listens, so that a database out of reach fails the start. */
-    Future<Void> check() {
+    @Override
+    public Future<Void> check() {
         return pool.query("SELECT 1").execute().mapEmpty();
     }
 
-    Future<Reply> answer(Query query) {
+    @Override
+    public Future<Reply> answer(Query query) {
         return switch (query.kind()) {
             case DB -> selectWorld(DatabaseEndpoints.randomId()).map(DatabaseEndpoints::world);
             case QUERIES -> selectWorlds(IntStream.generate(DatabaseEndpoints::randomId).limit(query.count()).toArray())
@@ -110,11 +112,13 @@ final class PgDatabase {
     }
 
     /** For the start line: where the pool connects and how many connections it holds. */
-    String describe() {
+    @Override
+    public String describe() {
         return "database " + url.describe() + ", pool " + DatabaseUrl.poolSize();
     }
 
-    Future<Void> close() {
+    @Override
+    public Future<Void> close() {
         return pool.close();
     }
 }
