@@ -7,6 +7,7 @@ import {
   postgresUrl,
   renderStartArgv,
   requirementsFor,
+  databaseKindOf,
   resolveDeploySettings,
   serverEnvironment,
   sharedFolders,
@@ -200,6 +201,48 @@ describe('the database a template declares', () => {
     assert.deepEqual(serverEnvironment(parsed, null), { BENCHLAB_DB_URL: 'none' });
     assert.deepEqual(serverEnvironment(valid(), url), {}, 'a template without a database gets no variable');
     assert.equal(toCommandLine(['/usr/bin/node', 's.mjs'], { BENCHLAB_DB_URL: "it's" }), `'env' 'BENCHLAB_DB_URL=it'\\''s' '/usr/bin/node' 's.mjs'`);
+  });
+});
+
+describe('a database knob that offers MongoDB too', () => {
+  const withMongo = {
+    endpoints: ['hello', 'health', 'docs'],
+    knobs: [{ id: 'database', name: 'Database', description: 'none, PostgreSQL or MongoDB', type: 'choice', values: ['none', 'postgres', 'mongo'], default: 'none' }],
+    database: { kind: 'postgresql', minVersion: 13, knob: 'database', mongodb: true },
+    payload: null,
+    start: ['{node}', '{dir}/server.mjs', '--port', '{port}'],
+  };
+
+  test('with mongodb the knob must be the choice none, postgres, mongo (default none)', () => {
+    assert.equal(valid(withMongo).database?.mongodb, true);
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...withMongo, knobs: [{ id: 'database', name: 'D', description: 'd', type: 'boolean', default: false }] }, /"database" must be a choice of none, postgres, mongo/],
+      [{ ...withMongo, knobs: [{ ...withMongo.knobs[0], values: ['none', 'mongo'] }] }, /must be a choice of none, postgres, mongo/],
+      [{ ...withMongo, knobs: [{ ...withMongo.knobs[0], default: 'mongo' }] }, /with the default none/],
+      [{ ...withMongo, database: { kind: 'postgresql', minVersion: 13, knob: 'database' } }, /"database" must be a boolean knob/],
+    ];
+    for (const [overrides, error] of cases) {
+      const result = parse(overrides);
+      assert.equal(result.ok, false, String(error));
+      if (!result.ok) assert.match(result.error, error);
+    }
+  });
+
+  test('the choice names the database; the booleans older plan files wrote still mean PostgreSQL and none', () => {
+    const parsed = valid(withMongo);
+    const kindFor = (database: string | boolean | undefined) => {
+      const resolved = resolveDeploySettings(parsed, { knobs: database === undefined ? {} : { database } });
+      assert.ok(resolved.ok, resolved.ok ? '' : resolved.errors.join('; '));
+      return [resolved.settings.knobs.database, databaseKindOf(parsed, resolved.settings)];
+    };
+    assert.deepEqual(kindFor(undefined), ['none', null]);
+    assert.deepEqual(kindFor('postgres'), ['postgres', 'postgresql']);
+    assert.deepEqual(kindFor('mongo'), ['mongo', 'mongodb']);
+    assert.deepEqual(kindFor(true), ['postgres', 'postgresql']);
+    assert.deepEqual(kindFor(false), ['none', null]);
+    assert.equal(resolveDeploySettings(parsed, { knobs: { database: 'mysql' } }).ok, false);
+    // A PostgreSQL-only template never starts MongoDB, whatever its knob says.
+    assert.equal(databaseKindOf({ database: { kind: 'postgresql', minVersion: 13, knob: 'database' } }, { knobs: { database: 'mongo' } }), null);
   });
 });
 
