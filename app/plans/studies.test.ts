@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { describeOpenCapacity } from '../runs/load-profile.ts';
 import { STUDY_TARGET_PLACEHOLDER } from './plan-file.ts';
-import { DATABASE_ENDPOINTS, parseManifest, resolveDeploySettings, wantsDatabase, type Endpoint, type Manifest } from '../templates/templates.ts';
+import { DATABASE_ENDPOINTS, databaseKindOf, parseManifest, resolveDeploySettings, wantsDatabase, type Endpoint, type Manifest } from '../templates/templates.ts';
 import { parseStudy, Study, type Study as StudyType } from './studies.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -270,14 +270,18 @@ describe('the shipped studies', () => {
     assert.ok(variants.includes('sync') && variants.includes('async'));
   });
 
-  test('siege seed: /json, restify and Vert.x (handlers in Java, Rhino and Nashorn) with the database for its /docs step', () => {
+  test('siege seed: /json, restify and Vert.x (handlers in Java, Rhino and Nashorn) with MongoDB’s protocol for its /docs step, as the seed', () => {
     const entry = study('siege-mixed');
     assert.equal(entry.profile.request.path, '/json');
-    assert.deepEqual(entry.templates.find((target) => target.templateId === 'node-restify')?.knobs, { database: true });
+    assert.deepEqual(entry.templates.find((target) => target.templateId === 'node-restify')?.knobs, { database: 'mongo' });
     assert.deepEqual(
       entry.templates.filter((target) => target.templateId === 'vertx').map((target) => target.knobs),
-      ['java', 'rhino', 'nashorn'].map((language) => ({ database: true, language })),
+      ['java', 'rhino', 'nashorn'].map((language) => ({ database: 'mongo', language })),
     );
+    for (const { templateId, variant, knobs } of entry.templates.filter((target) => templates.get(target.templateId)?.database?.mongodb)) {
+      const settings = resolveDeploySettings(templates.get(templateId)!, { variant, knobs });
+      assert.ok(settings.ok && databaseKindOf(templates.get(templateId)!, settings.settings) === 'mongodb', templateId);
+    }
     assert.match(entry.seed, /\/docs/);
   });
 
