@@ -19,6 +19,7 @@ import { inspectRun } from '../../main/services/templates/remote-server.ts';
 import { findPostgres } from '../../main/services/templates/private-postgres.ts';
 import { pickPostgres } from '../../app/templates/template-database.ts';
 import { shellQuote } from '../../app/common/shell-quote.ts';
+import { labLayout, type LabInstance } from '../lab/layout.ts';
 import { labTargets } from './lab-hosts.ts';
 
 /** Portable Node archives survive between test runs here, so `npm pack` runs once per machine. */
@@ -42,8 +43,9 @@ export interface TemplateLab {
 export async function templateLab(
   name: string,
   overrides: Partial<Omit<TemplateServiceOptions, 'bus' | 'log' | 'hosts' | 'connections'>> = {},
+  instance: LabInstance = 'default',
 ): Promise<TemplateLab> {
-  const targets = await labTargets();
+  const targets = await labTargets(instance);
   const dataDir = mkdtempSync(join(tmpdir(), `benchlab-${name}-`));
   const { db } = openDatabase(dataDir);
   const bus = new EventBus();
@@ -65,7 +67,7 @@ export async function templateLab(
     address: targets.server.address,
     connections,
     root,
-    run: `${root}/run/bl-server`,
+    run: `${root}/run/${labLayout(instance).hosts.server.hostname}`,
     logs,
     progress,
     close: async () => {

@@ -154,7 +154,7 @@ export function DeploymentCard({ deployment, scrollIntoView = false }: { deploym
           </span>
         )}
         {deployment.database && (
-          <span className="muted" data-testid="deployment-database" title={`database ${deployment.database.name}, owned by ${deployment.database.user}`}>
+          <span className="muted" data-testid="deployment-database" title={`database ${deployment.database.name}${deployment.database.user ? `, owned by ${deployment.database.user}` : ', no authentication (loopback only)'}`}>
             database {describeDatabase(deployment.database)}
           </span>
         )}

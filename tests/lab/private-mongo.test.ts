@@ -1,0 +1,85 @@
+// The private MongoDB-protocol database on the lab's server (instance mongo): restify deployed with
+// the knob database mongo gets FerretDB (the lab's hosts have no mongod), built here and uploaded,
+// seeded and recorded with the deployment (which server, its version and settings); its /docs
+// inserts and answers the newest 100 through Mongoose, read back with FerretDB's own `docs`; and
+// Stop leaves no process, no data folder and a free port.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { shellQuote } from '../../app/common/shell-quote.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
+import { POSTGRES_ONLY } from '../support/mongo-endpoints.ts';
+import { hostIsClean, processesIn, templateLab, type TemplateLab } from '../support/template-lab.ts';
+
+const skip = labSkipReason();
+const PORT = 18230;
+
+describe('the private MongoDB-protocol database on the lab server', { skip: skip ?? false }, () => {
+  let lab: TemplateLab;
+
+  before(async () => {
+    lab = await templateLab('mongo', {}, 'mongo');
+  });
+  after(async () => {
+    await lab?.service.stop(lab.hostId).catch(() => undefined);
+    await lab?.close();
+  });
+
+  async function onServer(command: string): Promise<string> {
+    const result = await lab.connections.transportFor(lab.hostId).exec(command);
+    assert.equal(result.code, 0, `${command}: ${result.stderr}`);
+    return result.stdout;
+  }
+
+  /** A request from this machine to the lab server (the template listens on all interfaces). */
+  async function fetchOnServer(path: string, method = 'GET'): Promise<{ status: number; text: string }> {
+    const response = await fetch(`http://${lab.address}:${PORT}${path}`, { method });
+    return { status: response.status, text: await response.text() };
+  }
+
+  test('restify with the database mongo: FerretDB started, seeded and recorded; /docs through Mongoose; Stop leaves nothing', async () => {
+    const deployment = await lab.service.deploy(lab.hostId, 'node-restify', { knobs: { database: 'mongo' }, port: PORT });
+    assert.equal(deployment.state, 'ready', deployment.message ?? '');
+    const database = deployment.database!;
+    assert.equal(database.kind, 'ferretdb', 'the lab has no mongod: FerretDB serves');
+    assert.match(database.version, /^v\d+\.\d+\.\d+ \(MongoDB \d+\.\d+\.\d+\)$/);
+    assert.equal(database.name, 'benchlab');
+    assert.deepEqual(Object.keys(database.settings).sort(), ['auth', 'backend', 'bindIp', 'sqlitePragmas']);
+    assert.equal(database.settings.backend, 'sqlite');
+    const stages = lab.progress.map((change) => change.step?.detail).filter((detail) => detail);
+    for (const stage of [/^starting FerretDB \(SQLite\) on 127\.0\.0\.1$/, /^seeding docs$/]) {
+      assert.ok(stages.some((detail) => stage.test(detail!)), `a progress line ${stage} among ${JSON.stringify(stages)}`);
+    }
+    assert.ok((await processesIn(lab, lab.run)).length > 0, 'the server runs in the run dir');
+    const listens = await onServer(`awk 'FNR > 1 && $4 == "0A" { print $2 }' /proc/net/tcp | grep -i ':${database.port.toString(16).padStart(4, '0')}$' || true`);
+    assert.deepEqual(listens.trim().split('\n'), [`0100007F:${database.port.toString(16).toUpperCase().padStart(4, '0')}`], 'FerretDB listens on 127.0.0.1 only');
+
+    const ferretdb = `${lab.root}/bin/benchlab-ferretdb`;
+    const url = `mongodb://127.0.0.1:${database.port}/benchlab`;
+    const stored = async () => (await onServer(`${shellQuote(ferretdb)} docs --url ${shellQuote(url)}`)).trim().split('\n');
+    assert.equal((await stored())[0], 'count 100', 'seeded with 100 documents');
+    const answer = await fetchOnServer('/docs', 'POST');
+    assert.equal(answer.status, 200, answer.text);
+    const docs = JSON.parse(answer.text) as Array<{ id: string }>;
+    assert.equal(docs.length, 100);
+    const after = await stored();
+    assert.equal(after[0], 'count 101', 'one document inserted');
+    assert.deepEqual(
+      docs.map((doc) => doc.id),
+      after.slice(1).map((line) => (JSON.parse(line) as { id: string }).id),
+      'the newest 100 by _id',
+    );
+    assert.deepEqual(await fetchOnServer('/db'), { status: 503, text: POSTGRES_ONLY });
+
+    // "[b]" so the pattern does not match the shell that runs pgrep.
+    const running = `pgrep -f ${shellQuote(`[b]enchlab-ferretdb serve --dir ${lab.run}/mongo/data`)} || true`;
+    assert.notEqual((await onServer(running)).trim(), '', 'FerretDB runs from the deployment’s own data folder');
+
+    const stopped = await lab.service.stop(lab.hostId);
+    assert.match(stopped.message ?? '', /gracefully/);
+    const clean = await hostIsClean(lab, database.port);
+    assert.ok(clean.clean, clean.why);
+    const left = await onServer(running);
+    assert.equal(left.trim(), '', 'no FerretDB process is left');
+  });
+});
