@@ -9,9 +9,7 @@ import type { Host } from '../../../app/hosts/hosts.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { benchlabRoot, describeMissing, judgeRequirements, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import { DEPLOY_STEPS, type Deployment, type ServerOccupant, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
-import { missingPostgres, pickPostgres, type FoundPostgres } from '../../../app/templates/template-database.ts';
-import { pickMongod, runsFerretdb, type FoundMongod } from '../../../app/templates/template-mongo.ts';
-import { databaseKindOf, renderStartArgv, requirementsFor, resolveDeploySettings, serverEnvironment, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
+import { renderStartArgv, requirementsFor, resolveDeploySettings, serverEnvironment, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
 import type { EventBus } from '../event-bus.ts';
 import { ConnectChecks } from '../hosts/connect-checks.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
@@ -23,9 +21,7 @@ import { buildInWorkspace } from './build-workspace.ts';
 import { describeComponents, readBuildComponents, runtimeVersions } from './build-components.ts';
 import { ServerLogStream, tailText } from './log-stream.ts';
 import { installRuntime } from './runtime-install.ts';
-import { ferretdbBinary } from './ferretdb-binary.ts';
-import { findMongo, MONGO_FOLDER, startPrivateMongo } from './private-mongo.ts';
-import { DATABASE_FOLDER, findPostgres, startPrivatePostgres } from './private-postgres.ts';
+import { databaseBinaries, planDatabase, startDatabase } from './private-database.ts';
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, PortableNodeCache } from './portable-node.ts';
 import { beat, inspectRun, probeHost, startSupervised, stopRun, waitReady, watchLogs, type RecordedDeployment } from './remote-server.ts';
 import { describeHolder, describeLoads, describeServer, type FrontDoor } from '../../../app/templates/server-words.ts';
@@ -34,11 +30,6 @@ import { heldByOwnPlan, holdForDeploy, holdHost, type HostHold } from './server-
 
 /** A heartbeat younger than this means another Benchlab is driving the server: leave it alone. */
 const LIVE_HEARTBEAT_AGE_S = 20;
-/** FerretDB's binary on the host, beside the supervisor (uploaded again only when its bytes changed). */
-const FERRETDB_REMOTE_NAME = 'benchlab-ferretdb';
-
-/** The private database a deploy starts, and what on. */
-type DatabasePlan = { kind: 'postgresql'; postgres: FoundPostgres } | { kind: 'mongodb'; mongod: FoundMongod | null } | null;
 const BUSY_STATES = new Set<Deployment['state']>(['checking', 'building', 'uploading', 'starting', 'stopping']);
 
 export interface TemplateServiceOptions {
@@ -254,7 +245,7 @@ export class TemplateService {
         this.#update(active, { installOffers: verdict.missing.flatMap((item) => (item.install ? [item.install] : [])) });
         throw new ApiError('unavailable', describeMissing(host.name, verdict.missing));
       }
-      const database = await this.#databaseFor(manifest, deployment, host, transport, facts, signal);
+      const database = await planDatabase(manifest, deployment, host.name, transport, facts, signal);
       if (previous?.run && previous.deployment.state === 'ready') {
         // Ours as far as this Benchlab knows: stopped only if the run dir still holds it (the user asked).
         const there = await inspectRun(transport, previous.run, 0, signal);
@@ -282,12 +273,7 @@ export class TemplateService {
             });
 
       const bundled = manifest.components ? await readBuildComponents(join(built.dir, manifest.components), manifest.components) : {};
-      let ferretdb: string | null = null;
-      if (database?.kind === 'mongodb') {
-        const found = await ferretdbBinary(() => this.#update(active, { step: { ...active.deployment.step!, detail: 'FerretDB (Go; built once, then cached)', progress: null } }));
-        if (!found.ok) throw new ApiError('unavailable', `the private MongoDB-protocol database: ${found.reason}`);
-        ferretdb = found.file;
-      }
+      const binaries = await databaseBinaries(database, () => this.#update(active, { step: { ...active.deployment.step!, detail: 'FerretDB (Go; built once, then cached)', progress: null } }));
 
       step(2, 'uploading');
       const placeholders = { ...verdict.placeholders };
@@ -321,7 +307,7 @@ export class TemplateService {
       await syncFiles(
         transport,
         `${root}/bin`,
-        [{ name: 'supervise.sh', source: Buffer.from(SUPERVISOR_SCRIPT), mode: 0o755 }, ...(ferretdb ? [{ name: FERRETDB_REMOTE_NAME, source: ferretdb, mode: 0o755 }] : [])],
+        [{ name: 'supervise.sh', source: Buffer.from(SUPERVISOR_SCRIPT), mode: 0o755 }, ...binaries],
         {
           signal,
           onFile: (name, bytes) => this.#update(active, { step: { ...active.deployment.step!, detail: `${name} (${bytes} bytes)` } }),
@@ -333,28 +319,17 @@ export class TemplateService {
       // From here on the host holds something to clean if the deploy fails: the database, then the server.
       startedServer = true;
       let databaseUrl: string | null = null;
-      if (database?.kind === 'mongodb') {
-        const started = await startPrivateMongo(
+      if (database) {
+        const started = await startDatabase(
+          database,
           transport,
-          { dir: `${run}/${MONGO_FOLDER}`, mongod: database.mongod, ferretdb: `${root}/bin/${FERRETDB_REMOTE_NAME}` },
+          { root, run, asRoot: facts.uid === 0 },
           (stage) => this.#update(active, { step: { ...active.deployment.step!, detail: stage } }),
           signal,
         );
         databaseUrl = started.url;
         this.#update(active, { database: started.facts, step: { ...active.deployment.step!, detail: null } });
-        this.#log(`${host.name}: private ${started.facts.kind === 'mongod' ? 'mongod' : 'FerretDB'} ${started.facts.version} ready on 127.0.0.1:${started.facts.port} (${describeSettings(started.facts.settings)})`);
-      }
-      if (database?.kind === 'postgresql') {
-        const { postgres } = database;
-        const started = await startPrivatePostgres(
-          transport,
-          { dir: `${run}/${DATABASE_FOLDER}`, postgres, asRoot: facts.uid === 0 },
-          (stage) => this.#update(active, { step: { ...active.deployment.step!, detail: stage } }),
-          signal,
-        );
-        databaseUrl = started.url;
-        this.#update(active, { database: started.facts, step: { ...active.deployment.step!, detail: null } });
-        this.#log(`${host.name}: private PostgreSQL ${started.facts.version} ready on 127.0.0.1:${started.facts.port} (${describeSettings(started.facts.settings)})`);
+        this.#log(`${host.name}: private ${started.title} ready on 127.0.0.1:${started.facts.port} (${describeSettings(started.facts.settings)})`);
       }
       const argv = renderStartArgv(manifest, { settings: deployment, dir, run, runtimes: placeholders, databaseUrl });
       const record: RecordedDeployment = {
@@ -407,27 +382,6 @@ export class TemplateService {
       active.controller = null;
       await hold?.release();
     }
-  }
-
-  /**
-   * What the deploy's database runs on, when its knob asks for one: the PostgreSQL installation
-   * (refused with the install command when none serves), or for MongoDB's protocol the host's
-   * newest mongod, else FerretDB (refused on a host its binary does not run on).
-   */
-  async #databaseFor(manifest: Manifest, deployment: Deployment, host: Host, transport: HostTransport, facts: HostFacts, signal: AbortSignal): Promise<DatabasePlan> {
-    const kind = databaseKindOf(manifest, deployment);
-    if (!manifest.database || kind === null) return null;
-    if (kind === 'mongodb') {
-      const found = await findMongo(transport, signal);
-      if (!runsFerretdb(found.arch)) {
-        throw new ApiError('unavailable', `${host.name} is ${found.arch}: Benchlab's FerretDB binary, which serves MongoDB's protocol where there is no mongod and seeds a mongod's database, is built for x86_64 only`);
-      }
-      return { kind, mongod: pickMongod(found.mongods) };
-    }
-    const found = await findPostgres(transport, signal);
-    const postgres = pickPostgres(found, manifest.database.minVersion);
-    if (!postgres) throw new ApiError('unavailable', missingPostgres(host.name, manifest.database.minVersion, found, facts.packageManager));
-    return { kind, postgres };
   }
 
   #requireTools(host: Host, facts: HostFacts): void {
