@@ -18,8 +18,8 @@ import { fetchAnswer, freePort } from '../support/database-endpoints.ts';
 import { checkMongoEndpoints, ferretdbSkipReason, PrivateFerretdb } from '../support/mongo-endpoints.ts';
 import { until } from '../support/until.ts';
 
-/** Kept between runs (shared with the PostgreSQL tests): an unchanged template is not built again. */
-const BUILD_DIR = join(tmpdir(), 'benchlab-test-jvm-template-builds');
+/** Kept between runs: an unchanged template is not built again. Its own (the PostgreSQL tests may build Vert.x at once). */
+const BUILD_DIR = join(tmpdir(), 'benchlab-test-jvm-mongo-builds');
 const POOL = Math.min(2 * availableParallelism(), 32);
 
 class RunningServer {

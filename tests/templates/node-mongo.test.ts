@@ -17,8 +17,8 @@ import { fetchAnswer, freePort } from '../support/database-endpoints.ts';
 import { checkMongoEndpoints, ferretdbSkipReason, PrivateFerretdb } from '../support/mongo-endpoints.ts';
 import { until } from '../support/until.ts';
 
-/** Kept between runs (shared with the PostgreSQL tests): an unchanged template is not built again. */
-const BUILD_DIR = join(tmpdir(), 'benchlab-test-node-template-builds');
+/** Kept between runs: an unchanged template is not built again. Its own (the PostgreSQL tests may build the same templates at once). */
+const BUILD_DIR = join(tmpdir(), 'benchlab-test-node-mongo-builds');
 const POOL = Math.min(2 * availableParallelism(), 32);
 
 class RunningServer {
