@@ -23,3 +23,17 @@ test("a session config's database is read back; none, an older session or a malf
   assert.equal(recordedDatabaseOf({ database: { kind: 'postgresql', version: '15' } }), null);
   assert.equal(recordedDatabaseOf({ database: { ...facts, kind: 'mysql' } }), null);
 });
+
+test('a MongoDB-protocol database is recorded as which server ran it, FerretDB or mongod, with its own settings', () => {
+  const ferretdb: DatabaseFacts = {
+    kind: 'ferretdb',
+    version: 'v1.24.2 (MongoDB 7.0.42)',
+    port: 27017,
+    name: 'benchlab',
+    user: '',
+    settings: { backend: 'sqlite', auth: 'off', bindIp: '127.0.0.1' },
+  };
+  assert.deepEqual(recordedDatabaseOf({ database: ferretdb }), ferretdb);
+  assert.equal(describeDatabase(ferretdb), 'FerretDB v1.24.2 (MongoDB 7.0.42) on port 27017 · auth off, backend sqlite, bindIp 127.0.0.1');
+  assert.equal(describeDatabase({ ...ferretdb, kind: 'mongod', version: '7.0.14' }).split(' · ')[0], 'MongoDB 7.0.14 on port 27017');
+});

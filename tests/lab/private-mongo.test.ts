@@ -2,11 +2,13 @@
 // the knob database mongo gets FerretDB (the lab's hosts have no mongod), built here and uploaded,
 // seeded and recorded with the deployment (which server, its version and settings); its /docs
 // inserts and answers the newest 100 through Mongoose, read back with FerretDB's own `docs`; and
-// Stop leaves no process, no data folder and a free port.
+// Stop leaves no process, no data folder and a free port. The mongod branch (the lab has no mongod)
+// runs against a stand-in that takes mongod's options and serves them with FerretDB.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { shellQuote } from '../../app/common/shell-quote.ts';
+import { startPrivateMongo } from '../../main/services/templates/private-mongo.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { POSTGRES_ONLY } from '../support/mongo-endpoints.ts';
 import { hostIsClean, processesIn, templateLab, type TemplateLab } from '../support/template-lab.ts';
@@ -81,5 +83,39 @@ describe('the private MongoDB-protocol database on the lab server', { skip: skip
     assert.ok(clean.clean, clean.why);
     const left = await onServer(running);
     assert.equal(left.trim(), '', 'no FerretDB process is left');
+  });
+
+  test("a host's own mongod: started with its own dbpath and port, seeded, recorded as mongod, stopped by stop.sh", async () => {
+    const ferretdb = `${lab.root}/bin/benchlab-ferretdb`;
+    await onServer(`test -x ${shellQuote(ferretdb)}`);
+    // mongod's options as Benchlab passes them (--fork returns once it serves), served by FerretDB.
+    const fake = `${lab.root}/fake-mongod`;
+    await onServer(`cat > ${shellQuote(fake)} <<'EOF'
+#!/bin/sh
+[ "$1" = "--version" ] && { echo "db version v7.0.14"; exit 0; }
+while [ $# -gt 0 ]; do case $1 in --dbpath) dbpath=$2; shift ;; --port) port=$2; shift ;; --logpath) log=$2; shift ;; --pidfilepath) pidfile=$2; shift ;; esac; shift; done
+setsid ${ferretdb} serve --dir "$dbpath" --ports "$port" --port-file "$dbpath.port" </dev/null >"$log" 2>&1 &
+echo $! > "$pidfile"
+i=0; while [ ! -s "$dbpath.port" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$dbpath.port" ]
+EOF
+chmod +x ${shellQuote(fake)}`);
+    const dir = `${lab.root}/mongod-probe`;
+    const transport = lab.connections.transportFor(lab.hostId);
+    try {
+      const started = await startPrivateMongo(transport, { dir, mongod: { path: fake, version: '7.0.14' }, ferretdb, ports: [29_871] }, () => undefined);
+      assert.equal(started.facts.kind, 'mongod');
+      assert.equal(started.facts.port, 29_871);
+      assert.equal(started.url, 'mongodb://127.0.0.1:29871/benchlab');
+      assert.match(started.facts.version, /^\d+\.\d+\.\d+$/, 'the version the server reports');
+      assert.deepEqual(started.facts.settings, { bindIp: '127.0.0.1', auth: 'off' });
+      assert.equal((await onServer(`${shellQuote(ferretdb)} docs --url ${shellQuote(started.url)} | head -n 1`)).trim(), 'count 100');
+      const pid = (await onServer(`cat ${shellQuote(`${dir}/pid`)}`)).trim();
+      assert.match(pid, /^\d+$/);
+      await onServer(`sh ${shellQuote(`${dir}/stop.sh`)}`);
+      assert.equal((await onServer(`kill -0 ${pid} 2>/dev/null && echo alive || true`)).trim(), '', 'stop.sh ended it');
+    } finally {
+      await transport.exec(`[ -f '${dir}/stop.sh' ] && sh '${dir}/stop.sh'; rm -rf '${dir}' ${shellQuote(fake)}`);
+    }
   });
 });
