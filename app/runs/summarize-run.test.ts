@@ -120,6 +120,17 @@ describe('summarizing a run', () => {
     );
   });
 
+  test('a client’s part that arrives long after its second merges by the highest percentiles: the window keeps recent histograms only', () => {
+    const slowHistogram = createLatencyHistogram();
+    for (let i = 0; i < 200; i++) recordLatencyUs(slowHistogram, 9000);
+    const slow = (index: number) => second(index, { clientIndex: 1, p50Us: 9000, p99Us: 9000, histogram: encodeHistogram(slowHistogram) });
+    const first = Array.from({ length: 40 }, (_, i) => second(i));
+    const window = runWindow([...first, slow(0), slow(39)]);
+    assert.equal(window[0]!.p50Us, 9000, 'second 0 had let its histogram go: the slower part bounds it');
+    assert.ok(Math.abs(window[39]!.p50Us! - 2390) <= 2, `second 39 still merged from the added histograms: ${window[39]!.p50Us}`);
+    assert.equal(window[0]!.requests, 400, 'its counts are added all the same');
+  });
+
   test('one saturated client among four is named by its own verdict; one client has none', () => {
     const open = summaryRulesOf(undefined, { load: { model: 'open', rate: 800, durationS: 5 } });
     const seconds: RunSecond[] = [];
