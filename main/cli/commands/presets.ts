@@ -21,7 +21,7 @@ export const presetsCommand: Command = {
        benchlab presets revert HOST [--json]
 
   list         the built-in and saved presets
-  plan         what applying PRESET would change on HOST (sysctls, limits, files), and the plan id
+  plan         what applying PRESET would change on HOST (sysctls, limits, network, files), and the plan id
   apply        apply it: prints the plan, then applies exactly that plan and verifies each key
     --plan-id ID   apply only if the plan is still this one (from an earlier plan)
   revert       put back what Benchlab changed on HOST (every pending apply)
@@ -59,8 +59,8 @@ async function list(ctx: CommandContext): Promise<number> {
   const presets = ctx.services().presetCatalog.list();
   if (ctx.values.json) writeJson(ctx.stdout, presets);
   else {
-    const rows = presets.map((preset) => [preset.id, preset.name, preset.builtIn ? 'built-in' : 'saved', preset.sysctls.length, preset.limits.length]);
-    ctx.stdout.write(formatTable(['ID', 'NAME', 'KIND', 'SYSCTLS', 'LIMITS'], rows));
+    const rows = presets.map((preset) => [preset.id, preset.name, preset.builtIn ? 'built-in' : 'saved', preset.sysctls.length, preset.limits.length, preset.network ? 'yes' : '-']);
+    ctx.stdout.write(formatTable(['ID', 'NAME', 'KIND', 'SYSCTLS', 'LIMITS', 'NETWORK'], rows));
   }
   return EXIT.ok;
 }
@@ -76,11 +76,21 @@ export function formatPlan(plan: PresetPlan): string {
     const rows = plan.limits.map((row) => [row.change === 'change' ? '~' : ' ', row.label, row.current ?? '-', row.next, row.note ?? '']);
     out.push('', formatTable(['', 'LIMIT', 'NOW', 'PLANNED', 'NOTE'], rows).trimEnd());
   }
+  if (plan.network) out.push('', ...formatNetworkPlan(plan.network));
   const files = plan.files.filter((file) => file.action !== 'unchanged');
   if (files.length > 0) out.push('', ...files.map((file) => `${file.action} ${file.path}`));
   for (const note of plan.notes) out.push(`note: ${note}`);
   out.push('', `plan id: ${plan.planId}`);
   return `${out.join('\n')}\n`;
+}
+
+/** The network side: the interface and why it, each setting now and planned, and the tc command. */
+export function formatNetworkPlan(network: NonNullable<PresetPlan['network']>): string[] {
+  const rows = network.rows.map((row) => [row.change === 'change' ? '~' : ' ', `${network.interface} ${row.label}`, row.current ?? '-', row.next ?? '- (back to the kernel default)', '']);
+  const lines = [`network: ${network.interface} (${network.how}); root qdisc now: ${network.current}`];
+  if (rows.length > 0) lines.push(formatTable(['', 'NETWORK', 'NOW', 'PLANNED', ''], rows).trimEnd());
+  lines.push(network.command ? `runs: ${network.command}` : 'no tc command to run');
+  return lines;
 }
 
 async function plan(ctx: CommandContext, host: Host, presetId: string): Promise<number> {
@@ -127,6 +137,7 @@ async function revert(ctx: CommandContext, host: Host): Promise<number> {
     const rows = result.sysctls.map((row) => [row.key, row.original, row.observed ?? '-', row.status, row.reason ?? '']);
     if (rows.length > 0) ctx.stdout.write(formatTable(['SYSCTL', 'ORIGINAL', 'NOW', 'STATUS', 'NOTE'], rows));
     for (const file of result.files.filter((entry) => entry.action !== 'unchanged')) ctx.stdout.write(`${file.action} ${file.path}: ${file.restored ? 'restored' : 'NOT restored'}\n`);
+    if (result.network) ctx.stdout.write(`network ${result.network.interface}: ${result.network.observed} (was ${result.network.original}): ${result.network.status}${result.network.reason ? ` (${result.network.reason})` : ''}\n`);
     for (const note of result.notes) ctx.stdout.write(`note: ${note}\n`);
     ctx.stdout.write(`${result.outcome}\n`);
   }

@@ -494,5 +494,8 @@ export class PlanRunner {
 
 /** The apply in a few words; keys that did not take effect are the stage's warning (effectWarning). */
 function describeApply(result: ApplyResult): string {
-  return result.outcome === 'no changes' ? 'already as the preset asks' : `applied (${plural(result.plan.changes, 'change')})`;
+  const head = result.outcome === 'no changes' ? 'already as the preset asks' : `applied (${plural(result.plan.changes, 'change')})`;
+  // The network side is said with the values tc read back, so a log shows the link a run had.
+  const network = result.verdicts.filter((verdict) => verdict.kind === 'network' && verdict.status === 'applied');
+  return network.length > 0 ? `${head}; network ${network.map((verdict) => `${verdict.key} ${verdict.observed}`).join(', ')}` : head;
 }
