@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { LIMITS_DROP_IN } from '../../../app/presets/presets.ts';
 import { createServices, type Services } from '../services.ts';
+import { builtInStudiesDir, loadStudies } from '../plans/study-catalog.ts';
 import { builtInPresetsDir, loadBuiltInPresets } from './preset-catalog.ts';
 
 function freshServices(): Services {
@@ -25,8 +26,18 @@ describe('built-in presets', () => {
   test('the shipped files all load and validate', () => {
     const loaded = loadBuiltInPresets(builtInPresetsDir());
     assert.deepEqual(loaded.problems, []);
-    assert.deepEqual(loaded.presets.map((preset) => preset.id).sort(), ['distribution-defaults', 'high-concurrency-server', 'load-client', 'wrk-seed']);
+    assert.deepEqual(loaded.presets.map((preset) => preset.id).sort(), ['distribution-defaults', 'gatling-seed-link', 'high-concurrency-server', 'load-client', 'wrk-seed']);
     assert.ok(loaded.presets.every((preset) => preset.builtIn));
+  });
+
+  test("the Gatling seed's link preset is the server tuning plus 450 Mbit/s out of the server, and the Gatling study uses it", async () => {
+    const presets = loadBuiltInPresets(builtInPresetsDir()).presets;
+    const link = presets.find((preset) => preset.id === 'gatling-seed-link')!;
+    const server = presets.find((preset) => preset.id === 'high-concurrency-server')!;
+    assert.deepEqual([link.limits, link.sysctls], [server.limits, server.sysctls]);
+    assert.deepEqual(link.network, { interface: 'auto', rateMbit: 450 });
+    const study = (await loadStudies(builtInStudiesDir())).studies.find((entry) => entry.id === 'gatling-file')!;
+    assert.equal(study.presets.server, 'gatling-seed-link');
   });
 
   test("the wrk seed's preset is the seed's tuning, verbatim", () => {
