@@ -9,7 +9,7 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { FERRETDB_ARCH, ferretdbFileName } from '../app/templates/template-mongo.ts';
@@ -58,15 +58,68 @@ export async function ferretdbSourceHash(sourceDir = FERRETDB_SOURCE_DIR): Promi
   return stepInputsHash(sourceDir, step);
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One build at a time across processes (test files and deploys building at once would each
+ * compile FerretDB): a lock folder made atomically beside the binary; a waiter re-reads the stamp
+ * once it is gone. A lock whose process is gone, or older than the build's timeout, is taken over.
+ */
+async function withBuildLock<T>(outDir: string, work: () => Promise<T>): Promise<T> {
+  await mkdir(outDir, { recursive: true });
+  const lock = join(outDir, '.building');
+  for (;;) {
+    try {
+      await mkdir(lock);
+      await writeFile(join(lock, 'pid'), `${process.pid}\n`);
+      break;
+    } catch {
+      const since = await stat(lock).then(
+        (found) => Date.now() - found.mtimeMs,
+        () => 0,
+      );
+      const holder = Number((await readFile(join(lock, 'pid'), 'utf8').catch(() => '')).trim());
+      if (since > BUILD_TIMEOUT_MS || (holder > 0 && !alive(holder))) await rm(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
 /** Builds the binary unless it exists and was built from these very sources. */
 export async function buildFerretdb(options: { sourceDir?: string; outDir?: string } = {}): Promise<FerretdbBuild> {
-  const sourceDir = options.sourceDir ?? FERRETDB_SOURCE_DIR;
   const outDir = options.outDir ?? FERRETDB_OUT_DIR;
+  const upToDate = await currentBuild(options.sourceDir ?? FERRETDB_SOURCE_DIR, outDir);
+  if (upToDate) return upToDate;
+  return withBuildLock(outDir, () => buildUnlocked(options.sourceDir ?? FERRETDB_SOURCE_DIR, outDir));
+}
+
+/** The build as it stands when it is up to date (or has no sources); null when one is needed. */
+async function currentBuild(sourceDir: string, outDir: string): Promise<FerretdbBuild | null> {
   const hash = await ferretdbSourceHash(sourceDir);
   if (hash === null) return { status: 'unavailable', reason: `its sources are missing (${join(sourceDir, 'go.mod')})` };
   const binary = join(outDir, ferretdbFileName());
   const stamp = (await readFile(join(outDir, HASH_FILE), 'utf8').catch(() => '')).trim();
-  if (stamp === hash && existsSync(binary)) return { status: 'up-to-date', hash, binary };
+  return stamp === hash && existsSync(binary) ? { status: 'up-to-date', hash, binary } : null;
+}
+
+async function buildUnlocked(sourceDir: string, outDir: string): Promise<FerretdbBuild> {
+  // Another process may have built it while this one waited for the lock.
+  const built = await currentBuild(sourceDir, outDir);
+  if (built) return built;
+  const hash = (await ferretdbSourceHash(sourceDir))!;
+  const binary = join(outDir, ferretdbFileName());
   const go = await findGo();
   if (!go) return { status: 'unavailable', reason: 'Go is not installed on this machine (no go on PATH nor /usr/local/go/bin/go)' };
   await mkdir(outDir, { recursive: true });
