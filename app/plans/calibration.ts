@@ -104,16 +104,16 @@ export function judgeRampStep(rate: number, summary: Pick<RunSummary, 'requests'
 
 /**
  * The capacity from the ramp's steps in order: the highest rate sustained before the first step
- * that was not (the ramp stops there). Null when the lowest step already failed. `atLeast` when
- * every step sustained: the server may carry more than the ramp asked.
+ * that was not (the ramp stops there). Null when the lowest step already failed. `atLeast` when no
+ * step failed (every step sustained, or the time limit cut the ramp): the server may carry more.
  */
-export function capacityOf(steps: readonly RampStep[], rampLength: number): { capacity: number; atLeast: boolean } | null {
+export function capacityOf(steps: readonly RampStep[]): { capacity: number; atLeast: boolean } | null {
   let capacity: number | null = null;
   for (const step of steps) {
     if (!step.sustained) return capacity === null ? null : { capacity, atLeast: false };
     capacity = step.rate;
   }
-  return capacity === null ? null : { capacity, atLeast: steps.length >= rampLength };
+  return capacity === null ? null : { capacity, atLeast: true };
 }
 
 /** The steps' rates: each multiple of the capacity, whole requests/s (at least 1). */
@@ -137,7 +137,7 @@ export const RecordedCalibration = z
     measuredAt: z.string(),
     /** The highest rate sustained, requests/s. */
     capacity: z.number(),
-    /** Every ramp step sustained: the capacity is at least this. */
+    /** No ramp step failed (all sustained, or the time limit cut the ramp): the capacity is at least this. */
     atLeast: z.boolean(),
     times: z.array(z.number()),
     /** The steps' rates the multiples gave, requests/s. */
@@ -184,6 +184,12 @@ export function describeCapacityRates(calibration: Pick<RecordedCalibration, 'ti
 export function describeCalibration(calibration: RecordedCalibration): string {
   const capacity = `${calibration.atLeast ? 'at least ' : ''}${rateText(calibration.capacity)}`;
   return `steps from a capacity of ${capacity} measured on ${calibration.reference.label} at ${timeText(calibration.measuredAt)}: ${describeCapacityRates(calibration)}`;
+}
+
+/** A session's calibration in words (describeCalibration), or null for a session of fixed steps. */
+export function calibrationLineOf(config: Record<string, unknown>): string | null {
+  const calibration = recordedCalibrationOf(config);
+  return calibration ? describeCalibration(calibration) : null;
 }
 
 /** The ramp in one line: "500 ✓, 600 ✓, 700 ✗ (p99 412 ms, 97.1 % answered)". */

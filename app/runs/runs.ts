@@ -115,6 +115,8 @@ export const LiveRun = z.object({
   }),
   /** The load engine that runs (ran) on the (first) client, with the fallback notice if any; null: not recorded (older sessions ran the Node engine). */
   engine: RecordedEngine.nullable(),
+  /** The steps' rates as multiples of a capacity measured first (a plan's capacity steps), in words; absent: fixed steps. */
+  calibration: z.string().nullable().optional(),
 });
 export type LiveRun = z.infer<typeof LiveRun>;
 

@@ -20,6 +20,7 @@ import { configurationKey, distinctKnobs, isCompleted, setupsOf, templateLabel }
 
 export { configurationKey, distinctKnobs, isCompleted, knobsText } from './configuration-key.ts';
 import { describeDatabase, recordedDatabaseOf } from '../templates/recorded-database.ts';
+import { calibrationLineOf } from '../plans/calibration.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { ServerMemory, Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
 import { MEMORY_MISSING } from '../runs/server-memory.ts';
@@ -54,6 +55,8 @@ export const ComparedSession = z.object({
   engine: z.string().nullable().optional(),
   /** The private database its deployment ran with, in one line (version, port, settings); null or absent: none recorded. */
   database: z.string().nullable().optional(),
+  /** Steps chosen as multiples of a capacity measured first, in words (calibration.ts); null or absent: fixed steps. */
+  calibration: z.string().nullable().optional(),
   /** The knobs in which its set-up differs from another compared session's of the same template and variant ("container jetty"); null or absent: none. */
   distinctKnobs: z.string().nullable().optional(),
 });
@@ -477,6 +480,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       setups: setupsOf(session.runs),
       engine: recordedEngine(session.config),
       database: databaseLine(session.config),
+      calibration: calibrationLineOf(session.config),
       distinctKnobs: knobsApart[i]!,
     })),
     columns,

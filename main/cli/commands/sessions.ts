@@ -3,6 +3,7 @@
 // (app/sessions/best-step.ts: the most requests/s among the completed steps without signs of
 // saturation), named in the STEP column, so a listing reads like the Sessions page at a glance.
 
+import { describeCalibration, describeRamp, recordedCalibrationOf } from '../../../app/plans/calibration.ts';
 import { writeFile } from 'node:fs/promises';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
 import { filterLibrary, headlineStepText, Tags } from '../../../app/sessions/session-library.ts';
@@ -131,6 +132,15 @@ function presetFacts(facts: SessionHostFacts | null): string[][] {
   });
 }
 
+function calibrationFacts(config: Record<string, unknown>): string[][] {
+  const calibration = recordedCalibrationOf(config);
+  if (!calibration) return [];
+  return [
+    ['steps', describeCalibration(calibration)],
+    ['calibration', `ramp ${describeRamp(calibration.ramp)}; probe and ramp: sessions ${calibration.sessionIds.join(', ')}`],
+  ];
+}
+
 async function show(ctx: CommandContext, args: string[]): Promise<number> {
   const id = sessionId(args[0]);
   noExtra(args.slice(1));
@@ -149,6 +159,8 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
     ['started', session.startedAt ? when(session.startedAt) : '-'],
     // The load as configured (its think time included): what makes runs comparable.
     ['load', describeConfiguration(session.config)],
+    // Steps chosen as multiples of a capacity measured first: which, where and when.
+    ...calibrationFacts(session.config),
     ['tags', session.tags.join(', ') || '-'],
     ...(session.notes ? [['notes', session.notes.replace(/\s*\n\s*/g, ' ')]] : []),
   ];

@@ -55,9 +55,9 @@ export interface CalibrationJob {
 export async function calibrate(deps: CalibrationDeps, job: CalibrationJob): Promise<RecordedCalibration> {
   const { capacity, serverHostId } = job.spec;
   const { reference } = capacity;
-  const deadline = Date.now() + capacity.maxS * 1000;
   job.progress(`deploying ${job.referenceLabel}`);
-  const deployment = await deps.templates.deploy(serverHostId, reference.templateId, { variant: reference.variant, knobs: reference.knobs });
+  // The plan holds the server host: its deploy is the plan's own.
+  const deployment = await deps.templates.deploy(serverHostId, reference.templateId, { variant: reference.variant, knobs: reference.knobs }, { held: true });
   let leave = false;
   try {
     const other = await job.otherServer(deployment);
@@ -65,6 +65,8 @@ export async function calibrate(deps: CalibrationDeps, job: CalibrationJob): Pro
       leave = other.leave;
       throw new Error(other.message);
     }
+    // The time limit is the measurement's: the deploy before it has its own.
+    const deadline = Date.now() + capacity.maxS * 1000;
     const profile = { ...job.spec.profile, target: deployment.url ?? job.spec.profile.target };
     const sessionIds: number[] = [];
     const run = (name: string, runProfile: LoadProfile, watch?: (run: LiveRun) => void) => measure(deps, job, deployment, name, runProfile, sessionIds, watch);
@@ -100,7 +102,7 @@ export async function calibrate(deps: CalibrationDeps, job: CalibrationJob): Pro
     }
     if (job.signal.aborted) throw new Error('cancelled');
     const judged = judgeRamp(ramp, rates);
-    const found = capacityOf(judged, rates.length);
+    const found = capacityOf(judged);
     if (!found) throw new Error(`${job.referenceLabel} sustained none of the ramp's rates (${describeRamp(judged) || ramp.message || 'no step completed'})`);
     return {
       reference: { ...reference, label: job.referenceLabel },

@@ -35,7 +35,7 @@ import { clientWeights, splitStepLoad } from '../../../app/runs/load-split.ts';
 import { SecondAligner, type AlignedSecond } from '../../../app/runs/merge-seconds.ts';
 import { expandSteps, parseTarget, sessionCapSeconds, targetRate, type LoadProfile, type LoadStep, type ParsedTarget, type StepLoad } from '../../../app/runs/load-profile.ts';
 import type { RepeatTag, RunClient, RunDeployment } from '../../../app/runs/runs-contract.ts';
-import type { RecordedCalibration } from '../../../app/plans/calibration.ts';
+import { describeCalibration, type RecordedCalibration } from '../../../app/plans/calibration.ts';
 import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
 import { ServerReadings } from '../../../app/runs/server-readings.ts';
@@ -292,6 +292,7 @@ export class RunService {
       })),
       currentStep: null,
       latencyMeaning: latencyMeaning(profile.load.model, profile.request),
+      ...(args.calibration ? { calibration: describeCalibration(args.calibration) } : {}),
       message: clockWarnings.length > 0 ? clockWarnings.join('; ') : null,
       startedAt: now.toISOString(),
       endedAt: null,

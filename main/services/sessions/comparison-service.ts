@@ -2,6 +2,7 @@
 // around them: chosen runs must belong to the chosen sessions, a replay needs stored seconds, a
 // duplicate is a draft named after its original.
 
+import { calibrationLineOf } from '../../../app/plans/calibration.ts';
 import type { CompareSelection } from '../../../app/sessions/sessions-contract.ts';
 import { buildComparison, type Comparison } from '../../../app/sessions/comparison.ts';
 import { storedTargetRate } from '../../../app/runs/bottleneck.ts';
@@ -115,6 +116,7 @@ export class ComparisonService {
       endedAt: session.endedAt,
       silentSince: { client: null, server: null },
       engine: recordedEngineOf(session.config),
+      calibration: calibrationLineOf(session.config),
     };
     return { run, points, durationS: points.at(-1)!.t };
   }

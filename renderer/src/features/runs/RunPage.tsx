@@ -167,6 +167,11 @@ export function RunPage() {
               </span>
             )}
             <span className="muted small">{run.latencyMeaning}</span>
+            {run.calibration && (
+              <span className="muted small" data-testid="run-calibration">
+                {run.calibration}
+              </span>
+            )}
           </div>
           {running && <SilenceBanner run={run} hosts={hosts} connections={connections} />}
           {run.message && (

@@ -189,7 +189,14 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
                   </div>
                 )}
               </td>
-              <td className="small">{session.configuration}</td>
+              <td className="small">
+                {session.configuration}
+                {session.calibration && (
+                  <div className="muted small" data-testid="compare-calibration">
+                    {session.calibration}
+                  </div>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -123,6 +123,11 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
             ))}
           </div>
           <p className="muted small">{data.run.latencyMeaning}</p>
+          {data.run.calibration && (
+            <p className="muted small" data-testid="replay-calibration">
+              {data.run.calibration}
+            </p>
+          )}
           <SessionDashboard sessionId={sessionId} steps={steps} clients={data.run.clients} bucketsMs={data.run.profile.bucketsMs} model={data.run.profile.load.model} buffer={buffer} version={version} markers={markers} noiseTestId="replay-noise" />
         </>
       )}
