@@ -1,5 +1,5 @@
-// Editing a user preset (a new one, a duplicate, or an existing one): limits lines and sysctls,
-// validated as the user types with the same rules the back end applies before any remote action.
+// Editing a user preset (a new one, a duplicate, or an existing one): limits lines, sysctls and the
+// network side (tc), validated as the user types with the same rules the back end applies before any remote action.
 
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import {
@@ -12,6 +12,7 @@ import {
   type PresetDefinition,
   type SysctlSetting,
 } from '../../../../app/presets/presets.ts';
+import { AUTO_INTERFACE, SETTING_INFO, type NetworkSetting, type NetworkShaping } from '../../../../app/presets/network-shaping.ts';
 import { FormActions } from '../../common/FormActions.tsx';
 import { FieldError, FormField } from '../../common/FormField.tsx';
 import { TableHead } from '../../common/TableHead.tsx';
@@ -20,6 +21,8 @@ import { useEditForm } from '../../common/use-edit-form.ts';
 const NEW_LIMIT: LimitSetting = { domain: '*', type: 'soft', item: 'nofile', value: '' };
 const NEW_SYSCTL: SysctlSetting = { key: '', value: '' };
 const TYPE_LABELS: Record<string, string> = { soft: 'soft', hard: 'hard', '-': 'soft + hard (-)' };
+const NEW_NETWORK: NetworkShaping = { interface: AUTO_INTERFACE };
+const NETWORK_FIELDS: NetworkSetting[] = ['rate', 'delay', 'jitter', 'loss'];
 
 /** The limits and the sysctls alike: a table of rows, each with a Remove button, and an Add button under it. */
 function EditableRows<T>(props: {
@@ -157,6 +160,52 @@ export function PresetEditor(props: {
         onAdd={() => change({ ...draft, sysctls: [...draft.sysctls, NEW_SYSCTL] }, 'sysctls')}
         footer={error('sysctls')}
       />
+
+      <h3>Network (tc on the host's egress)</h3>
+      <label className="check">
+        <input
+          type="checkbox"
+          data-testid="network-enabled"
+          checked={draft.network !== null}
+          onChange={(event) => change({ ...draft, network: event.target.checked ? NEW_NETWORK : null }, 'network')}
+        />{' '}
+        Shape what leaves the host: bandwidth, delay, jitter, loss (a bandwidth for large answers goes on the server)
+      </label>
+      {draft.network && (
+        <div className="grid">
+          <FormField label="Interface" name="network.interface" error={shown('network.interface')} errorTestId="preset-error-network.interface">
+            <input
+              data-testid="network-interface"
+              value={draft.network.interface}
+              size={10}
+              aria-invalid={shown('network.interface') ? true : undefined}
+              onChange={(event) => change({ ...draft, network: { ...draft.network!, interface: event.target.value } }, 'network.interface')}
+            />
+          </FormField>
+          {NETWORK_FIELDS.map((setting) => {
+            const { field, label, unit } = SETTING_INFO[setting];
+            const value = draft.network![field];
+            return (
+              <FormField key={setting} label={`${label[0]!.toUpperCase()}${label.slice(1)} (${unit})`} name={`network.${field}`} error={shown(`network.${field}`)} errorTestId={`preset-error-network.${field}`}>
+                <input
+                  type="number"
+                  step="any"
+                  data-testid={`network-${setting}`}
+                  value={typeof value === 'number' ? value : ''}
+                  placeholder="none"
+                  aria-invalid={shown(`network.${field}`) ? true : undefined}
+                  onChange={(event) => {
+                    const { [field]: _old, ...rest } = draft.network!;
+                    const next = event.target.value === '' ? rest : { ...rest, [field]: Number(event.target.value) };
+                    change({ ...draft, network: next as NetworkShaping }, `network.${field}`);
+                  }}
+                />
+              </FormField>
+            );
+          })}
+        </div>
+      )}
+      {error('network')}
 
       <FormActions testIdPrefix="preset" saveLabel="Save preset" saving={form.saving} disabled={form.submitted && Object.keys(form.errors).length > 0} error={form.serverError} onCancel={props.onCancel} />
     </form>

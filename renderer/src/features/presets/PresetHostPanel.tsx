@@ -1,5 +1,5 @@
-// One preset against one connected host: the plan (current → new for every key, and the files
-// with their new content), an explicit confirmation, live progress, the verification of each key,
+// One preset against one connected host: the plan (current → new for every key, the network side,
+// and the files with their new content), an explicit confirmation, live progress, the verification of each key,
 // and revert.
 
 import { useEffect, useState } from 'react';
@@ -11,6 +11,7 @@ import { plural } from '../../../../app/common/plural.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { TableHead } from '../../common/TableHead.tsx';
+import { NetworkPlanView, NetworkRevertRow } from './NetworkPlanView.tsx';
 
 type Stage =
   | { kind: 'idle' }
@@ -82,6 +83,7 @@ export function PresetPlanView({ plan }: { plan: PresetPlan }) {
           ))}
         </tbody>
       </table>
+      {plan.network && <NetworkPlanView network={plan.network} />}
       <h3>Files</h3>
       {plan.files.map((file) => (
         <details key={file.path} className="file-plan" data-testid="plan-file" data-path={file.path} data-action={file.action} open={file.action !== 'unchanged'}>
@@ -141,7 +143,7 @@ function RevertView({ result }: { result: RevertResult }) {
       <p className="strong">
         {result.outcome === 'reverted' ? 'Reverted: the host is back to what it held before Benchlab.' : result.outcome === 'nothing to revert' ? 'Nothing to revert.' : 'The revert is incomplete.'}
       </p>
-      {(result.sysctls.length > 0 || result.files.length > 0) && (
+      {(result.sysctls.length > 0 || result.files.length > 0 || result.network) && (
         <table className="table compact">
           <tbody>
             {result.files.map((file) => (
@@ -161,6 +163,7 @@ function RevertView({ result }: { result: RevertResult }) {
                 </td>
               </tr>
             ))}
+            {result.network && <NetworkRevertRow network={result.network} />}
           </tbody>
         </table>
       )}
@@ -251,7 +254,7 @@ export function PresetHostPanel(props: { preset: Preset; host: Host; pendingReve
               <p>
                 {stage.plan.noChanges
                   ? `${host.name} already matches "${stage.plan.presetName}": applying changes nothing and verifies what is in effect.`
-                  : `Apply "${stage.plan.presetName}" to ${host.name}? ${plural(stage.plan.changes, 'change')}: the files above are written and the sysctls set live. Revert puts everything back.`}
+                  : `Apply "${stage.plan.presetName}" to ${host.name}? ${plural(stage.plan.changes, 'change')}: the files above are written${stage.plan.network?.command ? ', the sysctls set live and the network shaped with tc' : ' and the sysctls set live'}. Revert puts everything back.`}
               </p>
               <div className="actions">
                 <button type="button" className="primary" data-testid="preset-apply-confirm" onClick={() => void apply(stage.plan)}>

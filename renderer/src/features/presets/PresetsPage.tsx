@@ -3,6 +3,7 @@
 
 import { useState } from 'react';
 import type { Preset, PresetDefinition } from '../../../../app/presets/presets.ts';
+import { formatSetting, SETTING_INFO, shapingValues } from '../../../../app/presets/network-shaping.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { useLoaded } from '../../common/use-loaded.ts';
 import { ErrorBanner } from '../../common/Banner.tsx';
@@ -25,6 +26,11 @@ function definitionOf(preset: Preset): PresetDefinition {
   };
 }
 
+/** `interface auto`, `bandwidth 450 Mbit/s`, … one line each. */
+function networkLines(network: NonNullable<Preset['network']>): string[] {
+  return [`interface ${network.interface}`, ...shapingValues(network).map(({ setting, value }) => `${SETTING_INFO[setting].label} ${formatSetting(setting, value)}`)];
+}
+
 function PresetSummary({ preset }: { preset: Preset }) {
   return (
     <div className="card" data-testid="preset-summary">
@@ -41,6 +47,16 @@ function PresetSummary({ preset }: { preset: Preset }) {
         <div>
           <h3>Sysctls</h3>
           {preset.sysctls.length === 0 ? <p className="muted">none</p> : <pre className="file-preview">{preset.sysctls.map((sysctl) => `${sysctl.key} = ${sysctl.value}`).join('\n')}</pre>}
+        </div>
+        <div>
+          <h3>Network (tc, egress)</h3>
+          {preset.network ? (
+            <pre className="file-preview" data-testid="preset-network">
+              {networkLines(preset.network).join('\n')}
+            </pre>
+          ) : (
+            <p className="muted">left alone</p>
+          )}
         </div>
       </div>
     </div>
@@ -85,7 +101,7 @@ export function PresetsPage() {
     <Page
       id="presets"
       title="Presets"
-      hint="Limits and sysctls for load clients and servers. Benchlab shows every change before it writes anything, proves what took effect, and puts everything back on Revert."
+      hint="Limits, sysctls and network shaping (tc) for load clients and servers. Benchlab shows every change before it writes anything, proves what took effect, and puts everything back on Revert."
     >
       <ErrorBanner error={error} testId="presets-error" />
       {presets === null ? (
