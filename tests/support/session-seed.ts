@@ -59,6 +59,8 @@ export interface SeedOptions {
   serverReadings?: boolean;
   /** The closed load's think time (app/runs/think-time.ts); none when absent. */
   thinkTime?: ThinkTimeInput;
+  /** More of the session's config (a plan's `calibration`, say), beside what the seeder records. */
+  config?: Record<string, unknown>;
 }
 
 export interface Seeder {
@@ -107,7 +109,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
           tags: options.tags ?? [],
           clientHostId: client.id,
           serverHostId: server.id,
-          config: { profile, target: profile.target, clientHost: client.name, serverHost: server.name },
+          config: { profile, target: profile.target, clientHost: client.name, serverHost: server.name, ...options.config },
           status: 'running',
         },
         started,

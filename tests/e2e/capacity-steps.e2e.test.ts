@@ -1,0 +1,70 @@
+// Steps relative to a measured capacity, as a reader of the sessions sees them (web mode, real
+// Chromium, sessions seeded into the store): Compare says, under each session's load, the capacity
+// its steps came from, where and when it was measured and the rates it chose; a session of fixed
+// steps says nothing; the replay of the calibrated session says it too.
+
+import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { describeCalibration, type RecordedCalibration } from '../../app/plans/calibration.ts';
+import { createSeeder } from '../support/session-seed.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
+import { SessionsLibrary } from './pages/compare-pages.ts';
+
+const CALIBRATION: RecordedCalibration = {
+  reference: { templateId: 'node', variant: 'sync', knobs: {}, label: 'Node.js (node:http) · sync' },
+  measuredAt: '2026-03-01T09:58:00.000Z',
+  capacity: 1240,
+  atLeast: false,
+  times: [1.52, 3.48],
+  rates: [1885, 4315],
+  probeAnswersPerS: 1300,
+  ramp: [
+    { rate: 1170, answeredShare: 1, p99Us: 4000, sustained: true },
+    { rate: 1240, answeredShare: 1, p99Us: 9000, sustained: true },
+    { rate: 1300, answeredShare: 0.97, p99Us: 412_000, sustained: false },
+  ],
+  sessionIds: [90, 91],
+};
+
+let opened: OpenWebApp;
+let page: Page;
+
+before(async () => {
+  opened = await openWebApp({
+    seed: (db) => {
+      const seeder = createSeeder(db);
+      seeder.session({ name: 'Gatling seed — Node sync', templateId: 'node', variant: 'sync', rps: 1200, latencyUs: 3000, seconds: 10, startedAt: new Date('2026-03-01T10:00:00Z'), config: { calibration: CALIBRATION } });
+      seeder.session({ name: 'Fixed steps — Node sync', templateId: 'node', variant: 'sync', rps: 1100, latencyUs: 3000, seconds: 10, startedAt: new Date('2026-03-02T10:00:00Z') });
+    },
+  });
+  page = opened.page;
+});
+
+after(async () => {
+  await opened?.close();
+});
+
+test('Compare and the replay say the capacity a session’s steps came from; a session of fixed steps says none', async () => {
+  const library = new SessionsLibrary(page);
+  await library.open();
+  await library.row('Gatling seed — Node sync').getByTestId('session-select').check();
+  await library.row('Fixed steps — Node sync').getByTestId('session-select').check();
+  await page.getByTestId('sessions-compare').click();
+  await page.getByTestId('comparison').waitFor();
+  const said = page.getByTestId('compare-calibration');
+  assert.equal(await said.count(), 1, 'only the calibrated session says it');
+  assert.equal(await said.innerText(), describeCalibration(CALIBRATION));
+  await said.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(tmpdir(), 'benchlab-capacity-compare.png') });
+
+  await library.open();
+  await library.row('Gatling seed — Node sync').getByTestId('session-replay').click();
+  const replay = page.getByTestId('replay-calibration');
+  await replay.waitFor();
+  assert.equal(await replay.innerText(), describeCalibration(CALIBRATION));
+  await page.screenshot({ path: join(tmpdir(), 'benchlab-capacity-replay.png') });
+  assert.deepEqual(await opened.cspViolations(), []);
+});
