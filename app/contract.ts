@@ -14,6 +14,7 @@ import { runEvents, runRequests } from './runs/runs-contract.ts';
 import { sessionEvents, sessionRequests } from './sessions/sessions-contract.ts';
 import { templateEvents, templateRequests } from './templates/templates-contract.ts';
 import { terminalEvents, terminalRequests } from './terminals/terminals-contract.ts';
+import { describeZodError } from './common/zod-issues.ts';
 
 export const TRANSPORTS = ['electron', 'web', 'cli'] as const;
 export type TransportKind = (typeof TRANSPORTS)[number];
@@ -108,20 +109,6 @@ export function buildApi(transport: TransportKind, channel: TransportCall): Benc
     group[method] = (args?: unknown) => channel.call(name, args ?? {});
   }
   return api as BenchlabApi;
-}
-
-/** Human message naming the first offending field, e.g. `port: must be between 1 and 65535`. */
-export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => {
-      const field = issue.path.map(String).join('.');
-      if (issue.code === 'unrecognized_keys') {
-        return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
-      }
-      return field ? `${field}: ${issue.message}` : issue.message;
-    })
-    .join('; ');
 }
 
 /** Validates the arguments of a named request. Pure: the back end calls it before any handler. */

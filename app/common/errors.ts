@@ -52,3 +52,12 @@ export function isApiErrorShape(value: unknown): value is ApiErrorShape {
     (API_ERROR_CODES as readonly string[]).includes(candidate.code)
   );
 }
+
+/**
+ * The message of anything thrown: an Error's (or any object's string `message`), else the value as
+ * text. Code throws strings and plain objects too, where `(error as Error).message` is undefined.
+ */
+export function messageOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  return String(error);
+}

@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import { hasControlCharacters } from '../common/text.ts';
+import { issueMessage } from '../common/zod-issues.ts';
 import { NetworkShaping, networkProblems } from './network-shaping.ts';
 
 /** The files Benchlab writes on a host; "90-" so they come after the distribution's own. */
@@ -276,7 +277,7 @@ export function presetProblems(input: unknown): PresetProblem[] {
   if (!parsed.success) {
     return parsed.error.issues.map((issue) => ({
       field: issue.path.map(String).join('.') || 'preset',
-      message: issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}` : issue.message,
+      message: issueMessage(issue),
     }));
   }
   return definitionProblems(parsed.data);

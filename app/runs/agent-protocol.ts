@@ -7,6 +7,7 @@
 
 import { z } from 'zod';
 import { RequestSpec, StepLoad } from './load-profile.ts';
+import { describeZodError } from '../common/zod-issues.ts';
 
 /** 3: the clock role (ping/pong) and LoadAgentConfig.startAtMs. */
 export const AGENT_PROTOCOL_VERSION = 3;
@@ -353,8 +354,7 @@ function parseWith<T>(schema: z.ZodType<T>, line: string): ParsedLine<T> {
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, error: `unexpected line (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}): ${line.slice(0, 120)}` };
+    return { ok: false, error: `unexpected line (${describeZodError(parsed.error, 1) || 'invalid'}): ${line.slice(0, 120)}` };
   }
   return { ok: true, value: parsed.data };
 }

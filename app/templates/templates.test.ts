@@ -94,7 +94,7 @@ describe('template manifests', () => {
       [{ files: ['/etc/passwd'] }, /files\.0: must be a relative path/],
       [{ requires: [{ runtime: 'python' }] }, /runtime must be one of node, apache2/],
       [{ stop: { signal: 'KILL', graceSeconds: 5 } }, /stop\.signal/],
-      [{ extra: true }, /unknown field\(s\) "extra"/],
+      [{ extra: true }, /unknown field "extra"/],
       [{ variants: [{ id: 'a', name: 'a', description: 'a' }, { id: 'a', name: 'b', description: 'b' }], defaultVariant: 'a' }, /variant "a" is listed twice/],
     ];
     for (const [input, expected] of cases) {

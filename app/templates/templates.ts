@@ -5,6 +5,8 @@
 
 import { z } from 'zod';
 import { shellQuote } from '../common/shell-quote.ts';
+import { describeZodError } from '../common/zod-issues.ts';
+import { messageOf } from '../common/errors.ts';
 
 /** The endpoints of server-templates/CONTRACT.md, by name. */
 export const ENDPOINTS = ['hello', 'file', 'json', 'fib', 'concat', 'sleep', 'health', 'db', 'queries', 'updates', 'fortunes', 'docs'] as const;
@@ -291,20 +293,6 @@ function minimumOf(requirement: Requirement): number {
   return 'minVersion' in requirement ? requirement.minVersion : 0;
 }
 
-/** The first few problems zod found, each as `field.path: message`. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => {
-      if (issue.code === 'unrecognized_keys') return `${issue.path.map(String).join('.') || 'top level'}: unknown field(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
-      const field = issue.path.map(String).join('.');
-      // zod says "Invalid input: expected string, received undefined" for a field left out.
-      const message = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
-      return field ? `${field}: ${message}` : message;
-    })
-    .join('; ');
-}
-
 export type ManifestResult = { ok: true; manifest: Manifest } | { ok: false; error: string };
 
 /** Reads a template.json text; `folder` is the folder it came from (the id must match it). */
@@ -313,10 +301,10 @@ export function parseManifest(text: string, folder: string): ManifestResult {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `template.json is not valid JSON: ${(error as Error).message}` };
+    return { ok: false, error: `template.json is not valid JSON: ${messageOf(error)}` };
   }
   const parsed = ManifestShape.safeParse(json);
-  if (!parsed.success) return { ok: false, error: `template.json: ${describeIssues(parsed.error)}` };
+  if (!parsed.success) return { ok: false, error: `template.json: ${describeZodError(parsed.error)}` };
   const problems = manifestProblems(parsed.data);
   if (parsed.data.id !== folder) problems.unshift(`id: "${parsed.data.id}" must match its folder name "${folder}"`);
   if (problems.length > 0) return { ok: false, error: `template.json: ${problems.slice(0, 3).join('; ')}` };

@@ -6,6 +6,7 @@ import { defaultDataDir } from '../services/data-dir.ts';
 import { appVersion } from '../services/version.ts';
 import { EXIT, invokeCommand, optionErrorMessage, type CliIo } from './cli-kit.ts';
 import { COMMANDS } from './commands/index.ts';
+import { messageOf } from '../../app/common/errors.ts';
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -71,6 +72,6 @@ async function main(argv: string[], io: CliIo): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
 } catch (error) {
-  process.stderr.write(`benchlab: ${(error as Error).message}\n`);
+  process.stderr.write(`benchlab: ${messageOf(error)}\n`);
   process.exitCode = EXIT.failed;
 }

@@ -4,7 +4,7 @@
 
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ApiError, type ApiErrorCode } from '../../app/common/errors.ts';
+import { ApiError, type ApiErrorCode, messageOf } from '../../app/common/errors.ts';
 import { createServices, type Services } from '../services/services.ts';
 import { appVersion } from '../services/version.ts';
 
@@ -149,7 +149,7 @@ function reportUsage(stderr: NodeJS.WritableStream, commandName: string, message
 
 /** parseArgs's messages carry a long suggestion ("To specify a positional argument starting with a '-'…"); keep the first sentence. */
 export function optionErrorMessage(error: unknown): string {
-  const message = (error as Error).message;
+  const message = messageOf(error);
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if (unknown) return `unknown option ${unknown[1]}`;
   return message.split('. ')[0]!.replace(/\.$/, '');

@@ -10,6 +10,7 @@ import { evaluateThresholds, type AnyThreshold } from '../../app/plans/threshold
 import type { Services } from '../services/services.ts';
 import { UsageError } from './cli-kit.ts';
 import { selectSessions } from './commands/compare.ts';
+import { messageOf } from '../../app/common/errors.ts';
 
 export const REPORT_FORMATS = ['json', 'junit', 'markdown'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -40,7 +41,7 @@ export function findBaseline(services: Services, ref: string): Baseline {
   try {
     sessionIds = selectSessions(services.compare.library(), [ref]);
   } catch (error) {
-    throw new UsageError(`--baseline: ${(error as Error).message}`);
+    throw new UsageError(`--baseline: ${messageOf(error)}`);
   }
   return { ref, sessionIds, runs: sessionIds.flatMap((sessionId) => sessionRuns(services, sessionId)) };
 }

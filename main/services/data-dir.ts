@@ -5,7 +5,7 @@
 import { accessSync, constants, mkdirSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { ApiError } from '../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../app/common/errors.ts';
 
 export const APP_DIR_NAME = 'Benchlab';
 
@@ -59,7 +59,7 @@ export function ensureDataDir(dir: string): void {
         while (dirname(file) !== file && !statSafe(file)?.isFile()) file = dirname(file);
         throw cannot(`${file} is a file, not a folder`);
       }
-      if (code !== 'ENOENT') throw cannot(REASONS[code] ?? `${existing}: ${code || (error as Error).message}`);
+      if (code !== 'ENOENT') throw cannot(REASONS[code] ?? `${existing}: ${code || messageOf(error)}`);
       if (dirname(existing) === existing) throw cannot(`${existing} does not exist`);
       missing.unshift(existing);
       existing = dirname(existing);
@@ -75,7 +75,7 @@ export function ensureDataDir(dir: string): void {
       const code = (error as NodeJS.ErrnoException).code ?? '';
       if (code === 'EEXIST' && statSafe(folder)?.isDirectory()) continue;
       if (code === 'ENOENT') throw cannot(`${dirname(folder)} does not take new folders`);
-      throw cannot(`cannot create ${folder}: ${REASONS[code] ?? (code || (error as Error).message)}`);
+      throw cannot(`cannot create ${folder}: ${REASONS[code] ?? (code || messageOf(error))}`);
     }
   }
   try {

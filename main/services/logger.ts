@@ -10,6 +10,7 @@ import type { EventBus } from './event-bus.ts';
 import { LogBacklogBuffer } from './log-backlog.ts';
 import type { EventsRepository } from './store/events-repository.ts';
 import { isStoreOutOfSpace } from './store/store-errors.ts';
+import { messageOf } from '../../app/common/errors.ts';
 
 export class Logger {
   readonly #events: EventsRepository;
@@ -45,7 +46,7 @@ export class Logger {
     try {
       return this.#events.append(line, refs) ? null : 'the store is closed';
     } catch (error) {
-      if (isStoreOutOfSpace(error)) return `the store is out of space (${(error as Error).message})`;
+      if (isStoreOutOfSpace(error)) return `the store is out of space (${messageOf(error)})`;
       throw error;
     }
   }

@@ -8,6 +8,7 @@
 
 import { debugNote, type Logger } from './logger.ts';
 import type { RequestGate } from './request-gate.ts';
+import { messageOf } from '../../app/common/errors.ts';
 
 /** How long the work shutdown ends may take to end (a plan's revert, a server's stop grace). */
 const ENDING_WAIT_MS = 15_000;
@@ -38,7 +39,7 @@ export async function shutDown(parts: ShutdownParts): Promise<void> {
     try {
       close();
     } catch (error) {
-      debugNote(`shutting down: ${(error as Error).message}`);
+      debugNote(`shutting down: ${messageOf(error)}`);
     }
   }
 }

@@ -33,10 +33,5 @@ export function useConnection(): ConnectionState {
   return useContext(ApiContext)?.connection ?? 'connecting';
 }
 
-/** The message to show for any rejected call. */
-export function errorMessage(error: unknown): string {
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
-    return (error as { message: string }).message;
-  }
-  return String(error);
-}
+/** The message to show for any rejected call (one rule with the back end's). */
+export { messageOf as errorMessage } from '../../app/common/errors.ts';

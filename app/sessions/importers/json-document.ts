@@ -3,6 +3,7 @@
 // no object says so. Also the small readers of its fields.
 
 import { ImportError } from './imported-result.ts';
+import { messageOf } from '../../common/errors.ts';
 
 /** Summaries are a few KB; a document this large is not one. */
 export const MAX_DOCUMENT_CHARS = 32 * 1024 * 1024;
@@ -27,8 +28,8 @@ export class JsonDocument {
     try {
       value = JSON.parse(this.#parts.join('\n'));
     } catch (error) {
-      const position = /line (\d+)/.exec((error as Error).message);
-      throw new ImportError(position ? Number(position[1]) : null, `${what} is not valid JSON (${(error as Error).message}): truncated?`);
+      const position = /line (\d+)/.exec(messageOf(error));
+      throw new ImportError(position ? Number(position[1]) : null, `${what} is not valid JSON (${messageOf(error)}): truncated?`);
     }
     if (!isObject(value)) throw new ImportError(null, `${what} is a JSON object; this file holds ${Array.isArray(value) ? 'an array' : typeof value}`);
     return value;

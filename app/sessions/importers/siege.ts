@@ -11,6 +11,7 @@ import { checkLatencyUs, readNonNegative, toNanosecond } from './import-numbers.
 import { isObject } from './json-document.ts';
 import { printedSummary } from './printed-summary.ts';
 import { splitCsvLine } from './csv-line.ts';
+import { messageOf } from '../../common/errors.ts';
 
 const MAX_LINES = 10_000;
 const LOG_HEADER = /^\s*Date & Time,\s*Trans,\s*Elap Time,/;
@@ -92,7 +93,7 @@ export function createSiegeParser(): FormatParser {
         try {
           value = JSON.parse(lines.slice(jsonStart, end + 1).map(({ text }) => text).join('\n'));
         } catch (error) {
-          throw new ImportError(lines[jsonStart]!.number, `siege's JSON summary is not valid JSON (${(error as Error).message})`);
+          throw new ImportError(lines[jsonStart]!.number, `siege's JSON summary is not valid JSON (${messageOf(error)})`);
         }
         if (!isObject(value)) throw new ImportError(lines[jsonStart]!.number, "siege's JSON summary is one object");
         const found: Partial<SiegeFigures> = {};

@@ -6,6 +6,7 @@ import { parseUntrustedJson } from '../../../app/common/safe-json.ts';
 import { createDispatcher } from '../../api/dispatch.ts';
 import { createHandlers } from '../../api/handlers.ts';
 import { EXIT, UsageError, writeJson, type Command } from '../cli-kit.ts';
+import { messageOf } from '../../../app/common/errors.ts';
 
 export const callCommand: Command = {
   name: 'call',
@@ -30,7 +31,7 @@ benchlab call hosts.add '{"name":"srv","address":"10.0.0.2","port":22,"user":"ro
     try {
       if (argsText !== undefined) args = parseUntrustedJson(argsText);
     } catch (error) {
-      throw new UsageError((error as Error).message);
+      throw new UsageError(messageOf(error));
     }
     const dispatch = createDispatcher(createHandlers(ctx.services()), (error) => ctx.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`));
     const outcome = await dispatch(name, args);

@@ -3,7 +3,7 @@
 // each host's system info.
 
 import { readFile } from 'node:fs/promises';
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import { candidateHostInput } from '../../../app/hosts/ssh-config.ts';
 import type { SystemInfo } from '../../../app/hosts/system-info.ts';
@@ -111,7 +111,7 @@ async function importSshConfig(ctx: CommandContext, aliases: string[]): Promise<
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : messageOf(error)}`);
     }
   }
   const services = ctx.services();
@@ -154,7 +154,7 @@ async function importSshConfig(ctx: CommandContext, aliases: string[]): Promise<
       const note = candidate.proxyJump && !jump ? `jump host "${candidate.proxyJump}" is not stored: set it in the app` : '';
       results.push({ alias: candidate.name, result: 'added', message: note });
     } catch (error) {
-      results.push({ alias: candidate.name, result: 'failed', message: (error as Error).message });
+      results.push({ alias: candidate.name, result: 'failed', message: messageOf(error) });
     }
   }
   if (ctx.values.json) writeJson(ctx.stdout, results);

@@ -11,6 +11,7 @@ import { importProvenanceOf } from '../../../app/sessions/importers/imported-res
 import { Tags } from '../../../app/sessions/session-library.ts';
 import { SessionName } from '../../../app/sessions/sessions.ts';
 import { EXIT, listOption, stringOption, UsageError, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
+import { messageOf } from '../../../app/common/errors.ts';
 
 const FORMAT_LINES = IMPORT_FORMATS.map((format) => `                 ${format.padEnd(7)} ${IMPORTERS[format].accepts}`).join('\n');
 
@@ -79,7 +80,7 @@ async function firstLines(file: string): Promise<string[]> {
   try {
     handle = await open(file, 'r');
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`);
   }
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(16 * 1024), 0, 16 * 1024, 0);

@@ -7,7 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { loginRefProblem } from '../../../app/hosts/host-ref.ts';
 import type { PlanFileCatalogs } from '../../../app/plans/plan-file-catalog.ts';
 import { describeProblems, parsePlanFile, planFileClients, type PlanFile, type PlanFilePlace } from '../../../app/plans/plan-file.ts';
@@ -101,7 +101,7 @@ async function readPlan(ctx: CommandContext): Promise<{ file: string; plan: Plan
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`);
+    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : messageOf(error)}`);
   }
   const parsed = parsePlanFile(text, extname(file).toLowerCase() === '.json' ? 'json' : 'yaml', await installedCatalogs());
   if (!parsed.ok) {

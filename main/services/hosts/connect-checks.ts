@@ -5,6 +5,7 @@
 
 import type { EventBus } from '../event-bus.ts';
 import type { Logger } from '../logger.ts';
+import { messageOf } from '../../../app/common/errors.ts';
 
 export interface ConnectCheck {
   /** Who owns the check, for the log line when it fails (a capability name: 'templates', 'runs'). */
@@ -78,7 +79,7 @@ export class ConnectChecks {
         } catch {
           // the host was removed meanwhile; its id says enough
         }
-        const message = `${name}: could not check for ${check.what}: ${(error as Error).message}`;
+        const message = `${name}: could not check for ${check.what}: ${messageOf(error)}`;
         // A host that disconnected again at once is no news; anything else may leave something running.
         if (this.#isConnected(hostId)) this.#log.warn(check.owner, message);
         else this.#log.write('debug', check.owner, message);

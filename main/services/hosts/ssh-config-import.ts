@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { parseSshConfig, type SshConfigCandidate } from '../../../app/hosts/ssh-config.ts';
 
 export interface SshConfigImport {
@@ -41,7 +41,7 @@ export async function readSshConfigCandidates(text?: string, options: { home?: s
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       return { source: path, candidates: [], warnings: [`${path} does not exist: there are no hosts to import (paste a config instead)`] };
     }
-    const reason = code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+    const reason = code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : messageOf(error);
     throw new ApiError('unavailable', `cannot read ${path}: ${reason}`);
   }
   if (content.length > MAX_CONFIG_BYTES) {

@@ -2,7 +2,7 @@
 // parseSystemInfoOutput in app/), and the client→server TCP connect test with its RTT (read by
 // parseReachabilityOutput). Both run over any HostTransport, so SSH hosts and "This machine" alike.
 
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
 import {
   parseReachabilityOutput,
@@ -104,7 +104,7 @@ export async function collectSystemInfo(transport: HostTransport, options: { sig
     const said = (result.stderr.trim() || result.stdout.trim()).split('\n').slice(-3).join(' ').slice(0, 300);
     throw new ApiError(
       'unavailable',
-      `cannot read the host's system info: ${(error as Error).message}${result.code ? ` (exit code ${result.code})` : ''}${said ? `: ${said}` : ''}`,
+      `cannot read the host's system info: ${messageOf(error)}${result.code ? ` (exit code ${result.code})` : ''}${said ? `: ${said}` : ''}`,
     );
   }
 }

@@ -12,7 +12,7 @@
 // only on a host that runs no server, and stops only the server it deployed. With capacity steps a
 // calibration on a reference server comes first (capacity-calibration.ts) and chooses the rates.
 
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { plural } from '../../../app/common/plural.ts';
 import {
   CALIBRATE_STAGE_ID,
@@ -486,7 +486,7 @@ export class PlanRunner {
     try {
       this.#options.store.save(active.state);
     } catch (error) {
-      this.#options.log.warn('plans', `${active.state.name}: could not keep the plan's progress: ${(error as Error).message}`);
+      this.#options.log.warn('plans', `${active.state.name}: could not keep the plan's progress: ${messageOf(error)}`);
     }
     this.#options.bus.publish('plans.progress', structuredClone(active.state));
   }

@@ -5,7 +5,7 @@
 // login's limits. Root work goes through runPrivileged only; every value reaching a command line
 // was validated by app/presets/presets.ts and is shell-quoted here anyway.
 
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { parseProcLimits, type ProcLimits } from '../../../app/presets/limits-conf.ts';
 import { FileMeta, LIMITS_CONF, RestoreRecord, type HostFile, type HostPresetState, type HostSysctl } from '../../../app/presets/preset-plan.ts';
 import { DROP_IN_PATHS, normaliseSysctlValue, RESTORE_FILE, SYSCTL_DROP_IN, sysctlPath, type DropInPath } from '../../../app/presets/presets.ts';
@@ -179,7 +179,7 @@ export async function readHost(access: RemoteAccess, options: ReadOptions): Prom
     try {
       restore = RestoreRecord.parse(JSON.parse(restoreFile.text));
     } catch (error) {
-      restoreProblem = `${RESTORE_FILE} on the host cannot be used (${(error as Error).message.split('\n')[0]}); Benchlab's journal is used instead`;
+      restoreProblem = `${RESTORE_FILE} on the host cannot be used (${messageOf(error).split('\n')[0]}); Benchlab's journal is used instead`;
     }
   }
   const extraKeys = Object.keys(restore?.sysctls ?? {}).filter((key) => !first.sysctls.has(key));

@@ -4,8 +4,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeZodError } from '../../../app/contract.ts';
-import { ApiError } from '../../../app/common/errors.ts';
+import { describeZodError } from '../../../app/common/zod-issues.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { PresetDefinition, PresetFile, userPresetRowId, type Preset } from '../../../app/presets/presets.ts';
 import type { PresetsRepository } from './presets-repository.ts';
 
@@ -46,7 +46,7 @@ export function loadBuiltInPresets(dir: string | null): LoadedPresets {
       }
       presets.push({ ...checked.data, id, builtIn: true, basedOn: null });
     } catch (error) {
-      problems.push(`${file}: ${(error as Error).message}`);
+      problems.push(`${file}: ${messageOf(error)}`);
     }
   }
   return { presets, problems };

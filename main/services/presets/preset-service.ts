@@ -3,7 +3,7 @@
 // one that lets it be undone; the network's root qdisc last), verify (read back; a fresh login for
 // limits; tc for the network), and revert to the exact files, values and qdiscs from before. One operation per host at a time; progress is published.
 
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { plural } from '../../../app/common/plural.ts';
 import type { Host } from '../../../app/hosts/hosts.ts';
 import type { ApplyResult, PendingRevert, PresetProgress, RevertResult } from '../../../app/presets/presets-contract.ts';
@@ -208,7 +208,7 @@ export class PresetService {
         if (preset.limits.length > 0) notes.push(`Benchlab's own connection to ${host.name} keeps its old limits: reconnect the host before a run that needs the new ones.`);
         return { hostId, presetId, outcome: 'applied', changeId, plan, verdicts, notes };
       } catch (error) {
-        this.#options.log.error('presets', `${host.name}: applying "${preset.name}" stopped: ${(error as Error).message}`);
+        this.#options.log.error('presets', `${host.name}: applying "${preset.name}" stopped: ${messageOf(error)}`);
         throw stoppedAt(step, host, error, true);
       }
     });
@@ -242,7 +242,7 @@ export class PresetService {
         }
       }
     } catch (error) {
-      freshProblem = `a new login failed: ${(error as Error).message}`;
+      freshProblem = `a new login failed: ${messageOf(error)}`;
     }
     const limitsDropIn = plan.files.find((file) => file.path === LIMITS_DROP_IN)?.next ?? null;
     const state: HostPresetState = reading.state;
@@ -323,7 +323,7 @@ export class PresetService {
           : [];
         return { hostId, outcome: 'reverted', sysctls, files: filesBack, network, notes };
       } catch (error) {
-        this.#options.log.error('presets', `${host.name}: revert stopped: ${(error as Error).message}`);
+        this.#options.log.error('presets', `${host.name}: revert stopped: ${messageOf(error)}`);
         throw stoppedAt(step, host, error, true);
       }
     });

@@ -5,7 +5,7 @@
 // On a client host, the native engine's binary beside the agent when the run may use it, and the
 // older ones earlier builds left there removed unless a running process uses them.
 
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
 import { benchlabRoot, describeMissing, judgeRequirements } from '../../../app/templates/template-hosts.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
@@ -99,7 +99,7 @@ export async function prepareNativeEngine(
   try {
     await transport.upload(binary.bytes, path, { mode: 0o755 });
   } catch (error) {
-    return { obstacle: `its binary could not be uploaded (${(error as Error).message})` };
+    return { obstacle: `its binary could not be uploaded (${messageOf(error)})` };
   }
   options.onStep?.(`${hostName}: uploaded the native engine for linux/${binary.arch} (${Math.round(binary.bytes.length / 1024)} KB)`);
   return { path };

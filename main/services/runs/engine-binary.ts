@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { debugNote } from '../logger.ts';
 import { nativeEngineFileName, type NativeEngineArch } from '../../../app/runs/engine-choice.ts';
+import { messageOf } from '../../../app/common/errors.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const BUILDER = join(REPO_ROOT, 'scripts', 'build-engine.ts');
@@ -66,7 +67,7 @@ async function engineDir(): Promise<{ dir: string } | { reason: string }> {
     // Without Go, binaries built earlier still serve; without those the reason is Go's absence.
     if (built?.status === 'unavailable' && !existsSync(join(outDir, nativeEngineFileName('amd64')))) return { reason: `its binary is not built: ${built.reason}` };
   } catch (error) {
-    debugNote(`the native engine did not build: ${(error as Error).message}`);
+    debugNote(`the native engine did not build: ${messageOf(error)}`);
     return { reason: 'its binary does not build on this machine (npm run build:engine shows why)' };
   }
   return { dir: outDir };

@@ -25,7 +25,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { HEARTBEAT_TIMEOUT_MS, type AgentLine, type LoadAgentConfig, type LoadEngine } from '../../../app/runs/agent-protocol.ts';
 import { decideEngine, DEFAULT_ENGINE_CHOICE, engineLabel, type EngineChoice, type RecordedEngine } from '../../../app/runs/engine-choice.ts';
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { clockTime } from '../../../app/common/clock-time.ts';
 import { plural } from '../../../app/common/plural.ts';
 import { chartPoint, type PointContext } from '../../../app/runs/chart-point.ts';
@@ -384,7 +384,7 @@ export class RunService {
     this.#unsubscribe();
     const live = this.#live;
     if (!live) return;
-    live.done.catch((error: unknown) => debugNote(`${live.state.name} ended after the store closed: ${(error as Error).message}`));
+    live.done.catch((error: unknown) => debugNote(`${live.state.name} ended after the store closed: ${messageOf(error)}`));
     live.controller.abort();
     for (const agent of live.agents) agent.kill();
     live.points.close();
@@ -416,7 +416,7 @@ export class RunService {
     try {
       if (context.serverTransport && context.serverAgent && context.serverHostId !== null) {
         sampler = await this.#startSampler(live, context.serverTransport, context.serverAgent, context.serverHostId, context.target.port).catch((error: unknown) => {
-          this.#options.log.warn('runs', `${state.name}: no server metrics: ${(error as Error).message}`);
+          this.#options.log.warn('runs', `${state.name}: no server metrics: ${messageOf(error)}`);
           return null;
         });
       }
@@ -607,7 +607,7 @@ export class RunService {
     try {
       this.#options.runs.markDegraded(run.runId, degraded);
     } catch (error) {
-      if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${state.name}: could not store that step ${run.step.index + 1} is degraded: ${(error as Error).message}`);
+      if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${state.name}: could not store that step ${run.step.index + 1} is degraded: ${messageOf(error)}`);
     }
     this.#options.log.error('runs', `${state.name}: step ${run.step.index + 1} (${run.step.label}) degraded: ${why}; stopping the other clients`);
     for (const [index, agent] of live.loads) if (index !== client.index) void agent.stop().catch(() => undefined);
@@ -639,7 +639,7 @@ export class RunService {
         if (second.phase === 'measure') live.lastStoredAtMs = second.clientMetrics?.at ?? line.at;
         if (problem) this.#options.log.warn('runs', `${live.state.name}: ${problem}`);
       } catch (error) {
-        if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}${several ? ` of ${client.name}` : ''}: ${(error as Error).message}`);
+        if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${live.state.name}: could not store second ${line.second}${several ? ` of ${client.name}` : ''}: ${messageOf(error)}`);
       }
     }
     const windowS = loadStep.load.durationS;
@@ -725,7 +725,7 @@ export class RunService {
     try {
       return await (this.#options.measureClock ?? measureClockOffset)(client.transport, client.agent);
     } catch (error) {
-      throw new ApiError('unavailable', `${client.name}: its clock could not be measured for a coordinated start (${(error as Error).message}); check its link and start again`);
+      throw new ApiError('unavailable', `${client.name}: its clock could not be measured for a coordinated start (${messageOf(error)}); check its link and start again`);
     }
   }
 
@@ -737,7 +737,7 @@ export class RunService {
     if (!isStoreOutOfSpace(error)) return false;
     if (live.storeFull === null) {
       live.storeFull = storeFullMessage(dirname(this.#options.databaseFile), live.lastStoredAtMs);
-      this.#options.log.error('runs', `${live.state.name}: ${live.storeFull} (${(error as Error).message})`);
+      this.#options.log.error('runs', `${live.state.name}: ${live.storeFull} (${messageOf(error)})`);
       void this.#halt(live, live.storeFull);
     }
     return true;
@@ -749,7 +749,7 @@ export class RunService {
       this.#options.sessions.setStatus(sessionId, status, { ended });
     } catch (error) {
       if (!isStoreOutOfSpace(error)) throw error;
-      debugNote(`could not store the end of session ${sessionId} (${(error as Error).message}): it stays running in the store, and the next start marks it interrupted at its last stored second`);
+      debugNote(`could not store the end of session ${sessionId} (${messageOf(error)}): it stays running in the store, and the next start marks it interrupted at its last stored second`);
     }
   }
 
@@ -788,7 +788,7 @@ export class RunService {
       try {
         if (step.runId !== null) this.#options.runs.markDegraded(step.runId, degraded);
       } catch (error) {
-        if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${state.name}: could not store that step ${stepIndex + 1} is degraded: ${(error as Error).message}`);
+        if (!this.#outOfSpace(live, error)) this.#options.log.error('runs', `${state.name}: could not store that step ${stepIndex + 1} is degraded: ${messageOf(error)}`);
       }
       this.#options.log.error('runs', `${state.name}: step ${stepIndex + 1} (${step.label}) degraded: ${why}`);
       this.#update(live, {});

@@ -14,6 +14,7 @@ import type { ChangesRepository } from '../presets/changes-repository.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { SnapshotsRepository } from '../sessions/snapshots-repository.ts';
+import { messageOf } from '../../../app/common/errors.ts';
 
 export interface SessionHosts {
   /** Every load client, in the session's order (one for most sessions). */
@@ -70,7 +71,7 @@ export class SessionSnapshots {
     try {
       this.#options.snapshots.addForSession(sessionId, hosts, findings);
     } catch (error) {
-      this.#options.log.warn('runs', `session ${sessionId}: the hosts' snapshot could not be stored: ${(error as Error).message}`);
+      this.#options.log.warn('runs', `session ${sessionId}: the hosts' snapshot could not be stored: ${messageOf(error)}`);
     }
     for (const finding of findings) this.#options.log.warn('runs', `session ${sessionId}: ${finding.message} (${finding.evidence})`);
     return snapshotOf(hosts, findings);
@@ -84,7 +85,7 @@ export class SessionSnapshots {
       try {
         return { hostId, facts: await this.#read(role, hostId, role === 'server' ? args.port : null, problems) };
       } catch (error) {
-        problems.push({ role, ...this.#nameOf(hostId), message: (error as Error).message });
+        problems.push({ role, ...this.#nameOf(hostId), message: messageOf(error) });
         return null;
       }
     };
@@ -108,7 +109,7 @@ export class SessionSnapshots {
     const [info, readings] = await Promise.all([
       collectSystemInfo(transport),
       collectReadings(transport, port).catch((error: unknown) => {
-        problems.push({ role, hostName: host.name, message: (error as Error).message });
+        problems.push({ role, hostName: host.name, message: messageOf(error) });
         return null;
       }),
     ]);

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import type { ImportFormat } from '../../../app/sessions/importers/index.ts';
 import { isOwnerAlive, processOwner } from '../store/process-owner.ts';
 
@@ -87,7 +87,7 @@ export class ImportUploads {
       for (let written = 0; written < bytes.length; ) written += writeSync(upload.fd, bytes, written);
     } catch (error) {
       this.cancel(uploadId);
-      throw new ApiError('unavailable', `${upload.request.fileName}: could not keep the upload in ${this.#dir} (${(error as Error).message}): free some space and import again`);
+      throw new ApiError('unavailable', `${upload.request.fileName}: could not keep the upload in ${this.#dir} (${messageOf(error)}): free some space and import again`);
     }
     upload.received += bytes.length;
     upload.idle.refresh();

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { PdfExport } from '../../../app/sessions/sessions-contract.ts';
 import { renderReportHtml } from '../../../app/sessions/comparison-report.ts';
 import type { Comparison } from '../../../app/sessions/comparison.ts';
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 
 /** Turns a self-contained HTML page into PDF bytes (A4, backgrounds printed). */
 export type PdfRenderer = (html: string) => Promise<Uint8Array>;
@@ -29,7 +29,7 @@ export const headlessChromiumRenderer: PdfRenderer = async (html) => {
   const browser = await chromium
     .launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] })
     .catch((error: unknown) => {
-      throw new ApiError('unavailable', `cannot start Chromium at ${CHROMIUM_PATH} to print the PDF: ${(error as Error).message.split('\n')[0]}`);
+      throw new ApiError('unavailable', `cannot start Chromium at ${CHROMIUM_PATH} to print the PDF: ${messageOf(error).split('\n')[0]}`);
     });
   try {
     const context = await browser.newContext({ javaScriptEnabled: false, offline: true });

@@ -8,6 +8,7 @@ import { chmodSync, closeSync, existsSync, openSync, readSync, renameSync, statS
 import { join } from 'node:path';
 import { ensureDataDir } from '../data-dir.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
+import { messageOf } from '../../../app/common/errors.ts';
 
 export type Db = Database.Database;
 
@@ -141,7 +142,7 @@ export function openDatabase(dataDir: string, options: { now?: () => Date } = {}
   } catch (error) {
     db?.close();
     if (!isCorruption(error)) throw error;
-    setAsideWithNotice((error as Error).message);
+    setAsideWithNotice(messageOf(error));
     restrictToOwner(file);
     db = new Database(file);
     version = probe(db);

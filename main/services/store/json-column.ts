@@ -3,6 +3,9 @@
 // it is in; where a guess would be dangerous (the preset journal's restore records) the strict
 // reader throws, naming the column.
 
+
+import { messageOf } from '../../../app/common/errors.ts';
+
 export function parseJsonColumn<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;
   try {
@@ -17,6 +20,6 @@ export function readJsonColumn(text: string, column: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new Error(`the stored ${column} is not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new Error(`the stored ${column} is not valid JSON: ${messageOf(error)}`, { cause: error });
   }
 }

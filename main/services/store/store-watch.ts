@@ -8,6 +8,7 @@
 import type { EventBus } from '../event-bus.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from './database.ts';
+import { messageOf } from '../../../app/common/errors.ts';
 
 const POLL_INTERVAL_MS = 1000;
 
@@ -67,7 +68,7 @@ export class StoreWatch {
       this.#options.bus.publish('sessions.changed', {});
       return true;
     } catch (error) {
-      this.#options.log.write('debug', 'store', `could not check the store for other processes' changes: ${(error as Error).message}`);
+      this.#options.log.write('debug', 'store', `could not check the store for other processes' changes: ${messageOf(error)}`);
       return false;
     }
   }

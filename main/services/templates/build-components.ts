@@ -6,7 +6,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import type { HostFacts } from '../../../app/templates/template-hosts.ts';
 import { RUNTIMES } from '../../../app/templates/templates.ts';
 
@@ -34,7 +34,7 @@ export async function readBuildComponents(file: string, name: string): Promise<R
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new ApiError('unavailable', `the build's ${name} cannot be read (${(error as Error).message}): rebuild the template`);
+    throw new ApiError('unavailable', `the build's ${name} cannot be read (${messageOf(error)}): rebuild the template`);
   }
   const parsed = Components.safeParse(json);
   if (!parsed.success) throw new ApiError('unavailable', `the build's ${name} is not an object of package names and versions: rebuild the template`);

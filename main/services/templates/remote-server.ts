@@ -2,7 +2,7 @@
 // start the supervisor, wait for readiness, stream logs, beat the heartbeat and stop — each one
 // script of host-scripts.ts, its output read into a typed result.
 
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import type { DatabaseFacts } from '../../../app/templates/template-database.ts';
 import { parseHostFacts, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
@@ -27,7 +27,7 @@ export async function probeHost(transport: HostTransport, runtimePath: string | 
     return parseHostFacts(result.stdout);
   } catch (error) {
     const said = (result.stderr.trim() || result.stdout.trim()).split('\n').slice(-2).join(' ').slice(0, 300);
-    throw new ApiError('unavailable', `${(error as Error).message}${said ? `: ${said}` : ''}`);
+    throw new ApiError('unavailable', `${messageOf(error)}${said ? `: ${said}` : ''}`);
   }
 }
 

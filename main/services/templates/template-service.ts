@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Host } from '../../../app/hosts/hosts.ts';
-import { ApiError } from '../../../app/common/errors.ts';
+import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { benchlabRoot, describeMissing, judgeRequirements, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import { DEPLOY_STEPS, type Deployment, type ServerOccupant, type TemplateCatalog } from '../../../app/templates/templates-contract.ts';
 import { renderStartArgv, requirementsFor, resolveDeploySettings, serverEnvironment, toCommandLine, type DeployChoice, type Manifest, type RuntimeName } from '../../../app/templates/templates.ts';
@@ -146,7 +146,7 @@ export class TemplateService {
       const catalog = await loadCatalog(this.#paths.templatesDir);
       return { templates: catalog.entries.map((entry) => entry.manifest), broken: catalog.broken };
     } catch (error) {
-      return { templates: [], broken: [{ folder: this.#paths.templatesDir, error: `cannot read the templates folder: ${(error as Error).message}` }] };
+      return { templates: [], broken: [{ folder: this.#paths.templatesDir, error: `cannot read the templates folder: ${messageOf(error)}` }] };
     }
   }
 
