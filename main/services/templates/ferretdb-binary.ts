@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ferretdbFileName } from '../../../app/templates/template-mongo.ts';
+import { messageOf } from '../../../app/common/errors.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const BUILDER = join(REPO_ROOT, 'scripts', 'build-ferretdb.ts');
@@ -38,6 +39,6 @@ export async function ferretdbBinary(onBuild?: () => void): Promise<FerretdbLook
     if (result.status === 'unavailable') return { ok: false, reason: `FerretDB is not built: ${result.reason}` };
     return { ok: true, file: result.binary, built: result.status === 'built' };
   } catch (error) {
-    return { ok: false, reason: (error as Error).message };
+    return { ok: false, reason: messageOf(error) };
   }
 }
