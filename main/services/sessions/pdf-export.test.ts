@@ -25,9 +25,12 @@ test('a comparison prints to a PDF holding names, figures, system info and notes
   assert.deepEqual(readdirSync(join(dir, 'reports')).filter((name) => name.endsWith('.part')), []);
 
   const text = execFileSync('pdftotext', ['-layout', result.file, '-'], { encoding: 'utf8' });
-  for (const expected of ['Tomcat vs Undertow', 'Tomcat NIO <script>', 'Undertow handler', 'c=10, 20 s', 'c=100, 20 s', 'Requests/s', 'p99', 'Not comparable: the server hosts differ in cores', 'net.ipv4.tcp_tw_reuse', '6.12.38+deb13-amd64', 'Report note: same lab, same preset.', 'tuned preset applied', 'Latency distribution']) {
+  for (const expected of ['Tomcat vs Undertow', 'Tomcat NIO <script>', 'Undertow handler', 'c=10, 20 s', 'c=100, 20 s', 'Requests/s', 'p99', 'Not comparable: the server hosts differ in cores', 'Report note: same lab, same preset.', 'tuned preset applied', 'Latency distribution']) {
     assert.ok(text.includes(expected), `the PDF text holds ${expected}`);
   }
+  // The hosts section lists the facts that differ (the cores) and counts those alike (the kernel, the sysctls).
+  assert.match(text, /facts? identical in every session \(not listed\)/);
+  assert.ok(!text.includes('net.ipv4.tcp_tw_reuse') && !text.includes('6.12.38+deb13-amd64'), 'facts alike in both sessions are not listed');
   const rps = comparison.columns.findIndex((column) => column.key === 'rps');
   const figure = Math.round(comparison.steps[0]!.rows[1]!.values[rps]!).toLocaleString('en-US');
   assert.ok(text.includes(figure), `the PDF holds Undertow's requests/s ${figure}`);
