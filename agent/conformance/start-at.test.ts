@@ -11,7 +11,7 @@ import { assertBooks, endOf, runAgent, samplesOf, startTestServer, type AgentRun
 import { MAX_START_LEAD_MS } from '../load-coordinator.ts';
 import { describeEachEngine } from './engines.ts';
 
-/** Time for the agent (and the native engine) to start on a busy 2-core machine before the instant comes. */
+/** Time for the agent (and the native engine) to start before the instant comes; doubled while a busy machine passes it. */
 const LEAD_MS = 2500;
 
 function warnings(run: AgentRun): string[] {
@@ -41,23 +41,35 @@ describeEachEngine('agent: start at a given instant', (engine) => {
     { model: 'open', rate: 200, durationS: 1 },
   ] satisfies LoadAgentConfig['load'][]) {
     test(`${load.model} model: nothing is sent before startAtMs, and the first second ends at startAt + 1000`, async () => {
-      const startAtMs = Date.now() + LEAD_MS;
-      const run = await runAgent(config(startAtMs, load));
-      assert.equal(endOf(run)?.reason, 'completed', run.stderr);
-      assert.deepEqual(warnings(run), [], 'the start time was kept, not passed');
-      const samples = samplesOf(run);
-      assert.deepEqual(
-        samples.map((sample) => [sample.phase, sample.at]),
-        [
-          ['warmup', startAtMs + 1000],
-          ['measure', startAtMs + 2000],
-          ['drain', samples.at(-1)!.at],
-        ],
-      );
-      const first = server.firstRequestAt();
-      assert.ok(first !== null, 'the server was sent requests');
-      assert.ok(first >= startAtMs, `the first request arrived ${(startAtMs - first).toFixed(3)} ms before the start time`);
-      assertBooks(run);
+      // A machine too busy for the agent to be ready within the lead passes the start time, which
+      // the agent says in a warning: that is the machine, not the rule, so the lead doubles and
+      // the step is tried again on a fresh server.
+      for (let lead = LEAD_MS; ; lead *= 2) {
+        const startAtMs = Date.now() + lead;
+        const run = await runAgent(config(startAtMs, load));
+        assert.equal(endOf(run)?.reason, 'completed', run.stderr);
+        const passed = warnings(run).some((warning) => warning.startsWith('the start time had passed'));
+        if (passed && lead * 2 < MAX_START_LEAD_MS) {
+          await server.close();
+          server = await startTestServer();
+          continue;
+        }
+        assert.deepEqual(warnings(run), [], 'the start time was kept, not passed');
+        const samples = samplesOf(run);
+        assert.deepEqual(
+          samples.map((sample) => [sample.phase, sample.at]),
+          [
+            ['warmup', startAtMs + 1000],
+            ['measure', startAtMs + 2000],
+            ['drain', samples.at(-1)!.at],
+          ],
+        );
+        const first = server.firstRequestAt();
+        assert.ok(first !== null, 'the server was sent requests');
+        assert.ok(first >= startAtMs, `the first request arrived ${(startAtMs - first).toFixed(3)} ms before the start time`);
+        assertBooks(run);
+        return;
+      }
     });
   }
 
