@@ -18,6 +18,7 @@ import { SessionName } from '../sessions/sessions.ts';
 import { TemplateId } from '../templates/templates-contract.ts';
 import { Port } from '../templates/templates.ts';
 import { MAX_PLAN_TARGETS, PlanSpec, PlanTarget, targetKey } from './plan.ts';
+import { PlanRequests, requestSpecOf, type NamedRequest } from './plan-requests.ts';
 import { catalogIssues, type PlanFileCatalogs } from './plan-file-catalog.ts';
 import { parseThreshold } from './thresholds.ts';
 import { CapacitySteps } from './calibration.ts';
@@ -34,8 +35,11 @@ const MAX_THRESHOLDS = 50;
 /** Stands in for the address while a file's profile is checked: the plan puts each deployment's own. */
 export const STUDY_TARGET_PLACEHOLDER = 'http://127.0.0.1:8080';
 
-/** A load profile without its target (each deployment gives the address), as a plan file or study holds it. */
-export type StudyProfile = Omit<LoadProfile, 'target'>;
+/**
+ * A load profile without its target (each deployment gives the address), as a plan file or study
+ * holds it; with `requests` (named requests, each run as its own session) its `request` is the first's.
+ */
+export type StudyProfile = Omit<LoadProfile, 'target'> & { requests?: NamedRequest[] };
 
 /** zod's own messages for a wrong or missing value, in the words the rest of Benchlab uses. */
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -62,11 +66,36 @@ function checkedWith<T extends z.ZodType>(schema: T, value: unknown, ctx: z.Refi
   return z.NEVER;
 }
 
-/** LoadProfile without `target`; a target written anyway is dropped (each deployment gives its own). */
+/** Stands in for the request while a profile with broken named requests is checked for its other fields. */
+const PLACEHOLDER_REQUEST = { path: '/' };
+
+/**
+ * LoadProfile without `target`; a target written anyway is dropped (each deployment gives its own).
+ * Either `request` (one request) or `requests` (named requests, plan-requests.ts), never both.
+ */
 export const StudyProfile = z.record(z.string(), z.unknown()).transform((raw, ctx): StudyProfile => {
-  const profile = checkedWith(LoadProfile, { ...raw, target: STUDY_TARGET_PLACEHOLDER }, ctx);
+  if (raw.requests === undefined) {
+    const { target: _placeholder, ...rest } = checkedWith(LoadProfile, { ...raw, target: STUDY_TARGET_PLACEHOLDER }, ctx);
+    return rest;
+  }
+  const { requests: written, ...others } = raw;
+  if (others.request !== undefined) ctx.addIssue({ code: 'custom', path: ['request'], message: 'give either request or requests, not both' });
+  const checked = z.object({ requests: PlanRequests }).safeParse({ requests: written }, { error: planFileMessage });
+  const requests = checked.success ? checked.data.requests : null;
+  for (const issue of checked.success ? [] : checked.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+  const first = requests?.[0];
+  const profile = checkedWith(LoadProfile, { ...others, request: first ? requestSpecOf(first) : PLACEHOLDER_REQUEST, target: STUDY_TARGET_PLACEHOLDER }, ctx);
+  if (!requests || profile === z.NEVER) return z.NEVER;
+  // A request's own load must fit the profile's sweep, as the profile's load does.
+  requests.forEach((named, index) => {
+    if (!named.load) return;
+    const own = LoadProfile.safeParse({ ...profile, load: named.load }, { error: planFileMessage });
+    for (const issue of own.success ? [] : own.error.issues) {
+      ctx.addIssue({ code: 'custom', path: ['requests', index, 'load'], message: `with this load, the profile's ${fieldName(issue.path)} ${issue.message}` });
+    }
+  });
   const { target: _placeholder, ...rest } = profile;
-  return rest;
+  return { ...rest, requests };
 });
 
 const HostRef = z
@@ -414,6 +443,13 @@ function withoutCapacityRate(profile: StudyProfile): StudyProfile {
   return { ...profile, load: load as StudyProfile['load'] };
 }
 
+/** The profile as written: named requests in the request's place, each without the fields it leaves to the profile. */
+function fileProfile(profile: StudyProfile): Record<string, unknown> {
+  if (!profile.requests) return profile;
+  const { request: _first, requests, ...rest } = profile;
+  return { requests: requests.map((named) => ({ name: named.name, ...requestSpecOf(named), ...(named.load ? { load: named.load } : {}) })), ...rest };
+}
+
 /** The plan in the file's order, defaults written out (so the file says what will run), empty lists left out. */
 function fileObject(plan: PlanFile): Record<string, unknown> {
   return {
@@ -429,7 +465,7 @@ function fileObject(plan: PlanFile): Record<string, unknown> {
           templates: plan.templates.map(fileTemplate),
         }
       : {}),
-    ...(plan.profile ? { profile: plan.capacity ? withoutCapacityRate(plan.profile) : plan.profile } : {}),
+    ...(plan.profile ? { profile: fileProfile(plan.capacity ? withoutCapacityRate(plan.profile) : plan.profile) } : {}),
     ...(plan.capacity ? { capacity: { ...plan.capacity, reference: fileTemplate(plan.capacity.reference) } } : {}),
     ...(plan.engine ? { engine: plan.engine } : {}),
     repeats: plan.repeats,

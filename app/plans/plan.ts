@@ -5,7 +5,8 @@
 // each as its own session, then the presets reverted if asked. With Repeats, every configuration
 // runs N times interleaved (A B A B …, so slow drift of the hosts spreads over all of them), each
 // run its own session tagged as a repeat. With capacity steps, a calibration on a reference server
-// comes before the first template (calibration.ts). Also the plan's stages in order (the review shows the
+// comes before the first template (calibration.ts). With named requests (plan-requests.ts), each
+// template runs each request as its own session, deployed once for them all. Also the plan's stages in order (the review shows the
 // same list the runner works through) and its estimated duration.
 
 import { z } from 'zod';
@@ -20,6 +21,7 @@ import { SessionName } from '../sessions/sessions.ts';
 import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
 import { Port } from '../templates/templates.ts';
 import { CapacitySteps, capacityProfileProblem, describeCapacityTimes, profileAtRates } from './calibration.ts';
+import { PlanRequests, plannedRequests } from './plan-requests.ts';
 
 /** Templates (or variants) one plan runs one after another. */
 export const MAX_PLAN_TARGETS = 8;
@@ -92,6 +94,8 @@ export const PlanSpec = z
     profile: LoadProfile,
     /** Steps as multiples of a capacity measured first on a reference server (calibration.ts); they replace the profile's rate and sweep. */
     capacity: CapacitySteps.optional(),
+    /** Named requests, each run as its own session against every target (the profile's request and load stand in for the first). Absent: the profile's one request. */
+    requests: PlanRequests.optional(),
     /** The load engine of every session: auto (native where it can run, else Node with a notice), native, or node. */
     engine: EngineChoice.default(DEFAULT_ENGINE_CHOICE),
     /** Runs of each target, interleaved: round 1 runs every target once, then round 2, … */
@@ -115,6 +119,12 @@ export const PlanSpec = z
     if (planClientIds(spec).includes(spec.serverHostId) && clientPreset && spec.presets.server) {
       ctx.addIssue({ code: 'custom', path: ['presets', 'server'], message: `${spec.clients ? 'a client' : 'the client'} and the server are one host: choose one preset for it` });
     }
+    // A request's own load must fit the profile's sweep as the profile's load does.
+    spec.requests?.forEach((named, index) => {
+      if (!named.load) return;
+      const checked = LoadProfile.safeParse(plannedRequests(spec)[index]!.profile);
+      for (const issue of checked.success ? [] : checked.error.issues) ctx.addIssue({ code: 'custom', path: ['requests', index, 'load', ...issue.path.slice(1)], message: issue.message });
+    });
   });
 export type PlanSpec = z.output<typeof PlanSpec>;
 export type PlanSpecInput = z.input<typeof PlanSpec>;
@@ -189,6 +199,8 @@ export const PlanStage = z.object({
   target: z.number().nullable(),
   /** Which repeat (1-based) a deploy, load or stop stage belongs to; null outside them. */
   round: z.number().nullable().default(null),
+  /** Which named request (index into the spec's requests) a load stage runs; null with the profile's one request. */
+  request: z.number().nullable().optional(),
   /** The session a load stage created. */
   sessionId: z.number().nullable(),
   estimateS: z.number(),
@@ -256,14 +268,18 @@ export function planOrder(spec: Pick<PlanSpec, 'targets' | 'repeats'>): Array<{ 
   return order;
 }
 
-/** A deploy, load or stop stage's id: `load-0`, or `load-0-3` for the third repeat when there are repeats. */
-export function targetStageId(kind: 'deploy' | 'load' | 'stop', target: number, round: number, repeats: number): string {
-  return repeats > 1 ? `${kind}-${target}-${round}` : `${kind}-${target}`;
+/**
+ * A deploy, load or stop stage's id: `load-0`, or `load-0-3` for the third repeat when there are
+ * repeats; a load stage of a named request ends with its index (`load-0-r1`).
+ */
+export function targetStageId(kind: 'deploy' | 'load' | 'stop', target: number, round: number, repeats: number, request: number | null = null): string {
+  const base = repeats > 1 ? `${kind}-${target}-${round}` : `${kind}-${target}`;
+  return kind === 'load' && request !== null ? `${base}-r${request}` : base;
 }
 
-/** The tag that makes a target's repeats one configuration for Compare: unique to this plan run. */
-export function repeatGroup(planId: number, startedAt: string, target: number): string {
-  return `plan ${planId} ${startedAt} target ${target}`;
+/** The tag that makes a target's repeats (of one request) one configuration for Compare: unique to this plan run. */
+export function repeatGroup(planId: number, startedAt: string, target: number, request: number | null = null): string {
+  return `plan ${planId} ${startedAt} target ${target}${request === null ? '' : ` request ${request}`}`;
 }
 
 /** The calibration stage's id (one per plan, before the first template). */
@@ -276,13 +292,13 @@ function calibrationEstimateS(spec: PlanSpec, basis: EstimateBasis): number {
 }
 
 /**
- * Seconds of load a plan's profile plans: with capacity steps, one step per multiple at the
- * profile's duration (their rates are not known yet).
+ * Seconds of load a plan's profile (or one request's) plans: with capacity steps, one step per
+ * multiple at the profile's duration (their rates are not known yet).
  */
-function planLoadEstimate(spec: PlanSpec, basis: EstimateBasis): { seconds: number; byCount: boolean } {
-  if (!spec.capacity || spec.profile.load.model !== 'open') return loadEstimate(spec.profile, basis);
+function planLoadEstimate(spec: PlanSpec, profile: LoadProfile, basis: EstimateBasis): { seconds: number; byCount: boolean } {
+  if (!spec.capacity || profile.load.model !== 'open') return loadEstimate(profile, basis);
   const steps = spec.capacity.times.length;
-  return { seconds: spec.profile.warmupS + steps * spec.profile.load.durationS + spec.profile.pauseS * Math.max(0, steps - 1), byCount: false };
+  return { seconds: profile.warmupS + steps * profile.load.durationS + profile.pauseS * Math.max(0, steps - 1), byCount: false };
 }
 
 /** Once the calibration chose the steps' rates: the load stages name them instead of the multiples. */
@@ -295,7 +311,7 @@ export function relabelCapacitySteps(stages: PlanStage[], spec: Pick<PlanSpec, '
 
 /** Every stage of a plan in the order the runner works through them, all pending. */
 export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasis = GUESSED_ESTIMATES): PlanStage[] {
-  const stage = (id: string, kind: PlanStage['kind'], label: string, estimateS: number, target: number | null = null, round: number | null = null): PlanStage => ({
+  const stage = (id: string, kind: PlanStage['kind'], label: string, estimateS: number, target: number | null = null, round: number | null = null, request: number | null = null): PlanStage => ({
     id,
     kind,
     label,
@@ -303,6 +319,7 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
     detail: null,
     target,
     round,
+    request,
     sessionId: null,
     estimateS,
     startedAt: null,
@@ -324,8 +341,7 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
       ),
     );
   }
-  const load = planLoadEstimate(spec, basis);
-  const stepLabels = spec.capacity ? describeCapacityTimes(spec.capacity.times) : expandSteps(spec.profile).map((step) => step.label).join(' / ');
+  const requests = plannedRequests(spec);
   for (const { target: index, round } of planOrder(spec)) {
     const target = spec.targets[index]!;
     const label = names.template(target.templateId, target.variant);
@@ -333,16 +349,21 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
     const id = (kind: 'deploy' | 'load' | 'stop') => targetStageId(kind, index, round, spec.repeats);
     const which = spec.repeats > 1 ? ` (run ${round} of ${spec.repeats})` : '';
     stages.push(stage(id('deploy'), 'deploy', `Deploy ${label} on ${server}${which}`, basis.deployS(spec.serverHostId, target.templateId, target.variant), index, round));
-    stages.push(
-      stage(
-        id('load'),
-        'load',
-        `Load ${label}${which} from ${planClientIds(spec).map((id) => names.host(id)).join(', ')}: ${spec.profile.request.method} ${spec.profile.request.path}, ${stepLabels}${load.byCount ? ' (ends by request count)' : ''}`,
-        load.seconds + basis.loadOverheadS,
-        index,
-        round,
-      ),
-    );
+    requests.forEach(({ name, profile }, requestIndex) => {
+      const load = planLoadEstimate(spec, profile, basis);
+      const request = name === null ? null : requestIndex;
+      stages.push(
+        stage(
+          targetStageId('load', index, round, spec.repeats, request),
+          'load',
+          `Load ${label}${which} from ${planClientIds(spec).map((id) => names.host(id)).join(', ')}: ${name === null ? '' : `${name}, `}${profile.request.method} ${profile.request.path}, ${spec.capacity ? describeCapacityTimes(spec.capacity.times) : expandSteps(profile).map((step) => step.label).join(' / ')}${load.byCount ? ' (ends by request count)' : ''}`,
+          load.seconds + basis.loadOverheadS,
+          index,
+          round,
+          request,
+        ),
+      );
+    });
     stages.push(stage(id('stop'), 'stop', `Stop ${label} on ${server}${which}`, ESTIMATE_S.stop, index, round));
   }
   if (spec.revertPresets) {
@@ -356,14 +377,15 @@ export function planStages(spec: PlanSpec, names: PlanNames, basis: EstimateBasi
 /** The plan's estimated length in seconds, and whether a count-ended step's length is in it (`byCount`: a rate learned or guessed). */
 export function planEstimate(spec: PlanSpec, basis: EstimateBasis = GUESSED_ESTIMATES): { seconds: number; byCount: boolean } {
   const presets = presetApplications(spec).length;
-  const load = planLoadEstimate(spec, basis);
+  const loads = plannedRequests(spec).map(({ profile }) => planLoadEstimate(spec, profile, basis));
+  const perTarget = loads.reduce((sum, load) => sum + load.seconds + basis.loadOverheadS, 0);
   const deploys = spec.targets.reduce((sum, target) => sum + basis.deployS(spec.serverHostId, target.templateId, target.variant), 0);
   const seconds =
     presets * ESTIMATE_S.preset +
     calibrationEstimateS(spec, basis) +
-    spec.repeats * (deploys + spec.targets.length * (load.seconds + basis.loadOverheadS + ESTIMATE_S.stop)) +
+    spec.repeats * (deploys + spec.targets.length * (perTarget + ESTIMATE_S.stop)) +
     (spec.revertPresets ? presets * ESTIMATE_S.revert : 0);
-  return { seconds: Math.ceil(seconds), byCount: load.byCount };
+  return { seconds: Math.ceil(seconds), byCount: loads.some((load) => load.byCount) };
 }
 
 export function formatDuration(seconds: number): string {

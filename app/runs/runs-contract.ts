@@ -69,6 +69,8 @@ export const runRequests = {
         profile: LoadProfile,
         /** One of several repeats of one configuration (a plan's Repeats), stored in the session's config. */
         repeat: RepeatTag.optional(),
+        /** The plan's name for the request (endpoint) the profile sends, stored in the session's config; absent: unnamed. */
+        requestName: z.string().trim().min(1).max(40).optional(),
         deployment: RunDeployment.optional(),
         /** The load engine: auto (default: native where it can run, else Node with a notice), native, or node. */
         engine: EngineChoice.optional(),

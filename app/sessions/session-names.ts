@@ -54,9 +54,11 @@ export function planSessionName(
   index: number,
   templateLabel: string,
   round = 1,
+  /** The plan's request this session sends, when it names its requests: said after the template. */
+  requestName: string | null = null,
 ): string {
   const repeats = spec.repeats ?? 1;
-  const suffix = repeats > 1 ? ` (run ${round} of ${repeats})` : '';
+  const suffix = `${requestName ? ` — ${requestName}` : ''}${repeats > 1 ? ` (run ${round} of ${repeats})` : ''}`;
   const distinction = spec.targets ? targetDistinction(spec.targets, index) : null;
   return `${spec.name} — ${templateLabel}${distinction ? ` · ${distinction}` : ''}`.slice(0, MAX_NAME - suffix.length) + suffix;
 }

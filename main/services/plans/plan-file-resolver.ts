@@ -7,7 +7,7 @@
 // with the file's field it belongs to.
 
 import { catalogIssues } from '../../../app/plans/plan-file-catalog.ts';
-import { capacityBlockOf, capacityStepsOf, STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileProblem } from '../../../app/plans/plan-file.ts';
+import { capacityBlockOf, capacityStepsOf, STUDY_TARGET_PLACEHOLDER, type PlanFile, type PlanFileProblem, type StudyProfile } from '../../../app/plans/plan-file.ts';
 import { PlanSpec, planClientIds, type PlanSpecInput } from '../../../app/plans/plan.ts';
 import type { ReportTarget } from '../../../app/plans/plan-report.ts';
 import type { RunClient } from '../../../app/runs/runs-contract.ts';
@@ -42,10 +42,16 @@ function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 }
 
+/** The file's profile as the plan's: its target a placeholder, its named requests beside it. */
+function profileAndRequests(profile: StudyProfile | undefined): Pick<PlanSpecInput, 'profile' | 'requests'> {
+  const { requests, ...rest } = profile ?? ({} as StudyProfile);
+  return { profile: { ...rest, target: STUDY_TARGET_PLACEHOLDER } as PlanSpecInput['profile'], ...(requests ? { requests } : {}) };
+}
+
 /** A PlanSpec path in the file's words: `targets.1.variant` is `templates[1].variant`. */
 function fileField(path: ReadonlyArray<PropertyKey>): string {
   const [head, ...rest] = path;
-  const renamed = head === 'targets' ? 'templates' : head === 'studyId' ? 'study' : head === 'clientHostId' ? 'hosts.client' : head === 'clients' ? 'hosts.clients' : head === 'serverHostId' ? 'hosts.server' : String(head ?? 'plan');
+  const renamed = head === 'targets' ? 'templates' : head === 'studyId' ? 'study' : head === 'clientHostId' ? 'hosts.client' : head === 'clients' ? 'hosts.clients' : head === 'serverHostId' ? 'hosts.server' : head === 'requests' ? 'profile.requests' : String(head ?? 'plan');
   return rest.reduce<string>((field, key) => (typeof key === 'number' ? `${field}[${key}]` : `${field}.${String(key)}`), renamed);
 }
 
@@ -117,7 +123,7 @@ export async function resolvePlanFile(deps: PlanFileResolverDeps, request: Resol
     },
     revertPresets: plan.revertPresets,
     targets: templates.map((entry) => ({ templateId: entry.template, variant: entry.variant, knobs: entry.knobs, ...(entry.port !== undefined ? { port: entry.port } : {}) })),
-    profile: { ...profile, target: STUDY_TARGET_PLACEHOLDER } as PlanSpecInput['profile'],
+    ...profileAndRequests(profile),
     ...(capacity ? { capacity } : {}),
     ...(plan.engine ? { engine: plan.engine } : {}),
     repeats: plan.repeats,

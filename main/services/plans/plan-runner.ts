@@ -1,7 +1,7 @@
 // Runs a plan from the wizard, one stage after another: the presets applied exactly as the user
 // reviewed them (the client preset on every client, one stage per host), then each template and
 // variant deployed on the server host, checked to be the one server there, loaded from the clients
-// as its own session, and stopped — round after round when the plan repeats (A B A B …, each
+// as its own session (one per named request, the server deployed once for them all), and stopped — round after round when the plan repeats (A B A B …, each
 // session tagged as a repeat of its target for Compare) — then the presets reverted if asked. A
 // failed deploy or load fails its stage and the plan goes on with the next template (one broken
 // server does not waste the rest of a long sweep); a failed preset stops the plan, since nothing
@@ -36,6 +36,7 @@ import type { ApplyResult } from '../../../app/presets/presets-contract.ts';
 import { effectsOf, effectWarning } from '../../../app/presets/preset-effect.ts';
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import { describeLoadRun } from '../../../app/plans/load-line.ts';
+import { plannedRequests, type PlannedRequest } from '../../../app/plans/plan-requests.ts';
 import type { Deployment, ServerOccupant } from '../../../app/templates/templates-contract.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
@@ -330,7 +331,8 @@ export class PlanRunner {
   async #runTarget(active: Active, index: number, round: number, target: PlanSpec['targets'][number], names: PlanNames): Promise<string | null> {
     const { spec } = active;
     const deployStage = this.#stage(active, targetStageId('deploy', index, round, spec.repeats))!;
-    const loadStage = this.#stage(active, targetStageId('load', index, round, spec.repeats))!;
+    const requests = plannedRequests(spec);
+    const loadStages = requests.map((request, at) => this.#stage(active, targetStageId('load', index, round, spec.repeats, request.name === null ? null : at))!);
     const stopStage = this.#stage(active, targetStageId('stop', index, round, spec.repeats))!;
     const unwatch = this.#options.bus.subscribe('templates.progress', (deployment) => {
       if (deployment.hostId !== spec.serverHostId || deployStage.status !== 'running' || !deployment.step) return;
@@ -346,17 +348,27 @@ export class PlanRunner {
       );
       if (!deployment) {
         if (!active.controller.signal.aborted) failure = `${deployStage.label}: ${deployStage.detail}`;
-        this.#finishStage(active, loadStage, active.controller.signal.aborted ? 'cancelled' : 'skipped', 'the server did not start');
+        for (const loadStage of loadStages) this.#finishStage(active, loadStage, active.controller.signal.aborted ? 'cancelled' : 'skipped', 'the server did not start');
         // A failed or cancelled deploy stops what it started itself: what runs there now is not this plan's.
         leaveServer = 'the deploy left no server of this plan’s running: nothing to stop';
       } else {
         deployStage.detail = deployment.url;
-        const other = active.controller.signal.aborted ? null : await this.#otherServer(deployment);
-        if (other) {
-          this.#finishStage(active, loadStage, 'failed', other.message);
-          failure = `${loadStage.label}: ${other.message}`;
-          if (other.leave) leaveServer = 'the server there now is not this plan’s: left running';
-        } else failure = await this.#load(active, loadStage, deployment, names.template(target.templateId, target.variant), { index, round });
+        // Each request runs on the server deployed for them all, checked to be still ours before each.
+        for (const [at, loadStage] of loadStages.entries()) {
+          if (leaveServer) {
+            this.#finishStage(active, loadStage, 'skipped', leaveServer);
+            continue;
+          }
+          const other = active.controller.signal.aborted ? null : await this.#otherServer(deployment);
+          if (other) {
+            this.#finishStage(active, loadStage, 'failed', other.message);
+            failure ??= `${loadStage.label}: ${other.message}`;
+            if (other.leave) leaveServer = 'the server there now is not this plan’s: left running';
+            continue;
+          }
+          const loaded = await this.#load(active, loadStage, deployment, names.template(target.templateId, target.variant), { index, round, request: at }, requests[at]!);
+          failure ??= loaded;
+        }
       }
     } finally {
       unwatch();
@@ -394,10 +406,11 @@ export class PlanRunner {
   }
 
   /** Loads the deployment just made: its address is the target, and its template labels the runs. */
-  async #load(active: Active, stage: PlanStage, deployment: Deployment, templateLabel: string, which: { index: number; round: number }): Promise<string | null> {
+  async #load(active: Active, stage: PlanStage, deployment: Deployment, templateLabel: string, which: { index: number; round: number; request: number }, request: PlannedRequest): Promise<string | null> {
     const { spec } = active;
+    const requestIndex = request.name === null ? null : which.request;
     // Tagged only when repeated: a lone run keeps grouping with equal configurations of other days.
-    const repeat = spec.repeats > 1 ? { group: repeatGroup(active.state.id, active.state.startedAt, which.index), index: which.round, of: spec.repeats } : undefined;
+    const repeat = spec.repeats > 1 ? { group: repeatGroup(active.state.id, active.state.startedAt, which.index, requestIndex), index: which.round, of: spec.repeats } : undefined;
     const unwatch = this.#options.bus.subscribe('runs.state', (run) => {
       if (run.sessionId !== stage.sessionId) return;
       stage.detail = describeLoadRun(run);
@@ -406,10 +419,11 @@ export class PlanRunner {
     try {
       const final = await this.#run(active, stage, async () => {
         const started = await this.#options.runs.start({
-          name: planSessionName(spec, which.index, templateLabel, which.round),
+          name: planSessionName(spec, which.index, templateLabel, which.round, request.name),
           ...(spec.clients ? { clients: spec.clients } : { clientHostId: spec.clientHostId }),
           serverHostId: spec.serverHostId,
-          profile: { ...(active.calibration ? profileAtRates(spec.profile, active.calibration.rates) : spec.profile), target: deployment.url ?? spec.profile.target },
+          profile: { ...(active.calibration ? profileAtRates(request.profile, active.calibration.rates) : request.profile), target: deployment.url ?? spec.profile.target },
+          ...(request.name !== null ? { requestName: request.name } : {}),
           ...(repeat ? { repeat } : {}),
           ...(active.calibration ? { calibration: active.calibration } : {}),
           deployment: runDeploymentOf(deployment),

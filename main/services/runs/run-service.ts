@@ -105,6 +105,8 @@ export interface StartArgs {
   profile: LoadProfile;
   /** One of several repeats of one configuration; kept in the session's config for Compare. */
   repeat?: RepeatTag | undefined;
+  /** The name of the plan's request (endpoint) this run sends, when the plan names its requests; kept in the session's config. */
+  requestName?: string | undefined;
   /** What the target serves, as the caller deployed or chose it; none: an external server. */
   deployment?: RunDeployment | undefined;
   /** The load engine asked for; default auto. */
@@ -261,6 +263,7 @@ export class RunService {
         ...(clients.length > 1 ? { clients: clients.map(recordedClient), startLeadMs: coordinatedStartLeadMs(clients.map((client) => client.clock?.readyMs)) } : {}),
         ...(args.repeat ? { repeat: args.repeat } : {}),
         ...(args.calibration ? { calibration: args.calibration } : {}),
+        ...(args.requestName ? { requestName: args.requestName } : {}),
         ...(args.deployment?.components ? { components: args.deployment.components } : {}),
         ...(args.deployment?.database ? { database: args.deployment.database } : {}),
       },
