@@ -12,7 +12,8 @@ import { hasControlCharacters } from '../common/text.ts';
 import { loginRefProblem } from '../hosts/host-ref.ts';
 import { PresetId } from '../presets/presets.ts';
 import { EngineChoice } from '../runs/engine-choice.ts';
-import { LoadProfile } from '../runs/load-profile.ts';
+import { LoadProfile, RequestSpec } from '../runs/load-profile.ts';
+import { stableJson } from '../sessions/configuration-key.ts';
 import { Tags } from '../sessions/session-library.ts';
 import { SessionName } from '../sessions/sessions.ts';
 import { TemplateId } from '../templates/templates-contract.ts';
@@ -79,11 +80,14 @@ export const StudyProfile = z.record(z.string(), z.unknown()).transform((raw, ct
     return rest;
   }
   const { requests: written, ...others } = raw;
-  if (others.request !== undefined) ctx.addIssue({ code: 'custom', path: ['request'], message: 'give either request or requests, not both' });
   const checked = z.object({ requests: PlanRequests }).safeParse({ requests: written }, { error: planFileMessage });
   const requests = checked.success ? checked.data.requests : null;
   for (const issue of checked.success ? [] : checked.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
   const first = requests?.[0];
+  // A parsed profile read again (a study over the contract) holds both, its request the first's: that is one request.
+  if (others.request !== undefined && !(first && stableJson(RequestSpec.safeParse(others.request).data) === stableJson(requestSpecOf(first)))) {
+    ctx.addIssue({ code: 'custom', path: ['request'], message: 'give either request or requests, not both' });
+  }
   const profile = checkedWith(LoadProfile, { ...others, request: first ? requestSpecOf(first) : PLACEHOLDER_REQUEST, target: STUDY_TARGET_PLACEHOLDER }, ctx);
   if (!requests || profile === z.NEVER) return z.NEVER;
   // A request's own load must fit the profile's sweep, as the profile's load does.

@@ -118,4 +118,23 @@ describe('the seeds’ published figures', () => {
     assert.deepEqual(sessionsRunning({ ...entry, template: 'spring-boot-3:sync' }, sessions), [0, 1]);
     assert.deepEqual(sessionsRunning({ ...entry, template: null }, sessions), []);
   });
+
+  test('a row with an endpoint matches only the sessions that sent it: by the study request’s name, else by path', () => {
+    const siege = shipped().get('siege-mixed.yaml')!;
+    const study = studyOf('siege-mixed');
+    const names = study.profile.requests?.map((request) => request.name) ?? [];
+    for (const entry of siege.results.filter((candidate) => candidate.endpoint !== undefined)) {
+      assert.ok(entry.request && names.includes(entry.request), `${entry.label} ${entry.endpoint}: names one of the study's requests (${names.join(', ')})`);
+      assert.equal(study.profile.requests!.find((request) => request.name === entry.request)!.path, entry.endpoint, `${entry.label}: its request sends ${entry.endpoint}`);
+    }
+    const restify = [{ template: 'node-restify', variant: 'async', knobs: 'database on' }];
+    const sessions = [
+      { setups: restify, request: { name: 'json', path: '/json' } },
+      { setups: restify, request: { name: 'fib', path: '/fib?n=30' } },
+      { setups: restify, request: { name: null, path: '/fib?n=30' } },
+      { setups: restify },
+    ];
+    assert.deepEqual(sessionsRunning(row(siege, 'Node.js', undefined, '/fib?n=30'), sessions), [1, 2, 3]);
+    assert.deepEqual(sessionsRunning(row(siege, 'Node.js', undefined, '/json'), sessions), [0, 3]);
+  });
 });

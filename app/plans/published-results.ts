@@ -97,6 +97,8 @@ export const PublishedRow = z
     template: TemplateRef.nullable(),
     /** The path the seed requested, when its study has several. */
     endpoint: z.string().startsWith('/').optional(),
+    /** The name of the study's request that stands for that endpoint (its `profile.requests`), when it names them. */
+    request: z.string().min(1).optional(),
     /** The seed's step in its own words ("1000 connections", "ab -n 10000 -c 100"). */
     step: z.string().min(1),
     /** The step's number, for ordering and matching a sweep (connections, rate or request count). */
@@ -139,17 +141,30 @@ export function publishedRowMatches(row: PublishedRow, config: { templateId: str
   return Object.entries(target.knobs).every(([knob, value]) => config.knobs[knob] === value);
 }
 
+/** Whether a session sent the request a published row was measured with: its name, else its path; a session that recorded no request may have. */
+function sameEndpoint(row: PublishedRow, request: { name: string | null; path: string } | null | undefined): boolean {
+  if (!request) return true;
+  if (row.request !== undefined && request.name !== null) return request.name === row.request;
+  return row.endpoint === undefined || request.path === row.endpoint;
+}
+
 /**
  * The compared sessions that ran what a published row stands for: each session's setups as Compare
  * describes them (template, variant, and its knobs in words), matched on template and variant and
- * every knob the row names.
+ * every knob the row names, and on the row's endpoint where the session recorded its request.
  */
-export function sessionsRunning(row: PublishedRow, sessions: ReadonlyArray<{ setups?: ReadonlyArray<{ template: string; variant: string; knobs: string }> }>): number[] {
+export function sessionsRunning(
+  row: PublishedRow,
+  sessions: ReadonlyArray<{ setups?: ReadonlyArray<{ template: string; variant: string; knobs: string }>; request?: { name: string | null; path: string } | null | undefined }>,
+): number[] {
   const target = publishedTarget(row);
   if (!target) return [];
   const wanted = Object.entries(target.knobs).map(([knob, value]) => knobsText({ [knob]: value }));
   return sessions.flatMap((session, index) =>
-    (session.setups ?? []).some((setup) => setup.template === target.templateId && setup.variant === target.variant && wanted.every((knob) => setup.knobs.split(', ').includes(knob))) ? [index] : [],
+    sameEndpoint(row, session.request) &&
+    (session.setups ?? []).some((setup) => setup.template === target.templateId && setup.variant === target.variant && wanted.every((knob) => setup.knobs.split(', ').includes(knob)))
+      ? [index]
+      : [],
   );
 }
 

@@ -152,8 +152,8 @@ const presetIds = new Set(
 );
 
 describe('the shipped studies', () => {
-  test('nine plan files, each parsing, each named after its id, ids unique', () => {
-    assert.equal(studyFiles.length, 9);
+  test('six plan files, each parsing, each named after its id, ids unique', () => {
+    assert.equal(studyFiles.length, 6);
     for (const file of studyFiles) {
       const result = parseStudy(readFileSync(join(STUDIES_DIR, file), 'utf8'));
       assert.notEqual(typeof result, 'string', `${file}: ${String(result)}`);
@@ -166,10 +166,7 @@ describe('the shipped studies', () => {
       'gatling-file',
       'loadtest-sleep',
       'siege-mixed',
-      'techempower-db',
-      'techempower-fortunes',
-      'techempower-queries',
-      'techempower-updates',
+      'techempower',
       'wrk-connections',
     ]);
   });
@@ -181,11 +178,11 @@ describe('the shipped studies', () => {
     }
   });
 
-  test('every template, variant and knob exists, and serves the study path (a database path with the database knob on)', () => {
+  test('every template, variant and knob exists, and serves each of the study paths (a database path with the database knob on)', () => {
     assert.ok(templates.size > 0);
     for (const entry of studies.values()) {
-      const endpoint = entry.profile.request.path.slice(1).split(/[/?]/)[0]!;
-      for (const { templateId, variant, knobs } of entry.templates) {
+      const paths = entry.profile.requests?.map((request) => request.path) ?? [entry.profile.request.path];
+      for (const [{ templateId, variant, knobs }, endpoint] of entry.templates.flatMap((target) => paths.map((path) => [target, path.slice(1).split(/[/?]/)[0]!] as const))) {
         const manifest = templates.get(templateId);
         assert.ok(manifest, `${entry.id}: no template ${templateId}`);
         const settings = resolveDeploySettings(manifest, { variant, knobs });
@@ -270,9 +267,19 @@ describe('the shipped studies', () => {
     assert.ok(variants.includes('sync') && variants.includes('async'));
   });
 
-  test('siege seed: /json, restify and Vert.x (handlers in Java, Rhino and Nashorn) with MongoDB’s protocol for its /docs step, as the seed', () => {
+  test('siege seed: its four endpoints as named requests, restify and Vert.x (handlers in Java, Rhino and Nashorn) with the database for its /docs step', () => {
     const entry = study('siege-mixed');
-    assert.equal(entry.profile.request.path, '/json');
+    assert.deepEqual(
+      entry.profile.requests?.map((request) => [request.name, request.path]),
+      [
+        ['db', '/docs'],
+        ['json', '/json'],
+        ['concat', '/concat?n=10000'],
+        ['fib', '/fib?n=30'],
+      ],
+    );
+    // The profile's own request is the first named one (what a reader of one request sees).
+    assert.equal(entry.profile.request.path, '/docs');
     assert.deepEqual(entry.templates.find((target) => target.templateId === 'node-restify')?.knobs, { database: 'mongo' });
     assert.deepEqual(
       entry.templates.filter((target) => target.templateId === 'vertx').map((target) => target.knobs),
@@ -290,14 +297,19 @@ describe('the shipped studies', () => {
     assert.deepEqual(containers, ['tomcat', 'jetty', 'undertow']);
   });
 
-  test('TechEmpower-style database: /db, /queries?n=20, /updates?n=20, /fortunes, each across every template that serves them', () => {
-    const paths = ['db', 'queries', 'updates', 'fortunes'].map((id) => study(`techempower-${id}`).profile.request.path);
-    assert.deepEqual(paths, ['/db', '/queries?n=20', '/updates?n=20', '/fortunes']);
+  test('TechEmpower-style database: one study whose requests are db, queries, updates and fortunes, across every template that serves them', () => {
+    const entry = study('techempower');
+    assert.deepEqual(
+      entry.profile.requests?.map((request) => [request.name, request.path]),
+      [
+        ['db', '/db'],
+        ['queries', '/queries?n=20'],
+        ['updates', '/updates?n=20'],
+        ['fortunes', '/fortunes'],
+      ],
+    );
     const serving = [...templates.values()].filter((manifest) => manifest.database !== null).map((manifest) => manifest.id);
-    for (const id of ['db', 'queries', 'updates', 'fortunes']) {
-      const listed = new Set(study(`techempower-${id}`).templates.map((target) => target.templateId));
-      assert.deepEqual([...listed].sort(), [...serving].sort(), `techempower-${id} runs every template with a database`);
-    }
+    assert.deepEqual([...new Set(entry.templates.map((target) => target.templateId))].sort(), [...serving].sort(), 'techempower runs every template with a database');
   });
 
   test('a parsed study is what the Study schema (the contract) keeps', () => {

@@ -1,6 +1,6 @@
 // Studies: ready-made experiments the wizard starts from — the five classic hand-made benchmarks
-// Benchlab redoes (docs/studies.md) and the four TechEmpower-style database tests (techempower-db,
-// -queries, -updates, -fortunes). Each is a plan file (resources/studies/<id>.yaml, app/plans/plan-file.ts) with a `study:` block saying what
+// Benchlab redoes (docs/studies.md) and the TechEmpower-style database tests (`techempower`: db,
+// queries, updates and fortunes as its named requests). Each is a plan file (resources/studies/<id>.yaml, app/plans/plan-file.ts) with a `study:` block saying what
 // it is and what its seed did, the templates and variants it compared, the presets of its hosts and
 // a load profile without a target, and no hosts (whoever runs it chooses them). Read here into what
 // the wizard shows; a broken file is reported, never fatal.

@@ -26,6 +26,7 @@ import { ServerMemory, Steadiness, type RunSummary } from '../runs/run-summary-s
 import { MEMORY_MISSING } from '../runs/server-memory.ts';
 import { importProvenanceOf, type ImportFigure } from './importers/imported-result.ts';
 import { importedFromText } from './importers/imported-session.ts';
+import { sessionRequestOf } from './comparison-endpoints.ts';
 
 export const MAX_COMPARED = 20;
 
@@ -59,6 +60,8 @@ export const ComparedSession = z.object({
   calibration: z.string().nullable().optional(),
   /** The knobs in which its set-up differs from another compared session's of the same template and variant ("container jetty"); null or absent: none. */
   distinctKnobs: z.string().nullable().optional(),
+  /** The request it sent: the plan's name for it (null: unnamed), method and path; null or absent: not recorded (comparison-endpoints.ts). */
+  request: z.object({ name: z.string().nullable(), method: z.string(), path: z.string() }).nullable().optional(),
 });
 export type ComparedSession = z.infer<typeof ComparedSession>;
 
@@ -482,6 +485,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       database: databaseLine(session.config),
       calibration: calibrationLineOf(session.config),
       distinctKnobs: knobsApart[i]!,
+      request: importProvenanceOf(session.config) ? null : sessionRequestOf(session.config),
     })),
     columns,
     steps,

@@ -24,6 +24,8 @@ export interface StartedRun {
   clients: Array<{ hostId: number; weight?: number }> | undefined;
   profile: LoadProfile;
   calibration: RecordedCalibration | undefined;
+  /** The plan's name for the request the load sent (named requests only). */
+  requestName: string | undefined;
 }
 
 export interface FakeChoices {
@@ -115,9 +117,9 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
       },
     } as unknown as PlanRunnerOptions['templates'],
     runs: {
-      start: async (args: Omit<StartedRun, 'calibration'> & { calibration?: RecordedCalibration }) => {
+      start: async (args: Omit<StartedRun, 'calibration' | 'requestName'> & { calibration?: RecordedCalibration; requestName?: string }) => {
         calls.push('load');
-        started.push({ name: args.name, repeat: args.repeat, deployment: args.deployment, clientHostId: args.clientHostId, clients: args.clients, profile: args.profile, calibration: args.calibration });
+        started.push({ name: args.name, repeat: args.repeat, deployment: args.deployment, clientHostId: args.clientHostId, clients: args.clients, profile: args.profile, calibration: args.calibration, requestName: args.requestName });
         return { sessionId: nextSession++ } as LiveRun;
       },
       stop: async () => undefined,

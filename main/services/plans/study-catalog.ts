@@ -33,7 +33,7 @@ export async function loadStudies(dir: string | null): Promise<StudyCatalog> {
     const study = parseStudy(await readFile(join(dir, file), 'utf8'));
     if (typeof study === 'string') catalog.broken.push({ file, error: study });
     else if (catalog.studies.some((other) => other.id === study.id)) catalog.broken.push({ file, error: `id "${study.id}" is used by another study` });
-    else catalog.studies.push({ ...study, published: await loadPublished(dir, study.id, catalog) });
+    else catalog.studies.push({ ...study, published: await loadPublished(dir, study.id, catalog, study.profile.requests?.map((request) => request.name) ?? []) });
   }
   // By name, numbers as numbers: a series' parts ("1 of 4" … "4 of 4") in their order, not their files'.
   catalog.studies.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true, sensitivity: 'base' }));
@@ -41,12 +41,17 @@ export async function loadStudies(dir: string | null): Promise<StudyCatalog> {
 }
 
 /** The figures a study's seed published, or null when none are shipped (or they are broken: listed so). */
-async function loadPublished(dir: string, studyId: string, catalog: StudyCatalog): Promise<PublishedResults | null> {
+async function loadPublished(dir: string, studyId: string, catalog: StudyCatalog, requestNames: readonly string[]): Promise<PublishedResults | null> {
   const file = join(PUBLISHED_DIR, `${studyId}.yaml`);
   if (!existsSync(join(dir, file))) return null;
   const published = parsePublishedResults(await readFile(join(dir, file), 'utf8'));
   if (typeof published === 'string') catalog.broken.push({ file, error: published });
   else if (published.study !== studyId) catalog.broken.push({ file, error: `study: says "${published.study}", but the file is for "${studyId}"` });
-  else return published;
+  else {
+    // A row's request names one of the study's named requests, so its figures stand beside that endpoint's runs.
+    const stray = published.results.findIndex((row) => row.request !== undefined && !requestNames.includes(row.request));
+    if (stray < 0) return published;
+    catalog.broken.push({ file, error: `results.${stray}.request: "${published.results[stray]!.request}" is not a request of the study (${requestNames.join(', ') || 'it names none'})` });
+  }
   return null;
 }

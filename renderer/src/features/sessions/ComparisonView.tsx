@@ -15,6 +15,7 @@ import { OverlayChart, type OverlaySeries } from './OverlayChart.tsx';
 import { Banner } from '../../common/Banner.tsx';
 import { seriesColor } from '../../common/chart-setup.ts';
 import { TableHead } from '../../common/TableHead.tsx';
+import { EndpointTable } from './EndpointTable.tsx';
 
 type Verdict = Comparison['repeats'][number]['steps'][number]['rpsVsBaseline'];
 
@@ -166,6 +167,7 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
   return (
     <div data-testid="comparison">
       <ComparisonHeadline comparison={comparison} />
+      <EndpointTable comparison={comparison} />
       <h2>Sessions</h2>
       <table className="table compact" data-testid="compare-sessions">
         <TableHead columns={['', 'Session', 'Started', 'Status', 'Hosts', 'Templates', 'Load']} />
