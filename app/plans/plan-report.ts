@@ -32,6 +32,8 @@ export interface ReportRun {
   summary: RunSummary | null;
   /** How the run ended (completed, failed, stopped, interrupted); absent: completed. */
   status?: string;
+  /** The plan's name for the request its session sent (named requests only); absent or null: unnamed. */
+  requestName?: string | null;
 }
 
 /** A configuration of the plan: its runs over the repeats, its baseline, and what went wrong. */
@@ -40,6 +42,8 @@ export interface PlanConfiguration extends ConfigurationRuns {
   variant: string;
   /** The load step's label when the profile has several steps; null for a single step. */
   step: string | null;
+  /** The plan's named request it ran, when the plan names its requests; null otherwise. */
+  request?: string | null;
   sessionIds: number[];
   /** Failed stages of this configuration, one line each. */
   problems: string[];
@@ -92,6 +96,8 @@ export interface PlanReport {
     templateId: string;
     variant: string;
     step: string | null;
+    /** The plan's named request this configuration ran; absent for a plan of one unnamed request. */
+    request?: string;
     sessionIds: number[];
     problems: string[];
     /** "completed" when every run completed; else how they ended ("failed", "stopped", "2 completed, 1 failed"); "not run" without a run. */
@@ -122,39 +128,47 @@ export function planConfigurations(
 ): PlanConfiguration[] {
   const configurations: PlanConfiguration[] = [];
   targets.forEach((target, index) => {
-    const stages = plan.stages.filter((stage) => stage.target === index);
-    const sessionIds = stages.filter((stage) => stage.kind === 'load' && stage.sessionId !== null).map((stage) => stage.sessionId!);
-    const problems = stages.filter((stage) => stage.status === 'failed').map((stage) => `${stage.label}: ${stage.detail ?? 'failed'}`);
-    const runs = sessionIds.flatMap((sessionId) => runsOf(sessionId));
-    const steps = [...new Set(runs.map((run) => run.stepLabel))];
-    // Thresholds judge the completed runs only; figures fall back on the unfinished ones, under their status.
-    const judged = (chosen: readonly ReportRun[]) => {
-      const completed = chosen.filter((run) => (run.status ?? 'completed') === 'completed');
-      const summaries = completed.map((run) => run.summary);
-      return { summaries, shown: completed.length > 0 ? summaries : chosen.map((run) => run.summary), statuses: chosen.map((run) => run.status ?? 'completed') };
-    };
-    const base = { templateId: target.templateId, variant: target.variant, sessionIds, problems };
-    const key = `${target.templateId}:${target.variant}${knobsText(target.knobs)}`;
-    const label = `${target.label}${knobsText(target.knobs)}`;
-    const baselineOf = (step: string | null) =>
-      baseline === null
-        ? null
-        : baseline
-            .filter((run) => (run.status ?? 'completed') === 'completed' && run.templateId === target.templateId && run.variant === target.variant && (step === null || run.stepLabel === step))
-            .map((run) => run.summary);
-    if (steps.length <= 1) {
-      configurations.push({ ...base, key, label, step: null, ...judged(runs), baseline: baselineOf(null) });
-      return;
-    }
-    for (const step of steps) {
-      configurations.push({
-        ...base,
-        key: `${key} @ ${step}`,
-        label: `${label}, ${step}`,
-        step,
-        ...judged(runs.filter((run) => run.stepLabel === step)),
-        baseline: baselineOf(step),
-      });
+    const targetStages = plan.stages.filter((stage) => stage.target === index);
+    // With named requests, each request of the target is a configuration of its own (its load stages).
+    const requestIndexes = [...new Set(targetStages.filter((stage) => stage.kind === 'load').map((stage) => stage.request ?? null))];
+    for (const requestIndex of requestIndexes.length > 0 ? requestIndexes : [null]) {
+      const stages = targetStages.filter((stage) => stage.kind !== 'load' || (stage.request ?? null) === requestIndex);
+      const sessionIds = stages.filter((stage) => stage.kind === 'load' && stage.sessionId !== null).map((stage) => stage.sessionId!);
+      const problems = stages.filter((stage) => stage.status === 'failed').map((stage) => `${stage.label}: ${stage.detail ?? 'failed'}`);
+      const runs = sessionIds.flatMap((sessionId) => runsOf(sessionId));
+      const request = requestIndex === null ? null : (runs.find((run) => run.requestName)?.requestName ?? `request ${requestIndex + 1}`);
+      const steps = [...new Set(runs.map((run) => run.stepLabel))];
+      // Thresholds judge the completed runs only; figures fall back on the unfinished ones, under their status.
+      const judged = (chosen: readonly ReportRun[]) => {
+        const completed = chosen.filter((run) => (run.status ?? 'completed') === 'completed');
+        const summaries = completed.map((run) => run.summary);
+        return { summaries, shown: completed.length > 0 ? summaries : chosen.map((run) => run.summary), statuses: chosen.map((run) => run.status ?? 'completed') };
+      };
+      const base = { templateId: target.templateId, variant: target.variant, sessionIds, problems, ...(request !== null ? { request } : {}) };
+      const key = `${target.templateId}:${target.variant}${knobsText(target.knobs)}${request !== null ? ` — ${request}` : ''}`;
+      const label = `${target.label}${knobsText(target.knobs)}${request !== null ? ` — ${request}` : ''}`;
+      // A baseline run of a named request stands only for that request.
+      const sameRequest = (run: ReportRun) => request === null || !run.requestName || run.requestName === request;
+      const baselineOf = (step: string | null) =>
+        baseline === null
+          ? null
+          : baseline
+              .filter((run) => (run.status ?? 'completed') === 'completed' && run.templateId === target.templateId && run.variant === target.variant && sameRequest(run) && (step === null || run.stepLabel === step))
+              .map((run) => run.summary);
+      if (steps.length <= 1) {
+        configurations.push({ ...base, key, label, step: null, ...judged(runs), baseline: baselineOf(null) });
+        continue;
+      }
+      for (const step of steps) {
+        configurations.push({
+          ...base,
+          key: `${key} @ ${step}`,
+          label: `${label}, ${step}`,
+          step,
+          ...judged(runs.filter((run) => run.stepLabel === step)),
+          baseline: baselineOf(step),
+        });
+      }
     }
   });
   return configurations;
@@ -231,6 +245,7 @@ export function buildPlanReport(input: { plan: PlanState; configurations: readon
       templateId: configuration.templateId,
       variant: configuration.variant,
       step: configuration.step,
+      ...(configuration.request ? { request: configuration.request } : {}),
       sessionIds: configuration.sessionIds,
       problems: configuration.problems,
       status: statusOf(configuration.statuses),

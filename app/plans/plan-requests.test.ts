@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeProblems, formatPlanFile, parsePlanFile } from './plan-file.ts';
-import { planEstimate, planStages, PlanSpec, repeatGroup, targetStageId, type PlanNames } from './plan.ts';
+import { planEstimate, planStages, PlanSpec, repeatGroup, targetStageId, type PlanNames, type PlanState } from './plan.ts';
+import { planConfigurations, type ReportRun } from './plan-report.ts';
 import { plannedRequests } from './plan-requests.ts';
 import { planSessionName } from '../sessions/session-names.ts';
 
@@ -171,6 +172,26 @@ describe('a plan with named requests', () => {
     assert.throws(
       () => spec({ profile: { target: 'http://127.0.0.1:8080', request: { path: '/a' }, load: { model: 'open', rate: 10, durationS: 5 }, sweep: [0.5] }, requests: [{ name: 'a', path: '/a', load: { model: 'closed', connections: 2, durationS: 5 } }] }),
       (error: Error) => error.message.includes('"requests"') && error.message.includes('"load"'),
+    );
+  });
+});
+
+describe('the report of a plan with named requests', () => {
+  test('each template and request is its own configuration, named after the request, its runs its own', () => {
+    const stages = planStages(spec({ targets: [{ templateId: 'node', variant: 'async' }] }), NAMES).map((stage, index) => ({ ...stage, status: 'done' as const, sessionId: stage.kind === 'load' ? index : null }));
+    const plan: PlanState = { id: 1, name: 'endpoints', status: 'completed', stages, sessionIds: [1, 2], message: null, startedAt: 'now', endedAt: 'now', estimateS: 1 };
+    const summary = (requestsPerSecond: number) => ({ requestsPerSecond }) as unknown as ReportRun['summary'];
+    const runs: Record<number, ReportRun[]> = {
+      1: [{ templateId: 'node', variant: 'async', stepLabel: 'c=10', summary: summary(9000), requestName: 'json' }],
+      2: [{ templateId: 'node', variant: 'async', stepLabel: 'c=2', summary: summary(90), requestName: 'fib' }],
+    };
+    const configurations = planConfigurations(plan, [{ templateId: 'node', variant: 'async', knobs: {}, label: 'Node · async' }], (id) => runs[id] ?? [], null);
+    assert.deepEqual(
+      configurations.map((configuration) => [configuration.label, configuration.request, configuration.sessionIds, configuration.summaries.map((entry) => entry?.requestsPerSecond)]),
+      [
+        ['Node · async — json', 'json', [1], [9000]],
+        ['Node · async — fib', 'fib', [2], [90]],
+      ],
     );
   });
 });

@@ -19,7 +19,9 @@ export type ReportFiles = Partial<Record<ReportFormat, string>>;
 const WRITERS: Record<ReportFormat, (report: PlanReport) => string> = { json: planReportJson, junit: planReportJUnit, markdown: planReportMarkdown };
 
 export function sessionRuns(services: Services, sessionId: number): ReportRun[] {
+  const requestName = services.sessions.get(sessionId).config.requestName;
   return services.runs.list(sessionId).map((run) => ({
+    ...(typeof requestName === 'string' ? { requestName } : {}),
     templateId: run.templateId,
     variant: run.variant,
     stepLabel: typeof run.step.label === 'string' ? run.step.label : `step ${run.ordinal}`,

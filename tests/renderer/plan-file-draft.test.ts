@@ -165,3 +165,24 @@ describe('Open plan file: what the wizard makes of a file', () => {
     assert.equal(back.draft.profile.path, '/kept');
   });
 });
+
+test('named requests go out as profile.requests and come back as the same rows', () => {
+  const requests = [
+    { name: 'json', method: 'GET' as const, path: '/json' },
+    { name: 'db', method: 'POST' as const, path: '/docs', extra: { headers: {}, timeoutMs: 30000 } },
+  ];
+  const saved = planFileOfDraft({ ...WHOLE, requests }, hostName);
+  assert.ok(saved.ok, saved.ok ? '' : JSON.stringify(saved.problems));
+  const text = formatPlanFile(saved.plan, 'yaml');
+  assert.match(text, /^ {2}requests:$/m);
+  const opened = parsePlanFile(text);
+  assert.ok(opened.ok);
+  const { draft } = draftOfPlanFile(opened.plan, HOSTS, [], DEFAULT_WIZARD);
+  assert.deepEqual(
+    draft.requests.map((row) => [row.name, row.method, row.path, row.extra?.timeoutMs]),
+    [
+      ['json', 'GET', '/json', 5000],
+      ['db', 'POST', '/docs', 30000],
+    ],
+  );
+});

@@ -12,7 +12,10 @@ import { parseStudy, type Study } from '../../app/plans/studies.ts';
 import { LoadProfile } from '../../app/runs/load-profile.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import { draftOfProfile, profileOf } from '../../renderer/src/features/runs/profile-draft.ts';
-import { checkedSpec, DEFAULT_WIZARD, proposedPlanName, restoreWizard, specOf, stepErrors, studyChoices, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
+import { draftsOfRequests, namedRequestsOf, newRequestDraft } from '../../renderer/src/features/plans/request-drafts.ts';
+import { PlanRequests } from '../../app/plans/plan-requests.ts';
+import { PlanSpec } from '../../app/plans/plan.ts';
+import { checkedSpec, DEFAULT_WIZARD, withStudy, proposedPlanName, restoreWizard, specOf, stepErrors, studyChoices, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';
 import { REPO_ROOT } from '../support/web-app.ts';
 
 const everythingUp: WizardContext = { connected: () => true, presetPlan: () => ({ planId: '0123456789abcdef' }), proposedName: '' };
@@ -183,11 +186,39 @@ describe('the plan handed to the back end', () => {
   });
 });
 
-test('every study survives the profile form unchanged', () => {
+test('every study survives the profile form and the named requests unchanged', () => {
   for (const study of studies()) {
+    const { requests, ...profile } = study.profile;
     const back = LoadProfile.parse(profileOf({ ...draftOfProfile(study.profile), target: STUDY_TARGET_PLACEHOLDER }));
-    assert.deepEqual(back, { ...study.profile, target: STUDY_TARGET_PLACEHOLDER }, study.id);
+    assert.deepEqual(back, { ...profile, target: STUDY_TARGET_PLACEHOLDER }, study.id);
+    const rows = draftsOfRequests(requests);
+    assert.deepEqual(rows.length > 0 ? PlanRequests.parse(namedRequestsOf(rows, back)) : undefined, requests, study.id);
   }
+});
+
+test('named requests: a study’s become rows, the plan runs them, and a bad row is said by its field', () => {
+  const siege = studies().find((study) => study.id === 'siege-mixed')!;
+  const draft: WizardDraft = { ...ready, ...withStudy(ready, siege, () => true) };
+  assert.deepEqual(draft.requests.map((row) => row.name), ['db', 'json', 'concat', 'fib']);
+  const spec = PlanSpec.parse(specOf(draft, everythingUp));
+  assert.deepEqual(spec.requests?.map((request) => [request.name, request.path, request.timeoutMs]), [
+    ['db', '/docs', 30_000],
+    ['json', '/json', 30_000],
+    ['concat', '/concat?n=10000', 30_000],
+    ['fib', '/fib?n=30', 30_000],
+  ]);
+  // A row added in the wizard sends what the profile sends, with its timeout, under a free name.
+  const added = [...draft.requests, newRequestDraft(draft.requests, draft.profile)];
+  assert.equal(added.at(-1)!.name, 'request 5');
+  const withAdded = PlanSpec.parse(specOf({ ...draft, requests: added }, everythingUp));
+  assert.equal(withAdded.requests?.at(-1)?.timeoutMs, Number(draft.profile.timeoutMs));
+  const bad = [...draft.requests.slice(0, 1), { name: 'DB', method: 'GET' as const, path: 'docs' }];
+  assert.deepEqual(stepErrors('load', { ...draft, requests: bad }, everythingUp), {
+    'request-1-name': 'names "DB" again: each request once',
+    'request-1-path': 'must start with "/" (for example /hello)',
+  });
+  assert.deepEqual(restoreWizard(JSON.parse(JSON.stringify(draft))).requests, draft.requests);
+  assert.deepEqual(stepErrors('load', { ...draft, requests: [] }, everythingUp), {});
 });
 
 test('a session sets the wizard up again: hosts, its templates once each, profile, name and tags', () => {

@@ -7,6 +7,8 @@ import { copyFile, rename, unlink } from 'node:fs/promises';
 import { parseArgs as parseRequestArgs } from '../../../app/contract.ts';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
 import type { Comparison } from '../../../app/sessions/comparison.ts';
+import { buildEndpointTable, type EndpointTable } from '../../../app/sessions/comparison-endpoints.ts';
+import { formatBytes } from '../../../app/common/byte-size.ts';
 import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
 import { CHROMIUM_PATH } from '../../services/sessions/pdf-export.ts';
 import { EXIT, formatTable, stringOption, UsageError, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
@@ -39,6 +41,8 @@ export const compareCommand: Command = {
   --json       the whole comparison as JSON (the compare.open result) instead of the tables
 
   Per step, a row per session: requests/s, p50, p99, max, failed and not-sent requests.
+  Sessions that sent different requests (a plan's named requests) also get a table with a row
+  per endpoint and a column per server: requests/s, p99 and the server's peak memory (RSS).
   Repeated configurations get the median with its 95 % interval and the verdict against the
   first (a verdict needs 5 runs a side; fewer say "too few runs").`,
   example: `benchlab compare 12 15
@@ -142,6 +146,22 @@ function printComparison(ctx: CommandContext, comparison: Comparison): void {
   if (new Set(comparison.sessions.map((session) => session.configuration)).size > 1) {
     out.push('', 'loads differ:', ...comparison.sessions.map((session, index) => `  ${name(index)}: ${session.configuration}`));
   }
+  out.push(...endpointLines(comparison));
   ctx.stdout.write(`${out.join('\n').trimEnd()}\n`);
   for (const warning of comparison.warnings) ctx.stderr.write(`warning: ${warning}\n`);
+}
+
+/** Sessions of different requests: a row per endpoint, a column per server (req/s, p99, RSS), as Compare shows them. */
+function endpointLines(comparison: Comparison): string[] {
+  const table = buildEndpointTable(comparison);
+  if (!table) return [];
+  const stepped = table.rows.some((row) => row.step !== null);
+  const cell = (entry: EndpointTable['rows'][number]['cells'][number]) => {
+    if (entry === null) return 'not run';
+    const rps = entry.rps === null ? '-' : formatValue({ unit: 'rps' }, entry.rps);
+    const p99 = entry.p99Us === null ? '-' : `${formatMs(entry.p99Us)} ms`;
+    return [`${rps}/s`, `p99 ${p99}`, ...(table.memory ? [entry.rssMaxBytes === null ? 'RSS -' : `RSS ${formatBytes(entry.rssMaxBytes)}`] : [])].join(', ');
+  };
+  const rows = table.rows.map((row) => [`${row.endpoint}${row.endpoint === row.request ? '' : ` (${row.request})`}`, ...(stepped ? [row.step ?? ''] : []), ...row.cells.map(cell)]);
+  return ['per endpoint (req/s, p99' + (table.memory ? ', server RSS max' : '') + ')', formatTable(['ENDPOINT', ...(stepped ? ['STEP'] : []), ...table.servers.map((server) => server.label.toUpperCase())], rows)];
 }

@@ -4,6 +4,7 @@
 // saturation), named in the STEP column, so a listing reads like the Sessions page at a glance.
 
 import { describeCalibration, describeRamp, recordedCalibrationOf } from '../../../app/plans/calibration.ts';
+import { sessionRequestOf } from '../../../app/sessions/comparison-endpoints.ts';
 import { writeFile } from 'node:fs/promises';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
 import { filterLibrary, headlineStepText, Tags } from '../../../app/sessions/session-library.ts';
@@ -156,6 +157,7 @@ async function show(ctx: CommandContext, args: string[]): Promise<number> {
     ['session', `${session.id} ${session.name}`],
     ['status', session.status],
     ['hosts', `${hostName(session.clientHostId)} → ${hostName(session.serverHostId)}`],
+    ...requestFact(session.config),
     ['started', session.startedAt ? when(session.startedAt) : '-'],
     // The load as configured (its think time included): what makes runs comparable.
     ['load', describeConfiguration(session.config)],
@@ -250,4 +252,10 @@ async function exportSession(ctx: CommandContext, args: string[]): Promise<numbe
     ctx.stderr.write(`wrote ${out}\n`);
   } else ctx.stdout.write(file.content);
   return EXIT.ok;
+}
+
+/** The request the session sent, with the plan's name for it when it has one: `fib: GET /fib?n=30`. */
+function requestFact(config: Record<string, unknown>): string[][] {
+  const request = sessionRequestOf(config);
+  return request ? [['request', `${request.name ? `${request.name}: ` : ''}${request.method} ${request.path}`]] : [];
 }

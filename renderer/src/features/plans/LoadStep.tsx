@@ -9,6 +9,8 @@ import { draftOfProfile, type ProfileDraft } from '../runs/profile-draft.ts';
 import { studyChoices, type WizardDraft } from './wizard-draft.ts';
 import { Banner } from '../../common/Banner.tsx';
 import { describeCapacityTimes } from '../../../../app/plans/calibration.ts';
+import { RequestsEditor } from './RequestsEditor.tsx';
+import { draftsOfRequests } from './request-drafts.ts';
 
 export function LoadStep(props: {
   draft: WizardDraft;
@@ -20,7 +22,7 @@ export function LoadStep(props: {
 }) {
   const { draft } = props;
   const chosen = props.studies.find((study) => study.id === draft.studyId);
-  const takeStudyProfile = (study: Study) => props.onChange({ studyId: study.id, profile: draftOfProfile(study.profile), capacity: study.capacity ?? null });
+  const takeStudyProfile = (study: Study) => props.onChange({ studyId: study.id, profile: draftOfProfile(study.profile), capacity: study.capacity ?? null, requests: draftsOfRequests(study.profile.requests) });
   const takeStudyChoices = (study: Study) => props.onChange(studyChoices(study, draft, props.knownTemplate));
   return (
     <div className="wizard-step" data-testid="wizard-load">
@@ -90,6 +92,7 @@ export function LoadStep(props: {
         </ProfileForm>
         <p className="hint">The target is each deployment’s own address on the server host, as the client reaches it.</p>
       </div>
+      <RequestsEditor rows={draft.requests} profile={draft.profile} errors={props.errors} onChange={(requests) => props.onChange({ requests })} />
     </div>
   );
 }

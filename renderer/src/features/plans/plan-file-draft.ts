@@ -12,6 +12,7 @@ import { parseTags } from '../../../../app/sessions/session-library.ts';
 import { draftOfProfile, profileOf } from '../runs/profile-draft.ts';
 import { weightOf } from '../runs/client-picks.ts';
 import { wizardClients, type WizardDraft, type WizardTarget } from './wizard-draft.ts';
+import { draftsOfRequests, namedRequestsOf } from './request-drafts.ts';
 
 type Role = 'client' | 'server';
 type StoredHost = Pick<Host, 'id' | 'name' | 'user' | 'address' | 'port'>;
@@ -32,7 +33,10 @@ export function planFileOfDraft(draft: WizardDraft, hostName: (id: number) => st
   };
   // Text that is not a port still goes in, so the check names it.
   const port = draft.port.trim() === '' ? undefined : Number(draft.port.trim());
-  const { target: _placeholder, ...profile } = profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER });
+  const { target: _placeholder, ...single } = profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER });
+  // Named requests go out in the request's place.
+  const { request: _request, ...rest } = single;
+  const profile = draft.requests.length > 0 ? { requests: namedRequestsOf(draft.requests, single), ...rest } : single;
   return checkPlanFile({
     version: 1,
     name: draft.name,
@@ -120,6 +124,7 @@ export function draftOfPlanFile(plan: PlanFile, hosts: readonly StoredHost[], st
       profile: profile ? draftOfProfile(profile) : current.profile,
       // Capacity steps go with the profile they replace the rates of: the file's own, else the study's.
       capacity: plan.capacity ? capacityStepsOf(plan.capacity) : plan.profile ? null : (study?.capacity ?? null),
+      requests: profile ? draftsOfRequests(profile.requests) : current.requests,
       name: plan.name,
       tags: plan.tags.join(', '),
       repeats: String(plan.repeats),

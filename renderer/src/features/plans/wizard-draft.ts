@@ -14,6 +14,7 @@ import { CapacitySteps } from '../../../../app/plans/calibration.ts';
 import { clientPickErrors, restoreClientPicks, weightOf, type ClientPick } from '../runs/client-picks.ts';
 import { RecordedClient } from '../../../../app/runs/run-clients.ts';
 import { DEFAULT_DRAFT, draftOfProfile, fieldOfError, profileOf, restoreProfileDraft, type ProfileDraft } from '../runs/profile-draft.ts';
+import { draftsOfRequests, namedRequestsOf, requestDraftErrors, restoreRequestDrafts, type RequestDraft } from './request-drafts.ts';
 
 export const WIZARD_STEPS = [
   { id: 'hosts', label: 'Hosts' },
@@ -52,6 +53,8 @@ export interface WizardDraft {
   profile: ProfileDraft;
   /** Steps as multiples of a capacity measured first (a study's or a plan file's), replacing the profile's rate and sweep; null: the profile's own steps. */
   capacity: CapacitySteps | null;
+  /** Named requests, each run as its own session against every template; empty: the profile's one request. */
+  requests: RequestDraft[];
   name: string;
   tags: string;
   /** Runs of each template, interleaved (text as typed; checked on Review). */
@@ -76,6 +79,7 @@ export const DEFAULT_WIZARD: WizardDraft = {
   studyId: null,
   profile: { ...DEFAULT_DRAFT, durationS: '30' },
   capacity: null,
+  requests: [],
   name: '',
   tags: '',
   repeats: '1',
@@ -108,6 +112,7 @@ export function restoreWizard(saved: unknown): WizardDraft {
     studyId: pick('studyId', (value) => value === null || isText(value)),
     profile,
     capacity: restoredCapacity(raw.capacity),
+    requests: restoreRequestDrafts(raw.requests),
     name: pick('name', isText),
     tags: pick('tags', isText),
     repeats: pick('repeats', isText),
@@ -145,10 +150,11 @@ export interface WizardContext {
  * The name proposed before one is typed: the study's, or what it compares ("Node · async vs Node ·
  * sync"), and the request it sends; empty while no template is chosen.
  */
-export function proposedPlanName(draft: Pick<WizardDraft, 'targets' | 'profile'>, templateLabel: (templateId: string, variant: string) => string, studyName: string | null): string {
+export function proposedPlanName(draft: Pick<WizardDraft, 'targets' | 'profile'> & { requests?: RequestDraft[] }, templateLabel: (templateId: string, variant: string) => string, studyName: string | null): string {
   if (draft.targets.length === 0) return '';
   const what = studyName ?? draft.targets.map((target) => templateLabel(target.templateId, target.variant)).join(' vs ');
-  return `${what}, ${draft.profile.method} ${draft.profile.path.trim()}`.slice(0, 120);
+  const sent = draft.requests && draft.requests.length > 0 ? draft.requests.map((request) => request.name.trim()).join(', ') : `${draft.profile.method} ${draft.profile.path.trim()}`;
+  return `${what}, ${sent}`.slice(0, 120);
 }
 
 /** The name the plan takes: the one typed, else the proposed one. */
@@ -192,11 +198,14 @@ export function stepErrors(step: WizardStepId, draft: WizardDraft, context: Wiza
       if (draft.targets.length === 0) errors.targets = 'choose at least one template and variant';
       if (draft.port.trim() !== '' && portOf(draft) === null) errors.port = 'must be a whole number between 1 and 65535, or empty';
       break;
-    case 'load':
-      for (const [path, message] of Object.entries(profileFieldErrors(profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER })))) {
+    case 'load': {
+      const profile = profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER });
+      for (const [path, message] of Object.entries(profileFieldErrors(profile))) {
         errors[fieldOfError(path, draft.profile)] ??= message;
       }
+      for (const [field, message] of Object.entries(requestDraftErrors(draft.requests, profile))) errors[field] ??= message;
       break;
+    }
     case 'review': {
       const name = SessionName.safeParse(nameOf(draft, context));
       if (!name.success) errors.name = name.error.issues[0]?.message ?? 'is not a valid name';
@@ -225,7 +234,7 @@ export function studyChoices(
 
 /** Everything a study proposes at once, for choosing it first: its profile, templates and presets. */
 export function withStudy(draft: WizardDraft, study: Study, knownTemplate: (templateId: string, variant: string) => boolean): Partial<WizardDraft> {
-  return { studyId: study.id, profile: draftOfProfile(study.profile), capacity: study.capacity ?? null, ...studyChoices(study, draft, knownTemplate) };
+  return { studyId: study.id, profile: draftOfProfile(study.profile), capacity: study.capacity ?? null, requests: draftsOfRequests(study.profile.requests), ...studyChoices(study, draft, knownTemplate) };
 }
 
 /** The plan for the back end; call once every step before review is clean. */
@@ -264,6 +273,7 @@ export function specOf(draft: WizardDraft, context: WizardContext): PlanSpecInpu
     })),
     profile: profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER }),
     ...(draft.capacity ? { capacity: draft.capacity } : {}),
+    ...(draft.requests.length > 0 ? { requests: namedRequestsOf(draft.requests, profileOf({ ...draft.profile, target: STUDY_TARGET_PLACEHOLDER })) } : {}),
     studyId: draft.studyId,
     tags: parseTags(draft.tags),
     repeats: repeatsOf(draft) ?? Number(draft.repeats),
@@ -315,6 +325,8 @@ export function wizardFromSession(current: WizardDraft, session: Session, runs: 
     profile: profile.success ? { ...draftOfProfile(profile.data), target: '' } : current.profile,
     // The session ran the rates its calibration chose: they are its profile now.
     capacity: null,
+    // A session sent one request: the profile's.
+    requests: [],
     name: session.name,
     tags: session.tags.join(', '),
   };
