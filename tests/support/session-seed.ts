@@ -61,6 +61,8 @@ export interface SeedOptions {
   thinkTime?: ThinkTimeInput;
   /** More of the session's config (a plan's `calibration`, say), beside what the seeder records. */
   config?: Record<string, unknown>;
+  /** The request's path; default /hello. */
+  path?: string;
 }
 
 export interface Seeder {
@@ -96,7 +98,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
       const random = lcg(seed++);
       const input: LoadProfileInput = {
         target: 'http://10.200.0.2:8080',
-        request: { method: 'GET', path: '/hello' },
+        request: { method: 'GET', path: options.path ?? '/hello' },
         load: { model: 'closed', connections: options.sweep?.[0] ?? 100, durationS: options.seconds, ...(options.thinkTime ? { thinkTime: options.thinkTime } : {}) },
         sweep: options.sweep ?? [],
       };

@@ -186,3 +186,34 @@ export class PublishedBySeed {
     return this.page.getByTestId('compare-published-note').innerText();
   }
 }
+
+/** Compare's per-endpoint table: a row per endpoint, a cell per server. */
+export class EndpointTable {
+  readonly page: Page;
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  async servers(): Promise<string[]> {
+    return this.page.getByTestId('compare-endpoint-server').allInnerTexts();
+  }
+
+  /** Each row's endpoint and, per server, its cell's requests/s, p99 and memory lines as shown. */
+  async rows(): Promise<Array<{ endpoint: string; cells: Array<{ rps: string; p99: string; rss: string | null; best: string[] }> }>> {
+    const rows = this.page.getByTestId('compare-endpoint-row');
+    const result = [];
+    for (let r = 0; r < (await rows.count()); r++) {
+      const row = rows.nth(r);
+      const cells = row.getByTestId('compare-endpoint-cell');
+      const parsed = [];
+      for (let c = 0; c < (await cells.count()); c++) {
+        const cell = cells.nth(c);
+        const text = async (metric: string) => ((await cell.locator(`[data-metric="${metric}"]`).count()) > 0 ? await cell.locator(`[data-metric="${metric}"]`).innerText() : null);
+        const best = await cell.locator('.best').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-metric') ?? ''));
+        parsed.push({ rps: (await text('rps')) ?? '', p99: (await text('p99')) ?? '', rss: await text('rss'), best });
+      }
+      result.push({ endpoint: (await row.getAttribute('data-endpoint')) ?? '', cells: parsed });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,72 @@
+// Compare's per-endpoint layout, end to end in web mode and real Chromium: four sessions of two
+// servers and two named requests (as a plan with requests makes them) show a row per endpoint and a
+// column per server, each cell with requests/s, p99 and the server's memory, the best of each row
+// marked; sessions that sent one request show no such table.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createSeeder } from '../support/session-seed.ts';
+import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
+import { EndpointTable, SessionsLibrary } from './pages/compare-pages.ts';
+
+let opened: OpenWebApp;
+let page: Page;
+let library: SessionsLibrary;
+
+const SESSIONS = ['Endpoints — node — json', 'Endpoints — node — fib', 'Endpoints — vertx — json', 'Endpoints — vertx — fib'];
+
+before(async () => {
+  opened = await openWebApp({
+    seed: (db) => {
+      const seeder = createSeeder(db);
+      const at = (minute: number) => new Date(`2026-03-01T10:0${minute}:00Z`);
+      seeder.session({ name: SESSIONS[0]!, templateId: 'node', variant: 'async', path: '/json', config: { requestName: 'json' }, rps: 9000, latencyUs: 1_000, seconds: 3, startedAt: at(0) });
+      seeder.session({ name: SESSIONS[1]!, templateId: 'node', variant: 'async', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 90, latencyUs: 100_000, seconds: 3, startedAt: at(1) });
+      seeder.session({ name: SESSIONS[2]!, templateId: 'vertx', variant: 'eventloop', path: '/json', config: { requestName: 'json' }, rps: 12000, latencyUs: 800, seconds: 3, startedAt: at(2) });
+      seeder.session({ name: SESSIONS[3]!, templateId: 'vertx', variant: 'eventloop', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 60, latencyUs: 150_000, seconds: 3, startedAt: at(3) });
+    },
+  });
+  page = opened.page;
+  library = new SessionsLibrary(page);
+  await library.open();
+});
+
+after(async () => {
+  await opened?.close();
+});
+
+async function compare(names: string[]): Promise<void> {
+  await page.getByTestId('session-row').nth(3).waitFor();
+  for (const name of SESSIONS) await library.row(name).getByTestId('session-select').setChecked(names.includes(name));
+  await page.getByTestId('sessions-compare').click();
+  await page.getByTestId('comparison').waitFor();
+}
+
+test('sessions of different requests: a row per endpoint, a column per server, requests/s, p99 and memory in each cell', async () => {
+  await compare(SESSIONS);
+  await page.getByTestId('compare-endpoints').waitFor();
+  const table = new EndpointTable(page);
+  assert.deepEqual(await table.servers(), ['node (async)', 'vertx (eventloop)']);
+  const rows = await table.rows();
+  assert.deepEqual(rows.map((row) => row.endpoint), ['json', 'fib']);
+  for (const row of rows) {
+    assert.equal(row.cells.length, 2);
+    for (const cell of row.cells) {
+      assert.match(cell.rps, /req\/s$/);
+      assert.match(cell.p99, /^p99 [\d.,]+ ms$/);
+      assert.match(cell.rss ?? '', /^RSS [\d.]+ (MB|MiB|KB|KiB|GB|GiB)/);
+    }
+  }
+  // Vert.x is ahead on json, Node on fib: the best marks follow each row, not a column.
+  assert.deepEqual(rows[0]!.cells.map((cell) => cell.best.sort()), [[], ['p99', 'rps']]);
+  assert.deepEqual(rows[1]!.cells.map((cell) => cell.best.sort()), [['p99', 'rps'], []]);
+  assert.deepEqual(await opened.cspViolations(), []);
+});
+
+test('sessions that all sent one request show no per-endpoint table', async () => {
+  await library.open();
+  await compare([SESSIONS[0]!, SESSIONS[2]!]);
+  assert.equal(await page.getByTestId('compare-endpoints').count(), 0);
+  assert.deepEqual(await opened.cspViolations(), []);
+});
