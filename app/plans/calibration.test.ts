@@ -69,6 +69,12 @@ describe('a ramp step sustains its rate', () => {
     assert.equal(judgeRampStep(1000, summary(0, 0, 1), null).sustained, false);
     assert.equal(judgeRampStep(1000, summary(3000, 3000, null), null).sustained, false);
   });
+
+  test("the lowest step has no step to grow from: its p99 is held to the probe's, or the floor", () => {
+    assert.equal(judgeRampStep(1000, summary(3000, 3000, 158), null, 400_000).sustained, true, 'below the probe at full speed');
+    assert.equal(judgeRampStep(1000, summary(3000, 3000, 158), null, 90_000).sustained, false, "past the floor and the probe's");
+    assert.equal(judgeRampStep(1000, summary(3000, 3000, 158), null).sustained, false, 'no probe: the floor');
+  });
 });
 
 describe('the capacity', () => {

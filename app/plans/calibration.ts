@@ -90,14 +90,17 @@ export type RampStep = z.infer<typeof RampStep>;
  * answered without error within the timeout (not sent, timed out, refused or non-2xx all count
  * against it), and its p99 not exploding — within P99_GROWTH_LIMIT times the lowest step's p99, or
  * P99_FLOOR_MS, whichever is higher (past capacity the open model's queue grows every second, and
- * p99 with it). `lowestP99Us` is null for the lowest step itself.
+ * p99 with it). `lowestP99Us` is null for the lowest step itself, which has no step to grow from:
+ * its p99 is held to the probe's (`probeP99Us`, the closed probe's at the server's full speed, which
+ * half that rate should not pass) or the floor — a relation, since on a busy machine a lowest step
+ * well within the server's speed can still pass a fixed bound.
  */
-export function judgeRampStep(rate: number, summary: Pick<RunSummary, 'requests' | 'non2xx' | 'p99Us' | 'books'>, lowestP99Us: number | null): RampStep {
+export function judgeRampStep(rate: number, summary: Pick<RunSummary, 'requests' | 'non2xx' | 'p99Us' | 'books'>, lowestP99Us: number | null, probeP99Us: number | null = null): RampStep {
   const scheduled = summary.books?.scheduled ?? 0;
   const answered = (summary.books?.answered ?? summary.requests) - summary.non2xx;
   const answeredShare = scheduled > 0 ? Math.max(0, answered) / scheduled : 0;
   const p99Us = summary.p99Us;
-  const p99LimitUs = Math.max(P99_FLOOR_MS * 1000, (lowestP99Us ?? 0) * P99_GROWTH_LIMIT);
+  const p99LimitUs = Math.max(P99_FLOOR_MS * 1000, lowestP99Us === null ? (probeP99Us ?? 0) : lowestP99Us * P99_GROWTH_LIMIT);
   const sustained = scheduled > 0 && answeredShare >= SUSTAINED_SHARE && p99Us !== null && p99Us <= p99LimitUs;
   return { rate, answeredShare, p99Us, sustained };
 }

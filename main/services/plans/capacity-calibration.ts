@@ -74,6 +74,7 @@ export async function calibrate(deps: CalibrationDeps, job: CalibrationJob): Pro
     job.progress(`probing ${job.referenceLabel}: ${runLabel(probeProfile(profile))}`);
     const probe = await run(`${job.spec.name} — calibration probe on ${job.referenceLabel}`, probeProfile(profile));
     const probeAnswersPerS = probe.steps[0]?.summary?.requestsPerSecond ?? 0;
+    const probeP99Us = probe.steps[0]?.summary?.p99Us ?? null;
     if (probe.status === 'failed' || !(probeAnswersPerS > 0)) throw new Error(`the probe of ${job.referenceLabel} got no answers${probe.message ? `: ${probe.message}` : ''}`);
     if (job.signal.aborted) throw new Error('cancelled');
 
@@ -93,7 +94,7 @@ export async function calibrate(deps: CalibrationDeps, job: CalibrationJob): Pro
     try {
       ramp = await run(`${job.spec.name} — calibration ramp on ${job.referenceLabel}`, rampProfile(profile, rates), (live) => {
         sessionId = live.sessionId;
-        const judged = judgeRamp(live, rates);
+        const judged = judgeRamp(live, rates, probeP99Us);
         if (judged.some((step) => !step.sustained)) stopRamp();
         if (judged.length > 0) job.progress(`ramping ${job.referenceLabel}: ${describeRamp(judged)}`);
       });
@@ -101,7 +102,7 @@ export async function calibrate(deps: CalibrationDeps, job: CalibrationJob): Pro
       clearTimeout(timer);
     }
     if (job.signal.aborted) throw new Error('cancelled');
-    const judged = judgeRamp(ramp, rates);
+    const judged = judgeRamp(ramp, rates, probeP99Us);
     const found = capacityOf(judged);
     if (!found) throw new Error(`${job.referenceLabel} sustained none of the ramp's rates (${describeRamp(judged) || ramp.message || 'no step completed'})`);
     return {
@@ -122,11 +123,11 @@ export async function calibrate(deps: CalibrationDeps, job: CalibrationJob): Pro
 }
 
 /** The ramp's completed steps judged in order, up to the first that did not sustain its rate. */
-function judgeRamp(run: LiveRun, rates: readonly number[]): RampStep[] {
+function judgeRamp(run: LiveRun, rates: readonly number[], probeP99Us: number | null): RampStep[] {
   const judged: RampStep[] = [];
   for (const step of run.steps) {
     if (step.status !== 'completed' || !step.summary) break;
-    const result = judgeRampStep(rates[step.index] ?? step.targetRate ?? 0, step.summary, judged[0]?.p99Us ?? null);
+    const result = judgeRampStep(rates[step.index] ?? step.targetRate ?? 0, step.summary, judged[0]?.p99Us ?? null, probeP99Us);
     judged.push(result);
     if (!result.sustained) break;
   }
