@@ -8,7 +8,7 @@
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber } from './import-numbers.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
-import { errorKindOfMessage } from './oha.ts';
+import { errorKindOfMessage } from './error-kind.ts';
 import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import type { ErrorKind } from '../../runs/run-summary-schema.ts';
 

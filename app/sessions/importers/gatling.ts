@@ -10,10 +10,9 @@
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, readCount, readNonNegative } from './import-numbers.ts';
-import { errorKindOfMessage } from './oha.ts';
+import { errorKindOfMessage } from './error-kind.ts';
 import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import { RequestSeries, type ImportedRequest } from './request-series.ts';
-import type { ErrorKind } from '../../runs/run-summary-schema.ts';
 
 const MAX_SUMMARY_LINES = 1_000_000;
 
@@ -25,8 +24,7 @@ export function gatlingOutcome(message: string): ImportedRequest['outcome'] {
   if (found) return { status: Number(found[1]) };
   const text = message.toLowerCase();
   if (text.includes('premature close')) return { error: 'closed' };
-  const kind: ErrorKind = errorKindOfMessage(message);
-  return { error: kind };
+  return { error: errorKindOfMessage(message) };
 }
 
 interface LogState {

@@ -10,6 +10,7 @@ import { ImportError, type FormatParser, type ImportedResult } from './imported-
 import { checkLatencyUs, jsonNumber, toNanosecond } from './import-numbers.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
 import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { errorKindOfMessage } from './error-kind.ts';
 import type { ErrorKind } from '../../runs/run-summary-schema.ts';
 
 function secondsToUs(value: unknown, field: string): number | null {
@@ -17,15 +18,6 @@ function secondsToUs(value: unknown, field: string): number | null {
   return checkLatencyUs(toNanosecond(jsonNumber(value, null, field) * 1_000_000), null, field);
 }
 
-/** oha reports errors by their message: the kind is read from its words. */
-export function errorKindOfMessage(message: string): ErrorKind {
-  const text = message.toLowerCase();
-  if (text.includes('timed out') || text.includes('timeout')) return 'timeout';
-  if (text.includes('refused')) return 'refused';
-  if (text.includes('reset')) return 'reset';
-  if (text.includes('closed') || text.includes('eof') || text.includes('incomplete')) return 'closed';
-  return 'other';
-}
 
 function counts(value: unknown, path: string): Array<[string, number]> {
   if (value === undefined) return [];

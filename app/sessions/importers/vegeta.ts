@@ -7,7 +7,7 @@ import { ImportError, type FormatParser, type ImportedResult } from './imported-
 import { checkLatencyUs, jsonNumber, parseIsoTimeMs, readCount } from './import-numbers.ts';
 import { splitCsvLine } from './csv-line.ts';
 import { isObject } from './json-document.ts';
-import { errorKindOfMessage } from './oha.ts';
+import { errorKindOfMessage } from './error-kind.ts';
 import { RequestSeries, type ImportedRequest } from './request-series.ts';
 
 interface VegetaResult {
