@@ -13,8 +13,13 @@ import type { RunSummary } from '../runs/run-summary-schema.ts';
 
 /** The calibration's closed-model probe: this many connections for this long give the first estimate. */
 export const PROBE = { connections: 64, durationS: 5 } as const;
-/** The ramp's rates as fractions of the probe's answers per second, lowest first; each step this long. */
-export const RAMP_FRACTIONS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.35, 1.5] as const;
+/**
+ * The ramp's rates as fractions of the probe's answers per second, lowest first; each step this long.
+ * It starts at a quarter: the probe may catch the machine quiet and the ramp busy (a CI run's lowest
+ * step at half the probe's rate went past the probe's p99 with the machine shared), and a ramp with
+ * no step sustained gives no capacity at all.
+ */
+export const RAMP_FRACTIONS = [0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.35, 1.5] as const;
 export const RAMP_STEP_S = 3;
 /** A calibration request's timeout: an overloaded ramp step ends in seconds, not in the study's own minute. */
 export const CALIBRATION_TIMEOUT_MS = 2000;
@@ -92,7 +97,7 @@ export type RampStep = z.infer<typeof RampStep>;
  * P99_FLOOR_MS, whichever is higher (past capacity the open model's queue grows every second, and
  * p99 with it). `lowestP99Us` is null for the lowest step itself, which has no step to grow from:
  * its p99 is held to the probe's (`probeP99Us`, the closed probe's at the server's full speed, which
- * half that rate should not pass) or the floor — a relation, since on a busy machine a lowest step
+ * a quarter of that rate should not pass) or the floor — a relation, since on a busy machine a lowest step
  * well within the server's speed can still pass a fixed bound.
  */
 export function judgeRampStep(rate: number, summary: Pick<RunSummary, 'requests' | 'non2xx' | 'p99Us' | 'books'>, lowestP99Us: number | null, probeP99Us: number | null = null): RampStep {
