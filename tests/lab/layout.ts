@@ -89,6 +89,12 @@ const INSTANCES = {
   mongo: { prefix: 'bl0-', thirdOctet: 36 },
   // Server runtime figures and profiles per run.
   runtime: { prefix: 'blr2-', thirdOctet: 37 },
+  // CPU profiles of the server per run (flame graphs).
+  profiles: { prefix: 'blpf-', thirdOctet: 38 },
+  // The shipped studies run as a user runs them (`benchlab run`), for their tables in the docs.
+  studyrun: { prefix: 'blsr-', thirdOctet: 39 },
+  // The five seeds' findings reproduced by their shipped studies, one direction each.
+  reproduce: { prefix: 'blrp-', thirdOctet: 40 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
