@@ -43,7 +43,7 @@ export const IMPORTERS: Record<ImportFormat, Importer> = {
   wrk: { label: "wrk's text output", accepts: 'wrk text output (with --latency for percentiles)', create: createWrkParser },
   ab: { label: "ab's output", accepts: "ab text output, or ab's -g TSV (per request; with --report, ab's text of the same run)", create: (options) => createAbParser({ ...(options.abRun ? { run: options.abRun } : {}) }) },
   k6: { label: "k6's results", accepts: 'k6 --summary-export JSON, or --out json NDJSON (per request)', create: createK6Parser },
-  oha: { label: "oha's output", accepts: 'oha --output-format json (--json before 1.x)', create: createOhaParser },
+  oha: { label: "oha's output", accepts: 'oha --output-format json (--json before 1.x), or --output-format csv (per request)', create: createOhaParser },
   vegeta: { label: "vegeta's results", accepts: 'vegeta encode JSON or CSV results (per request)', create: createVegetaParser },
   hey: { label: "hey's CSV", accepts: 'hey -o csv output (per request)', create: createHeyParser },
   jmeter: { label: "JMeter's JTL", accepts: 'JMeter JTL results, CSV with or without a header, or XML (per request)', create: createJmeterParser },
@@ -73,6 +73,7 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
   if (/^\{.*"latency"\s*:.*"code"\s*:|^\{.*"code"\s*:.*"latency"\s*:/.test(first)) return { format: 'vegeta', what: "vegeta's JSON results" };
   if (/^\d{16,20},\d{1,3},\d+,/.test(first)) return { format: 'vegeta', what: "vegeta's CSV results" };
   if (first.startsWith('response-time,DNS+dialup')) return { format: 'hey', what: "hey's CSV" };
+  if (first.startsWith('request-start,DNS,DNS+dialup')) return { format: 'oha', what: "oha's CSV" };
   if (/^timeStamp,elapsed/.test(first) || /^"?timeStamp"?[,;\t]/.test(first)) return { format: 'jmeter', what: "JMeter's JTL CSV" };
   // The one XML format read; a file cut after its first line has only the declaration to go by.
   if (/^<\?xml\b|^<testResults\b/.test(first) || (first.startsWith('<') && /<testResults\b|<httpSample\b|<sample\b/.test(all))) return { format: 'jmeter', what: "JMeter's JTL XML" };
@@ -85,8 +86,9 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
   if (LOG_OR_SUMMARY_OF_SIEGE.test(all)) return { format: 'siege', what: "siege's output" };
   // A JSON summary may follow a tool's notices (siege's first-use lines).
   if (/^\s*\{/m.test(all)) {
-    if (/"metrics"\s*:|"root_group"\s*:/.test(all)) return { format: 'k6', what: "k6's --summary-export JSON" };
+    // oha 1.x's JSON has a "metrics" object too: its own summary words go first.
     if (/"summary"\s*:\s*\{/.test(all) && /"successRate"|"requestsPerSec"|"slowest"/.test(all)) return { format: 'oha', what: "oha's JSON output" };
+    if (/"metrics"\s*:|"root_group"\s*:/.test(all)) return { format: 'k6', what: "k6's --summary-export JSON" };
     if (/"spec"\s*:\s*\{/.test(all) && /"numberOfConnections"|"timeTakenSeconds"/.test(all)) return { format: 'bombardier', what: "bombardier's JSON" };
     if (/"transactions"\s*:/.test(all) && /"availability"\s*:/.test(all)) return { format: 'siege', what: "siege's JSON summary" };
     if (/"aggregate"\s*:\s*\{/.test(all) && /"counters"\s*:|"intermediate"\s*:/.test(all)) return { format: 'artillery', what: "Artillery's JSON report" };

@@ -1,5 +1,11 @@
-// oha's `--json` output: summary only (its response-time histogram has a handful of coarse
-// buckets, no per-request data). Latencies are seconds: average, slowest and the latency
+// oha's results, in either of its machine formats, told apart by the first line:
+// - `--output-format csv` (1.x): one line per answered request, in order of start — its start in
+//   seconds from the run's start, its DNS and connect times (zero on a reused connection), its time to
+//   the first body byte, its duration, body bytes and status. It lists every answer (non-2xx too) and
+//   no failed request, and has no clock time: the import has real histograms and seconds, no books,
+//   no date, and says so. Its connect times are not stored (Benchlab's phases need all three).
+// - `--output-format json` (`--json` before 1.x): summary only (its response-time histogram has a
+//   handful of coarse buckets, no per-request data). Latencies are seconds: average, slowest and the latency
 // percentiles; the answers by status code and the errors by message. Requests cut off by the end
 // of a -z run ("aborted due to deadline") were in flight, not failed: oha itself leaves them out
 // of its success rate, and so does this import. oha's requestsPerSec divides every request it
@@ -7,7 +13,9 @@
 // answers, so it is the answers over that time, and oha's own figure is kept beside it, labelled.
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
-import { checkLatencyUs, jsonNumber, toNanosecond } from './import-numbers.ts';
+import { checkLatencyUs, jsonNumber, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
+import { column, readHeader, splitCsvLine } from './csv-line.ts';
+import { RequestSeries } from './request-series.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
 import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import { errorKindOfMessage } from './error-kind.ts';
@@ -32,11 +40,71 @@ function counts(value: unknown, path: string): Array<[string, number]> {
 /** oha's own requestsPerSec, as kept beside Benchlab's answers per second. */
 export const OHA_RATE_LABEL = "oha's requestsPerSec (every request made, answered or not, per second)";
 
+const CSV_HEADER = 'request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status';
+const CSV_REQUIRED = ['request-start', 'request-duration', 'bytes', 'status'];
+
+/** oha's output: its CSV when the first line is the CSV's header, else its JSON. */
 export function createOhaParser(): FormatParser {
+  let parser: FormatParser | null = null;
+  return {
+    line(text, number) {
+      if (!parser) {
+        if (text.trim() === '') return;
+        parser = text.trim().startsWith('request-start,') ? createOhaCsvParser() : createOhaJsonParser();
+      }
+      parser.line(text, number);
+    },
+    finish() {
+      if (!parser) throw new ImportError(null, 'the file is empty');
+      return parser.finish();
+    },
+  };
+}
+
+function createOhaCsvParser(): FormatParser {
+  const series = new RequestSeries({ failuresListed: false });
+  let columns: Map<string, number> | null = null;
+  return {
+    line(text, number) {
+      if (text.trim() === '') return;
+      const fields = splitCsvLine(text.trim(), number);
+      if (!columns) {
+        columns = readHeader(fields, CSV_REQUIRED, number, `oha's CSV ("${CSV_HEADER}")`);
+        return;
+      }
+      const seconds = (name: string) => readNonNegative(column(fields, columns!, name, number), number, name);
+      const latencyUs = checkLatencyUs(toNanosecond(seconds('request-duration') * 1_000_000), number, 'request-duration');
+      const status = readCount(column(fields, columns, 'status', number), number, 'status');
+      series.add({ startMs: seconds('request-start') * 1000, latencyUs, outcome: { status }, bytes: readCount(column(fields, columns, 'bytes', number), number, 'bytes') }, number);
+    },
+    finish(): ImportedResult {
+      if (!columns) throw new ImportError(null, 'the file is empty');
+      if (series.count === 0) throw new ImportError(null, "oha's CSV lists no requests");
+      const reason = "oha's CSV lists answered requests only";
+      return series.result(
+        {
+          format: 'oha',
+          source: "oha's CSV (--output-format csv)",
+          resolution: 'oha seconds with fractions (to the nanosecond)',
+          tool: {},
+          missing: [
+            `${reason}: failed counts its non-2xx answers; requests without an answer (refused, reset, timed out) are not in it`,
+            'no clock time: the run is dated by the import',
+            "connect and first-byte times are in the file but not stored: Benchlab's request phases need the whole request's",
+          ],
+          absent: { timeouts: reason, notSent: reason },
+        },
+        { dated: false },
+      );
+    },
+  };
+}
+
+function createOhaJsonParser(): FormatParser {
   const document = new JsonDocument();
   return {
     line(text, number) {
-      if (document.empty && text.trim() !== '' && !text.trim().startsWith('{')) throw new ImportError(number, "oha's JSON output is one JSON object (--output-format json)");
+      if (document.empty && text.trim() !== '' && !text.trim().startsWith('{')) throw new ImportError(number, `oha's output is one JSON object (--output-format json), or its CSV starting "${CSV_HEADER}"`);
       document.add(text, number);
     },
     finish(): ImportedResult {
