@@ -21,7 +21,8 @@
 //   gatling             java, javac and mvn: the script fetches Gatling 3.9.5 with mvn and runs a
 //                       Java simulation (Gatling 3.12+ writes a binary simulation.log)
 // BENCHLAB_FIXTURE_TOOLS=$DIR/bin:$DIR/venv/bin:$DIR/node_modules/.bin is searched before PATH.
-// wrk2 is in no package registry this project uses: its fixture follows its documented output.
+//   wrk2                in no package registry: build it from its source (`make`, which builds its own
+//                       LuaJIT) and put its `wrk` binary on the search path as `wrk2`
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -131,6 +132,15 @@ const MAKERS: Record<string, Maker> = {
     const version = goVersion(bombardier);
     const command = [bombardier, '-c', '10', '-n', '2000', '-l', '-p', 'r', '-o', 'json', `${url}/fail/reset`];
     save('bombardier.json', run(command).stdout, shown(command, url), version);
+  },
+  wrk2(url) {
+    const wrk2 = which('wrk2')!;
+    // wrk2 prints wrk's usage (with its version) for -v, on stderr, and exits 1.
+    const version = /wrk (\S+)/.exec(run([wrk2, '-v'], { okCodes: [0, 1] }).stderr + run([wrk2, '-v'], { okCodes: [0, 1] }).stdout)?.[1] ?? 'unknown';
+    const command = [wrk2, '-t1', '-c10', '-d3s', '-R500', '--latency', `${url}/fail`];
+    save('wrk2-latency.txt', run(command, { timeoutS: 30 }).stdout, shown(command, url), `wrk2 (prints wrk ${version})`);
+    const uncorrected = [wrk2, '-t1', '-c10', '-d3s', '-R500', '-U', '--latency', `${url}/fail`];
+    save('wrk2-uncorrected.txt', run(uncorrected, { timeoutS: 30 }).stdout, shown(uncorrected, url), `wrk2 (prints wrk ${version})`);
   },
   oha(url) {
     const oha = which('oha')!;

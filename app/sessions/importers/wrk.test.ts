@@ -72,3 +72,44 @@ test('a truncated, damaged or foreign file: one line naming the file and line, n
   assert.throws(() => importText('wrk', 'empty.txt', '\n\n'), { message: 'empty.txt: the file is empty' });
   assert.throws(() => importText('wrk', 'long.txt', `${'x'.repeat(5 * 1024 * 1024)}\n`), { message: /^long\.txt:1: the line is longer than 4 MiB/ });
 });
+
+// Files wrk2 itself wrote (scripts/make-import-fixtures.ts); the expected figures are read from the same text here.
+const wrk2File = (name: string) => readFileSync(new URL(`../../../tests/fixtures/imports/tools/${name}`, import.meta.url), 'utf8');
+/** The percentile lines of the table after `heading` ("99.900%   22.50ms" → [99.9, µs]). */
+function tableAfter(text: string, heading: string): Map<number, number> {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.includes(heading));
+  const rows = new Map<number, number>();
+  for (const line of lines.slice(start + 1)) {
+    const match = /^\s*(\d+\.\d+)%\s+(\S+)$/.exec(line);
+    if (!match) break;
+    rows.set(Number(match[1]), parseDurationUs(match[2]!, null, 'row'));
+  }
+  return rows;
+}
+
+test("wrk2's extended latency table (a real run at -R 500): its recorded percentiles, p99.9 too, and what its latencies mean", () => {
+  const text = wrk2File('wrk2-latency.txt');
+  const result = importText('wrk', 'wrk2.txt', text);
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  const table = tableAfter(text, 'Recorded Latency');
+  assert.ok(table.size >= 8, 'the file has the longer table');
+  const { summary } = result;
+  assert.deepEqual([summary.p50Us, summary.p75Us, summary.p90Us, summary.p99Us, summary.p999Us], [50, 75, 90, 99, 99.9].map((p) => table.get(p)));
+  assert.equal(summary.requests, Number(/(\d+) requests in/.exec(text)![1]));
+  assert.equal(summary.non2xx, Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)![1]));
+  assert.equal(result.source, "wrk2's text output with --latency");
+  assert.ok(result.missing.some((line) => line.includes('scheduled send time')));
+});
+
+test("wrk2 -U prints an uncorrected table after the recorded one: the recorded one is read, and the import says so", () => {
+  const text = wrk2File('wrk2-uncorrected.txt');
+  const result = importText('wrk', 'wrk2-u.txt', text);
+  if (result.kind !== 'summary') return assert.fail('summary expected');
+  const recorded = tableAfter(text, 'Recorded Latency');
+  const uncorrected = tableAfter(text, 'Uncorrected Latency');
+  assert.equal(uncorrected.size, recorded.size);
+  assert.equal(result.summary.p50Us, recorded.get(50));
+  assert.equal(result.summary.p99Us, recorded.get(99));
+  assert.ok(result.missing.some((line) => line.includes('uncorrected table (-U) is not read')));
+});

@@ -2,6 +2,9 @@
 // the percentile table (50/75/90/99 %, or wrk2's longer one), the request count, duration and bytes
 // read, socket errors, non-2xx-or-3xx answers, requests/s and transfer/s. Summary only: wrk prints
 // no per-request data. Times are read exactly as printed ("456.78us", "1.23ms", "1.20s").
+// wrk2 (its table headed "HdrHistogram - Recorded Latency") times each request from when its -R
+// schedule meant to send it; with -U it prints a second, uncorrected table, which is not read: the
+// figures stay the scheduled ones, as Benchlab's open model times them.
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { parseDurationUs, parseSizeBytes, readCount, readNonNegative } from './import-numbers.ts';
@@ -24,6 +27,10 @@ export function createWrkParser(): FormatParser {
   let non2xx = 0;
   let requestsPerSecond: number | null = null;
   let bytesPerSecond: number | null = null;
+  /** Which latency table the percentile lines belong to: wrk's own (or wrk2's recorded one), or wrk2's uncorrected one. */
+  let table: 'recorded' | 'uncorrected' = 'recorded';
+  let wrk2 = false;
+  let uncorrectedSkipped = false;
 
   return {
     line(text, number) {
@@ -42,8 +49,13 @@ export function createWrkParser(): FormatParser {
       if ((match = /^(\d+) threads and (\d+) connections$/.exec(trimmed))) connections = readCount(match[2], number, 'connections');
       else if ((match = /^Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+%$/.exec(trimmed))) {
         latency = { meanUs: parseDurationUs(match[1]!, number, 'latency mean'), stdDevUs: parseDurationUs(match[2]!, number, 'latency stdev'), maxUs: parseDurationUs(match[3]!, number, 'latency max') };
-      } else if ((match = /^(\d+(?:\.\d+)?)%\s+(\S+)$/.exec(trimmed))) percentiles.set(readNonNegative(match[1], number, 'percentile'), parseDurationUs(match[2]!, number, `${match[1]}% latency`));
-      else if ((match = /^(\d+) requests in (\S+), (\S+) read$/.exec(trimmed))) {
+      } else if (trimmed.startsWith('Latency Distribution (HdrHistogram - ')) {
+        wrk2 = true;
+        table = trimmed.includes('Uncorrected') ? 'uncorrected' : 'recorded';
+        uncorrectedSkipped ||= table === 'uncorrected';
+      } else if ((match = /^(\d+(?:\.\d+)?)%\s+(\S+)$/.exec(trimmed))) {
+        if (table === 'recorded') percentiles.set(readNonNegative(match[1], number, 'percentile'), parseDurationUs(match[2]!, number, `${match[1]}% latency`));
+      } else if ((match = /^(\d+) requests in (\S+), (\S+) read$/.exec(trimmed))) {
         totals = { requests: readCount(match[1], number, 'requests'), seconds: parseDurationUs(match[2]!, number, 'duration') / 1_000_000, bytes: parseSizeBytes(match[3]!, number, 'bytes read') };
       } else if ((match = /^Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)$/.exec(trimmed))) {
         errors = { connect: readCount(match[1], number, 'connect errors'), read: readCount(match[2], number, 'read errors'), write: readCount(match[3], number, 'write errors'), timeout: readCount(match[4], number, 'timeouts') };
@@ -67,11 +79,13 @@ export function createWrkParser(): FormatParser {
         Object.assign(absent, { p50: reason, p75: reason, p90: reason, p99: reason });
         missing.push('no percentiles: run wrk with --latency');
       }
+      if (wrk2) missing.push("wrk2's latencies run from each request's scheduled send time at its -R rate (corrected for coordinated omission); its rate is not in the output");
+      if (uncorrectedSkipped) missing.push("wrk2's uncorrected table (-U) is not read: the percentiles are its recorded (scheduled-time) ones");
       if (errors.read + errors.write > 0) missing.push("wrk's read and write errors are counted as other errors (wrk does not tell resets from closes)");
       return {
         format: 'wrk',
         kind: 'summary',
-        source: withLatency ? "wrk's text output with --latency" : "wrk's text output",
+        source: wrk2 ? "wrk2's text output with --latency" : withLatency ? "wrk's text output with --latency" : "wrk's text output",
         resolution: "latencies as wrk printed them: three significant digits (10 µs at 1–10 ms)",
         tool: { ...(target ? { target } : {}) },
         missing,
