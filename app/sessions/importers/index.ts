@@ -97,12 +97,17 @@ export function sniffFormat(firstLines: readonly string[]): { format: ImportForm
   return null;
 }
 
+/** Lines of text a file is judged by when it does not parse as the format asked. */
+const SNIFFED_LINES = 12;
+
 /** Reads one file of one format line by line; `finish` gives the result. Errors name the file and line. */
 export class ImportReader {
   readonly #format: ImportFormat;
   readonly #fileName: string;
   readonly #parser: FormatParser;
   readonly #firstLines: string[] = [];
+  /** Lines read but not yet parsed (with their numbers), until SNIFFED_LINES of text are in; then null. */
+  #held: Array<[string, number]> | null = [];
   #number = 0;
   #lastText = 0;
 
@@ -118,11 +123,24 @@ export class ImportReader {
     if (line.trim() !== '') this.#lastText = this.#number;
     try {
       if (line.length > MAX_LINE_CHARS) throw new ImportError(this.#number, `the line is longer than ${MAX_LINE_CHARS / 1024 / 1024} MiB: this is no ${IMPORTERS[this.#format].label}`);
-      if (this.#firstLines.length < 12 && line.trim() !== '') this.#firstLines.push(line.slice(0, 4096));
-      this.#parser.line(line, this.#number);
+      if (this.#firstLines.length < SNIFFED_LINES && line.trim() !== '') this.#firstLines.push(line.slice(0, 4096));
+      // The first lines wait until there are enough to tell what the file is: a pretty-printed JSON
+      // file's first line is a lone "{", which every format's parser refuses alike.
+      if (this.#held !== null) {
+        this.#held.push([line, this.#number]);
+        if (this.#firstLines.length < SNIFFED_LINES) return;
+        this.#release();
+      } else this.#parser.line(line, this.#number);
     } catch (error) {
       throw this.#explain(error);
     }
+  }
+
+  /** The held first lines, to the parser. */
+  #release(): void {
+    const held = this.#held ?? [];
+    this.#held = null;
+    for (const [line, number] of held) this.#parser.line(line, number);
   }
 
   /**
@@ -133,6 +151,7 @@ export class ImportReader {
   finish(options: { cutShort?: boolean } = {}): ImportedResult {
     let result: ImportedResult;
     try {
+      this.#release();
       result = this.#parser.finish();
     } catch (error) {
       throw this.#explain(error);

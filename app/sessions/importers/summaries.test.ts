@@ -133,3 +133,17 @@ test("Locust's --csv statistics (locust_stats.csv): the Aggregated row, its run 
   assert.throws(() => importText('wrk', 'stats.csv', tool('locust_stats.csv')), { message: "stats.csv:1: this looks like Locust's _stats.csv, not wrk's text output: import it as locust" });
   assert.throws(() => importText('locust', 'cut.csv', tool('locust_stats.csv').split('\n').slice(0, 2).join('\n') + '\n'), { message: /no "Aggregated" row/ });
 });
+
+test('a file of another tool, pretty-printed or not, is named by what it looks like, not refused on its first line alone', () => {
+  // Each file's first line alone ("{", "** SIEGE …") tells nothing; the lines after it do.
+  const cases: Array<[string, Parameters<typeof importText>[0], string]> = [
+    ['oha.json', 'wrk', "oha.json:1: this looks like oha's JSON output, not wrk's text output: import it as oha"],
+    ['oha.json', 'hey', "oha.json:1: this looks like oha's JSON output, not hey's CSV: import it as oha"],
+    ['siege.txt', 'wrk', "siege.txt:1: this looks like siege's output, not wrk's text output: import it as siege"],
+    ['bombardier.json', 'ab', "bombardier.json:1: this looks like bombardier's JSON, not ab's output: import it as bombardier"],
+    ['jmeter.xml', 'vegeta', /^jmeter\.xml:\d+: this looks like JMeter's JTL XML, not vegeta's results: import it as jmeter$/ as unknown as string],
+  ];
+  for (const [file, format, message] of cases) {
+    assert.throws(() => importText(format, file, tool(file)), { message }, `${file} as ${format}`);
+  }
+});
