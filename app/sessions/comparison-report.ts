@@ -372,7 +372,8 @@ function hostsSection(comparison: Comparison): string {
   return section(2, 'Hosts', `${intro}${diffTable}`, counted.join(''), ' data-section="hosts"');
 }
 
-export function renderReportHtml(comparison: Comparison, options: { generatedAt: Date; notes?: string }): string {
+/** `chapters`: HTML another capability made for this report (the server's profiles), placed before the hosts. */
+export function renderReportHtml(comparison: Comparison, options: { generatedAt: Date; notes?: string; chapters?: readonly string[] }): string {
   const headline = buildHeadline(comparison);
   const notes = [options.notes?.trim(), ...comparison.sessions.map((s) => (s.notes.trim() ? `${s.name}: ${s.notes.trim()}` : ''))].filter((note): note is string => !!note);
   return [
@@ -381,6 +382,7 @@ export function renderReportHtml(comparison: Comparison, options: { generatedAt:
     chartsChapter(comparison, headline),
     stepTables(comparison),
     repeatsSection(comparison, headline),
+    ...(options.chapters ?? []),
     hostsSection(comparison),
     '</body></html>',
   ].join('\n');
