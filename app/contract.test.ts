@@ -19,6 +19,7 @@ import {
 import { isApiErrorShape } from './common/errors.ts';
 import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
 import { planEvents, planRequests } from './plans/plans-contract.ts';
+import { profileEvents, profileRequests } from './profiles/profiles-contract.ts';
 import { presetEvents, presetRequests } from './presets/presets-contract.ts';
 import { runEvents, runRequests } from './runs/runs-contract.ts';
 import { sessionEvents, sessionRequests } from './sessions/sessions-contract.ts';
@@ -183,6 +184,7 @@ describe('capability maps', () => {
     ['templates', templateRequests, ['templates']],
     ['runs', runRequests, ['runs']],
     ['plans', planRequests, ['plans']],
+    ['profiles', profileRequests, ['profiles']],
   ];
   const eventMaps: Array<[string, object, string[]]> = [
     ['hosts', hostEvents, ['hosts']],
@@ -192,6 +194,7 @@ describe('capability maps', () => {
     ['templates', templateEvents, ['templates']],
     ['runs', runEvents, ['runs']],
     ['plans', planEvents, ['plans']],
+    ['profiles', profileEvents, ['profiles']],
   ];
 
   function assertComposed(maps: Array<[string, object, string[]]>, composed: object, appWide: string[]): void {

@@ -10,6 +10,7 @@ import { LogLine, logRequests } from './common/log-contract.ts';
 import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
 import { planEvents, planRequests } from './plans/plans-contract.ts';
 import { presetEvents, presetRequests } from './presets/presets-contract.ts';
+import { profileEvents, profileRequests } from './profiles/profiles-contract.ts';
 import { runEvents, runRequests } from './runs/runs-contract.ts';
 import { sessionEvents, sessionRequests } from './sessions/sessions-contract.ts';
 import { templateEvents, templateRequests } from './templates/templates-contract.ts';
@@ -45,6 +46,7 @@ export const requests = {
   ...templateRequests,
   ...runRequests,
   ...planRequests,
+  ...profileRequests,
 } as const;
 
 export { LOG_LEVELS, LogLine } from './common/log-contract.ts';
@@ -58,6 +60,7 @@ export const events = {
   ...templateEvents,
   ...runEvents,
   ...planEvents,
+  ...profileEvents,
 } as const;
 
 export type RequestName = keyof typeof requests;

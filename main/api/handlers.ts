@@ -8,6 +8,7 @@ import type { HandlersFor } from './handler-kit.ts';
 import { createHostHandlers } from './hosts-handlers.ts';
 import { createPlanHandlers } from './plans-handlers.ts';
 import { createPresetHandlers } from './presets-handlers.ts';
+import { createProfileHandlers } from './profiles-handlers.ts';
 import { createRunHandlers } from './runs-handlers.ts';
 import { createSessionHandlers } from './sessions-handlers.ts';
 import { createTemplateHandlers } from './templates-handlers.ts';
@@ -28,5 +29,6 @@ export function createHandlers(services: Services): Handlers {
     ...createTemplateHandlers(services.templates),
     ...createRunHandlers(services),
     ...createPlanHandlers(services),
+    ...createProfileHandlers(services),
   };
 }

@@ -15,6 +15,8 @@ import { RequestGate } from './request-gate.ts';
 import { shutDown } from './shutdown.ts';
 import { builtInPresetsDir, loadBuiltInPresets, PresetCatalog } from './presets/preset-catalog.ts';
 import { PresetService } from './presets/preset-service.ts';
+import { ProfilesRepository } from './profiles/profiles-repository.ts';
+import { ProfileService } from './profiles/profile-service.ts';
 import { ChangesRepository } from './presets/changes-repository.ts';
 import { DraftsRepository } from './plans/drafts-repository.ts';
 import { WizardDraft } from './plans/wizard-draft.ts';
@@ -70,6 +72,8 @@ export interface Services {
   /** A session as JSON, CSV per second or an HdrHistogram log (docs/exports.md). */
   readonly exports: SessionExports;
   readonly plans: PlanRunner;
+  /** The CPU profile of the server process per run: its capture and the stored folded stacks. */
+  readonly profiles: ProfileService;
   readonly drafts: DraftsRepository;
   readonly wizardDraft: WizardDraft;
   readonly estimates: EstimateHistory;
@@ -148,6 +152,7 @@ export function createServices(options: ServiceOptions): Services {
   const imports = new SessionImporter({ db, sessions, uploadsDir: join(options.dataDir, 'tmp', 'imports') });
   const drafts = new DraftsRepository(db);
   const estimates = new EstimateHistory({ bus, repository: new EstimatesRepository(db) });
+  const profiles = new ProfileService({ repository: new ProfilesRepository(db) });
   const requests = new RequestGate();
   let closing: Promise<void> | null = null;
   const plans = new PlanRunner({
@@ -193,6 +198,7 @@ export function createServices(options: ServiceOptions): Services {
     samples,
     hostFacts,
     plans,
+    profiles,
     drafts,
     wizardDraft: new WizardDraft(drafts),
     estimates,

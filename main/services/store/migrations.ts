@@ -1,6 +1,8 @@
 // The store's schema, as an ordered list of migrations. Each runs in one transaction together with
 // the PRAGMA user_version bump, so a crash leaves the file at the old or the new version, never between.
 
+import { PROFILES_MIGRATION } from '../profiles/profiles-migration.ts';
+
 export interface Migration {
   version: number;
   description: string;
@@ -223,6 +225,8 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE change ADD COLUMN owner TEXT;
     `,
   },
+  // Its SQL lives with the profiles capability's repository.
+  PROFILES_MIGRATION,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
