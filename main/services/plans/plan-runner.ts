@@ -11,6 +11,7 @@
 // second plan, from any Benchlab, is refused before it touches anything, naming this one), starts
 // only on a host that runs no server, and stops only the server it deployed. With capacity steps a
 // calibration on a reference server comes first (capacity-calibration.ts) and chooses the rates.
+// The checks of its hosts outside its stages (names, the server host's hold, one server) are plan-checks.ts's.
 
 import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { plural } from '../../../app/common/plural.ts';
@@ -19,7 +20,6 @@ import {
   interruptedPlan,
   relabelCapacitySteps,
   planEstimate,
-  planClientIds,
   planOrder,
   planStages,
   presetApplications,
@@ -37,7 +37,7 @@ import { effectsOf, effectWarning } from '../../../app/presets/preset-effect.ts'
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import { describeLoadRun } from '../../../app/plans/load-line.ts';
 import { plannedRequests, type PlannedRequest } from '../../../app/plans/plan-requests.ts';
-import type { Deployment, ServerOccupant } from '../../../app/templates/templates-contract.ts';
+import type { Deployment } from '../../../app/templates/templates-contract.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
@@ -49,9 +49,10 @@ import type { SessionsRepository } from '../sessions/sessions-repository.ts';
 import type { TemplateService } from '../templates/template-service.ts';
 import type { HostHold } from '../templates/server-hold.ts';
 import { planSessionName } from '../../../app/sessions/session-names.ts';
-import { describeHolder, describeLoads, describeServer, howToFreeHost, type FrontDoor } from '../../../app/templates/server-words.ts';
+import type { FrontDoor } from '../../../app/templates/server-words.ts';
 import { describeCalibration, describeRamp, profileAtRates, type RecordedCalibration } from '../../../app/plans/calibration.ts';
 import { calibrate } from './capacity-calibration.ts';
+import { holdServerHost, otherServer, planNames } from './plan-checks.ts';
 
 export interface PlanRunnerOptions {
   bus: EventBus;
@@ -112,8 +113,8 @@ export class PlanRunner {
 
   async start(spec: PlanSpec): Promise<PlanState> {
     if (this.#active?.state.status === 'running') throw new ApiError('conflict', `plan "${this.#active.state.name}" is still running: cancel it or wait`);
-    const names = await this.#names(spec);
-    const hold = await this.#holdServerHost(spec, names);
+    const names = await planNames(this.#options, spec);
+    const hold = await holdServerHost(this.#options, spec, names);
     const basis = this.#options.estimates?.basis();
     const now = new Date().toISOString();
     const state: PlanState = {
@@ -159,60 +160,6 @@ export class PlanRunner {
   }
 
   // ---------------------------------------------------------------------------------------------
-
-  async #names(spec: PlanSpec): Promise<PlanNames> {
-    const { hosts, presetCatalog, templates } = this.#options;
-    const hostNames = new Map([...planClientIds(spec), spec.serverHostId].map((id) => [id, hosts.get(id).name]));
-    for (const preset of [spec.presets.client, spec.presets.server]) if (preset) presetCatalog.get(preset.presetId);
-    const catalog = await templates.list();
-    const deployed = [...spec.targets.map((target, index) => ({ target, field: `targets.${index}` })), ...(spec.capacity ? [{ target: spec.capacity.reference, field: 'capacity.reference' }] : [])];
-    for (const { target, field } of deployed) {
-      const manifest = catalog.templates.find((candidate) => candidate.id === target.templateId);
-      if (!manifest) throw new ApiError('invalid_args', `${field}: there is no template "${target.templateId}"`);
-      if (!manifest.variants.some((variant) => variant.id === target.variant)) {
-        throw new ApiError('invalid_args', `${field}: ${manifest.name} has no variant "${target.variant}" (${manifest.variants.map((variant) => variant.id).join(', ')})`);
-      }
-    }
-    return {
-      host: (id) => hostNames.get(id) ?? `host ${id}`,
-      preset: (id) => presetCatalog.get(id).name,
-      template: (id, variantId) => {
-        const manifest = catalog.templates.find((candidate) => candidate.id === id);
-        const variant = manifest?.variants.find((candidate) => candidate.id === variantId);
-        return `${manifest?.name ?? id} · ${variant?.name ?? variantId}`;
-      },
-    };
-  }
-
-  /**
-   * Before anything is applied: the server host held for this plan (another plan holding it refuses
-   * this one, named), and free of any server (one another Benchlab holds, or this one's Templates
-   * page runs, is never taken down by a plan: stop it first).
-   */
-  async #holdServerHost(spec: PlanSpec, names: PlanNames): Promise<HostHold> {
-    const host = names.host(spec.serverHostId);
-    const untouched = `plan "${spec.name}" did not start: nothing was applied, deployed or stopped`;
-    let hold: HostHold;
-    try {
-      hold = await this.#options.templates.hold(spec.serverHostId, `plan "${spec.name}"`);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'conflict') throw new ApiError('conflict', `${error.message}: ${untouched}`);
-      // Not reachable (not connected, say): nothing can be done there either; its stages say what fails.
-      this.#options.log.warn('plans', `${spec.name}: ${host} could not be held for the plan (${error instanceof Error ? error.message : String(error)})`);
-      return { release: async () => undefined };
-    }
-    try {
-      const occupant = await this.#options.templates.occupant(spec.serverHostId);
-      if (occupant) {
-        const who = occupant.startedBy === 'this' ? "started from this Benchlab's Templates page" : describeHolder(occupant.holder, occupant.heartbeatAgeSeconds);
-        throw new ApiError('conflict', `${host} runs ${describeServer(occupant)}, ${who}${describeLoads(occupant.runs)}: ${untouched}. ${howToFreeHost(this.#options.frontDoor ?? 'app', host, occupant)}`);
-      }
-      return hold;
-    } catch (error) {
-      await hold.release();
-      throw error;
-    }
-  }
 
   async #drive(active: Active, names: PlanNames): Promise<void> {
     const { spec, state } = active;
@@ -313,7 +260,7 @@ export class PlanRunner {
         signal: active.controller.signal,
         progress: (detail) => { stage.detail = detail; this.#publish(active); },
         running: (sessionId) => void (stage.sessionId = sessionId),
-        otherServer: (deployment) => this.#otherServer(deployment),
+        otherServer: (deployment) => otherServer(this.#options.templates, deployment),
       }),
     );
     if (!calibration) {
@@ -359,7 +306,7 @@ export class PlanRunner {
             this.#finishStage(active, loadStage, 'skipped', leaveServer);
             continue;
           }
-          const other = active.controller.signal.aborted ? null : await this.#otherServer(deployment);
+          const other = active.controller.signal.aborted ? null : await otherServer(this.#options.templates, deployment);
           if (other) {
             this.#finishStage(active, loadStage, 'failed', other.message);
             failure ??= `${loadStage.label}: ${other.message}`;
@@ -381,28 +328,6 @@ export class PlanRunner {
     const stopped = await this.#run(active, stopStage, () => this.#options.templates.stop(spec.serverHostId), { cancellable: false });
     if (stopped === null) failure ??= `${stopStage.label}: ${stopStage.detail}`;
     return failure;
-  }
-
-  /**
-   * Right before a run starts: the server host must run the deployment just made and nothing else
-   * (the same check the wizard's Templates step makes). Another Benchlab's server, or another
-   * deployment that replaced ours, fails the run and is left alone (`leave`); ours gone since its
-   * deploy fails it too, and the stop stage cleans up.
-   */
-  async #otherServer(deployment: Deployment): Promise<{ message: string; leave: boolean } | null> {
-    const host = deployment.hostName;
-    let occupant: ServerOccupant | null;
-    try {
-      occupant = await this.#options.templates.occupant(deployment.hostId);
-    } catch (error) {
-      return { message: `could not check that ${host} runs only this server (${error instanceof Error ? error.message : String(error)}): check the host's connection`, leave: false };
-    }
-    if (occupant === null) return { message: `${deployment.templateName} is no longer running on ${host}: see the Templates page for its log`, leave: false };
-    const ours = occupant.startedBy === 'this' && occupant.templateName === deployment.templateName && occupant.variant === deployment.variant && occupant.port === deployment.port;
-    if (ours) return null;
-    const what = `${occupant.templateName}${occupant.variant ? ` (${occupant.variant})` : ''}${occupant.port ? ` on port ${occupant.port}` : ''}`;
-    const whose = occupant.startedBy === 'other' ? 'driven by another Benchlab' : 'deployed from this Benchlab since';
-    return { message: `${host} now runs ${what}, ${whose}: the run did not start; stop that server or choose another server host`, leave: true };
   }
 
   /** Loads the deployment just made: its address is the target, and its template labels the runs. */
