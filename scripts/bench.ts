@@ -2,6 +2,7 @@
 
 import { benchAgentStop } from '../bench/agent-stop.ts';
 import { benchComparisonOpen } from '../bench/comparison-open.ts';
+import { benchFlameOpen } from '../bench/flame-open.ts';
 import { benchHeadless } from '../bench/headless.ts';
 import { benchImports } from '../bench/imports.ts';
 import { benchFrameworkTemplates, benchJvmTemplates } from '../bench/templates-build-deploy.ts';
@@ -47,6 +48,13 @@ print(`Open a comparison of ${compare.sessions} sessions × ${compare.samplesPer
   'first (cold) ms': compare.firstMs.toFixed(0),
   'max ms': compare.maxMs.toFixed(0),
   'JSON to the UI KiB': (compare.jsonBytes / 1024).toFixed(0),
+});
+
+const flame = benchFlameOpen();
+print(`Open a stored profile as a flame graph: ${(flame.bytes / 1024 / 1024).toFixed(1)} MB of folded stacks, ${flame.samples.toLocaleString('en-US')} samples (goal < 1000 ms)`, {
+  'median ms': `${flame.openMs.toFixed(0)} (${((flame.openMs / 1000) * 100).toFixed(0)} % of the goal; read, laid out at 1,200 px: ${flame.rects.toLocaleString('en-US')} frames drawn, top frames)`,
+  'first ms': flame.firstOpenMs.toFixed(0),
+  'differential of two, ms': flame.diffMs.toFixed(0),
 });
 
 const headless = await benchHeadless();
