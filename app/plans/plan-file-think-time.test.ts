@@ -3,7 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatPlanFile, parsePlanFile } from './plan-file.ts';
+import { parsePlanFile } from './plan-file.ts';
+import { formatPlanFile } from './plan-file-format.ts';
 
 const file = (load: string) => `version: 1\nname: siege db\ntemplates: [node:async]\nprofile:\n  request: { path: /docs }\n  load: ${load}\n`;
 

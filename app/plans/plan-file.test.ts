@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { PlanFileCatalogs } from './plan-file-catalog.ts';
-import { describeProblems, formatPlanFile, MAX_PLAN_FILE_BYTES, parsePlanFile, planFileClients, type PlanFile, type PlanFileProblem } from './plan-file.ts';
+import { describeProblems, MAX_PLAN_FILE_BYTES, parsePlanFile, planFileClients, type PlanFile, type PlanFileProblem } from './plan-file.ts';
+import { formatPlanFile } from './plan-file-format.ts';
 
 const STUDIES_DIR = join(import.meta.dirname, '..', '..', 'resources', 'studies');
 

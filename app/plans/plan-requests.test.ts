@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { describeProblems, formatPlanFile, parsePlanFile } from './plan-file.ts';
+import { describeProblems, parsePlanFile } from './plan-file.ts';
+import { formatPlanFile } from './plan-file-format.ts';
 import { planEstimate, planStages, PlanSpec, repeatGroup, targetStageId, type PlanNames, type PlanState } from './plan.ts';
 import { planConfigurations, type ReportRun } from './plan-report.ts';
 import { plannedRequests } from './plan-requests.ts';

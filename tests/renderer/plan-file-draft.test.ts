@@ -5,7 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatPlanFile, parsePlanFile, type PlanFile } from '../../app/plans/plan-file.ts';
+import { parsePlanFile, type PlanFile } from '../../app/plans/plan-file.ts';
+import { formatPlanFile } from '../../app/plans/plan-file-format.ts';
 import type { Study } from '../../app/plans/studies.ts';
 import { LoadProfile } from '../../app/runs/load-profile.ts';
 import { draftOfPlanFile, planFileOfDraft } from '../../renderer/src/features/plans/plan-file-draft.ts';

@@ -5,7 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatPlanFile, parsePlanFile } from '../../app/plans/plan-file.ts';
+import { parsePlanFile } from '../../app/plans/plan-file.ts';
+import { formatPlanFile } from '../../app/plans/plan-file-format.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import { draftOfPlanFile, planFileOfDraft } from '../../renderer/src/features/plans/plan-file-draft.ts';
 import { checkedSpec, DEFAULT_WIZARD, restoreWizard, stepErrors, wizardFromSession, type WizardContext, type WizardDraft } from '../../renderer/src/features/plans/wizard-draft.ts';

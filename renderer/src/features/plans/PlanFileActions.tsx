@@ -4,7 +4,8 @@
 // The buttons go in the header; what they have to say, in a banner under it (PlanFileMessage).
 
 import { useRef } from 'react';
-import { describeProblems, formatPlanFile, parsePlanFile, sizeProblem } from '../../../../app/plans/plan-file.ts';
+import { describeProblems, parsePlanFile, sizeProblem } from '../../../../app/plans/plan-file.ts';
+import { formatPlanFile } from '../../../../app/plans/plan-file-format.ts';
 import type { Study } from '../../../../app/plans/studies.ts';
 import type { Host } from '../../../../app/hosts/hosts.ts';
 import { Banner } from '../../common/Banner.tsx';
