@@ -14,6 +14,7 @@ import { bottleneckText } from '../runs/bottleneck.ts';
 import { buildHeadline, configurationSeries, HEADLINE_LABELS, HEADLINE_METRICS, sessionLabel, type Headline, type HeadlineMetric } from './comparison-headline.ts';
 import type { CompareColumn, CompareRow, Comparison } from './comparison.ts';
 import { escapeXml, SERIES_COLORS, svgLineChart, type SvgSeries } from './svg-chart.ts';
+import { buildEndpointTable } from './comparison-endpoints.ts';
 
 export function formatMs(us: number): string {
   const ms = us / 1000;
@@ -169,7 +170,7 @@ const STYLE = `
   th.text, td.text { text-align: left; white-space: normal; overflow-wrap: break-word; }
   td.mark { white-space: nowrap; }
   tr.verdict td { text-align: left; white-space: normal; color: #1f2937; border-top: none; }
-  th { background: #f3f4f6; } td.best { font-weight: 700; background: #dcfce7; } td.differs { background: #fef3c7; }
+  th { background: #f3f4f6; } td.best, div.best { font-weight: 700; background: #dcfce7; } td.differs { background: #fef3c7; }
   tr.step-head td { background: #f9fafb; font-weight: 600; text-align: left; }
   .warning { border: 1px solid #f59e0b; background: #fffbeb; padding: 3px 8px; margin: 3px 0; }
   figure { margin: 6px 0; } figure svg { display: block; width: 100%; height: auto; }
@@ -182,7 +183,7 @@ const STYLE = `
   pre { white-space: pre-wrap; font: inherit; margin: 0 0 4px; }
 `;
 
-interface Cell {
+export interface Cell {
   text: string;
   className?: string;
 }
@@ -191,7 +192,7 @@ interface Cell {
  * A table whose first `textColumns` columns hold words (left, wrapping) and the rest figures (right,
  * never wrapped). A cell given as a string is escaped; a Cell's text is HTML already.
  */
-function table(headers: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | Cell>>, options: { textColumns?: number; attributes?: string } = {}): string {
+export function table(headers: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | Cell>>, options: { textColumns?: number; attributes?: string } = {}): string {
   const textColumns = options.textColumns ?? 1;
   const classOf = (i: number, extra?: string) => [i < textColumns ? 'text' : '', extra ?? ''].filter(Boolean).join(' ');
   const cell = (tag: 'th' | 'td', value: string | Cell, i: number) => {
@@ -205,7 +206,7 @@ function table(headers: readonly string[], rows: ReadonlyArray<ReadonlyArray<str
 }
 
 /** A heading kept on one page with the first thing under it. */
-function section(level: 2 | 3, heading: string, first: string, rest = '', attributes = ''): string {
+export function section(level: 2 | 3, heading: string, first: string, rest = '', attributes = ''): string {
   return `<section${attributes}><div class="keep"><h${level}>${escapeXml(heading)}</h${level}>${first}</div>${rest}</section>`;
 }
 
@@ -330,6 +331,33 @@ function stepTables(comparison: Comparison): string {
   return `<section class="chapter"><div class="keep"><h2>Results per step</h2>${first ?? ''}</div>${rest.join('')}${legendNote}</section>`;
 }
 
+/** Sessions that sent different requests: a row per endpoint (and step), a column per server, as Compare shows it. */
+function endpointsChapter(comparison: Comparison): string {
+  const endpoints = buildEndpointTable(comparison);
+  if (!endpoints) return '';
+  const stepped = endpoints.rows.some((row) => row.step !== null);
+  const line = (text: string, best: boolean) => `<div${best ? ' class="best"' : ''}>${escapeXml(text)}</div>`;
+  const rows = endpoints.rows.map((row) => [
+    { text: `<b>${escapeXml(row.endpoint)}</b>${row.endpoint !== row.request ? `<div class="meta">${escapeXml(row.request)}</div>` : ''}` },
+    ...(stepped ? [row.step ?? ''] : []),
+    ...row.cells.map((cell): Cell =>
+      cell === null
+        ? { text: '<span class="muted">not run</span>' }
+        : {
+            text: [
+              line(cell.rps === null ? '—' : `${formatValue({ unit: 'rps' }, cell.rps)} req/s`, cell.bestRps),
+              line(`p99 ${cell.p99Us === null ? '—' : `${formatMs(cell.p99Us)} ms`}`, cell.bestP99),
+              endpoints.memory ? line(cell.rssMaxBytes === null ? 'RSS —' : `RSS ${formatBytes(cell.rssMaxBytes)}`, false) : '',
+              cell.runs !== 1 ? `<div class="meta">${cell.runs === 0 ? 'not completed' : `median of ${cell.runs} runs`}</div>` : '',
+            ].join(''),
+          },
+    ),
+  ]);
+  const intro = `<div class="meta">A row per endpoint, a column per server: requests/s, p99${endpoints.memory ? " and the server's peak memory (RSS)" : ''} of its runs (the median where a server ran an endpoint more than once). Best requests/s and p99 of each row in bold on green.</div>`;
+  const grid = table(['Endpoint', ...(stepped ? ['Step'] : []), ...endpoints.servers.map((server) => server.label)], rows, { textColumns: stepped ? 2 : 1, attributes: ' data-section="endpoints"' });
+  return `<section class="chapter"><div class="keep"><h2>Results per endpoint</h2>${intro}</div>${grid}</section>`;
+}
+
 function repeatsSection(comparison: Comparison, headline: Headline): string {
   if (!headline.repeated) return '';
   const rows = comparison.repeats.flatMap((group, g) =>
@@ -380,6 +408,7 @@ export function renderReportHtml(comparison: Comparison, options: { generatedAt:
     `<!doctype html><html><head><meta charset="utf-8"><title>${escapeXml(comparison.title)}</title><style>${STYLE}</style></head><body>`,
     firstPage(comparison, headline, notes, options.generatedAt),
     chartsChapter(comparison, headline),
+    endpointsChapter(comparison),
     stepTables(comparison),
     repeatsSection(comparison, headline),
     ...(options.chapters ?? []),

@@ -7,6 +7,7 @@ import { ComparisonService } from './sessions/comparison-service.ts';
 import { ReportExporter } from './sessions/pdf-export.ts';
 import { EventBus } from './event-bus.ts';
 import { PlanRunner } from './plans/plan-runner.ts';
+import { publishedReportChapters } from './plans/study-catalog.ts';
 import { ConnectChecks } from './hosts/connect-checks.ts';
 import { HostConnections } from './hosts/host-connections.ts';
 import { HostService } from './hosts/host-service.ts';
@@ -192,7 +193,7 @@ export function createServices(options: ServiceOptions): Services {
     compare,
     rerun: new SessionRerun({ sessions, runs, library: compare, templates }),
     imports,
-    reports: new ReportExporter({ folder: join(options.dataDir, 'reports') }),
+    reports: new ReportExporter({ folder: join(options.dataDir, 'reports'), chapters: (comparison) => publishedReportChapters(comparison) }),
     exports: new SessionExports({ sessions, runs: new RunsRepository(db), samples, hosts }),
     snapshots,
     samples,

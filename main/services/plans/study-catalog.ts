@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePublishedResults, type PublishedResults } from '../../../app/plans/published-results.ts';
 import { parseStudy, type StudyCatalog } from '../../../app/plans/studies.ts';
+import { publishedChapter, publishedFor } from '../../../app/plans/published-report.ts';
+import type { Comparison } from '../../../app/sessions/comparison.ts';
 
 /** The folder beside the studies with each seed's published figures. */
 const PUBLISHED_DIR = 'published';
@@ -54,4 +56,14 @@ async function loadPublished(dir: string, studyId: string, catalog: StudyCatalog
     catalog.broken.push({ file, error: `results.${stray}.request: "${published.results[stray]!.request}" is not a request of the study (${requestNames.join(', ') || 'it names none'})` });
   }
   return null;
+}
+
+/**
+ * The printed comparison's chapter of a study's published figures beside Benchlab's, when every
+ * compared session is that study's (tagged with its id) and the study ships its seed's figures.
+ */
+export async function publishedReportChapters(comparison: Comparison, dir: string | null = builtInStudiesDir()): Promise<string[]> {
+  const { studies } = await loadStudies(dir);
+  const chapter = publishedChapter(comparison, publishedFor(comparison, studies.flatMap((study) => (study.published ? [study.published] : []))));
+  return chapter ? [chapter] : [];
 }

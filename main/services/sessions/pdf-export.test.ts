@@ -10,6 +10,7 @@ import { ReportExporter } from './pdf-export.ts';
 import { renderReportHtml } from '../../../app/sessions/comparison-report.ts';
 import { headingsOf, orphanHeadings, pdfPages } from '../../../tests/support/pdf-layout.ts';
 import { openTestDatabase } from '../../../tests/support/test-database.ts';
+import { publishedReportChapters } from '../plans/study-catalog.ts';
 
 const { db, dir } = openTestDatabase('pdf');
 
@@ -85,4 +86,32 @@ test('delivery: download returns the PDF\'s bytes, the save dialog gets a copy w
   assert.deepEqual(readFileSync(chosen), Buffer.from(fakePdf));
   exporter.useSaveDialog(async () => null);
   assert.equal((await exporter.export(comparison, { deliver: 'save-dialog' })).savedTo, null, 'cancelled: kept in the data dir only');
+});
+
+test("a study's sessions print the seed's published table with Benchlab's rows under it, and the per-endpoint table", async () => {
+  const seeder = createSeeder(db, { client: 'study-client', server: 'study-server' });
+  const tags = ['ab-fixed-count'];
+  const ids = [
+    seeder.session({ name: 'ab seed — apache', templateId: 'apache-static', variant: 'mpm_event', rps: 2100, latencyUs: 40_000, seconds: 4, tags }).sessionId,
+    seeder.session({ name: 'ab seed — node', templateId: 'node', variant: 'async', rps: 1700, latencyUs: 52_000, seconds: 4, tags }).sessionId,
+    seeder.session({ name: 'ab seed — node fib', templateId: 'node', variant: 'async', rps: 90, latencyUs: 900_000, seconds: 4, tags, path: '/fib?n=30' }).sessionId,
+  ];
+  const comparison = new ComparisonService({ db, sessions: new SessionsRepository(db) }).open({ sessionIds: ids, title: 'ab seed' });
+  const exporter = new ReportExporter({ folder: join(dir, 'study-reports'), chapters: (c) => publishedReportChapters(c) });
+  const result = await exporter.export(comparison);
+  const pages = pdfPages(result.file);
+  const published = pages.find((page) => page.includes("The seed's published figures beside Benchlab's"));
+  assert.ok(published, 'a page of the published figures');
+  // The seed's Apache row (ab's 3785.48 req/s) and, under it, Benchlab's run of its template.
+  const lines = published.split('\n');
+  const seedApache = lines.findIndex((line) => line.includes('seed: Apache 2.2.20') && line.includes('3785.48'));
+  assert.ok(seedApache >= 0, published);
+  assert.match(lines.slice(seedApache + 1).find((line) => line.trim() !== '')!, /Benchlab: A · apache-static/);
+  assert.ok(pages.some((page) => page.includes("The seed's other figures") && page.includes('connect mean (ms)')));
+  const endpoints = pages.find((page) => page.includes('Results per endpoint'));
+  assert.ok(endpoints && endpoints.includes('GET /fib?n=30') && endpoints.includes('GET /hello'), 'the per-endpoint table names both requests');
+
+  // Sessions of no study print no published chapter.
+  const plain = new ComparisonService({ db, sessions: new SessionsRepository(db) }).open({ sessionIds: ids.slice(0, 2).map((id) => seeder.session({ name: `plain ${id}`, rps: 100, latencyUs: 1000, seconds: 2 }).sessionId) });
+  assert.deepEqual(await publishedReportChapters(plain), []);
 });

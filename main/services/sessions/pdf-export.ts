@@ -21,8 +21,8 @@ export type SaveDialog = (fileName: string) => Promise<string | null>;
 
 export type PdfDelivery = 'download' | 'save-dialog';
 
-/** Chapters another capability adds to a comparison's report (HTML), e.g. the server's CPU profiles. */
-export type ReportChapters = (comparison: Comparison) => string[];
+/** Chapters another capability adds to a comparison's report (HTML), e.g. the server's CPU profiles or a study's published figures. */
+export type ReportChapters = (comparison: Comparison) => string[] | Promise<string[]>;
 
 export const CHROMIUM_PATH = process.env.BENCHLAB_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -75,7 +75,7 @@ export class ReportExporter {
   async export(comparison: Comparison, options: { notes?: string | undefined; now?: Date; deliver?: PdfDelivery | undefined } = {}): Promise<PdfExport> {
     if (options.deliver === 'save-dialog' && !this.#saveDialog) throw new ApiError('invalid_args', 'deliver: this Benchlab has no save dialog (web mode); ask for download');
     const now = options.now ?? new Date();
-    const html = renderReportHtml(comparison, { generatedAt: now, notes: options.notes, chapters: this.#chapters(comparison) });
+    const html = renderReportHtml(comparison, { generatedAt: now, notes: options.notes, chapters: await this.#chapters(comparison) });
     const started = performance.now();
     const pdf = await this.#renderer(html);
     const renderMs = performance.now() - started;

@@ -3,16 +3,12 @@
 // ran what each row stands for. Shown when the compared sessions carry a study's id (plans tag their
 // sessions with it) and that study ships its seed's figures.
 
-import type { PublishedFigure, PublishedResults } from '../../../../app/plans/published-results.ts';
+import type { PublishedFigure } from '../../../../app/plans/published-results.ts';
+import { publishedFor } from '../../../../app/plans/published-report.ts';
 import { PUBLISHED_FIGURE_LABELS, publishedColumns, sessionsRunning } from '../../../../app/plans/published-results.ts';
 import { sessionLabel } from '../../../../app/sessions/comparison-headline.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
 import { useLoaded } from '../../common/use-loaded.ts';
-
-/** The study whose figures go beside this comparison: the one whose id every compared session is tagged with. */
-function publishedFor(comparison: Comparison, published: readonly PublishedResults[]): PublishedResults | null {
-  return published.find((results) => comparison.sessions.every((session) => session.tags.includes(results.study))) ?? null;
-}
 
 function figure(value: number | undefined, key: PublishedFigure): string {
   if (value === undefined) return '—';
