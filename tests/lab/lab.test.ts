@@ -35,7 +35,7 @@ const skip = labSkipReason() ?? false;
 const layout = labLayout(instance);
 const server = layout.hosts.server;
 const client = layout.hosts.client;
-const LAB_CLI = fileURLToPath(new URL('./lab.ts', import.meta.url));
+const LAB_CLI = fileURLToPath(new URL('./lab-cli.ts', import.meta.url));
 
 /** ssh as a first-time user would: the lab key, no known_hosts, no prompts, bounded in time. */
 function sshAs(user: string, role: LabRole, command: string, input?: string): Promise<RunResult> {
