@@ -4,8 +4,10 @@
 // listening on the template's port. For the bottleneck verdict: the busiest core's busy share (a
 // single-threaded server saturates one core of many), the server process tree's CPU in cores, and
 // the accept-queue overflows of the interval (TcpExt ListenOverflows/ListenDrops, per network
-// namespace, as nstat shows them). Each reading says when it was taken (`readAt`), so Benchlab
-// stores it with the client second it belongs to and never with another.
+// namespace, as nstat shows them). Why one server beats another: each core's busy share, the run
+// queue and the host's context switches, the server threads' own voluntary and involuntary switches,
+// and TCP retransmits. Each reading says when it was taken (`readAt`), so Benchlab stores it with
+// the client second it belongs to and never with another.
 
 import { availableParallelism } from 'node:os';
 import { readlinkSync } from 'node:fs';
@@ -23,12 +25,29 @@ import {
   type CpuTimes,
   type NetBytes,
 } from '../app/runs/proc-stats.ts';
-import { listenCounters, parsePerCoreTimes, parseTaskStat, perCoreBusy, TICKS_PER_SECOND, type ListenCounters } from '../app/runs/proc-counters.ts';
+import {
+  listenCounters,
+  parseContextSwitches,
+  parseHostScheduling,
+  parsePerCoreTimes,
+  parseTaskStat,
+  perCoreBusy,
+  tcpRetransmits,
+  TICKS_PER_SECOND,
+  type ContextSwitches,
+  type ListenCounters,
+} from '../app/runs/proc-counters.ts';
 import { listProc, readProc } from './proc-files.ts';
 import { hostNowMs } from './host-clock.ts';
 
 /** While the server process is not found, look again at most this often (a /proc/*\/fd scan is not free). */
 const REFIND_EVERY_MS = 5000;
+/**
+ * The server's threads' context switches are read per thread (a process's own status counts its main
+ * thread only), about 70 µs each: past this many threads the reading would cost the server's host
+ * more than a few ms a second, so it is not taken (a Tomcat of 4,000 threads would lose a quarter core).
+ */
+export const PROCESS_SWITCH_THREADS = 256;
 
 function isPid(name: string): boolean {
   return /^\d+$/.test(name);
@@ -81,6 +100,10 @@ export class ServerSampler {
   #coreTimes: Map<number, CpuTimes>;
   #net: NetBytes;
   #listen: ListenCounters;
+  #retransmits: number;
+  #hostSwitches: number | null;
+  /** Context switches of each thread of the server tree at the last sample (by tid). */
+  #threadSwitches = new Map<number, ContextSwitches>();
   /** CPU ticks of each process of the server tree at the last sample. */
   #processTicks = new Map<number, number>();
   #at = performance.now();
@@ -94,6 +117,8 @@ export class ServerSampler {
     this.#coreTimes = parsePerCoreTimes(stat);
     this.#net = parseNetDev(readProc('/proc/net/dev') ?? '');
     this.#listen = listenCounters(readProc('/proc/net/netstat') ?? '');
+    this.#retransmits = tcpRetransmits(readProc('/proc/net/snmp') ?? '');
+    this.#hostSwitches = parseHostScheduling(stat)?.contextSwitches ?? null;
   }
 
   sample(): ServerMetrics {
@@ -106,8 +131,16 @@ export class ServerSampler {
     const shares = cpu && this.#cpu ? cpuShares(this.#cpu, cpu) : { user: 0, system: 0, iowait: 0, busy: 0 };
     this.#cpu = cpu;
     const coreTimes = parsePerCoreTimes(stat);
-    const coreBusy = [...perCoreBusy(this.#coreTimes, coreTimes).values()];
+    const coreBusyByCore = perCoreBusy(this.#coreTimes, coreTimes);
+    const coreBusy = [...coreBusyByCore.values()];
     this.#coreTimes = coreTimes;
+    const scheduling = parseHostScheduling(stat);
+    const hostSwitches = scheduling && this.#hostSwitches !== null ? Math.max(0, scheduling.contextSwitches - this.#hostSwitches) / seconds : null;
+    this.#hostSwitches = scheduling?.contextSwitches ?? null;
+    const retransmitted = tcpRetransmits(readProc('/proc/net/snmp') ?? '');
+    // A counter that went backwards (the namespace was recreated) counts as none.
+    const retransmits = Math.max(0, retransmitted - this.#retransmits);
+    this.#retransmits = retransmitted;
     const listen = listenCounters(readProc('/proc/net/netstat') ?? '');
     // A counter that went backwards (the namespace was recreated) counts as no overflow.
     const overflows = Math.max(0, listen.overflows - this.#listen.overflows);
@@ -119,7 +152,7 @@ export class ServerSampler {
     this.#net = net;
     const memory = parseMeminfo(readProc('/proc/meminfo') ?? '');
     const sockets = [...parseTcpTable(readProc('/proc/net/tcp') ?? ''), ...parseTcpTable(readProc('/proc/net/tcp6') ?? '')];
-    const process = this.#process(sockets);
+    const process = this.#process(sockets, seconds);
     return {
       cpuUser: shares.user,
       cpuSystem: shares.system,
@@ -139,11 +172,17 @@ export class ServerSampler {
       processCpu: process ? process.ticks / TICKS_PER_SECOND / seconds : null,
       listenOverflows: overflows,
       listenDrops: drops,
+      coreCpu: [...coreBusyByCore.entries()].sort(([a], [b]) => a - b).map(([, busy]) => Math.round(busy * 1000) / 1000),
+      ...(scheduling ? { runQueue: scheduling.running } : {}),
+      ...(hostSwitches !== null ? { hostContextSwitchesPerS: Math.round(hostSwitches) } : {}),
+      processVoluntarySwitchesPerS: process?.switches?.voluntary ?? null,
+      processInvoluntarySwitchesPerS: process?.switches?.involuntary ?? null,
+      tcpRetransmits: retransmits,
       readAt: Math.round(readAt),
     };
   }
 
-  #process(sockets: ReturnType<typeof parseTcpTable>): { rss: number; threads: number; fds: number | null; ticks: number } | null {
+  #process(sockets: ReturnType<typeof parseTcpTable>, seconds: number): { rss: number; threads: number; fds: number | null; ticks: number; switches: ContextSwitches | null } | null {
     if (this.#port === null) return null;
     if (this.#pid !== null && readProc(`/proc/${this.#pid}/stat`) === null) this.#pid = null;
     if (this.#pid === null) {
@@ -159,7 +198,8 @@ export class ServerSampler {
     // CPU since the last sample, of the processes seen both times (a new child counts from its second sample).
     let ticks = 0;
     const processTicks = new Map<number, number>();
-    for (const pid of processTree(this.#pid)) {
+    const tree = processTree(this.#pid);
+    for (const pid of tree) {
       const status = parseProcStatus(readProc(`/proc/${pid}/status`) ?? '');
       if (!status) continue;
       rss += status.rssBytes;
@@ -175,6 +215,36 @@ export class ServerSampler {
       fds = open === null || fds === null ? null : fds + open.length;
     }
     this.#processTicks = processTicks;
-    return { rss, threads, fds, ticks };
+    return { rss, threads, fds, ticks, switches: threads <= PROCESS_SWITCH_THREADS ? this.#switchesPerS(tree, seconds) : this.#forgetSwitches() };
+  }
+
+  /** The tree's threads' context switches per second since the last sample (a thread seen both times counts). */
+  #switchesPerS(tree: readonly number[], seconds: number): ContextSwitches | null {
+    const now = new Map<number, ContextSwitches>();
+    let voluntary = 0;
+    let involuntary = 0;
+    let compared = 0;
+    for (const pid of tree) {
+      for (const tid of listProc(`/proc/${pid}/task`) ?? []) {
+        const switches = parseContextSwitches(readProc(`/proc/${pid}/task/${tid}/status`) ?? '');
+        if (!switches) continue;
+        now.set(Number(tid), switches);
+        const earlier = this.#threadSwitches.get(Number(tid));
+        if (!earlier) continue;
+        compared++;
+        voluntary += Math.max(0, switches.voluntary - earlier.voluntary);
+        involuntary += Math.max(0, switches.involuntary - earlier.involuntary);
+      }
+    }
+    // The first reading has nothing to compare with: no figure rather than a zero.
+    const first = this.#threadSwitches.size === 0;
+    this.#threadSwitches = now;
+    if (first || compared === 0) return null;
+    return { voluntary: Math.round(voluntary / seconds), involuntary: Math.round(involuntary / seconds) };
+  }
+
+  #forgetSwitches(): null {
+    this.#threadSwitches = new Map();
+    return null;
   }
 }

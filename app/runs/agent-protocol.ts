@@ -264,6 +264,22 @@ export const ServerMetrics = z.object({
   listenOverflows: Count.default(0),
   /** Connection requests dropped at a listener in this interval (TcpExt ListenDrops). */
   listenDrops: Count.default(0),
+  /** Busy share (0..1) of each core of the server host in this interval, core 0 first; absent from older agents. */
+  coreCpu: z.array(z.number()).max(1024).optional(),
+  /** Tasks runnable on the server host at the reading (procs_running, the sampler among them). */
+  runQueue: Count.optional(),
+  /** Context switches per second on the whole server host. */
+  hostContextSwitchesPerS: z.number().optional(),
+  /**
+   * Context switches per second of the server process tree's threads: voluntary (a thread waited for
+   * I/O, a lock, a sleep) and involuntary (the scheduler took its core: more runnable threads than
+   * cores). Null when the server was not found, or has more threads than the sampler reads each
+   * second (PROCESS_SWITCH_THREADS: reading each thread's counters costs the server's host CPU).
+   */
+  processVoluntarySwitchesPerS: z.number().nullable().optional(),
+  processInvoluntarySwitchesPerS: z.number().nullable().optional(),
+  /** TCP segments the server host sent again in this interval (Tcp RetransSegs, its namespace). */
+  tcpRetransmits: Count.optional(),
   /**
    * When the sampler read these figures (epoch ms, the server host's clock): the client second they
    * are stored with is the one that ended closest to it (app/runs/server-readings.ts). Absent from
@@ -275,9 +291,10 @@ export type ServerMetrics = z.infer<typeof ServerMetrics>;
 
 /**
  * The server's reading as a stored second keeps it: its figures (each may be absent, as in rows stored
- * before it was read; unknowns are not kept), the TCP states flattened as `tcp.<STATE>`.
+ * before it was read; unknowns are not kept), the TCP states flattened as `tcp.<STATE>`, each core's
+ * busy share as `core.<N>`.
  */
-export type SecondServerMetrics = { [K in Exclude<keyof ServerMetrics, 'tcp'>]?: NonNullable<ServerMetrics[K]> } & { [state: `tcp.${string}`]: number };
+export type SecondServerMetrics = { [K in Exclude<keyof ServerMetrics, 'tcp' | 'coreCpu'>]?: NonNullable<ServerMetrics[K]> } & { [state: `tcp.${string}`]: number } & { [core: `core.${number}`]: number };
 
 export const ServerSampleLine = z.object({
   type: z.literal('server'),

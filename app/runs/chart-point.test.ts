@@ -41,6 +41,7 @@ test('a second becomes the point the dashboard draws, placed at the time the age
   assert.deepEqual(point, {
     sessionId: 7, step: 1, t: 13.24, at: 14_237, warmup: false, rps: 1000, errorsPerS: 6, p50Us: 100, p90Us: 200, p99Us: 900, maxUs: null,
     clientCpu: 0.5, eventLoopLagMs: 4, serverCpu: 0.25, serverRssBytes: 10, serverMemUsedBytes: 20, rxBytesPerS: 30, txBytesPerS: 40,
+    server: { coreCpu: [], threads: null, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null },
   });
 });
 
@@ -91,4 +92,29 @@ test('the drain after a window is a point of its own, at its end, with the late 
   const window = chartPoint(second({ second: 9, requests: 10, maxUs: 2_400_000 }), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 1000 });
   assert.equal(window.drain, undefined);
   assert.equal(window.maxUs, 2_400_000);
+});
+
+test("the server's own story reaches the point: each core, threads, run queue, switches, and counts of the interval per second", async () => {
+  const { storedServerMetrics } = await import('./run-second.ts');
+  const stored = storedServerMetrics({
+    cpuUser: 0.4, cpuSystem: 0.1, cpuIowait: 0, cpu: 0.5, cores: 2, memTotalBytes: 10, memUsedBytes: 5,
+    processRssBytes: 1, processFds: 3, processThreads: 42, processPid: 9, rxBytesPerS: 0, txBytesPerS: 0, tcp: { ESTABLISHED: 4 },
+    busiestCoreCpu: 0.9, processCpu: 0.7, listenOverflows: 6, listenDrops: 6,
+    coreCpu: [0.9, 0.1], runQueue: 3, hostContextSwitchesPerS: 5000, processVoluntarySwitchesPerS: 1200, processInvoluntarySwitchesPerS: 80, tcpRetransmits: 4,
+  });
+  const point = chartPoint(second({ clientMetrics: { cpu: 0, eventLoopLagMs: 0, durationMs: 500 }, serverMetrics: stored }), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 });
+  assert.deepEqual(point.server, {
+    coreCpu: [0.9, 0.1],
+    threads: 42,
+    runQueue: 3,
+    voluntarySwitchesPerS: 1200,
+    involuntarySwitchesPerS: 80,
+    // 4 segments and 6 overflows in a half-second interval.
+    tcpRetransmitsPerS: 8,
+    listenOverflowsPerS: 12,
+  });
+  // A reading of older Benchlab: the figures it never had are unknown, not zero.
+  const older = chartPoint(second({ serverMetrics: { cpu: 0.5, processThreads: 7 } }), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 });
+  assert.deepEqual(older.server, { coreCpu: [], threads: 7, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null });
+  assert.equal(chartPoint(second({}), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 }).server, undefined, 'a gap has no server figures');
 });

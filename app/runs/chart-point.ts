@@ -5,7 +5,7 @@
 // step's window (answers that came late) is a point too, marked as such: the summary table counts
 // those answers, so a chart that left them out would show a lower tail than the table.
 
-import type { RunSecond } from './run-second.ts';
+import { coreCpuOf, type RunSecond } from './run-second.ts';
 import type { LivePoint } from './runs.ts';
 
 export interface PointContext {
@@ -53,6 +53,20 @@ export function chartPoint(second: RunSecond, context: PointContext, parts?: rea
     serverMemUsedBytes: server?.memUsedBytes ?? null,
     rxBytesPerS: server?.rxBytesPerS ?? null,
     txBytesPerS: server?.txBytesPerS ?? null,
+    ...(server
+      ? {
+          server: {
+            coreCpu: coreCpuOf(server),
+            threads: server.processThreads ?? null,
+            runQueue: server.runQueue ?? null,
+            voluntarySwitchesPerS: server.processVoluntarySwitchesPerS ?? null,
+            involuntarySwitchesPerS: server.processInvoluntarySwitchesPerS ?? null,
+            // Counts of the server's interval, shown per second of the point.
+            tcpRetransmitsPerS: server.tcpRetransmits === undefined ? null : (server.tcpRetransmits * 1000) / durationMs,
+            listenOverflowsPerS: server.listenOverflows === undefined ? null : (server.listenOverflows * 1000) / durationMs,
+          },
+        }
+      : {}),
     ...(parts && parts.length >= 2
       ? { clients: parts.map((part) => ({ clientIndex: part.clientIndex, rps: (part.requests * 1000) / durationMsOf(part), p99Us: part.p99Us })) }
       : {}),

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { listenCounters, parseNetstat, parsePerCoreTimes, parseTaskStat, perCoreBusy } from './proc-counters.ts';
+import { listenCounters, parseContextSwitches, parseHostScheduling, parseNetstat, parsePerCoreTimes, parseTaskStat, perCoreBusy, tcpRetransmits } from './proc-counters.ts';
 
 const STAT_BEFORE = `cpu  300 0 100 1600 0 0 0 0 0 0
 cpu0 100 0 0 100 0 0 0 0 0 0
@@ -69,5 +69,25 @@ IpExt: 0 123456
   test('a file without the counters reads as zero', () => {
     assert.deepEqual(listenCounters(''), { overflows: 0, drops: 0 });
     assert.deepEqual(listenCounters('TcpExt: ListenOverflows\n'), { overflows: 0, drops: 0 });
+  });
+});
+
+describe('scheduling and retransmit counters', () => {
+  test('the run queue and the host\'s context switches from /proc/stat', () => {
+    const stat = 'cpu  1 2 3 4 5 6 7 0 0 0\ncpu0 1 2 3 4 5 6 7 0 0 0\nintr 12345 0 0\nctxt 987654321\nbtime 1700000000\nprocesses 4321\nprocs_running 3\nprocs_blocked 1\n';
+    assert.deepEqual(parseHostScheduling(stat), { running: 3, contextSwitches: 987654321 });
+    assert.equal(parseHostScheduling('cpu  1 2 3 4\n'), null);
+  });
+
+  test('a thread\'s voluntary and involuntary switches from its status', () => {
+    const status = 'Name:\tjava\nState:\tS (sleeping)\nThreads:\t1\nvoluntary_ctxt_switches:\t1520\nnonvoluntary_ctxt_switches:\t37\n';
+    assert.deepEqual(parseContextSwitches(status), { voluntary: 1520, involuntary: 37 });
+    assert.equal(parseContextSwitches('Name:\tjava\n'), null);
+  });
+
+  test('TCP segments sent again from /proc/net/snmp', () => {
+    const snmp = 'Ip: Forwarding DefaultTTL\nIp: 1 64\nTcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors\nTcp: 1 200 120000 -1 10 20 0 1 2 300 400 17 0 5 0\n';
+    assert.equal(tcpRetransmits(snmp), 17);
+    assert.equal(tcpRetransmits(''), 0);
   });
 });

@@ -2,7 +2,9 @@
 // busy share of each core (a saturated core hides in the machine-wide average), a process's or a
 // thread's CPU ticks and the core it last ran on (/proc/<pid>/stat, /proc/self/task/<tid>/stat),
 // and the kernel's TCP counters (/proc/net/netstat, as nstat shows them: a full accept queue shows
-// as TcpExt ListenOverflows/ListenDrops on the server host).
+// as TcpExt ListenOverflows/ListenDrops on the server host; /proc/net/snmp's Tcp RetransSegs, the
+// segments sent again), the host's run queue and context switches (/proc/stat's procs_running and
+// ctxt), and a task's own context switches (/proc/<pid>/task/<tid>/status).
 
 import { cpuShares, cpuTimesOfLine, type CpuTimes } from './proc-stats.ts';
 
@@ -75,4 +77,37 @@ export interface ListenCounters {
 export function listenCounters(netstat: string): ListenCounters {
   const counters = parseNetstat(netstat);
   return { overflows: counters.get('TcpExt.ListenOverflows') ?? 0, drops: counters.get('TcpExt.ListenDrops') ?? 0 };
+}
+
+/** /proc/net/snmp's count of TCP segments sent again (Tcp.RetransSegs), for the namespace read. */
+export function tcpRetransmits(snmp: string): number {
+  return parseNetstat(snmp).get('Tcp.RetransSegs') ?? 0;
+}
+
+export interface HostScheduling {
+  /** Tasks runnable right now (procs_running), the reading process itself among them. */
+  running: number;
+  /** Context switches on every core since boot (ctxt). */
+  contextSwitches: number;
+}
+
+/** procs_running and ctxt of /proc/stat; null when either is missing. */
+export function parseHostScheduling(procStat: string): HostScheduling | null {
+  const running = /^procs_running\s+(\d+)/m.exec(procStat);
+  const switches = /^ctxt\s+(\d+)/m.exec(procStat);
+  return running && switches ? { running: Number(running[1]), contextSwitches: Number(switches[1]) } : null;
+}
+
+export interface ContextSwitches {
+  /** The task gave up its core: it waited (for I/O, a lock, a sleep). */
+  voluntary: number;
+  /** The scheduler took its core away: another task was runnable (more threads than cores, busy). */
+  involuntary: number;
+}
+
+/** voluntary_ctxt_switches and nonvoluntary_ctxt_switches of a /proc/<pid>/task/<tid>/status. */
+export function parseContextSwitches(status: string): ContextSwitches | null {
+  const voluntary = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(status);
+  const involuntary = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status);
+  return voluntary && involuntary ? { voluntary: Number(voluntary[1]), involuntary: Number(involuntary[1]) } : null;
 }

@@ -53,12 +53,20 @@ function numbersOnly(readings: Readonly<Record<string, unknown>>): Record<string
   return numbers;
 }
 
-/** The server's reading as stored: numbers only, TCP states as `tcp.<STATE>`. */
+/** The server's reading as stored: numbers only, TCP states as `tcp.<STATE>`, each core's busy share as `core.<N>`. */
 export function storedServerMetrics(server: ServerMetrics): SecondServerMetrics {
-  const { tcp, ...figures } = server;
+  const { tcp, coreCpu, ...figures } = server;
   const flat = numbersOnly(figures);
   for (const [state, count] of Object.entries(tcp)) flat[`tcp.${state}`] = count;
+  for (const [core, busy] of (coreCpu ?? []).entries()) flat[`core.${core}`] = busy;
   return flat as SecondServerMetrics;
+}
+
+/** Each core's busy share (0..1) of a stored server reading, core 0 first; empty when it was not read. */
+export function coreCpuOf(server: Readonly<SecondServerMetrics> | null): number[] {
+  const cores: number[] = [];
+  for (let core = 0; server && typeof server[`core.${core}`] === 'number'; core++) cores.push(server[`core.${core}`]!);
+  return cores;
 }
 
 /**

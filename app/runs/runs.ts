@@ -148,6 +148,19 @@ export const LivePoint = z.object({
   serverMemUsedBytes: z.number().nullable(),
   rxBytesPerS: z.number().nullable(),
   txBytesPerS: z.number().nullable(),
+  /** Why one server beats another, from the server host's reading (absent from points of older Benchlab, null when not read). */
+  server: z
+    .object({
+      /** Each core's busy share (0..1), core 0 first. */
+      coreCpu: z.array(z.number()),
+      threads: z.number().nullable(),
+      runQueue: z.number().nullable(),
+      voluntarySwitchesPerS: z.number().nullable(),
+      involuntarySwitchesPerS: z.number().nullable(),
+      tcpRetransmitsPerS: z.number().nullable(),
+      listenOverflowsPerS: z.number().nullable(),
+    })
+    .optional(),
   /** Each client's own part of the second (several clients only): its requests/s and p99. */
   clients: z.array(z.object({ clientIndex: z.number().int(), rps: z.number(), p99Us: z.number().nullable() })).optional(),
 });

@@ -6,7 +6,7 @@
 // One component, so replay shows what the user saw live.
 
 import { useMemo, useState } from 'react';
-import type { LiveClient, LiveStep } from '../../../../app/runs/runs.ts';
+import type { LiveClient, LivePoint, LiveStep } from '../../../../app/runs/runs.ts';
 import { BottleneckBanner, type JudgedStep } from './BottleneckBanner.tsx';
 import { ClientsTable } from './ClientsTable.tsx';
 import { DegradedBanner } from './DegradedBanner.tsx';
@@ -14,7 +14,7 @@ import type { StepMarker } from '../../common/chart-series.ts';
 import { LiveChart } from './LiveChart.tsx';
 import { NoiseFindings, type NoiseReading } from './NoiseFindings.tsx';
 import { PhasesTable } from './PhasesTable.tsx';
-import { perClientCharts, RUN_CHARTS } from './run-charts.ts';
+import { perClientCharts, RUN_CHARTS, withServerCores } from './run-charts.ts';
 import { SummaryTable } from './SummaryTable.tsx';
 import type { PointBuffer } from './use-live-run.ts';
 import { useSessionNoise } from './use-preflight.ts';
@@ -43,9 +43,11 @@ export function SessionDashboard(props: {
   const several = clients.length > 1;
   // Keyed by the clients' names, not the live state's new arrays: new series rebuild the charts.
   const clientNames = JSON.stringify(clients.map((client) => [client.index, client.name]));
+  // The server host's cores, from the latest point that read them: a new count rebuilds the charts.
+  const serverCores = latestCoreCount(props.buffer.points);
   const charts = useMemo(
-    () => (several && perClient ? perClientCharts((JSON.parse(clientNames) as Array<[number, string]>).map(([index, name]) => ({ index, name }))) : RUN_CHARTS),
-    [several, perClient, clientNames],
+    () => withServerCores(several && perClient ? perClientCharts((JSON.parse(clientNames) as Array<[number, string]>).map(([index, name]) => ({ index, name }))) : RUN_CHARTS, serverCores),
+    [several, perClient, clientNames, serverCores],
   );
   const judged = useMemo<JudgedStep[]>(() => {
     const nameOf = (index: number) => clients.find((client) => client.index === index)?.name ?? `client ${index + 1}`;
@@ -95,4 +97,13 @@ export function SessionDashboard(props: {
       </div>
     </>
   );
+}
+
+/** How many cores the server's latest reading had (0: none read yet, or a session of older Benchlab). */
+function latestCoreCount(points: readonly LivePoint[]): number {
+  for (let index = points.length - 1; index >= 0 && index >= points.length - 30; index--) {
+    const cores = points[index]!.server?.coreCpu.length;
+    if (cores) return cores;
+  }
+  return 0;
 }

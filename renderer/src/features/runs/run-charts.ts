@@ -1,7 +1,9 @@
 // The charts of a session, live on the Run page and in replay: which figure of each second each
 // chart draws, in which unit and colour, and whether it may switch to a log axis (latency up to each
 // second's slowest answer, the drain's late answers included, so the chart reaches the table's max;
-// the drain is no second of the window, so it has no requests/s); with several load
+// the drain is no second of the window, so it has no requests/s); the server's own story (each core,
+// its threads and the host's run queue, its context switches, TCP retransmits and a full accept
+// queue); with several load
 // clients, on demand, each client's requests/s and p99 beside the merged ones; and where the steps
 // start, marked on every chart.
 
@@ -29,7 +31,54 @@ export const RUN_CHARTS: RunChart[] = [
   { id: 'cpu', title: 'CPU', unit: '%', series: [line('client', '#805ad5', (p) => percent(p.clientCpu)), line('server', '#dd6b20', (p) => percent(p.serverCpu))] },
   { id: 'memory', title: 'Server memory', unit: 'MB', series: [line('server process RSS', '#319795', (p) => mb(p.serverRssBytes)), line('host used', '#718096', (p) => mb(p.serverMemUsedBytes))] },
   { id: 'network', title: 'Server network', unit: 'MB/s', series: [line('rx', '#3182ce', (p) => mb(p.rxBytesPerS)), line('tx', '#d53f8c', (p) => mb(p.txBytesPerS))] },
+  {
+    id: 'server-threads',
+    title: 'Server threads and run queue',
+    unit: 'count',
+    series: [line('server threads', '#2c7a7b', (p) => p.server?.threads ?? null), line('runnable on the host', '#975a16', (p) => p.server?.runQueue ?? null)],
+  },
+  {
+    id: 'server-switches',
+    title: 'Server context switches',
+    unit: 'switches/s',
+    series: [line('voluntary (waited)', '#3182ce', (p) => p.server?.voluntarySwitchesPerS ?? null), line('involuntary (preempted)', '#c53030', (p) => p.server?.involuntarySwitchesPerS ?? null)],
+  },
+  {
+    id: 'server-tcp',
+    title: 'Server TCP: retransmits and full accept queue',
+    unit: 'per s',
+    series: [line('segments sent again', '#b7791f', (p) => p.server?.tcpRetransmitsPerS ?? null), line('accept queue full', '#9b2c2c', (p) => p.server?.listenOverflowsPerS ?? null)],
+  },
 ];
+
+/** Colours of the server's cores on the per-core chart, core 0 first. */
+const CORE_COLORS = ['#dd6b20', '#3182ce', '#38a169', '#805ad5', '#d53f8c', '#319795', '#b7791f', '#718096'];
+/** Cores drawn one line each; a bigger server host's are too many lines to read, so its busiest and the average stand in. */
+export const MAX_CHARTED_CORES = 8;
+
+/**
+ * The server host's CPU per core, after the CPU chart: a line per core (up to MAX_CHARTED_CORES), else
+ * the busiest core and the average. Null for a session whose readings have no cores (older Benchlab).
+ */
+export function serverCoresChart(cores: number): RunChart | null {
+  if (cores === 0) return null;
+  const series =
+    cores <= MAX_CHARTED_CORES
+      ? Array.from({ length: cores }, (_, core) => line(`core ${core}`, CORE_COLORS[core % CORE_COLORS.length]!, (p) => percent(p.server?.coreCpu[core] ?? null)))
+      : [
+          line('busiest core', '#c53030', (p) => (p.server?.coreCpu.length ? percent(Math.max(...p.server.coreCpu)) : null)),
+          line('average', '#718096', (p) => (p.server?.coreCpu.length ? percent(p.server.coreCpu.reduce((sum, busy) => sum + busy, 0) / p.server.coreCpu.length) : null)),
+        ];
+  return { id: 'server-cores', title: cores <= MAX_CHARTED_CORES ? 'Server CPU per core' : `Server CPU: busiest of ${cores} cores`, unit: '%', series };
+}
+
+/** The charts with the per-core chart placed after the CPU chart, when the readings have cores. */
+export function withServerCores(charts: readonly RunChart[], cores: number): RunChart[] {
+  const perCore = serverCoresChart(cores);
+  if (!perCore) return [...charts];
+  const at = charts.findIndex((chart) => chart.id === 'cpu');
+  return [...charts.slice(0, at + 1), perCore, ...charts.slice(at + 1)];
+}
 
 /** One colour per client, apart from the merged series' colours. */
 const CLIENT_COLORS = ['#63b3ed', '#f6ad55', '#68d391', '#b794f4', '#f687b3', '#4fd1c5', '#fc8181', '#a0aec0'];
