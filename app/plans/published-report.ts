@@ -125,6 +125,6 @@ export function publishedChapter(comparison: Comparison, published: PublishedRes
             { textColumns, attributes: ' data-section="published-other"' },
           ),
         );
-  const style = '<style>td.seed { background: #f3f4f6; } td.muted { color: #6b7280; font-style: italic; }</style>';
+  const style = '<style>td.seed { background: #f3f4f6; } td.muted { color: #6b7280; font-style: italic; } table[data-section="published-other"] td.text { min-width: 10em; }</style>';
   return `<section class="chapter" data-section="published">${style}<div class="keep"><h2>${escapeXml("The seed's published figures beside Benchlab's")}</h2>${intro}</div>${main}${rest}</section>`;
 }
