@@ -60,7 +60,7 @@ function gatling(tags = ['gatling-file']): Comparison {
 
 /** The table's rows as lists of cell texts. */
 function rowsOf(html: string, section: string): string[][] {
-  const table = html.split(`data-section="${section}"`)[1]!.split('</table>')[0]!;
+  const table = html.split(`<table data-section="${section}"`)[1]!.split('</table>')[0]!;
   return [...table.matchAll(/<tr>(.*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[dh][^>]*>(.*?)<\/t[dh]>/g)].map((cell) => cell[1]!.replace(/<[^>]+>/g, '')));
 }
 
