@@ -128,8 +128,19 @@ test('JSON: a run cut off before its summary was written is summarized from its 
 });
 
 /** The cells of one CSV row as RFC 4180 quotes them. */
+/** A CSV line's cells, empty ones at its end too. */
 function cellsOf(line: string): string[] {
-  return [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].slice(0, -1).map(([, cell]) => (cell!.startsWith('"') ? cell!.slice(1, -1).replaceAll('""', '"') : cell!));
+  const cells: string[] = [];
+  let at = 0;
+  for (;;) {
+    const quoted = /^"((?:[^"]|"")*)"/.exec(line.slice(at));
+    const cell = quoted ? quoted[0] : line.slice(at).split(',')[0]!;
+    cells.push(quoted ? quoted[1]!.replaceAll('""', '"') : cell);
+    at += cell.length;
+    if (at >= line.length) return cells;
+    at++; // the comma
+    if (at === line.length) return [...cells, ''];
+  }
 }
 
 test('CSV: a header with units, one row per stored second and client', () => {
@@ -154,6 +165,13 @@ test('CSV: a header with units, one row per stored second and client', () => {
   assert.equal(row.scheduled, String(stored.scheduled));
   assert.equal(row.p99_us, String(stored.p99Us));
   assert.equal(row.errors_timeout, '0');
+  // The server's reading of the second, in its own columns; empty where the second has none.
+  const server = stored.serverMetrics!;
+  assert.deepEqual(
+    [row.server_cpu, row.server_rss_bytes, row.server_threads, row.server_run_queue, row.server_voluntary_switches_per_s, row.server_involuntary_switches_per_s, row.server_tcp_retransmits],
+    [server.cpu, server.processRssBytes, server.processThreads, server.runQueue, server.processVoluntarySwitchesPerS, server.processInvoluntarySwitchesPerS, server.tcpRetransmits].map(String),
+  );
+  assert.equal(row.server_busiest_core_cpu, '', 'a figure the reading lacks is an empty cell, not 0');
   assert.ok(lines[1]!.startsWith('1,"c=10, 12 s",vertx,event-loop,0,0,measure,1000,'), 'a label with a comma is quoted');
 });
 

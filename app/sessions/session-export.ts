@@ -12,6 +12,7 @@ import { MERGED_CLIENT_INDEX, mergedBySecond } from '../runs/merge-seconds.ts';
 import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, type RunSummary } from '../runs/run-summary-schema.ts';
 import { summarizeRun, summaryRulesOf } from '../runs/summarize-run.ts';
 import { recordedEngineOf } from '../runs/engine-choice.ts';
+import type { SecondServerMetrics } from '../runs/agent-protocol.ts';
 import { serverMemoryOf } from '../runs/server-memory.ts';
 import { recordedDatabaseOf } from '../templates/recorded-database.ts';
 import { importProvenanceOf } from './importers/imported-result.ts';
@@ -256,6 +257,17 @@ export const CSV_COLUMNS = [
   'in_flight',
   'with_connect',
   ...STATUS_CLASSES.map((status) => `status_${status}`),
+  // The server host's reading of the second (empty where it was not read).
+  'server_cpu',
+  'server_busiest_core_cpu',
+  'server_process_cpu',
+  'server_rss_bytes',
+  'server_threads',
+  'server_run_queue',
+  'server_voluntary_switches_per_s',
+  'server_involuntary_switches_per_s',
+  'server_tcp_retransmits',
+  'server_listen_overflows',
 ] as const;
 
 export type CsvCell = string | number | null;
@@ -270,6 +282,12 @@ export function sessionCsv(input: SessionExportInput): string {
 
 export function csvText(rows: ReadonlyArray<readonly CsvCell[]>): string {
   return rows.map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}
+
+/** The server's figures of a second in the CSV's server_* columns' order; empty cells where unknown. */
+function serverCells(server: Readonly<SecondServerMetrics> | null): CsvCell[] {
+  const figures = [server?.cpu, server?.busiestCoreCpu, server?.processCpu, server?.processRssBytes, server?.processThreads, server?.runQueue, server?.processVoluntarySwitchesPerS, server?.processInvoluntarySwitchesPerS, server?.tcpRetransmits, server?.listenOverflows];
+  return figures.map((figure) => figure ?? null);
 }
 
 /** The CSV's rows without its header, in CSV_COLUMNS order. */
@@ -301,6 +319,7 @@ export function sessionCsvRows(input: SessionExportInput): CsvCell[][] {
         second.inFlight,
         second.phases?.withConnect ?? null,
         ...STATUS_CLASSES.map((status) => second.statusClasses[status] ?? 0),
+        ...serverCells(second.serverMetrics),
       ]);
     }
   }

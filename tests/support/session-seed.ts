@@ -163,7 +163,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
             maxUs: histogram.maxValue,
             histogram: encoded[second % pool.length]!,
             clientMetrics: { cpu: 0.4, agentCpu: 0.8, cores: 2, eventLoopLagMs: 2, openSockets: 100, timeWait: 0, backlog: 0, sent: requests, portErrors: 0, at: clock + (second + 1) * 1000, durationMs: 1000 },
-            serverMetrics: options.serverReadings === false ? null : { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6 },
+            serverMetrics: options.serverReadings === false ? null : { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6, processThreads: 24, runQueue: 2, processVoluntarySwitchesPerS: 1500, processInvoluntarySwitchesPerS: 40, tcpRetransmits: 0 },
           });
           accumulator.add({ scheduled: requests + timeouts, inFlight: 0, requests, bytes: requests * 120, durationMs: 1000, errors: { timeout: timeouts }, status: { '2xx': requests }, histogram });
           if (batch.length === 600) samples.append(runId, batch.splice(0));
