@@ -3,38 +3,27 @@
 // the comparison reads the same.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import { HostFacts, type NoiseFinding, type SessionHostFacts } from '../../../app/hosts/host-facts.ts';
 import { TRACKED_SYSCTLS } from '../../../app/hosts/system-info.ts';
 import { ComparisonReader } from './comparison-reader.ts';
-import { openDatabase, type Db } from '../store/database.ts';
+import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
 import { HostsRepository } from '../hosts/hosts-repository.ts';
 import { SessionsRepository } from './sessions-repository.ts';
 import { SnapshotsRepository } from './snapshots-repository.ts';
 
-let dir: string;
-let db: Db;
+const database = testDatabasePerTest('snapshots-test');
 let snapshots: SnapshotsRepository;
 let sessions: SessionsRepository;
 let clientId: number;
 let serverId: number;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'benchlab-snapshots-test-'));
-  db = openDatabase(dir).db;
-  snapshots = new SnapshotsRepository(db);
-  sessions = new SessionsRepository(db);
-  const hosts = new HostsRepository(db);
+  snapshots = new SnapshotsRepository(database.db);
+  sessions = new SessionsRepository(database.db);
+  const hosts = new HostsRepository(database.db);
   clientId = hosts.add({ name: 'client', address: '10.0.0.2', port: 22, user: 'bench', auth: 'agent' }).id;
   serverId = hosts.add({ name: 'server', address: '10.0.0.3', port: 22, user: 'bench', auth: 'agent' }).id;
-});
-
-afterEach(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function newSession(name: string): number {
@@ -98,7 +87,7 @@ test('a session without a snapshot reads null, and so does its comparison, even 
   snapshots.add(clientId, facts('client', '1 2'));
   assert.equal(snapshots.forSession(unrecorded), null);
 
-  const reader = new ComparisonReader(db);
+  const reader = new ComparisonReader(database.db);
   const none = reader.session(sessions.get(unrecorded));
   assert.deepEqual(none.systems, { client: null, clients: [], server: null });
   assert.deepEqual(none.noise, []);
@@ -126,7 +115,7 @@ test('a session on one host for both roles keeps both rows apart', () => {
 });
 
 test('a session with several clients keeps every client in order, each with the findings about it', () => {
-  const hosts = new HostsRepository(db);
+  const hosts = new HostsRepository(database.db);
   const secondId = hosts.add({ name: 'client2', address: '10.0.0.4', port: 22, user: 'bench', auth: 'agent' }).id;
   const session = newSession('two clients');
   const first = facts('client', '1 2');
@@ -140,7 +129,7 @@ test('a session with several clients keeps every client in order, each with the 
   assert.deepEqual(read.client, first);
   assert.deepEqual(new Set(read.findings), new Set(snapshot.findings));
   // Each finding is stored with its own client's row (one about an unread client with the first).
-  const rows = db.prepare('SELECT host_id, info FROM host_snapshot WHERE session_id = ? ORDER BY id').all(session) as Array<{ host_id: number; info: string }>;
+  const rows = database.db.prepare('SELECT host_id, info FROM host_snapshot WHERE session_id = ? ORDER BY id').all(session) as Array<{ host_id: number; info: string }>;
   const kinds = rows.map((row) => [row.host_id, (JSON.parse(row.info) as { findings: NoiseFinding[] }).findings.map((finding) => finding.kind)]);
   assert.deepEqual(kinds, [
     [clientId, ['same-machine', 'unavailable']],
@@ -152,7 +141,7 @@ test('a session with several clients keeps every client in order, each with the 
 test('a session stored before several clients (no clients field, no host names on findings) reads as one client', () => {
   const session = newSession('old');
   const old = (role: 'client' | 'server', findings: NoiseFinding[]) => JSON.stringify({ ...facts(role, '1 2'), findings });
-  const insert = db.prepare('INSERT INTO host_snapshot (host_id, session_id, taken_at, info) VALUES (?, ?, ?, ?)');
+  const insert = database.db.prepare('INSERT INTO host_snapshot (host_id, session_id, taken_at, info) VALUES (?, ?, ?, ?)');
   insert.run(clientId, session, '2026-01-01T00:00:00.000Z', old('client', [same]));
   insert.run(serverId, session, '2026-01-01T00:00:00.000Z', old('server', [same, serverSwap]));
   const read = snapshots.forSession(session)!;

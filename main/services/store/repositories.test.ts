@@ -1,30 +1,19 @@
 // Tests of the hosts and sessions repositories on a real SQLite file: CRUD, conflicts, pinned keys, cascades.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { ApiError } from '../../../app/common/errors.ts';
-import { openDatabase, type Db } from './database.ts';
+import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
 import { HostsRepository, type ValidHostInput } from '../hosts/hosts-repository.ts';
 import { SessionsRepository } from '../sessions/sessions-repository.ts';
 
-let dir: string;
-let db: Db;
+const store = testDatabasePerTest('repo-test');
 let hosts: HostsRepository;
 let sessions: SessionsRepository;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'benchlab-repo-test-'));
-  db = openDatabase(dir).db;
-  hosts = new HostsRepository(db);
-  sessions = new SessionsRepository(db);
-});
-
-afterEach(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  hosts = new HostsRepository(store.db);
+  sessions = new SessionsRepository(store.db);
 });
 
 function apiError(code: string, pattern?: RegExp): (error: unknown) => boolean {
@@ -41,20 +30,20 @@ function hostInput(overrides: Partial<ValidHostInput> = {}): ValidHostInput {
 }
 
 function count(table: string): number {
-  return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  return (store.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 }
 
 function pin(id: number, fingerprint: string): void {
-  db.prepare("UPDATE host SET host_key_fingerprint = ?, host_key_pinned_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(fingerprint, id);
+  store.db.prepare("UPDATE host SET host_key_fingerprint = ?, host_key_pinned_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(fingerprint, id);
 }
 
 function pinnedAt(id: number): string | null {
-  return (db.prepare('SELECT host_key_pinned_at AS at FROM host WHERE id = ?').get(id) as { at: string | null }).at;
+  return (store.db.prepare('SELECT host_key_pinned_at AS at FROM host WHERE id = ?').get(id) as { at: string | null }).at;
 }
 
 function addChange(hostId: number, status: string): number {
   return Number(
-    db
+    store.db
       .prepare("INSERT INTO change (host_id, preset_id, keys, previous, applied, status) VALUES (?, 'wrk-seed', '[]', '{}', '{}', ?)")
       .run(hostId, status).lastInsertRowid,
   );
@@ -129,7 +118,7 @@ describe('hosts repository', () => {
     const host = hosts.add(hostInput({ auth: 'key', keyPath: '/k' }));
     const updated = hosts.update(host.id, hostInput({ auth: 'agent' }));
     assert.equal(updated.keyPath, undefined);
-    assert.equal((db.prepare('SELECT key_path FROM host WHERE id = ?').get(host.id) as { key_path: unknown }).key_path, null);
+    assert.equal((store.db.prepare('SELECT key_path FROM host WHERE id = ?').get(host.id) as { key_path: unknown }).key_path, null);
   });
 
   test('missing ids are not_found for get and update; remove reports false', () => {
@@ -189,7 +178,7 @@ describe('hosts repository', () => {
     addChange(host.id, 'reverted');
     const applied = addChange(host.id, 'applied');
     assert.throws(() => hosts.remove(host.id), apiError('conflict'));
-    db.prepare("UPDATE change SET status = 'reverted' WHERE id = ?").run(applied);
+    store.db.prepare("UPDATE change SET status = 'reverted' WHERE id = ?").run(applied);
     assert.equal(hosts.remove(host.id), true);
   });
 
@@ -202,7 +191,7 @@ describe('hosts repository', () => {
       assert.equal(hosts.remove(host.id), true);
       assert.throws(() => hosts.get(host.id), apiError('not_found'));
       // Another host's journal is untouched.
-      assert.deepEqual(db.prepare('SELECT id FROM change').all(), [{ id: othersChange }]);
+      assert.deepEqual(store.db.prepare('SELECT id FROM change').all(), [{ id: othersChange }]);
     });
   }
 
@@ -219,14 +208,14 @@ describe('hosts repository', () => {
 describe('sessions repository', () => {
   function insertRun(sessionId: number, ordinal: number): number {
     return Number(
-      db
+      store.db
         .prepare("INSERT INTO run (session_id, ordinal, template_id, variant) VALUES (?, ?, 'node', 'async')")
         .run(sessionId, ordinal).lastInsertRowid,
     );
   }
 
   function insertSample(runId: number, second: number): void {
-    db.prepare('INSERT INTO sample (run_id, second, requests, bytes) VALUES (?, ?, 100, 4300)').run(runId, second);
+    store.db.prepare('INSERT INTO sample (run_id, second, requests, bytes) VALUES (?, ?, 100, 4300)').run(runId, second);
   }
 
   test('create then get returns every field', () => {
@@ -309,9 +298,9 @@ describe('sessions repository', () => {
 
     assert.equal(sessions.delete(doomed.id), true);
     assert.throws(() => sessions.get(doomed.id), apiError('not_found'));
-    assert.deepEqual(db.prepare('SELECT id FROM run').all(), [{ id: keptRun }]);
+    assert.deepEqual(store.db.prepare('SELECT id FROM run').all(), [{ id: keptRun }]);
     assert.equal(count('sample'), 2);
-    assert.equal((db.prepare('SELECT count(*) AS n FROM sample WHERE run_id = ?').get(keptRun) as { n: number }).n, 2);
+    assert.equal((store.db.prepare('SELECT count(*) AS n FROM sample WHERE run_id = ?').get(keptRun) as { n: number }).n, 2);
     assert.deepEqual(
       sessions.list().map((s) => s.name),
       ['kept'],
@@ -325,7 +314,7 @@ describe('sessions repository', () => {
     assert.throws(() => sessions.delete(running.id), apiError('conflict', /running/));
     assert.equal(sessions.get(running.id).runCount, 1);
     assert.equal(count('sample'), 1);
-    db.prepare("UPDATE session SET status = 'interrupted' WHERE id = ?").run(running.id);
+    store.db.prepare("UPDATE session SET status = 'interrupted' WHERE id = ?").run(running.id);
     assert.equal(sessions.delete(running.id), true);
     assert.equal(count('sample'), 0);
   });

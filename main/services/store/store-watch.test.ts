@@ -5,9 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { DraftsRepository } from '../plans/drafts-repository.ts';
 import { EventBus } from '../event-bus.ts';
@@ -15,30 +13,29 @@ import { Logger } from '../logger.ts';
 import { createServices } from '../services.ts';
 import { SessionsRepository } from '../sessions/sessions-repository.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
+import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
 import { within } from '../../../tests/support/until.ts';
 import { openDatabase, type Db } from './database.ts';
 import { EventsRepository } from './events-repository.ts';
 import { StoreWatch } from './store-watch.ts';
 
-let dir: string;
+const store = testDatabasePerTest('store-watch');
 let ours: Db;
 let theirs: Db;
 let bus: EventBus;
 let watch: StoreWatch;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'benchlab-store-watch-'));
-  ours = openDatabase(dir).db;
-  theirs = openDatabase(dir).db;
+  // Two connections to one file, as two Benchlab processes have.
+  ours = store.db;
+  theirs = openDatabase(store.dir).db;
   bus = new EventBus();
   watch = new StoreWatch({ db: ours, bus, log: new Logger(new EventsRepository(ours), bus) });
 });
 
 afterEach(() => {
   watch.close();
-  ours.close();
   theirs.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("another connection's new, changed and deleted sessions are published; nothing else is", () => {
@@ -75,7 +72,7 @@ test("this connection's own writes are not published", () => {
 });
 
 test('while someone listens it polls by itself, and a session another connection adds arrives', async () => {
-  const services = createServices({ dataDir: dir, transport: 'web', version: 'test' });
+  const services = createServices({ dataDir: store.dir, transport: 'web', version: 'test' });
   try {
     const arrived = new Promise<void>((resolve) => services.bus.subscribe('sessions.changed', () => resolve()));
     new SessionsRepository(theirs).create({ name: 'imported elsewhere' });
@@ -90,7 +87,7 @@ test('a process whose services have a listener still ends by itself', async () =
   const services = resolve(import.meta.dirname, '..', 'services.ts');
   const script = `
     import { createServices } from ${JSON.stringify(services)};
-    const services = createServices({ dataDir: ${JSON.stringify(dir)}, transport: 'web', version: 'test' });
+    const services = createServices({ dataDir: ${JSON.stringify(store.dir)}, transport: 'web', version: 'test' });
     services.bus.subscribe('sessions.changed', () => {});
   `;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -4,6 +4,7 @@
 
 import type { Download, Locator, Page } from 'playwright-core';
 import { ExportMenu } from './export-menu.ts';
+import { NavPage } from './nav-page.ts';
 import { tableLayoutProblems } from './table-layout.ts';
 
 /** A session row's figures as shown: requests/s, p99, errors + not sent, and "best of N steps" for a sweep. */
@@ -17,15 +18,9 @@ export interface SessionFigures {
 /** The actions in a session row's ⋯ menu, by test id. */
 export type SessionMenuAction = 'session-details-toggle' | 'session-rename' | 'session-wizard' | 'session-duplicate' | 'session-delete';
 
-export class SessionsLibrary {
-  readonly page: Page;
+export class SessionsLibrary extends NavPage {
   constructor(page: Page) {
-    this.page = page;
-  }
-
-  async open(): Promise<void> {
-    await this.page.getByTestId('nav-sessions').click();
-    await this.page.getByTestId('page-sessions').waitFor();
+    super(page, 'sessions');
   }
 
   row(name: string): Locator {
@@ -77,7 +72,7 @@ export class SessionsLibrary {
   }
 
   /** What keeps the table from fitting the window, in words; empty when every column and action fits. */
-  async layoutProblems(): Promise<string[]> {
+  override async layoutProblems(): Promise<string[]> {
     const problems = await tableLayoutProblems(this.page.getByTestId('sessions-table'));
     // Every row's own buttons (Replay and ⋯) in view without scrolling sideways.
     const rows = this.page.getByTestId('session-row');
@@ -91,15 +86,9 @@ export class SessionsLibrary {
   }
 }
 
-export class ComparePage {
-  readonly page: Page;
+export class ComparePage extends NavPage {
   constructor(page: Page) {
-    this.page = page;
-  }
-
-  /** What keeps the comparison's tables from fitting the window, in words; empty when they fit. */
-  async layoutProblems(): Promise<string[]> {
-    return tableLayoutProblems(this.page.getByTestId('page-compare').locator('table'));
+    super(page, 'compare');
   }
 
   /** Values of one column (by key) per session name, for one sweep step. */

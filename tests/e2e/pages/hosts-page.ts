@@ -2,7 +2,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import { expectText } from '../../support/browser.ts';
-import { tableLayoutProblems } from './table-layout.ts';
+import { NavPage } from './nav-page.ts';
 
 export interface HostFormValues {
   name: string;
@@ -18,20 +18,9 @@ export function asksBeforeConnecting(values: Pick<HostFormValues, 'user' | 'auth
   return values.auth === 'password' || values.user !== 'root';
 }
 
-export class HostsPage {
-  readonly page: Page;
+export class HostsPage extends NavPage {
   constructor(page: Page) {
-    this.page = page;
-  }
-
-  async open(): Promise<void> {
-    await this.page.getByTestId('nav-hosts').click();
-    await this.page.getByTestId('page-hosts').waitFor();
-  }
-
-  /** What keeps the hosts table from fitting the window, in words; empty when it fits. */
-  async layoutProblems(): Promise<string[]> {
-    return tableLayoutProblems(this.page.getByTestId('page-hosts').locator('table'));
+    super(page, 'hosts');
   }
 
   async fill(values: HostFormValues): Promise<void> {

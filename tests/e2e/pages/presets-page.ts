@@ -1,22 +1,11 @@
 // Page object for the Presets page: tests speak in user actions, selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
-import { tableLayoutProblems } from './table-layout.ts';
+import { NavPage } from './nav-page.ts';
 
-export class PresetsPage {
-  readonly page: Page;
+export class PresetsPage extends NavPage {
   constructor(page: Page) {
-    this.page = page;
-  }
-
-  async open(): Promise<void> {
-    await this.page.getByTestId('nav-presets').click();
-    await this.page.getByTestId('page-presets').waitFor();
-  }
-
-  /** What keeps the page's tables from fitting the window, in words; empty when they fit. */
-  async layoutProblems(): Promise<string[]> {
-    return tableLayoutProblems(this.page.getByTestId('page-presets').locator('table'));
+    super(page, 'presets');
   }
 
   async select(name: string): Promise<void> {

@@ -3,6 +3,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import { expectAttribute } from '../../support/browser.ts';
+import { NavPage } from './nav-page.ts';
 import { tableLayoutProblems } from './table-layout.ts';
 
 export interface ProfileValues {
@@ -28,15 +29,9 @@ export interface ProfileValues {
   thinkRoundToMs?: string;
 }
 
-export class RunPage {
-  readonly page: Page;
+export class RunPage extends NavPage {
   constructor(page: Page) {
-    this.page = page;
-  }
-
-  async open(): Promise<void> {
-    await this.page.getByTestId('nav-run').click();
-    await this.page.getByTestId('page-run').waitFor();
+    super(page, 'run');
   }
 
   async fill(values: ProfileValues): Promise<void> {
@@ -126,7 +121,7 @@ export class RunPage {
   }
 
   /** How the summary table fails to fit the window (table-layout.ts's checks); empty when it fits. */
-  layoutProblems(): Promise<string[]> {
+  override layoutProblems(): Promise<string[]> {
     return tableLayoutProblems(this.page.getByTestId('run-summary'));
   }
 

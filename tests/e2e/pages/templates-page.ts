@@ -4,22 +4,12 @@ import type { Locator, Page } from 'playwright-core';
 import type { BenchlabApi } from '../../../app/contract.ts';
 import { expectAttribute } from '../../support/browser.ts';
 import { waitForLogLine } from './log-terminal.ts';
-import { tableLayoutProblems } from './table-layout.ts';
+import { NavPage } from './nav-page.ts';
 
-export class TemplatesPage {
-  readonly page: Page;
+/** Its layoutProblems checks the page fits the window: it has no table of its own. */
+export class TemplatesPage extends NavPage {
   constructor(page: Page) {
-    this.page = page;
-  }
-
-  async open(): Promise<void> {
-    await this.page.getByTestId('nav-templates').click();
-    await this.page.getByTestId('page-templates').waitFor();
-  }
-
-  /** What keeps the page from fitting the window (it has no table of its own), in words; empty when it fits. */
-  async layoutProblems(): Promise<string[]> {
-    return tableLayoutProblems(this.page.getByTestId('page-templates').locator('table'));
+    super(page, 'templates');
   }
 
   /** The host "Deploy to" has chosen, by name. */

@@ -3,17 +3,17 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { expectAttribute, expectText } from '../../support/browser.ts';
+import { NavPage } from './nav-page.ts';
 import { asksBeforeConnecting, HostsPage, type HostFormValues } from './hosts-page.ts';
 
 export type WizardRole = 'client' | 'server';
 
-export class WizardPage {
-  readonly page: Page;
+export class WizardPage extends NavPage {
   constructor(page: Page) {
-    this.page = page;
+    super(page, 'wizard');
   }
 
-  async open(): Promise<void> {
+  override async open(): Promise<void> {
     await this.page.getByTestId('nav-wizard').click();
     // The page shows "Loading…" until its saved draft is back: only then does it say its step.
     await this.page.locator('[data-testid="page-wizard"][data-step]').waitFor();
