@@ -6,16 +6,13 @@
 // checks the same templates deployed, with the database knob off.
 
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { parseManifest, renderStartArgv, resolveDeploySettings, serverEnvironment, type Manifest } from '../../app/templates/templates.ts';
-import { buildInWorkspace } from '../../main/services/templates/build-workspace.ts';
-import { bundledPaths } from '../../main/services/templates/catalog.ts';
+import type { Manifest } from '../../app/templates/templates.ts';
 import { checkDatabaseEndpoints, checkNoDatabase, fetchAnswer, freePort, postgresSkipReason, PrivatePostgres } from '../support/database-endpoints.ts';
+import { bundledManifest, buildJvmTemplate, DATABASE_POOL as POOL, deployedStart, RunningServer } from '../support/template-servers.ts';
 import { until } from '../support/until.ts';
 
 /** Each template with the variants checked here: every way it runs its database calls. */
@@ -27,35 +24,6 @@ const TEMPLATES: Record<string, string[]> = {
 };
 /** Kept between runs: an unchanged template is not built again. */
 const BUILD_DIR = join(tmpdir(), 'benchlab-test-jvm-template-builds');
-const POOL = Math.min(2 * availableParallelism(), 32);
-
-/** A built template's jar running on this machine, with what it has printed. */
-class RunningServer {
-  readonly output: string[] = [];
-  readonly child: ChildProcess;
-  exitCode: number | null = null;
-
-  constructor(argv: string[], environment: Record<string, string>) {
-    this.child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [this.child.stdout!, this.child.stderr!]) {
-      // Whole lines only: a JVM writes a line in several pieces.
-      createInterface({ input: stream }).on('line', (line) => this.output.push(line));
-    }
-    this.child.on('exit', (code, signal) => {
-      this.exitCode = code ?? (signal ? 128 : -1);
-    });
-  }
-
-  said(pattern: RegExp): string | undefined {
-    return this.output.find((line) => pattern.test(line));
-  }
-
-  async stop(): Promise<void> {
-    if (this.exitCode !== null) return;
-    this.child.kill('SIGTERM');
-    await until(() => this.exitCode !== null, 'the server exits', 15_000);
-  }
-}
 
 describe('JVM templates: the database endpoints against a private PostgreSQL', { skip: postgresSkipReason }, () => {
   const postgres = new PrivatePostgres();
@@ -65,15 +33,11 @@ describe('JVM templates: the database endpoints against a private PostgreSQL', {
 
   before(async () => {
     await postgres.start();
-    const templatesDir = bundledPaths().templatesDir;
     for (const id of Object.keys(TEMPLATES)) {
-      const parsed = parseManifest(readFileSync(join(templatesDir, id, 'template.json'), 'utf8'), id);
-      assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+      const manifest = bundledManifest(id);
       // Vert.x also speaks MongoDB's protocol (tests/templates/jvm-mongo.test.ts).
-      assert.deepEqual(parsed.manifest.database, { kind: 'postgresql', minVersion: 13, knob: 'database', ...(id === 'vertx' ? { mongodb: true } : {}) });
-      const { dir } = await buildInWorkspace(join(templatesDir, id), parsed.manifest, BUILD_DIR);
-      copyFileSync(bundledPaths().payloadFile, join(dir, parsed.manifest.payload!));
-      built.set(id, { manifest: parsed.manifest, dir });
+      assert.deepEqual(manifest.database, { kind: 'postgresql', minVersion: 13, knob: 'database', ...(id === 'vertx' ? { mongodb: true } : {}) });
+      built.set(id, { manifest, dir: await buildJvmTemplate(id, manifest, BUILD_DIR) });
     }
   });
   after(async () => {
@@ -86,18 +50,15 @@ describe('JVM templates: the database endpoints against a private PostgreSQL', {
   async function start(id: string, variant: string, databaseUrl: string): Promise<{ server: RunningServer; port: number }> {
     const { manifest, dir } = built.get(id)!;
     const port = await freePort();
-    const resolved = resolveDeploySettings(manifest, { variant, port, knobs: { database: databaseUrl !== 'none' } });
-    assert.ok(resolved.ok, resolved.ok ? '' : resolved.errors.join('; '));
-    const argv = renderStartArgv(manifest, { settings: resolved.settings, dir, run: runDir, runtimes: { java: 'java' }, databaseUrl });
-    const server = new RunningServer(argv, serverEnvironment(manifest, databaseUrl));
+    const { argv, environment } = deployedStart(manifest, { dir, run: runDir }, { variant, port, knobs: { database: databaseUrl !== 'none' } }, databaseUrl);
+    const server = new RunningServer(argv, environment);
     servers.push(server);
     return { server, port };
   }
 
   async function serve(id: string, variant: string, databaseUrl: string): Promise<{ server: RunningServer; port: number }> {
     const started = await start(id, variant, databaseUrl);
-    await until(() => started.server.said(/listening on port/) ?? started.server.exitCode !== null, `${id} ${variant} listens`, 30_000);
-    assert.equal(started.server.exitCode, null, `${id} is running: ${started.server.output.join('\n')}`);
+    await started.server.listens(`${id} ${variant}`, /listening on port/, 30_000);
     return started;
   }
 

@@ -5,50 +5,16 @@
 // refuses a mongodb:// URL at start. The lab's mongo test checks the same deployed.
 
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseManifest } from '../../app/templates/templates.ts';
-import { buildInWorkspace } from '../../main/services/templates/build-workspace.ts';
-import { bundledPaths } from '../../main/services/templates/catalog.ts';
 import { fetchAnswer, freePort } from '../support/database-endpoints.ts';
 import { checkMongoEndpoints, ferretdbSkipReason, PrivateFerretdb } from '../support/mongo-endpoints.ts';
+import { buildBundled, bundledManifest, DATABASE_POOL as POOL, nodeBundleArgv, RunningServer } from '../support/template-servers.ts';
 import { until } from '../support/until.ts';
 
 /** Kept between runs: an unchanged template is not built again. Its own (the PostgreSQL tests may build the same templates at once). */
 const BUILD_DIR = join(tmpdir(), 'benchlab-test-node-mongo-builds');
-const POOL = Math.min(2 * availableParallelism(), 32);
-
-class RunningServer {
-  readonly output: string[] = [];
-  readonly child: ChildProcess;
-  readonly port: number;
-  exitCode: number | null = null;
-
-  constructor(bundle: string, port: number, databaseUrl: string) {
-    this.port = port;
-    const args = [bundle, '--port', String(port), '--variant', 'async', '--workers', '1', '--cache-file', 'false', '--payload', bundledPaths().payloadFile];
-    this.child = spawn(process.execPath, args, { env: { ...process.env, BENCHLAB_DB_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const collect = (chunk: Buffer) => this.output.push(...chunk.toString().split('\n').filter((line) => line !== ''));
-    this.child.stdout!.on('data', collect);
-    this.child.stderr!.on('data', collect);
-    this.child.on('exit', (code) => {
-      this.exitCode = code ?? -1;
-    });
-  }
-
-  said(pattern: RegExp): string | undefined {
-    return this.output.find((line) => pattern.test(line));
-  }
-
-  async stop(): Promise<void> {
-    if (this.exitCode !== null) return;
-    this.child.kill('SIGTERM');
-    await until(() => this.exitCode !== null, 'the server exits', 10_000);
-  }
-}
 
 describe('Node templates: /docs with Mongoose against the real FerretDB', { skip: ferretdbSkipReason }, () => {
   const ferretdb = new PrivateFerretdb();
@@ -57,11 +23,8 @@ describe('Node templates: /docs with Mongoose against the real FerretDB', { skip
 
   before(async () => {
     await ferretdb.start();
-    const templatesDir = bundledPaths().templatesDir;
     for (const id of ['node-restify', 'node']) {
-      const parsed = parseManifest(readFileSync(join(templatesDir, id, 'template.json'), 'utf8'), id);
-      assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
-      const built = await buildInWorkspace(join(templatesDir, id), parsed.manifest, BUILD_DIR);
+      const built = await buildBundled(id, bundledManifest(id), BUILD_DIR);
       bundles.set(id, join(built.dir, 'dist', 'server.mjs'));
     }
   });
@@ -70,26 +33,31 @@ describe('Node templates: /docs with Mongoose against the real FerretDB', { skip
     ferretdb.stop();
   });
 
+  /** The template's bundle started with the FerretDB as its database, and its port. */
+  async function start(id: string): Promise<{ server: RunningServer; port: number }> {
+    const port = await freePort();
+    const server = new RunningServer(nodeBundleArgv(bundles.get(id)!, port), { BENCHLAB_DB_URL: ferretdb.url });
+    servers.push(server);
+    return { server, port };
+  }
+
   test('FerretDB is the shipped version, seeded with the contract’s 100 documents', () => {
     assert.match(ferretdb.version, /^\d+\.\d+\.\d+$/, 'answers buildInfo with the MongoDB version it speaks');
     assert.equal(ferretdb.docs().count, 100);
   });
 
   test('node-restify: /docs inserts one document and answers the newest 100 through Mongoose; the others answer 503', async () => {
-    const server = new RunningServer(bundles.get('node-restify')!, await freePort(), ferretdb.url);
-    servers.push(server);
-    await until(() => server.said(/listening on port/) ?? server.exitCode !== null, 'restify listens', 30_000);
-    assert.equal(server.exitCode, null, server.output.join('\n'));
+    const { server, port } = await start('node-restify');
+    await server.listens('restify', /listening on port/, 30_000);
     assert.match(server.said(/listening on port/) ?? '', new RegExp(`mongoose \\d+\\.\\d+\\.\\d+.*database pool ${POOL}\\)$`), 'says the bundled Mongoose and the pool');
-    await checkMongoEndpoints(server.port, ferretdb);
-    assert.equal((await fetchAnswer(server.port, '/json')).status, 200);
+    await checkMongoEndpoints(port, ferretdb);
+    assert.equal((await fetchAnswer(port, '/json')).status, 200);
     await server.stop();
     assert.equal(server.exitCode, 0, 'a graceful stop closes the connection and exits 0');
   });
 
   test('a template without a MongoDB client refuses a mongodb:// URL at start, saying so', async () => {
-    const server = new RunningServer(bundles.get('node')!, await freePort(), ferretdb.url);
-    servers.push(server);
+    const { server } = await start('node');
     await until(() => server.exitCode !== null, 'the server gives up', 20_000);
     assert.equal(server.exitCode, 1);
     assert.match(server.output.join('\n'), /this template has no MongoDB client/);
