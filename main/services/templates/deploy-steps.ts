@@ -83,7 +83,7 @@ function describeSettings(settings: Record<string, string>): string {
     .join(', ');
 }
 
-export function urlOf(host: Host, port: number): string {
+function urlOf(host: Host, port: number): string {
   const address = host.kind === 'local' ? '127.0.0.1' : host.address;
   return `http://${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${port}/`;
 }
