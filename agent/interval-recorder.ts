@@ -7,17 +7,15 @@
 
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../app/common/hdr.ts';
 import type { RequestPhases } from '../app/runs/agent-protocol.ts';
-import { emptyErrors, emptyNotSent, emptyStatus, STATUS_CLASSES, type ErrorCounts, type ErrorKind, type NotSentCounts, type NotSentReason, type StatusCounts } from '../app/runs/run-summary.ts';
+import { emptyErrors, emptyNotSent, emptySecondCounts, emptyStatus, STATUS_CLASSES, type ErrorCounts, type ErrorKind, type NotSentCounts, type NotSentReason, type SecondCounts, type StatusCounts } from '../app/runs/run-summary.ts';
 
 /** The phase a request was scheduled in; it keeps it until it is settled. */
 export const WARMUP = 0;
 export const MEASURE = 1;
 export type PhaseTag = typeof WARMUP | typeof MEASURE;
 
-export interface IntervalData {
-  scheduled: number;
-  requests: number;
-  bytes: number;
+/** The second's own counts (SECOND_COUNTS) under their names, and the rest of the interval's books. */
+export interface IntervalData extends SecondCounts {
   status: StatusCounts;
   errors: ErrorCounts;
   notSent: NotSentCounts;
@@ -36,9 +34,7 @@ class PhaseBooks {
   waiting: LatencyHistogram = createLatencyHistogram();
   processing: LatencyHistogram = createLatencyHistogram();
   withConnect = 0;
-  scheduled = 0;
-  requests = 0;
-  bytes = 0;
+  counts = emptySecondCounts();
   status = emptyStatus();
   errors = emptyErrors();
   notSent = emptyNotSent();
@@ -60,7 +56,7 @@ export class IntervalRecorder {
 
   scheduled(tag: PhaseTag, count = 1): void {
     const books = this.#books[tag];
-    books.scheduled += count;
+    books.counts.scheduled += count;
     books.inFlight += count;
   }
 
@@ -75,8 +71,8 @@ export class IntervalRecorder {
       books.errors.other++;
       return;
     }
-    books.requests++;
-    books.bytes += bytes;
+    books.counts.requests++;
+    books.counts.bytes += bytes;
     books.status[statusClass]++;
     recordLatencyUs(books.histogram, latencyUs);
     recordLatencyUs(books.waiting, waitingUs);
@@ -128,9 +124,7 @@ export class IntervalRecorder {
       withConnect: books.withConnect,
     };
     const data: IntervalData = {
-      scheduled: books.scheduled,
-      requests: books.requests,
-      bytes: books.bytes,
+      ...books.counts,
       status: books.status,
       errors: books.errors,
       notSent: books.notSent,
@@ -149,7 +143,7 @@ export class IntervalRecorder {
     if (books.waiting.totalCount > 0) books.waiting.reset();
     if (books.processing.totalCount > 0) books.processing.reset();
     books.withConnect = 0;
-    books.scheduled = books.requests = books.bytes = 0;
+    books.counts = emptySecondCounts();
     books.status = emptyStatus();
     books.errors = emptyErrors();
     books.notSent = emptyNotSent();

@@ -13,7 +13,7 @@ import type { EndReason, LoadAgentConfig, LoadSampleLine } from '../app/runs/age
 import { mergePhases } from '../app/runs/request-phases.ts';
 import { encodeHistogram, latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
 import { defaultOpenConnections, MAX_CONNECTIONS, targetRate } from '../app/runs/load-profile.ts';
-import { emptyErrors, emptyNotSent, emptyStatus } from '../app/runs/run-summary.ts';
+import { addSecondCounts, emptyErrors, emptyNotSent, emptySecondCounts, emptyStatus } from '../app/runs/run-summary.ts';
 import { ClientMetricsSampler } from './client-metrics.ts';
 import { connectionCeiling, FD_RESERVE } from './fd-limit.ts';
 import { hostNowMs as now } from './host-clock.ts';
@@ -316,9 +316,7 @@ function mergeIntervals(
   const status: Record<string, number> = emptyStatus();
   const errors: Record<string, number> = emptyErrors();
   const notSent: Record<string, number> = emptyNotSent();
-  let scheduled = 0;
-  let requests = 0;
-  let bytes = 0;
+  const counts = emptySecondCounts();
   let sent = 0;
   let portErrors = 0;
   let newConnections = 0;
@@ -326,9 +324,7 @@ function mergeIntervals(
   let lagMs = 0;
   const backlogByThread = new Map<number, number>();
   for (const interval of intervals) {
-    scheduled += interval.scheduled;
-    requests += interval.requests;
-    bytes += interval.bytes;
+    addSecondCounts(counts, interval);
     sent += interval.sent;
     portErrors += interval.portErrors;
     newConnections += interval.newConnections;
@@ -350,9 +346,7 @@ function mergeIntervals(
     at: Math.round(where.at),
     phase: where.phase,
     durationMs: Math.round(where.durationMs),
-    scheduled,
-    requests,
-    bytes,
+    ...counts,
     status,
     errors,
     notSent,

@@ -1,12 +1,13 @@
 // Writes agent/engine/second_gen.go, the native engine's copy of the kinds a second is counted by
 // (app/runs/second-kinds.ts): its error-kind and not-sent-reason constants, the names its line
-// writes them under, and the count types that write them in that order. Run by `npm run
+// writes them under, the count types that write them in that order, and the second's own counts
+// (the fields its interval line and a thread's interval embed, and how they add). Run by `npm run
 // build:engine` (before the Go build); agent/engine/second-gen.test.ts fails when the committed file
 // is not what this writes, so the two engines never disagree on a kind.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES } from '../app/runs/second-kinds.ts';
+import { ERROR_KINDS, NOT_SENT_REASONS, SECOND_COUNTS, STATUS_CLASSES } from '../app/runs/second-kinds.ts';
 
 export const ENGINE_SECOND_FILE = join(resolve(import.meta.dirname, '..'), 'agent', 'engine', 'second_gen.go');
 
@@ -22,6 +23,15 @@ function goName(kind: string): string {
 function constants(prefix: string, kinds: readonly string[], count: string): string {
   const lines = kinds.map((kind, index) => `\t${prefix}${goName(kind)}${index === 0 ? ' = iota' : ''}`);
   return ['const (', ...lines, `\t${count}`, ')'].join('\n');
+}
+
+/** The second's own counts as a Go struct with its json tags, fields aligned as gofmt aligns them. */
+function secondCountsStruct(): string {
+  const fields = SECOND_COUNTS.map((name) => goName(name));
+  const width = Math.max(...fields.map((field) => field.length));
+  const lines = SECOND_COUNTS.map((name, index) => `\t${fields[index]!.padEnd(width)} int64 \`json:"${name}"\``);
+  const adds = fields.map((field) => `\tc.${field} += other.${field}`);
+  return ['type secondCounts struct {', ...lines, '}', '', 'func (c *secondCounts) add(other *secondCounts) {', ...adds, '}'].join('\n');
 }
 
 const names = (kinds: readonly string[]) => kinds.map((kind) => JSON.stringify(kind)).join(', ');
@@ -68,6 +78,9 @@ func (c notSentCounts) MarshalJSON() ([]byte, error) {
 func (c statusCounts) MarshalJSON() ([]byte, error) {
 \treturn countsJSON(statusClassNames[:], c[:]), nil
 }
+
+// The second's own counts, each under its name on the interval line, added across threads.
+${secondCountsStruct()}
 `;
 }
 

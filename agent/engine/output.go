@@ -77,14 +77,13 @@ type engineFigures struct {
 }
 
 type intervalLine struct {
+	// The second's own counts (scheduled, requests, bytes…), generated: second_gen.go.
+	secondCounts
 	Type       string        `json:"type"`
 	Second     int           `json:"second"`
 	At         int64         `json:"at"`
 	Phase      string        `json:"phase"`
 	DurationMs int64         `json:"durationMs"`
-	Scheduled  int64         `json:"scheduled"`
-	Requests   int64         `json:"requests"`
-	Bytes      int64         `json:"bytes"`
 	Status     statusCounts  `json:"status"`
 	Errors     errorCounts   `json:"errors"`
 	NotSent    notSentCounts `json:"notSent"`

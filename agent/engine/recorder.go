@@ -19,12 +19,11 @@ const (
 
 // Interval is one thread's books of one phase for one interval, handed to the reporter.
 type Interval struct {
-	Scheduled int64
-	Requests  int64
-	Bytes     int64
-	Status    statusCounts
-	Errors    errorCounts
-	NotSent   notSentCounts
+	// The second's own counts (scheduled, requests, bytes…), generated: second_gen.go.
+	secondCounts
+	Status  statusCounts
+	Errors  errorCounts
+	NotSent notSentCounts
 	// Scheduled in this phase and not settled yet (a level, not a count of the interval).
 	InFlight int64
 	// Nil when nothing was recorded; the reporter returns it to the thread's spares.

@@ -353,9 +353,7 @@ func (r *reporter) merge(intervals []loopMessage, phase string, at, durationNs i
 	backlogs := map[int]int64{}
 	for _, message := range intervals {
 		data := &message.interval
-		line.Scheduled += data.Scheduled
-		line.Requests += data.Requests
-		line.Bytes += data.Bytes
+		line.add(&data.secondCounts)
 		for i := range line.Status {
 			line.Status[i] += data.Status[i]
 		}

@@ -49,3 +49,16 @@ func (c notSentCounts) MarshalJSON() ([]byte, error) {
 func (c statusCounts) MarshalJSON() ([]byte, error) {
 	return countsJSON(statusClassNames[:], c[:]), nil
 }
+
+// The second's own counts, each under its name on the interval line, added across threads.
+type secondCounts struct {
+	Scheduled int64 `json:"scheduled"`
+	Requests  int64 `json:"requests"`
+	Bytes     int64 `json:"bytes"`
+}
+
+func (c *secondCounts) add(other *secondCounts) {
+	c.Scheduled += other.Scheduled
+	c.Requests += other.Requests
+	c.Bytes += other.Bytes
+}

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { RequestSpec, StepLoad } from './load-profile.ts';
 import { describeZodError } from '../common/zod-issues.ts';
+import { SECOND_COUNTS, type SecondCount } from './second-kinds.ts';
 
 /** 3: the clock role (ping/pong) and LoadAgentConfig.startAtMs. */
 export const AGENT_PROTOCOL_VERSION = 3;
@@ -25,6 +26,9 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 export const MAX_DRAIN_MS = 130_000;
 
 const Count = z.number().int().min(0);
+
+/** The line's fields of the second's own counts (SECOND_COUNTS), each a count under its name. */
+const SECOND_COUNT_FIELDS = Object.fromEntries(SECOND_COUNTS.map((name) => [name, Count])) as Record<SecondCount, typeof Count>;
 const Micros = z.number().min(0).nullable();
 
 // ---------------------------------------------------------------------------------------------
@@ -213,11 +217,8 @@ export const LoadSampleLine = z.object({
   phase: z.enum(['warmup', 'measure', 'drain']),
   /** Interval length: 1000, less for a last second cut short; a drain lasts up to the request timeout. */
   durationMs: z.number().min(0).max(MAX_DRAIN_MS),
-  /** Requests scheduled in this interval: slots intended in it (open model), requests set out to send (closed). */
-  scheduled: Count,
-  /** Answered requests (every status class). */
-  requests: Count,
-  bytes: Count,
+  /** The second's own counts (SECOND_COUNTS: scheduled, requests answered, bytes). */
+  ...SECOND_COUNT_FIELDS,
   status: z.record(z.string(), Count),
   /** Requests that ended without an answer, by kind (ERROR_KINDS). */
   errors: z.record(z.string(), Count),

@@ -28,7 +28,9 @@ test('a second becomes the point the dashboard draws, placed at the time the age
   const point = chartPoint(
     second({
       second: 3,
+      scheduled: 510,
       requests: 500,
+      bytes: 21_500,
       errors: { timeout: 2, reset: 1 },
       p50Us: 100,
       p90Us: 200,
@@ -39,7 +41,10 @@ test('a second becomes the point the dashboard draws, placed at the time the age
     { sessionId: 7, step: 1, stepOffsetS: 10, startedAtMs: 1000 },
   );
   assert.deepEqual(point, {
-    sessionId: 7, step: 1, t: 13.24, at: 14_237, warmup: false, rps: 1000, errorsPerS: 6, p50Us: 100, p90Us: 200, p99Us: 900, maxUs: null,
+    sessionId: 7, step: 1, t: 13.24, at: 14_237, warmup: false, rps: 1000, errorsPerS: 6,
+    // The second's own counts per second (SECOND_COUNTS), over its 500 ms.
+    countsPerS: { scheduled: 1020, requests: 1000, bytes: 43_000 },
+    p50Us: 100, p90Us: 200, p99Us: 900, maxUs: null,
     clientCpu: 0.5, eventLoopLagMs: 4, serverCpu: 0.25, serverRssBytes: 10, serverMemUsedBytes: 20, rxBytesPerS: 30, txBytesPerS: 40,
     server: { coreCpu: [], threads: null, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null },
   });

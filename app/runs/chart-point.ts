@@ -6,6 +6,7 @@
 // those answers, so a chart that left them out would show a lower tail than the table.
 
 import { coreCpuOf, type RunSecond } from './run-second.ts';
+import { SECOND_COUNTS, type SecondCounts } from './second-kinds.ts';
 import type { LivePoint } from './runs.ts';
 
 export interface PointContext {
@@ -41,6 +42,8 @@ export function chartPoint(second: RunSecond, context: PointContext, parts?: rea
     warmup: second.phase === 'warmup',
     rps: (second.requests * 1000) / durationMs,
     errorsPerS: (errors * 1000) / durationMs,
+    // A count the second predates (null) is drawn as none.
+    countsPerS: Object.fromEntries(SECOND_COUNTS.map((name) => [name, ((second[name] ?? 0) * 1000) / durationMs])) as SecondCounts,
     p50Us: second.p50Us,
     p90Us: second.p90Us,
     p99Us: second.p99Us,

@@ -8,6 +8,7 @@ import { encodeHistogram, intervalPercentiles, mergeEncodedHistograms } from '..
 import { CLIENT_METRICS_MERGE, type SecondClientMetrics } from './agent-protocol.ts';
 import { mergePhases } from './request-phases.ts';
 import type { RunSecond, SecondPhase } from './run-second.ts';
+import { SECOND_COUNTS, type SecondCount } from './second-kinds.ts';
 
 /** The clientIndex of a second merged from several clients. */
 export const MERGED_CLIENT_INDEX = -1;
@@ -37,6 +38,12 @@ function addCounts(into: Record<string, number>, counts: Readonly<Record<string,
 
 function sumOrNull(values: readonly (number | null)[]): number | null {
   return values.some((value) => value === null) ? null : values.reduce<number>((sum, value) => sum + value!, 0);
+}
+
+/** The seconds' own counts (SECOND_COUNTS) added; one unknown (null: a row older than the count) leaves it unknown. */
+function secondCountsOf(seconds: readonly RunSecond[]): Pick<RunSecond, SecondCount> {
+  const counts = Object.fromEntries(SECOND_COUNTS.map((name) => [name, sumOrNull(seconds.map((second) => second[name]))]));
+  return counts as Pick<RunSecond, SecondCount>;
 }
 
 /** The clients' readings of one second as one, by each reading's rule (CLIENT_METRICS_MERGE). */
@@ -105,11 +112,9 @@ export function mergeClientSeconds(seconds: readonly RunSecond[], options: Merge
     second: Math.max(...seconds.map((second) => second.second)),
     clientIndex: MERGED_CLIENT_INDEX,
     phase: first.phase,
-    scheduled: sumOrNull(seconds.map((second) => second.scheduled)),
+    ...secondCountsOf(seconds),
     notSent,
     inFlight: sumOrNull(seconds.map((second) => second.inFlight)),
-    requests: seconds.reduce((sum, second) => sum + second.requests, 0),
-    bytes: seconds.reduce((sum, second) => sum + second.bytes, 0),
     errors,
     statusClasses,
     ...latency,

@@ -7,23 +7,22 @@
 import type { LoadSampleLine, RequestPhases, SecondClientMetrics, SecondServerMetrics, ServerMetrics } from './agent-protocol.ts';
 import type { BottleneckSecond } from './bottleneck.ts';
 import type { SummarySecond } from './run-summary.ts';
+import type { SecondCounts } from './second-kinds.ts';
 import type { SecondForSteadiness } from './steady-state.ts';
 
 /** `warmup` seconds are charted but never stored; `drain` is the answers due after the window. */
 export type SecondPhase = 'warmup' | 'measure' | 'drain';
 
-export interface RunSecond {
+/** The second's own counts (SECOND_COUNTS) under their names; `scheduled` null for rows stored before the books were kept. */
+export interface RunSecond extends Omit<SecondCounts, 'scheduled'> {
   /** The second's index within its run (stored seconds count from 0). */
   second: number;
   clientIndex: number;
   phase: SecondPhase;
-  /** Requests scheduled in the interval; null for rows stored before the books were kept. */
   scheduled: number | null;
   notSent: Record<string, number>;
   /** Unresolved at the end of the interval. */
   inFlight: number | null;
-  requests: number;
-  bytes: number;
   errors: Record<string, number>;
   statusClasses: Record<string, number>;
   p50Us: number | null;

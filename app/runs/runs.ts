@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { RecordedEngine } from './engine-choice.ts';
 import { connectionPerRequest, LoadProfile, type RequestSpec } from './load-profile.ts';
 import { RunSummary } from './run-summary-schema.ts';
+import { SECOND_COUNTS, type SecondCount } from './second-kinds.ts';
 import { Bottleneck } from './bottleneck.ts';
 import { ClockOffset } from './clock-offset.ts';
 
@@ -131,6 +132,8 @@ export const LivePoint = z.object({
   warmup: z.boolean(),
   rps: z.number(),
   errorsPerS: z.number(),
+  /** Each of the second's own counts (SECOND_COUNTS) per second, by name (absent from points of older Benchlab). */
+  countsPerS: z.object(Object.fromEntries(SECOND_COUNTS.map((name) => [name, z.number()])) as Record<SecondCount, z.ZodNumber>).optional(),
   p50Us: z.number().nullable(),
   p90Us: z.number().nullable(),
   p99Us: z.number().nullable(),

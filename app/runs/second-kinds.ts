@@ -43,3 +43,24 @@ export function emptyNotSent(): NotSentCounts {
 export function emptyStatus(): StatusCounts {
   return zeroes(STATUS_CLASSES);
 }
+
+/**
+ * The counts of a second's own, each a field of the agent's line and of the run second under its
+ * name, stored in its own column (the name in snake_case), added across a client's threads and
+ * across clients. `scheduled`: requests scheduled in the interval (slots intended in it, open model;
+ * requests set out to send, closed); `requests`: answered requests (every status class); `bytes`:
+ * the answers' bytes. A new count is a name here (and where an engine counts it, and its column's
+ * migration): the line, the run second, the merges, the store and the native engine's line follow.
+ */
+export const SECOND_COUNTS = ['scheduled', 'requests', 'bytes'] as const;
+export type SecondCount = (typeof SECOND_COUNTS)[number];
+export type SecondCounts = Record<SecondCount, number>;
+
+export function emptySecondCounts(): SecondCounts {
+  return zeroes(SECOND_COUNTS);
+}
+
+/** Adds `counts` into `into`. */
+export function addSecondCounts(into: SecondCounts, counts: Readonly<SecondCounts>): void {
+  for (const name of SECOND_COUNTS) into[name] += counts[name];
+}

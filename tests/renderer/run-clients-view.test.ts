@@ -27,13 +27,13 @@ test('Per client: the requests and latency charts gain a line per client; the ot
   ]);
   const rps = charts.find((chart) => chart.id === 'rps')!;
   const latency = charts.find((chart) => chart.id === 'latency')!;
-  assert.deepEqual(rps.series.map((series) => series.label), ['req/s', 'a req/s', 'b req/s']);
+  assert.deepEqual(rps.series.map((series) => series.label), ['req/s', 'scheduled/s', 'a req/s', 'b req/s']);
   assert.deepEqual(latency.series.map((series) => series.label), ['p50', 'p90', 'p99', 'max', 'a p99', 'b p99']);
   assert.deepEqual(charts.filter((chart) => chart.id !== 'rps' && chart.id !== 'latency'), RUN_CHARTS.filter((chart) => chart.id !== 'rps' && chart.id !== 'latency'));
 
-  const point = { rps: 300, p50Us: 100, p90Us: 200, p99Us: 900, clients: [{ clientIndex: 1, rps: 200, p99Us: 1500 }, { clientIndex: 0, rps: 100, p99Us: null }] } as LivePoint;
-  assert.deepEqual(rps.series.map((series) => series.value(point)), [300, 100, 200]);
+  const point = { rps: 300, countsPerS: { scheduled: 320, requests: 300, bytes: 4300 }, p50Us: 100, p90Us: 200, p99Us: 900, clients: [{ clientIndex: 1, rps: 200, p99Us: 1500 }, { clientIndex: 0, rps: 100, p99Us: null }] } as LivePoint;
+  assert.deepEqual(rps.series.map((series) => series.value(point)), [300, 320, 100, 200]);
   assert.deepEqual(latency.series.map((series) => series.value(point)), [0.1, 0.2, 0.9, null, null, 1.5]);
   // A point without the breakdown (one client, or older) leaves the client lines empty.
-  assert.deepEqual(rps.series.map((series) => series.value({ ...point, clients: undefined })), [300, null, null]);
+  assert.deepEqual(rps.series.map((series) => series.value({ ...point, clients: undefined })), [300, 320, null, null]);
 });

@@ -6,6 +6,7 @@
 
 import type { SecondClientMetrics, SecondServerMetrics } from '../../../app/runs/agent-protocol.ts';
 import type { RunSecond } from '../../../app/runs/run-second.ts';
+import { SECOND_COUNTS, type SecondCount } from '../../../app/runs/second-kinds.ts';
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';
 
@@ -15,16 +16,19 @@ export type SampleInput = Omit<RunSecond, 'clientIndex' | 'phase'> & {
   phase?: 'measure' | 'drain';
 };
 
-interface SampleRow {
+/** A count of the second's own (SECOND_COUNTS) is stored in its own column, its name in snake_case. */
+type CountColumn<Name extends string> = Name extends `${infer Head}${infer Tail}` ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${CountColumn<Tail>}` : Name;
+const countColumn = <Name extends SecondCount>(name: Name) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) as CountColumn<Name>;
+/** null: a row stored before the count was kept. */
+type CountColumns = { [Name in SecondCount as CountColumn<Name>]: number | null };
+
+interface SampleRow extends CountColumns {
   run_id: number;
   second: number;
   client_index: number;
   phase: 'measure' | 'drain';
-  scheduled: number | null;
   not_sent: string;
   in_flight: number | null;
-  requests: number;
-  bytes: number;
   errors: string;
   status_classes: string;
   p50_us: number | null;
@@ -53,11 +57,9 @@ const WRITTEN: { [Column in StoredColumn]: (sample: SampleInput) => SampleRow[Co
   second: (sample) => sample.second,
   client_index: (sample) => sample.clientIndex ?? 0,
   phase: (sample) => sample.phase ?? 'measure',
-  scheduled: (sample) => sample.scheduled,
+  ...(Object.fromEntries(SECOND_COUNTS.map((name) => [countColumn(name), (sample: SampleInput) => sample[name]])) as { [Column in keyof CountColumns]: (sample: SampleInput) => number | null }),
   not_sent: (sample) => JSON.stringify(sample.notSent),
   in_flight: (sample) => sample.inFlight,
-  requests: (sample) => sample.requests,
-  bytes: (sample) => sample.bytes,
   errors: (sample) => JSON.stringify(sample.errors),
   status_classes: (sample) => JSON.stringify(sample.statusClasses),
   p50_us: (sample) => sample.p50Us,
@@ -81,22 +83,25 @@ function rowOf(runId: number, sample: SampleInput): Record<keyof SampleRow, unkn
 }
 
 /** Every column but the histogram (the read model of Compare and replay skips decoding those). */
-const COLUMNS_BUT_HISTOGRAM =
-  'run_id, second, client_index, phase, scheduled, not_sent, in_flight, requests, bytes, errors, status_classes, p50_us, p90_us, p99_us, max_us, with_connect, client_metrics, server_metrics';
+const COLUMNS_BUT_HISTOGRAM = ['run_id', ...WRITTEN_COLUMNS.filter((column) => !column.endsWith('histogram'))].join(', ');
 const NO_HISTOGRAMS = 'NULL AS histogram, NULL AS connect_histogram, NULL AS waiting_histogram, NULL AS processing_histogram';
 
 const base64Of = (bytes: Buffer | null) => (bytes ? bytes.toString('base64') : null);
+
+/** The row's counts of the second's own; a count the row predates reads 0 (`scheduled`: null, books were not kept then). */
+function countsOf(row: SampleRow): Pick<RunSecond, SecondCount> {
+  const counts = Object.fromEntries(SECOND_COUNTS.map((name) => [name, row[countColumn(name)] ?? (name === 'scheduled' ? null : 0)]));
+  return counts as Pick<RunSecond, SecondCount>;
+}
 
 function toSecond(row: SampleRow): RunSecond {
   return {
     second: row.second,
     clientIndex: row.client_index,
     phase: row.phase,
-    scheduled: row.scheduled,
+    ...countsOf(row),
     notSent: parseJsonColumn<Record<string, number>>(row.not_sent, {}),
     inFlight: row.in_flight,
-    requests: row.requests,
-    bytes: row.bytes,
     errors: parseJsonColumn<Record<string, number>>(row.errors, {}),
     statusClasses: parseJsonColumn<Record<string, number>>(row.status_classes, {}),
     p50Us: row.p50_us,

@@ -1,9 +1,9 @@
 // The charts of a session, live on the Run page and in replay: which figure of each second each
 // chart draws, in which unit and colour, and whether it may switch to a log axis (latency up to each
 // second's slowest answer, the drain's late answers included, so the chart reaches the table's max;
-// the drain is no second of the window, so it has no requests/s); the server's own story (each core,
-// its threads and the host's run queue, its context switches, TCP retransmits and a full accept
-// queue); with several load
+// the drain is no second of the window, so it has no requests/s; the requests scheduled per second
+// beside those answered); the server's own story (each core, its threads and the host's run queue,
+// its context switches, TCP retransmits and a full accept queue); with several load
 // clients, on demand, each client's requests/s and p99 beside the merged ones; and where the steps
 // start, marked on every chart.
 
@@ -25,7 +25,13 @@ const percent = (share: number | null) => (share === null ? null : share * 100);
 const line = (label: string, color: string, value: (point: LivePoint) => number | null): SeriesSpec => ({ label, color, value });
 
 export const RUN_CHARTS: RunChart[] = [
-  { id: 'rps', title: 'Requests per second', unit: 'req/s', series: [line('req/s', '#2f6fed', (p) => (p.drain ? null : p.rps))] },
+  {
+    id: 'rps',
+    title: 'Requests per second',
+    unit: 'req/s',
+    // Scheduled beside answered: an open model's rate that the server does not keep up with shows as the gap.
+    series: [line('req/s', '#2f6fed', (p) => (p.drain ? null : p.rps)), line('scheduled/s', '#4a5568', (p) => (p.drain ? null : (p.countsPerS?.scheduled ?? null)))],
+  },
   { id: 'latency', title: 'Latency', unit: 'ms', log: true, series: [line('p50', '#1f9d55', (p) => ms(p.p50Us)), line('p90', '#d69e2e', (p) => ms(p.p90Us)), line('p99', '#c2362b', (p) => ms(p.p99Us)), line('max', '#6b46c1', (p) => ms(p.maxUs ?? null))] },
   { id: 'errors', title: 'Errors per second', unit: 'errors/s', series: [line('errors/s', '#c2362b', (p) => p.errorsPerS)] },
   { id: 'cpu', title: 'CPU', unit: '%', series: [line('client', '#805ad5', (p) => percent(p.clientCpu)), line('server', '#dd6b20', (p) => percent(p.serverCpu))] },
