@@ -221,9 +221,9 @@ describe('the shipped studies reproduce their seeds’ findings on the lab', { s
   });
 
   test('siege seed: Vert.x beats restify on json, concat and fib; on Rhino and Nashorn it loses on concat and fib', { timeout: 900_000 }, async (t) => {
-    // 5 s per endpoint instead of 30 s, siege's 100 users and the db step's think time kept.
+    // 10 s per endpoint instead of 30 s, siege's 100 users and the db step's think time kept.
     const servers = ['node-restify:async/mongo', 'vertx:eventloop/mongo/java', 'vertx:eventloop/mongo/rhino', 'vertx:eventloop/mongo/nashorn'];
-    const results = await runStudy(t, 'siege-mixed', servers, { durationS: 5 }, ['database', 'language']);
+    const results = await runStudy(t, 'siege-mixed', servers, { durationS: 10 }, ['database', 'language']);
     const rps = (server: string, request: string) => only(results, `${server} ${request}`).summary.requestsPerSecond;
     const [restify, java, rhino, nashorn] = servers as [string, string, string, string];
     for (const request of ['json', 'concat', 'fib']) {
