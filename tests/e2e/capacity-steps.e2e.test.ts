@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeCalibration, type RecordedCalibration } from '../../app/plans/calibration.ts';
-import { createSeeder } from '../support/session-seed.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
-import { SessionsLibrary } from './pages/compare-pages.ts';
+import type { OpenWebApp } from '../support/open-web-app.ts';
+import { openSeededLibrary, SessionsLibrary } from './pages/compare-pages.ts';
 
 const CALIBRATION: RecordedCalibration = {
   reference: { templateId: 'node', variant: 'sync', knobs: {}, label: 'Node.js (node:http) · sync' },
@@ -31,16 +30,13 @@ const CALIBRATION: RecordedCalibration = {
 
 let opened: OpenWebApp;
 let page: Page;
+let library: SessionsLibrary;
 
 before(async () => {
-  opened = await openWebApp({
-    seed: (db) => {
-      const seeder = createSeeder(db);
-      seeder.session({ name: 'Gatling seed — Node sync', templateId: 'node', variant: 'sync', rps: 1200, latencyUs: 3000, seconds: 10, startedAt: new Date('2026-03-01T10:00:00Z'), config: { calibration: CALIBRATION } });
-      seeder.session({ name: 'Fixed steps — Node sync', templateId: 'node', variant: 'sync', rps: 1100, latencyUs: 3000, seconds: 10, startedAt: new Date('2026-03-02T10:00:00Z') });
-    },
-  });
-  page = opened.page;
+  ({ opened, page, library } = await openSeededLibrary((seeder) => {
+    seeder.session({ name: 'Gatling seed — Node sync', templateId: 'node', variant: 'sync', rps: 1200, latencyUs: 3000, seconds: 10, startedAt: new Date('2026-03-01T10:00:00Z'), config: { calibration: CALIBRATION } });
+    seeder.session({ name: 'Fixed steps — Node sync', templateId: 'node', variant: 'sync', rps: 1100, latencyUs: 3000, seconds: 10, startedAt: new Date('2026-03-02T10:00:00Z') });
+  }));
 });
 
 after(async () => {
@@ -48,12 +44,7 @@ after(async () => {
 });
 
 test('Compare and the replay say the capacity a session’s steps came from; a session of fixed steps says none', async () => {
-  const library = new SessionsLibrary(page);
-  await library.open();
-  await library.row('Gatling seed — Node sync').getByTestId('session-select').check();
-  await library.row('Fixed steps — Node sync').getByTestId('session-select').check();
-  await page.getByTestId('sessions-compare').click();
-  await page.getByTestId('comparison').waitFor();
+  await library.compare(['Gatling seed — Node sync', 'Fixed steps — Node sync']);
   const said = page.getByTestId('compare-calibration');
   assert.equal(await said.count(), 1, 'only the calibrated session says it');
   assert.equal(await said.innerText(), describeCalibration(CALIBRATION));

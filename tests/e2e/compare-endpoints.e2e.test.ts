@@ -6,9 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createSeeder } from '../support/session-seed.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
-import { EndpointTable, SessionsLibrary } from './pages/compare-pages.ts';
+import type { OpenWebApp } from '../support/open-web-app.ts';
+import { EndpointTable, openSeededLibrary, SessionsLibrary } from './pages/compare-pages.ts';
 
 let opened: OpenWebApp;
 let page: Page;
@@ -17,30 +16,22 @@ let library: SessionsLibrary;
 const SESSIONS = ['Endpoints — node — json', 'Endpoints — node — fib', 'Endpoints — vertx — json', 'Endpoints — vertx — fib'];
 
 before(async () => {
-  opened = await openWebApp({
-    seed: (db) => {
-      const seeder = createSeeder(db);
-      const at = (minute: number) => new Date(`2026-03-01T10:0${minute}:00Z`);
-      seeder.session({ name: SESSIONS[0]!, templateId: 'node', variant: 'async', path: '/json', config: { requestName: 'json' }, rps: 9000, latencyUs: 1_000, seconds: 3, startedAt: at(0) });
-      seeder.session({ name: SESSIONS[1]!, templateId: 'node', variant: 'async', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 90, latencyUs: 100_000, seconds: 3, startedAt: at(1) });
-      seeder.session({ name: SESSIONS[2]!, templateId: 'vertx', variant: 'eventloop', path: '/json', config: { requestName: 'json' }, rps: 12000, latencyUs: 800, seconds: 3, startedAt: at(2) });
-      seeder.session({ name: SESSIONS[3]!, templateId: 'vertx', variant: 'eventloop', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 60, latencyUs: 150_000, seconds: 3, startedAt: at(3) });
-    },
-  });
-  page = opened.page;
-  library = new SessionsLibrary(page);
-  await library.open();
+  ({ opened, page, library } = await openSeededLibrary((seeder) => {
+    const at = (minute: number) => new Date(`2026-03-01T10:0${minute}:00Z`);
+    seeder.session({ name: SESSIONS[0]!, templateId: 'node', variant: 'async', path: '/json', config: { requestName: 'json' }, rps: 9000, latencyUs: 1_000, seconds: 3, startedAt: at(0) });
+    seeder.session({ name: SESSIONS[1]!, templateId: 'node', variant: 'async', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 90, latencyUs: 100_000, seconds: 3, startedAt: at(1) });
+    seeder.session({ name: SESSIONS[2]!, templateId: 'vertx', variant: 'eventloop', path: '/json', config: { requestName: 'json' }, rps: 12000, latencyUs: 800, seconds: 3, startedAt: at(2) });
+    seeder.session({ name: SESSIONS[3]!, templateId: 'vertx', variant: 'eventloop', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 60, latencyUs: 150_000, seconds: 3, startedAt: at(3) });
+  }));
 });
 
 after(async () => {
   await opened?.close();
 });
 
-async function compare(names: string[]): Promise<void> {
-  await page.getByTestId('session-row').nth(3).waitFor();
-  for (const name of SESSIONS) await library.row(name).getByTestId('session-select').setChecked(names.includes(name));
-  await page.getByTestId('sessions-compare').click();
-  await page.getByTestId('comparison').waitFor();
+/** Compares these of SESSIONS, the others unticked. */
+function compare(names: string[]): Promise<void> {
+  return library.compare(names, SESSIONS);
 }
 
 test('sessions of different requests: a row per endpoint, a column per server, requests/s, p99 and memory in each cell', async () => {

@@ -5,26 +5,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createSeeder } from '../support/session-seed.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
-import { PublishedBySeed, SessionsLibrary } from './pages/compare-pages.ts';
+import type { OpenWebApp } from '../support/open-web-app.ts';
+import { openSeededLibrary, PublishedBySeed, SessionsLibrary } from './pages/compare-pages.ts';
 
 let opened: OpenWebApp;
 let page: Page;
 let library: SessionsLibrary;
 
 before(async () => {
-  opened = await openWebApp({
-    seed: (db) => {
-      const seeder = createSeeder(db);
-      seeder.session({ name: 'ab seed — apache', templateId: 'apache-static', variant: 'mpm_event', rps: 3000, latencyUs: 30_000, seconds: 3, tags: ['ab-fixed-count'], startedAt: new Date('2026-03-01T10:00:00Z') });
-      seeder.session({ name: 'ab seed — node', templateId: 'node', variant: 'async', rps: 4000, latencyUs: 20_000, seconds: 3, tags: ['ab-fixed-count'], startedAt: new Date('2026-03-01T10:01:00Z') });
-      seeder.session({ name: 'Tomcat alone', templateId: 'tomcat', variant: 'sync', rps: 1000, latencyUs: 2000, seconds: 3, startedAt: new Date('2026-03-02T10:00:00Z') });
-    },
-  });
-  page = opened.page;
-  library = new SessionsLibrary(page);
-  await library.open();
+  ({ opened, page, library } = await openSeededLibrary((seeder) => {
+    seeder.session({ name: 'ab seed — apache', templateId: 'apache-static', variant: 'mpm_event', rps: 3000, latencyUs: 30_000, seconds: 3, tags: ['ab-fixed-count'], startedAt: new Date('2026-03-01T10:00:00Z') });
+    seeder.session({ name: 'ab seed — node', templateId: 'node', variant: 'async', rps: 4000, latencyUs: 20_000, seconds: 3, tags: ['ab-fixed-count'], startedAt: new Date('2026-03-01T10:01:00Z') });
+    seeder.session({ name: 'Tomcat alone', templateId: 'tomcat', variant: 'sync', rps: 1000, latencyUs: 2000, seconds: 3, startedAt: new Date('2026-03-02T10:00:00Z') });
+  }));
 });
 
 after(async () => {
@@ -33,11 +26,9 @@ after(async () => {
 
 const SESSIONS = ['ab seed — apache', 'ab seed — node', 'Tomcat alone'];
 
-async function compare(names: string[]): Promise<void> {
-  await page.getByTestId('session-row').nth(2).waitFor();
-  for (const name of SESSIONS) await library.row(name).getByTestId('session-select').setChecked(names.includes(name));
-  await page.getByTestId('sessions-compare').click();
-  await page.getByTestId('comparison').waitFor();
+/** Compares these of SESSIONS, the others unticked. */
+function compare(names: string[]): Promise<void> {
+  return library.compare(names, SESSIONS);
 }
 
 test('a study’s sessions show the seed’s own table beside them, marked as the seed’s, with who ran each row here', async () => {

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { expectAttribute, expectCount } from '../support/browser.ts';
-import { createSeeder } from '../support/session-seed.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
-import { CompareHeadline, ComparePage, exportPdf, SessionsLibrary } from './pages/compare-pages.ts';
+import type { OpenWebApp } from '../support/open-web-app.ts';
+import { CompareHeadline, ComparePage, exportPdf, openSeededLibrary, SessionsLibrary } from './pages/compare-pages.ts';
 import { orphanHeadings, pdfPages } from '../support/pdf-layout.ts';
 
 let opened: OpenWebApp;
@@ -18,17 +17,11 @@ let page: Page;
 let library: SessionsLibrary;
 
 before(async () => {
-  opened = await openWebApp({
-    seed: (db) => {
-      const seeder = createSeeder(db);
-      seeder.session({ name: 'Tomcat BIO', templateId: 'tomcat', variant: 'bio', rps: 1100, latencyUs: 4000, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-01T10:00:00Z') });
-      seeder.session({ name: 'Vert.x event loop', templateId: 'vertx', rps: 3300, latencyUs: 900, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-05T10:00:00Z'), serverInfo: { cpuCores: 4 } });
-      seeder.session({ name: 'Node hello', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 10, startedAt: new Date('2026-03-09T10:00:00Z') });
-    },
-  });
-  page = opened.page;
-  library = new SessionsLibrary(page);
-  await library.open();
+  ({ opened, page, library } = await openSeededLibrary((seeder) => {
+    seeder.session({ name: 'Tomcat BIO', templateId: 'tomcat', variant: 'bio', rps: 1100, latencyUs: 4000, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-01T10:00:00Z') });
+    seeder.session({ name: 'Vert.x event loop', templateId: 'vertx', rps: 3300, latencyUs: 900, seconds: 30, sweep: [10, 100], tags: ['jvm'], startedAt: new Date('2026-03-05T10:00:00Z'), serverInfo: { cpuCores: 4 } });
+    seeder.session({ name: 'Node hello', templateId: 'node', rps: 2000, latencyUs: 1500, seconds: 10, startedAt: new Date('2026-03-09T10:00:00Z') });
+  }));
 });
 
 after(async () => {
@@ -72,10 +65,7 @@ test('library: filter by text, template, tag and date; notes and tags; duplicate
 });
 
 test('compare two sweeps: the headline first, best values marked, host warning, charts, and a PDF downloaded with its first page answering', async () => {
-  await library.row('Tomcat BIO').getByTestId('session-select').check();
-  await library.row('Vert.x event loop').getByTestId('session-select').check();
-  await page.getByTestId('sessions-compare').click();
-  await page.getByTestId('comparison').waitFor();
+  await library.compare(['Tomcat BIO', 'Vert.x event loop']);
   const compare = new ComparePage(page);
   const rps = await compare.column('c=10, 30 s', 'rps');
   assert.equal(rps.length, 2);

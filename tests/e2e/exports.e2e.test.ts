@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import * as hdr from 'hdr-histogram-js';
-import { createSeeder } from '../support/session-seed.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
-import { SessionsLibrary } from './pages/compare-pages.ts';
+import type { OpenWebApp } from '../support/open-web-app.ts';
+import { openSeededLibrary, SessionsLibrary } from './pages/compare-pages.ts';
 import { ExportMenu } from './pages/export-menu.ts';
 
 let opened: OpenWebApp;
@@ -17,16 +16,10 @@ let library: SessionsLibrary;
 const ids: Record<string, number> = {};
 
 before(async () => {
-  opened = await openWebApp({
-    seed: (db) => {
-      const seeder = createSeeder(db);
-      ids.sweep = seeder.session({ name: '=Sweep', templateId: 'vertx', rps: 900, latencyUs: 700, seconds: 6, sweep: [10, 100], startedAt: new Date('2026-03-01T10:00:00Z') }).sessionId;
-      ids.single = seeder.session({ name: 'Node hello', templateId: 'node', rps: 400, latencyUs: 300, seconds: 4, startedAt: new Date('2026-03-02T10:00:00Z') }).sessionId;
-    },
-  });
-  page = opened.page;
-  library = new SessionsLibrary(page);
-  await library.open();
+  ({ opened, page, library } = await openSeededLibrary((seeder) => {
+    ids.sweep = seeder.session({ name: '=Sweep', templateId: 'vertx', rps: 900, latencyUs: 700, seconds: 6, sweep: [10, 100], startedAt: new Date('2026-03-01T10:00:00Z') }).sessionId;
+    ids.single = seeder.session({ name: 'Node hello', templateId: 'node', rps: 400, latencyUs: 300, seconds: 4, startedAt: new Date('2026-03-02T10:00:00Z') }).sessionId;
+  }));
 });
 
 after(async () => {
@@ -50,10 +43,7 @@ test('Sessions page: Export ▾ downloads a session as CSV per second and as an 
 });
 
 test('Compare page: Export data ▾ downloads the comparison as one JSON, one CSV per second and one merged-histogram log', async () => {
-  await library.row('=Sweep').getByTestId('session-select').check();
-  await library.row('Node hello').getByTestId('session-select').check();
-  await page.getByTestId('sessions-compare').click();
-  await page.getByTestId('comparison').waitFor();
+  await library.compare(['=Sweep', 'Node hello']);
   const menu = new ExportMenu(page, page.getByTestId('page-compare'), 'compare-export-data');
   const [json] = await menu.download('json');
   const document = JSON.parse(json!.content) as { format: string; configurations: Array<{ letter: string; name: string }>; sessions: Array<{ label: string; session: { name: string } }> };

@@ -6,40 +6,33 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createSeeder } from '../support/session-seed.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
-import { CompareHeadline, ComparePage, SessionsLibrary } from './pages/compare-pages.ts';
+import type { OpenWebApp } from '../support/open-web-app.ts';
+import { CompareHeadline, ComparePage, openSeededLibrary, SessionsLibrary } from './pages/compare-pages.ts';
 
 let opened: OpenWebApp;
 let page: Page;
 let library: SessionsLibrary;
 
 before(async () => {
-  opened = await openWebApp({
-    seed: (db) => {
-      const seeder = createSeeder(db);
-      const spring = { templateId: 'spring-boot', variant: 'sync', rps: 2400, latencyUs: 2000, seconds: 5 };
-      seeder.session({ ...spring, name: 'Spring Boot · sync', knobs: { container: 'tomcat' }, startedAt: new Date('2026-03-01T10:00:00Z') });
-      seeder.session({ ...spring, name: 'Spring Boot · sync', knobs: { container: 'jetty' }, rps: 2300, startedAt: new Date('2026-03-01T11:00:00Z') });
-      seeder.session({ name: 'Node', templateId: 'node', rps: 5000, latencyUs: 900, seconds: 5, status: 'failed', startedAt: new Date('2026-03-02T10:00:00Z') });
-      seeder.session({ name: 'Node', templateId: 'node', rps: 410, latencyUs: 1500, seconds: 5, startedAt: new Date('2026-03-02T11:00:00Z') });
-      // A sweep whose third step served the most but timed out a fifth of its requests, and whose last step failed.
-      seeder.session({
-        name: 'Node sweep',
-        templateId: 'node',
-        rps: 1000,
-        latencyUs: 1000,
-        seconds: 5,
-        sweep: [10, 50, 200, 400],
-        stepLoad: [{ rpsFactor: 1 }, { rpsFactor: 1.5 }, { rpsFactor: 2, timeoutShare: 0.2 }, { rpsFactor: 3 }],
-        status: 'failed',
-        startedAt: new Date('2026-03-03T10:00:00Z'),
-      });
-    },
-  });
-  page = opened.page;
-  library = new SessionsLibrary(page);
-  await library.open();
+  ({ opened, page, library } = await openSeededLibrary((seeder) => {
+    const spring = { templateId: 'spring-boot', variant: 'sync', rps: 2400, latencyUs: 2000, seconds: 5 };
+    seeder.session({ ...spring, name: 'Spring Boot · sync', knobs: { container: 'tomcat' }, startedAt: new Date('2026-03-01T10:00:00Z') });
+    seeder.session({ ...spring, name: 'Spring Boot · sync', knobs: { container: 'jetty' }, rps: 2300, startedAt: new Date('2026-03-01T11:00:00Z') });
+    seeder.session({ name: 'Node', templateId: 'node', rps: 5000, latencyUs: 900, seconds: 5, status: 'failed', startedAt: new Date('2026-03-02T10:00:00Z') });
+    seeder.session({ name: 'Node', templateId: 'node', rps: 410, latencyUs: 1500, seconds: 5, startedAt: new Date('2026-03-02T11:00:00Z') });
+    // A sweep whose third step served the most but timed out a fifth of its requests, and whose last step failed.
+    seeder.session({
+      name: 'Node sweep',
+      templateId: 'node',
+      rps: 1000,
+      latencyUs: 1000,
+      seconds: 5,
+      sweep: [10, 50, 200, 400],
+      stepLoad: [{ rpsFactor: 1 }, { rpsFactor: 1.5 }, { rpsFactor: 2, timeoutShare: 0.2 }, { rpsFactor: 3 }],
+      status: 'failed',
+      startedAt: new Date('2026-03-03T10:00:00Z'),
+    });
+  }));
   await page.getByTestId('session-row').nth(4).waitFor();
 });
 
@@ -57,8 +50,7 @@ test('Compare: Tomcat and Jetty are two configurations with their knobs; a faile
     const name = (await row.getByTestId('session-name').innerText()).trim();
     if (name !== 'Node sweep') await row.getByTestId('session-select').check();
   }
-  await page.getByTestId('sessions-compare').click();
-  await page.getByTestId('comparison').waitFor();
+  await library.compareTicked();
   const headline = new CompareHeadline(page);
   const names = (await headline.configurations()).map((config) => config.cells[1]);
   assert.deepEqual(names.sort(), ['Node', 'Node — failed', 'Spring Boot · sync · container jetty', 'Spring Boot · sync · container tomcat']);

@@ -7,36 +7,15 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
+import { test } from 'node:test';
 import { expectAttribute } from '../support/browser.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
-import { HostsPage } from './pages/hosts-page.ts';
-import { RunPage } from './pages/run-page.ts';
+import { runPageOnThisMachine } from './pages/run-page.ts';
 import { NARROW_WINDOW } from './pages/table-layout.ts';
 
 /** The requests/s series' colour (run-charts.ts). */
 const RPS_COLOR = '#2f6fed';
 
-let opened: OpenWebApp;
-let page: Page;
-let server: TestServer;
-let run: RunPage;
-
-before(async () => {
-  server = await startTestServer();
-  opened = await openWebApp({ viewport: NARROW_WINDOW });
-  page = opened.page;
-  await new HostsPage(page).addLocal();
-  run = new RunPage(page);
-  await run.open();
-});
-
-after(async () => {
-  await opened?.close();
-  await server?.close();
-});
+const local = runPageOnThisMachine({ viewport: NARROW_WINDOW });
 
 /** A server whose every answer waits longer than the one before: the last ones come after the window. */
 async function slowingServer(): Promise<{ port: number; close: () => Promise<void> }> {
@@ -60,48 +39,48 @@ const msOf = (text: string) => Number(text.replace(/,/g, ''));
 
 /** Starts the run the form describes and waits for it (not the session shown before) to end. */
 async function runToEnd(timeout = 30_000): Promise<string> {
-  const status = page.getByTestId('run-status');
+  const status = local.page.getByTestId('run-status');
   const before = (await status.count()) > 0 ? await status.getAttribute('data-session') : null;
-  await run.start();
-  await page.locator(`[data-testid="run-status"]:not([data-session="${before ?? ''}"])`).waitFor({ timeout });
-  return run.waitForState(['completed', 'failed', 'cancelled'], timeout);
+  await local.run.start();
+  await local.page.locator(`[data-testid="run-status"]:not([data-session="${before ?? ''}"])`).waitFor({ timeout });
+  return local.run.waitForState(['completed', 'failed', 'cancelled'], timeout);
 }
 
 for (const seconds of ['1', '2']) {
   test(`a ${seconds}-second run is drawn on the charts`, async () => {
-    await run.fill({ client: 'This machine', target: `http://127.0.0.1:${server.port}`, model: 'closed', connections: '2', durationS: seconds, warmupS: '0', sweep: '' });
+    await local.run.fill({ client: 'This machine', target: `http://127.0.0.1:${local.server.port}`, model: 'closed', connections: '2', durationS: seconds, warmupS: '0', sweep: '' });
     assert.equal(await runToEnd(), 'completed');
-    await run.waitForChartPoints('rps', Number(seconds));
-    assert.ok((await run.chartInk('rps', RPS_COLOR)) > 0, 'the requests/s chart shows the run');
+    await local.run.waitForChartPoints('rps', Number(seconds));
+    assert.ok((await local.run.chartInk('rps', RPS_COLOR)) > 0, 'the requests/s chart shows the run');
   });
 }
 
 test('answers that came after the window are drawn up to the table’s max, live and in replay', async () => {
   const slow = await slowingServer();
   try {
-    await run.fill({ client: 'This machine', target: `http://127.0.0.1:${slow.port}`, model: 'closed', connections: '2', durationS: '2', warmupS: '0', sweep: '' });
+    await local.run.fill({ client: 'This machine', target: `http://127.0.0.1:${slow.port}`, model: 'closed', connections: '2', durationS: '2', warmupS: '0', sweep: '' });
     assert.equal(await runToEnd(), 'completed');
-    const maxMs = msOf(await page.getByTestId('summary-max').innerText());
-    const sessionId = await run.sessionId();
-    await expectAttribute(page.getByTestId('chart-latency'), 'data-top', { atLeast: maxMs * 0.99 });
+    const maxMs = msOf(await local.page.getByTestId('summary-max').innerText());
+    const sessionId = await local.run.sessionId();
+    await expectAttribute(local.page.getByTestId('chart-latency'), 'data-top', { atLeast: maxMs * 0.99 });
     // Replay draws what was drawn live.
-    await page.getByTestId('nav-sessions').click();
-    await page.locator(`[data-testid="session-row"][data-session="${sessionId}"]`).getByTestId('session-replay').click();
-    const replay = page.getByTestId('replay');
+    await local.page.getByTestId('nav-sessions').click();
+    await local.page.locator(`[data-testid="session-row"][data-session="${sessionId}"]`).getByTestId('session-replay').click();
+    const replay = local.page.getByTestId('replay');
     const duration = await expectAttribute(replay, 'data-duration', { atLeast: 1 });
-    await page.getByTestId('replay-seek').fill(duration);
-    await expectAttribute(page.getByTestId('chart-latency'), 'data-top', { atLeast: maxMs * 0.99 });
-    await run.open();
+    await local.page.getByTestId('replay-seek').fill(duration);
+    await expectAttribute(local.page.getByTestId('chart-latency'), 'data-top', { atLeast: maxMs * 0.99 });
+    await local.run.open();
   } finally {
     await slow.close();
   }
 });
 
 test('a sweep’s lines break at the pauses between its steps; the summary table fits 1280 px', async () => {
-  await run.fill({ client: 'This machine', target: `http://127.0.0.1:${server.port}`, model: 'closed', connections: '1', durationS: '2', warmupS: '0', sweep: '1, 2, 3, 4', pauseS: '2' });
+  await local.run.fill({ client: 'This machine', target: `http://127.0.0.1:${local.server.port}`, model: 'closed', connections: '1', durationS: '2', warmupS: '0', sweep: '1, 2, 3, 4', pauseS: '2' });
   assert.equal(await runToEnd(60_000), 'completed');
-  await run.waitForChartPoints('rps', 8);
-  assert.equal((await run.chartDrawn('cpu')).breaks, 3, 'one break between each two of the 4 steps');
-  assert.deepEqual(await run.layoutProblems(), []);
-  assert.deepEqual(await opened.cspViolations(), []);
+  await local.run.waitForChartPoints('rps', 8);
+  assert.equal((await local.run.chartDrawn('cpu')).breaks, 3, 'one break between each two of the 4 steps');
+  assert.deepEqual(await local.run.layoutProblems(), []);
+  assert.deepEqual(await local.opened.cspViolations(), []);
 });

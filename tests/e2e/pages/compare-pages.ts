@@ -3,6 +3,8 @@
 // download); both check their tables fit a 1280-pixel window.
 
 import type { Download, Locator, Page } from 'playwright-core';
+import { openWebApp, type OpenWebApp, type OpenWebAppOptions } from '../../support/open-web-app.ts';
+import { createSeeder, type Seeder } from '../../support/session-seed.ts';
 import { ExportMenu } from './export-menu.ts';
 import { NavPage } from './nav-page.ts';
 import { tableLayoutProblems } from './table-layout.ts';
@@ -33,6 +35,21 @@ export class SessionsLibrary extends NavPage {
 
   async search(text: string): Promise<void> {
     await this.page.getByTestId('sessions-search').fill(text);
+  }
+
+  /**
+   * Compares the sessions named (ticking each; unticking the rest of `among`, the names ticked
+   * before) and waits for the comparison.
+   */
+  async compare(names: readonly string[], among: readonly string[] = names): Promise<void> {
+    for (const name of among) await this.row(name).getByTestId('session-select').setChecked(names.includes(name));
+    await this.compareTicked();
+  }
+
+  /** Compares the sessions ticked and waits for the comparison. */
+  async compareTicked(): Promise<void> {
+    await this.page.getByTestId('sessions-compare').click();
+    await this.page.getByTestId('comparison').waitFor();
   }
 
   /** Opens the row's ⋯ menu (the row's lesser actions live there), unless it is open already. */
@@ -84,6 +101,17 @@ export class SessionsLibrary extends NavPage {
     }
     return problems;
   }
+}
+
+/**
+ * An e2e suite's start on the Sessions library: the app opened on a store seeded with sessions
+ * (tests/support/session-seed.ts), the library open. The caller closes `opened`.
+ */
+export async function openSeededLibrary(seed: (seeder: Seeder) => void, options: Omit<OpenWebAppOptions, 'seed'> = {}): Promise<{ opened: OpenWebApp; page: Page; library: SessionsLibrary }> {
+  const opened = await openWebApp({ ...options, seed: (db) => seed(createSeeder(db)) });
+  const library = new SessionsLibrary(opened.page);
+  await library.open();
+  return { opened, page: opened.page, library };
 }
 
 export class ComparePage extends NavPage {

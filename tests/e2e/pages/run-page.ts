@@ -2,7 +2,11 @@
 // what the page shows (field errors, status, summary rows, chart progress); selectors live here.
 
 import type { Locator, Page } from 'playwright-core';
+import { after, before } from 'node:test';
+import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
 import { expectAttribute } from '../../support/browser.ts';
+import { openWebApp, type OpenWebApp, type OpenWebAppOptions } from '../../support/open-web-app.ts';
+import { HostsPage } from './hosts-page.ts';
 import { NavPage } from './nav-page.ts';
 import { tableLayoutProblems } from './table-layout.ts';
 
@@ -146,4 +150,45 @@ export class RunPage extends NavPage {
         return count;
       }, hex);
   }
+}
+
+/**
+ * An e2e suite's start on the Run page with "This machine" as a host and a local test server
+ * (agent/agent-harness.ts) to load: opened before the file's tests, both closed after them. Call it at
+ * the file's top level and read its fields inside the tests.
+ */
+export function runPageOnThisMachine(options: OpenWebAppOptions = {}): { readonly opened: OpenWebApp; readonly page: Page; readonly server: TestServer; readonly run: RunPage } {
+  let started: { opened: OpenWebApp; server: TestServer; run: RunPage } | undefined;
+  let server: TestServer | undefined;
+  let opened: OpenWebApp | undefined;
+  before(async () => {
+    server = await startTestServer();
+    opened = await openWebApp(options);
+    await new HostsPage(opened.page).addLocal();
+    const run = new RunPage(opened.page);
+    await run.open();
+    started = { opened, server, run };
+  });
+  after(async () => {
+    await opened?.close();
+    await server?.close();
+  });
+  const ready = () => {
+    if (!started) throw new Error('the Run page is read before it was opened');
+    return started;
+  };
+  return {
+    get opened() {
+      return ready().opened;
+    },
+    get page() {
+      return ready().opened.page;
+    },
+    get server() {
+      return ready().server;
+    },
+    get run() {
+      return ready().run;
+    },
+  };
 }
