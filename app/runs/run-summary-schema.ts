@@ -79,6 +79,23 @@ export type Steadiness = z.infer<typeof Steadiness>;
 export const ServerMemory = z.object({ minBytes: z.number(), maxBytes: z.number(), endBytes: z.number() });
 export type ServerMemory = z.infer<typeof ServerMemory>;
 
+/**
+ * Why the server ran as it did, over the measured window (server-runtime.ts): medians of the per-second
+ * readings, the highest thread count, and the TCP trouble added up. Each figure null when no second read it.
+ */
+export const ServerRuntime = z.object({
+  /** Seconds with a server reading the figures come from. */
+  seconds: z.number(),
+  threadsMax: z.number().nullable(),
+  busiestCoreMedian: z.number().nullable(),
+  runQueueMedian: z.number().nullable(),
+  voluntarySwitchesPerSMedian: z.number().nullable(),
+  involuntarySwitchesPerSMedian: z.number().nullable(),
+  tcpRetransmits: z.number().nullable(),
+  listenOverflows: z.number().nullable(),
+});
+export type ServerRuntime = z.infer<typeof ServerRuntime>;
+
 export const RunSummary = z.object({
   /** Seconds of the measured window (the last one may be partial); the drain is not in it. */
   seconds: z.number(),
@@ -117,6 +134,8 @@ export const RunSummary = z.object({
   phases: LatencyPhases.nullable().default(null),
   /** The server process's memory over the run (server-memory.ts); null when the server agent read none, absent in summaries stored before. */
   serverMemory: ServerMemory.nullable().optional(),
+  /** Why the server ran as it did (server-runtime.ts); null when the server agent read none, absent in summaries stored before. */
+  serverRuntime: ServerRuntime.nullable().optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

@@ -11,6 +11,7 @@ import { summarySecondOf, windowSecondOf, type RunSecond, type WindowSecond } fr
 import { SummaryAccumulator, type RunSummary } from './run-summary.ts';
 import { judgeSteadiness } from './steady-state.ts';
 import { ServerMemoryTally } from './server-memory.ts';
+import { ServerRuntimeTally } from './server-runtime.ts';
 
 /** What a run's summary depends on besides its seconds. */
 export interface SummaryRules {
@@ -147,6 +148,7 @@ export class RunTally {
   readonly #accumulator = new SummaryAccumulator();
   readonly #clients = new ClientWindows();
   readonly #memory = new ServerMemoryTally();
+  readonly #runtime = new ServerRuntimeTally();
   #counted = 0;
 
   constructor(rules: SummaryRules) {
@@ -164,12 +166,13 @@ export class RunTally {
     this.#counted++;
     this.#clients.add(second);
     this.#memory.add(second.second, second.serverMetrics);
+    this.#runtime.add(second.second, second.serverMetrics);
   }
 
   /** The summary so far (steadiness is judged only over the whole run: see `result`). */
   summary(): RunSummary | null {
     if (this.#counted === 0) return null;
-    return { ...this.#accumulator.summary(this.#rules.bucketsMs, { timeoutsInLatency: this.#rules.timeoutsInLatency }), serverMemory: this.#memory.result() };
+    return { ...this.#accumulator.summary(this.#rules.bucketsMs, { timeoutsInLatency: this.#rules.timeoutsInLatency }), serverMemory: this.#memory.result(), serverRuntime: this.#runtime.result() };
   }
 
   bottleneck(): Bottleneck | null {

@@ -322,6 +322,7 @@ function stepTables(comparison: Comparison): string {
       const memory = row.serverMemory;
       if (memory) notes.push(`<div class="meta" data-memory="${row.runId}">Server memory (RSS), ${escapeXml(name(row.session))}: ${formatBytes(memory.minBytes)} min, ${formatBytes(memory.maxBytes)} max, ${formatBytes(memory.endBytes)} at the end.</div>`);
     }
+    for (const row of step.rows) if (row.serverRuntime) notes.push(`<div class="meta" data-runtime="${row.runId}">Server, ${escapeXml(name(row.session))}: ${escapeXml(row.serverRuntime)}</div>`);
     for (const row of step.rows) if (row.bottleneck) notes.push(`<div class="meta" data-bottleneck="${row.bottleneck.verdict}">Bottleneck, ${escapeXml(name(row.session))}: ${escapeXml(bottleneckText(row.bottleneck))}</div>`);
     const tableHtml = table(['Session', ...comparison.columns.map((c) => c.label)], rows);
     parts.push(section(3, step.label, tableHtml, notes.join('')));

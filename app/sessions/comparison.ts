@@ -24,6 +24,7 @@ import { calibrationLineOf } from '../plans/calibration.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { ServerMemory, Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
 import { MEMORY_MISSING } from '../runs/server-memory.ts';
+import { describeServerRuntime } from '../runs/server-runtime.ts';
 import { importProvenanceOf, type ImportFigure } from './importers/imported-result.ts';
 import { importedFromText } from './importers/imported-session.ts';
 import { sessionRequestOf } from './comparison-endpoints.ts';
@@ -92,6 +93,8 @@ export const CompareRow = z.object({
   latency: z.string().optional(),
   /** The server process's memory (RSS) over the run: lowest, highest, last reading; null or absent: not read. */
   serverMemory: ServerMemory.nullable().optional(),
+  /** Why the server ran as it did, in words (app/runs/server-runtime.ts); absent: not read. */
+  serverRuntime: z.string().optional(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -428,6 +431,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
           bottleneck: run.bottleneck ?? null,
           status: run.status,
           serverMemory: run.summary?.serverMemory ?? null,
+          ...(run.summary?.serverRuntime ? { serverRuntime: describeServerRuntime(run.summary.serverRuntime) } : {}),
           ...(Object.keys(missing).length > 0 ? { missing } : {}),
           ...latency,
         };

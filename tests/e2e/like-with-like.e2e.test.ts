@@ -68,5 +68,7 @@ test('Compare: Tomcat and Jetty are two configurations with their knobs; a faile
   assert.equal(rps[statuses.indexOf('failed')]!.best, false);
   // The server's memory over each run, under its step's table.
   assert.match(await page.getByTestId('compare-memory').first().innerText(), /^Server memory \(RSS\), .+: 80 MB min, 80 MB max, 80 MB at the end$/);
+  // And why it ran so: the seeded readings (24 threads, run queue 2, 1,500 waits and 40 preemptions a second).
+  assert.match(await page.getByTestId('compare-runtime').first().innerText(), /^Server, .+: threads up to 24 · run queue 2 · context switches\/s 1,500 waited, 40 preempted · 0 TCP retransmits \(medians per second over \d+ s\)$/);
   assert.deepEqual(await opened.cspViolations(), []);
 });

@@ -2,12 +2,14 @@
 // and then a ten times higher rate. Each second read on the server host carries each core's busy
 // share, the host's run queue, the server threads' context switches and the TCP retransmits, and
 // they move with the load: the higher step's server threads wait (voluntary switches) more often,
-// one wake-up per batch of requests. Replay draws the same figures from the stored seconds.
+// one wake-up per batch of requests. Replay draws the same figures from the stored seconds, and
+// Compare says each run's in one line.
 // Relations only: how many switches a request costs depends on the machine and how busy it is.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ReplayData } from '../../app/sessions/replay.ts';
+import type { Comparison } from '../../app/sessions/comparison.ts';
 import type { LivePoint, LiveRun } from '../../app/runs/runs.ts';
 import { median } from '../../app/common/median.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
@@ -59,5 +61,13 @@ describe("the server's runtime figures per second on the lab", { skip: labSkipRe
     assert.ok(low.length >= 2 && high.length >= 2, `seconds with switches: ${low.length}, ${high.length}`);
     t.diagnostic(`voluntary switches/s of the server's threads: median ${median(low)} at ${RATES[0]} req/s, ${median(high)} at ${RATES[1]} req/s`);
     assert.ok(median(high)! > median(low)!, `ten times the requests, more waits: ${median(low)} then ${median(high)}`);
+
+    // Compare (and the PDF, from the same rows) says it per run, in words.
+    const other = await lab.ok<LiveRun>('runs.start', { clientHostId: lab.clientId, serverHostId: lab.serverId, profile: { target, request: { path: '/hello' }, load: { model: 'closed', connections: 2, durationS: 2 } } });
+    assert.equal((await lab.services.runs.finished(other.sessionId)).status, 'completed');
+    const comparison = await lab.ok<Comparison>('compare.open', { sessionIds: [started.sessionId, other.sessionId] });
+    const lines = comparison.steps.flatMap((step) => step.rows).map((row) => row.serverRuntime ?? '');
+    assert.equal(lines.length, 3);
+    for (const line of lines) assert.match(line, /^threads up to \d+ · busiest core \d+ % · run queue \d+ · context switches\/s [\d,]+ waited, [\d,]+ preempted · [\d,]+ TCP retransmits · accept queue full \d+ times \(medians per second over \d+ s\)$/);
   });
 });

@@ -11,6 +11,7 @@ import type { RunSecond } from '../../../app/runs/run-second.ts';
 import { clientCountOf, mergedBySecond } from '../../../app/runs/merge-seconds.ts';
 import { durationOf } from '../../../app/runs/run-second.ts';
 import { storedServerMemory } from '../../../app/runs/server-memory.ts';
+import { serverRuntimeOf } from '../../../app/runs/server-runtime.ts';
 import { clientVerdictsOf, runWindow, summarizeRun, summaryRulesOf, windowBottleneck } from '../../../app/runs/summarize-run.ts';
 import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
 import type { ClientVerdict } from '../../../app/runs/runs.ts';
@@ -74,6 +75,8 @@ export class ComparisonReader {
       // A summary stored before the server's memory was kept: from the measured seconds' readings; none says why.
       const memory = summary ? storedServerMemory(summary, () => measured) : null;
       if (summary && summary.serverMemory === undefined) summary = { ...summary, serverMemory: typeof memory === 'string' ? null : memory };
+      // Likewise the server's runtime line, from the same readings.
+      if (summary && summary.serverRuntime === undefined) summary = { ...summary, serverRuntime: serverRuntimeOf(measured) };
       return {
         runId: run.id,
         ordinal: run.ordinal,

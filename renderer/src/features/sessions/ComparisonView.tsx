@@ -262,6 +262,13 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
               </p>
             ) : null,
           )}
+          {s.rows.map((row) =>
+            row.serverRuntime ? (
+              <p key={row.runId} className="hint" data-testid="compare-runtime" data-session={comparison.sessions[row.session]?.id}>
+                Server, {name(row.session)}: {row.serverRuntime}
+              </p>
+            ) : null,
+          )}
           <BottleneckBanner steps={s.rows.map((row) => ({ label: name(row.session), bottleneck: row.bottleneck }))} labelled />
         </div>
       ))}

@@ -1,0 +1,69 @@
+// Why the server ran as it did, over a run: its per-second runtime readings (the busiest core, the
+// host's run queue, the server threads' voluntary and involuntary context switches, the thread count,
+// TCP retransmits and a full accept queue) reduced to one line a comparison can set side by side —
+// medians of the rates (one slow second does not make a run), the highest thread count (a pool that
+// grew under load), and the TCP trouble added up. Null when no second carried a reading.
+
+import type { SecondServerMetrics } from './agent-protocol.ts';
+import { medianOrNull } from '../common/median.ts';
+import type { ServerRuntime } from './run-summary-schema.ts';
+
+type Reading = Readonly<SecondServerMetrics>;
+
+/** A reading's figure when it is a finite number; readings of older Benchlab lack the newer ones. */
+function figure(reading: Reading, key: keyof SecondServerMetrics): number | null {
+  const value = reading[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export class ServerRuntimeTally {
+  /** The readings by second: several clients' seconds of one index carry the same one, counted once. */
+  readonly #bySecond = new Map<number, Reading>();
+
+  add(second: number, serverMetrics: Reading | null): void {
+    if (serverMetrics && !this.#bySecond.has(second)) this.#bySecond.set(second, serverMetrics);
+  }
+
+  result(): ServerRuntime | null {
+    const readings = [...this.#bySecond.values()];
+    if (readings.length === 0) return null;
+    const values = (key: keyof SecondServerMetrics) => readings.map((reading) => figure(reading, key)).filter((value): value is number => value !== null);
+    const medianOf = (key: keyof SecondServerMetrics) => medianOrNull(values(key));
+    const sumOf = (key: keyof SecondServerMetrics) => {
+      const read = values(key);
+      return read.length === 0 ? null : read.reduce((sum, value) => sum + value, 0);
+    };
+    const threads = values('processThreads');
+    return {
+      seconds: readings.length,
+      threadsMax: threads.length === 0 ? null : Math.max(...threads),
+      busiestCoreMedian: medianOf('busiestCoreCpu'),
+      runQueueMedian: medianOf('runQueue'),
+      voluntarySwitchesPerSMedian: medianOf('processVoluntarySwitchesPerS'),
+      involuntarySwitchesPerSMedian: medianOf('processInvoluntarySwitchesPerS'),
+      tcpRetransmits: sumOf('tcpRetransmits'),
+      listenOverflows: sumOf('listenOverflows'),
+    };
+  }
+}
+
+/** The runtime line from a run's stored seconds (warm-up left out), for a summary stored before it was kept. */
+export function serverRuntimeOf(seconds: Iterable<{ second: number; phase: string; serverMetrics: Reading | null }>): ServerRuntime | null {
+  const tally = new ServerRuntimeTally();
+  for (const second of seconds) if (second.phase !== 'warmup') tally.add(second.second, second.serverMetrics);
+  return tally.result();
+}
+
+/** "threads ≤ 24 · busiest core 97 % · run queue 2 · switches/s 1,500 waited, 40 preempted · retransmits 0 · accept queue full 0". */
+export function describeServerRuntime(runtime: ServerRuntime): string {
+  const count = (value: number) => Math.round(value).toLocaleString('en-US');
+  const parts = [
+    runtime.threadsMax === null ? null : `threads up to ${count(runtime.threadsMax)}`,
+    runtime.busiestCoreMedian === null ? null : `busiest core ${Math.round(runtime.busiestCoreMedian * 100)} %`,
+    runtime.runQueueMedian === null ? null : `run queue ${count(runtime.runQueueMedian)}`,
+    runtime.voluntarySwitchesPerSMedian === null ? null : `context switches/s ${count(runtime.voluntarySwitchesPerSMedian)} waited, ${count(runtime.involuntarySwitchesPerSMedian ?? 0)} preempted`,
+    runtime.tcpRetransmits === null ? null : `${count(runtime.tcpRetransmits)} TCP retransmits`,
+    runtime.listenOverflows === null ? null : `accept queue full ${count(runtime.listenOverflows)} times`,
+  ].filter((part): part is string => part !== null);
+  return `${parts.join(' · ')} (medians per second over ${runtime.seconds} s)`;
+}
