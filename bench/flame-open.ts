@@ -5,7 +5,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { diffProfiles } from '../app/profiles/flame-diff.ts';
-import { layoutFlame, parseFolded, topFrames } from '../app/profiles/flame-graph.ts';
+import { layoutFlame, flameTree, topFrames } from '../app/profiles/flame-graph.ts';
 
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -50,13 +50,13 @@ export function benchFlameOpen(rounds = 5) {
   let samples = 0;
   for (let round = 0; round < rounds; round++) {
     let started = performance.now();
-    const tree = parseFolded(folded);
+    const tree = flameTree(folded);
     rects = layoutFlame(tree.root, [], 1 / 1200).length;
     topFrames(tree, 15);
     samples = tree.samples;
     open.push(performance.now() - started);
     started = performance.now();
-    const diffed = diffProfiles(tree, parseFolded(other));
+    const diffed = diffProfiles(tree, flameTree(other));
     layoutFlame(diffed.root, [], 1 / 1200);
     diff.push(performance.now() - started);
   }

@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { biggestChanges, deltaColor, deltaText, diffProfiles, frameChanges } from './flame-diff.ts';
-import { profileFile, speedscopeOf } from './flame-export.ts';
-import { foldedOf, frameTotals, layoutDepth, layoutFlame, nodeAt, parseFolded, parseFoldedLine, searchFrames, shareText, topFrames } from './flame-graph.ts';
+import { flameTree as parseFolded, foldedOf, frameTotals, layoutDepth, layoutFlame, nodeAt, searchFrames, shareText, topFrames } from './flame-graph.ts';
 import { fitLabel, flameSvg } from './flame-svg.ts';
 
 const FOLDED = ['main;serve;parse 30', 'main;serve;handle;query 50', 'main;serve;handle 10', 'main;gc 10', ''].join('\n');
 
-test('folded lines: the count is the last word, frames may hold spaces, other lines are skipped and counted', () => {
-  assert.deepEqual(parseFoldedLine('a;b c;d 12'), { frames: ['a', 'b c', 'd'], count: 12 });
-  assert.equal(parseFoldedLine('a;b'), null);
-  assert.equal(parseFoldedLine('a;b x'), null);
-  assert.equal(parseFoldedLine('# comment 3'), null);
+test('the same stack on several lines adds up; lines that are no stack are left out', () => {
   const tree = parseFolded('a;b 2\nnot a line\n\na;b 3\n');
   assert.equal(tree.samples, 5);
-  assert.equal(tree.skipped, 1);
-  assert.equal(nodeAt(tree.root, ['a', 'b'])!.self, 5, 'the same stack on two lines adds up');
+  assert.equal(nodeAt(tree.root, ['a', 'b'])!.self, 5);
 });
 
 test('the tree holds each frame self and total, children sorted, totals adding up', () => {
@@ -131,20 +125,6 @@ test('the differential says where the time went up and down, and keeps frames of
   assert.match(deltaColor(0.2), /^hsl\(0, 85%/);
   assert.match(deltaColor(-0.2), /^hsl\(220, 85%/);
   assert.notEqual(deltaColor(0.01), deltaColor(0.04), 'small changes are told apart');
-});
-
-test('exports: folded text as written, and a speedscope file whose samples and weights rebuild the stacks', () => {
-  const file = speedscopeOf(FOLDED, 'node-express c=64');
-  assert.equal(file.profiles[0]!.type, 'sampled');
-  assert.equal(file.profiles[0]!.endValue, 100);
-  const rebuilt = file.profiles[0]!.samples.map((sample, i) => `${sample.map((at) => file.shared.frames[at]!.name).join(';')} ${file.profiles[0]!.weights[i]}`).join('\n');
-  assert.deepEqual(parseFolded(rebuilt).root, parseFolded(FOLDED).root);
-  assert.equal(new Set(file.shared.frames.map((f) => f.name)).size, file.shared.frames.length, 'each frame once');
-  const folded = profileFile('a;b 1', 'Run 1: node c=64', 'folded');
-  assert.deepEqual([folded.fileName, folded.content], ['run-1-node-c-64-profile.folded.txt', 'a;b 1\n']);
-  const json = profileFile(FOLDED, 'x', 'speedscope');
-  assert.equal(json.fileName, 'x-profile.speedscope.json');
-  assert.equal(JSON.parse(json.content).exporter, 'Benchlab');
 });
 
 test('the SVG picture: one bar per frame wide enough, labels cut to fit, deep stacks cut with a note', () => {

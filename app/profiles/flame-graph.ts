@@ -2,7 +2,9 @@
 // stack, root first) read into a tree with each frame's self and total samples, the frames that
 // took the most time on their own, a search that names the matching frames and their share of
 // the samples, and the rectangles of the picture (x and width as fractions of the shown frame).
-// Pure, so the UI, the PDF and the exports draw the same graph from the same text.
+// Pure, so the UI and the PDF draw the same graph from the same text.
+
+import { parseFolded } from './profiles.ts';
 
 export interface FlameNode {
   name: string;
@@ -18,8 +20,6 @@ export interface FlameTree {
   root: FlameNode;
   /** All samples of the profile (the root's total). */
   samples: number;
-  /** Lines that were not "stack count" (kept out, counted so a reader can say so). */
-  skipped: number;
 }
 
 export const ROOT_NAME = 'all';
@@ -40,45 +40,24 @@ function finish(node: Building): FlameNode {
   return { name: node.name, self: node.self, total: node.total, children };
 }
 
-/** Splits one folded line into its frames and count; null for a line that is not one. */
-export function parseFoldedLine(line: string): { frames: string[]; count: number } | null {
-  const trimmed = line.trim();
-  if (trimmed === '' || trimmed.startsWith('#')) return null;
-  // The count is the last word: a frame may hold spaces ("java.lang.Thread.run ()" or "[unknown] x").
-  const space = trimmed.lastIndexOf(' ');
-  if (space <= 0) return null;
-  const countText = trimmed.slice(space + 1);
-  if (!/^\d+$/.test(countText)) return null;
-  const count = Number(countText);
-  const frames = trimmed.slice(0, space).trimEnd().split(';').filter((frame) => frame !== '');
-  if (frames.length === 0 || count === 0) return null;
-  return { frames, count };
-}
-
-/** Reads folded stacks into a tree. The same stack on several lines adds up. */
-export function parseFolded(text: string): FlameTree {
+/** Reads folded stacks (profiles.ts reads the lines) into a tree. The same stack on several lines adds up. */
+export function flameTree(text: string): FlameTree {
   const root = building(ROOT_NAME);
-  let skipped = 0;
-  for (const line of text.split('\n')) {
-    const parsed = parseFoldedLine(line);
-    if (!parsed) {
-      if (line.trim() !== '' && !line.trim().startsWith('#')) skipped++;
-      continue;
-    }
-    root.total += parsed.count;
+  for (const stack of parseFolded(text)) {
+    root.total += stack.count;
     let node = root;
-    for (const frame of parsed.frames) {
+    for (const frame of stack.frames) {
       let child = node.children.get(frame);
       if (!child) {
         child = building(frame);
         node.children.set(frame, child);
       }
-      child.total += parsed.count;
+      child.total += stack.count;
       node = child;
     }
-    node.self += parsed.count;
+    node.self += stack.count;
   }
-  return { root: finish(root), samples: root.total, skipped };
+  return { root: finish(root), samples: root.total };
 }
 
 /** Writes a tree back as folded stacks (one line per stack with self samples), sorted, so equal profiles give equal text. */

@@ -37,11 +37,11 @@ test('the report chapter: per configuration its busiest run top frames and flame
     return folded[runId] ?? null;
   });
   assert.deepEqual(read, [12, 21], 'the busiest captured run of each configuration, read once');
-  const sync = html.slice(html.indexOf('<h3>sync</h3>'), html.indexOf('<h3>async</h3>'));
+  const sync = html.slice(html.indexOf('<h3>A · sync</h3>'), html.indexOf('<h3>B · async</h3>'));
   assert.match(sync, /Step c=100, 400 samples \(v8\); the busiest of its 2 profiled runs/);
   assert.match(sync, /<td class="frame">readSync<\/td><td>75\.0 %<\/td>/);
   assert.match(sync, /<svg [^>]*class="flame"/);
-  assert.match(html, /<h3>apache<\/h3>\s*<div class="meta">No profile: perf is not installed: apt install linux-perf\.<\/div>/);
+  assert.match(html, /<h3>C · apache<\/h3>\s*<div class="meta">No profile: perf is not installed: apt install linux-perf\.<\/div>/);
   assert.equal(profilesReportHtml(comparison(), [], () => null), '', 'sessions from before profiles add no chapter');
 });
 

@@ -4,18 +4,13 @@
 // named with the reason. HTML for the report page, which inserts it as it is.
 
 import type { Comparison } from '../sessions/comparison.ts';
-import { parseFolded, shareText, topFrames } from './flame-graph.ts';
+import { letterOf } from '../sessions/comparison-headline.ts';
+import { flameTree, shareText, topFrames } from './flame-graph.ts';
 import { flameSvg } from './flame-svg.ts';
+import type { ProfileEntry } from './profiles.ts';
 
 /** What the chapter needs of a run's profile entry (profiles.list's shape). */
-export interface ReportProfileEntry {
-  runId: number;
-  sessionId: number;
-  status: 'captured' | 'missing' | 'off';
-  reason: string | null;
-  tool: string | null;
-  samples: number | null;
-}
+export type ReportProfileEntry = Pick<ProfileEntry, 'runId' | 'sessionId' | 'status' | 'reason' | 'tool' | 'samples'>;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -44,12 +39,12 @@ export function profilesReportHtml(comparison: Comparison, entries: readonly Rep
   const steps = stepOfRun(comparison);
   const groups = comparison.repeats.length > 0 ? comparison.repeats : comparison.sessions.map((session, i) => ({ label: session.name, sessions: [i] }));
   const parts: string[] = [];
-  for (const group of groups) {
+  for (const [g, group] of groups.entries()) {
     const ids = new Set(group.sessions.map((index) => comparison.sessions[index]?.id));
     const own = entries.filter((entry) => ids.has(entry.sessionId));
     const captured = own.filter((entry) => entry.status === 'captured').sort((a, b) => (b.samples ?? 0) - (a.samples ?? 0));
     const folded = captured.length > 0 ? foldedOf(captured[0]!.runId) : null;
-    parts.push(`<div class="profile-config"><h3>${escapeHtml(group.label)}</h3>`);
+    parts.push(`<div class="profile-config"><h3>${letterOf(g)} · ${escapeHtml(group.label)}</h3>`);
     if (folded === null) {
       const why = own.find((entry) => entry.status !== 'captured');
       const reason = why ? (why.status === 'off' ? 'profiling was off' : (why.reason ?? 'not captured')) : 'no profile recorded';
@@ -57,7 +52,7 @@ export function profilesReportHtml(comparison: Comparison, entries: readonly Rep
       continue;
     }
     const chosen = captured[0]!;
-    const tree = parseFolded(folded);
+    const tree = flameTree(folded);
     const rows = topFrames(tree, topCount)
       .map((frame) => `<tr><td class="frame">${escapeHtml(frame.name)}</td><td>${shareText(frame.selfShare)}</td><td>${shareText(frame.totalShare)}</td></tr>`)
       .join('');

@@ -3,6 +3,8 @@
 
 import { ApiError } from '../../../app/common/errors.ts';
 import { exportProfile } from '../../../app/profiles/profile-export.ts';
+import { profilesReportHtml } from '../../../app/profiles/profile-report.ts';
+import type { Comparison } from '../../../app/sessions/comparison.ts';
 import type { Profile, ProfileEntry, ProfileExportFile, ProfileExportFormat } from '../../../app/profiles/profiles.ts';
 import type { ProfileOutcome, ProfilesRepository } from './profiles-repository.ts';
 
@@ -28,6 +30,12 @@ export class ProfileService {
 
   export(runId: number, format: ProfileExportFormat): ProfileExportFile {
     return exportProfile(this.get(runId), format, `Benchlab run ${runId}`);
+  }
+
+  /** The printed comparison's chapter of the compared runs' profiles ('' when none has an entry). */
+  reportChapter(comparison: Comparison): string {
+    const entries = comparison.sessions.flatMap((session) => this.#repository.list(session.id));
+    return profilesReportHtml(comparison, entries, (runId) => this.#repository.get(runId)?.folded ?? null);
   }
 
   record(runId: number, outcome: ProfileOutcome): void {

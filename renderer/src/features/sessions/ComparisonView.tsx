@@ -16,6 +16,7 @@ import { Banner } from '../../common/Banner.tsx';
 import { seriesColor } from '../../common/chart-setup.ts';
 import { TableHead } from '../../common/TableHead.tsx';
 import { EndpointTable } from './EndpointTable.tsx';
+import { CompareProfiles } from '../profiles/CompareProfiles.tsx';
 
 type Verdict = Comparison['repeats'][number]['steps'][number]['rpsVsBaseline'];
 
@@ -336,6 +337,8 @@ export function ComparisonView({ comparison }: { comparison: Comparison }) {
           <OverlayChart id="distribution" title="Latency distribution" series={distribution} xTitle="percentile" yTitle="ms" xLog yLog xTick={percentileTick} showPoints />
         </div>
       </div>
+
+      <CompareProfiles comparison={comparison} />
 
       <h2>Hosts and system info</h2>
       <p className="hint">As each session recorded its hosts when it started, never what they are now.</p>

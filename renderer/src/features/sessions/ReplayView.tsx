@@ -10,6 +10,7 @@ import { stepMarkers } from '../runs/run-charts.ts';
 import { EngineLabel } from '../runs/EngineLabel.tsx';
 import { SessionDashboard } from '../runs/SessionDashboard.tsx';
 import { PointBuffer } from '../runs/use-live-run.ts';
+import { RunProfiles } from '../profiles/RunProfiles.tsx';
 
 function clockText(seconds: number): string {
   const s = Math.floor(seconds);
@@ -129,6 +130,7 @@ export function ReplayView({ sessionId, onClose, onRunAgain }: { sessionId: numb
             </p>
           )}
           <SessionDashboard sessionId={sessionId} steps={steps} clients={data.run.clients} bucketsMs={data.run.profile.bucketsMs} model={data.run.profile.load.model} buffer={buffer} version={version} markers={markers} noiseTestId="replay-noise" />
+          <RunProfiles sessionId={sessionId} />
         </>
       )}
     </div>
