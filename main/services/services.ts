@@ -193,7 +193,7 @@ export function createServices(options: ServiceOptions): Services {
     compare,
     rerun: new SessionRerun({ sessions, runs, library: compare, templates }),
     imports,
-    reports: new ReportExporter({ folder: join(options.dataDir, 'reports'), chapters: (comparison) => [...publishedReportChapters(comparison), profiles.reportChapter(comparison)] }),
+    reports: new ReportExporter({ folder: join(options.dataDir, 'reports'), chapters: async (comparison) => [...(await publishedReportChapters(comparison)), profiles.reportChapter(comparison)] }),
     exports: new SessionExports({ sessions, runs: new RunsRepository(db), samples, hosts }),
     snapshots,
     samples,
