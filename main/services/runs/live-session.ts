@@ -43,7 +43,7 @@ export class LiveSession {
   readonly clientsOnServerMachine: number[];
   /** The deployed server's pid, watched while the run loads it, and its words (null: no deployment, no watch). */
   readonly serverWatch: { pids: ServerPidWatch; label: string } | null;
-  links!: RunLinkWatch;
+  readonly links: RunLinkWatch;
   /** Resolves once the session has ended and its end is stored. */
   done: Promise<void> = Promise.resolve();
   /** The agent's time of the last measured second stored, for what a full store says was kept. */
@@ -57,7 +57,15 @@ export class LiveSession {
 
   constructor(
     options: LiveSessionOptions,
-    parts: { state: LiveRunState; points: PointStream; startedAtMs: number; clientsOnServerMachine: number[]; serverWatch: { pids: ServerPidWatch; label: string } | null },
+    parts: {
+      state: LiveRunState;
+      points: PointStream;
+      startedAtMs: number;
+      clientsOnServerMachine: number[];
+      serverWatch: { pids: ServerPidWatch; label: string } | null;
+      /** The session's link watch, told what to do with this session when a source goes silent or a client is lost. */
+      links: (session: LiveSession) => RunLinkWatch;
+    },
   ) {
     this.#options = options;
     this.state = parts.state;
@@ -65,6 +73,7 @@ export class LiveSession {
     this.startedAtMs = parts.startedAtMs;
     this.clientsOnServerMachine = parts.clientsOnServerMachine;
     this.serverWatch = parts.serverWatch;
+    this.links = parts.links(this);
   }
 
   get name(): string {

@@ -157,18 +157,19 @@ export class RunService {
         startedAtMs: now.getTime(),
         clientsOnServerMachine: clientsOnServerMachine(facts),
         serverWatch: args.deployment ? { pids: new ServerPidWatch(), label: `${args.deployment.templateId} · ${args.deployment.variant}` } : null,
+        links: (session) =>
+          new RunLinkWatch({
+            connections: this.#options.connections,
+            clients: clients.map((client) => ({ hostId: client.hostId, name: client.name })),
+            serverHostId: server?.id ?? null,
+            onSilence: (silentSince) => state.silence(silentSince),
+            onClientLost: (clientIndex, message) => {
+              this.#options.log.error('runs', `${name}: ${message}`);
+              session.loads.get(clientIndex)?.giveUp({ reason: 'link-lost', message });
+            },
+          }),
       },
     );
-    live.links = new RunLinkWatch({
-      connections: this.#options.connections,
-      clients: clients.map((client) => ({ hostId: client.hostId, name: client.name })),
-      serverHostId: server?.id ?? null,
-      onSilence: (silentSince) => state.silence(silentSince),
-      onClientLost: (clientIndex, message) => {
-        this.#options.log.error('runs', `${name}: ${message}`);
-        live.loads.get(clientIndex)?.giveUp({ reason: 'link-lost', message });
-      },
-    });
     this.#live?.points.close();
     this.#live = live;
     live.armCap(sessionCapSeconds(profile) + SESSION_CAP_MARGIN_S);
