@@ -179,6 +179,8 @@ export const LoadProfile = z
       .max(5, 'must have at most 5 boundaries')
       .refine((list) => list.every((value, i) => i === 0 || value > list[i - 1]!), 'must be in ascending order')
       .default([...DEFAULT_BUCKETS_MS]),
+    /** A CPU profile of the server process per step (absent: on, when the host has its runtime's tool; docs/profiles.md); false switches it off. */
+    profileServer: z.boolean({ error: 'must be true or false' }).optional(),
     /** Cut a step with a fixed request count after this long. */
     countStepCapS: seconds(MAX_STEP_SECONDS).default(DEFAULT_COUNT_STEP_CAP_S),
   })

@@ -18,6 +18,7 @@ import { builtInPresetsDir, loadBuiltInPresets, PresetCatalog } from './presets/
 import { PresetService } from './presets/preset-service.ts';
 import { ProfilesRepository } from './profiles/profiles-repository.ts';
 import { ProfileService } from './profiles/profile-service.ts';
+import { StepProfiler } from './profiles/step-profiler.ts';
 import { ChangesRepository } from './presets/changes-repository.ts';
 import { DraftsRepository } from './plans/drafts-repository.ts';
 import { WizardDraft } from './plans/wizard-draft.ts';
@@ -135,6 +136,7 @@ export function createServices(options: ServiceOptions): Services {
   const hostService = new HostService({ hosts, connections, snapshots, log });
   const hostFacts = new SessionSnapshots({ hosts, connections, changes, snapshots, sessions, log });
   const samples = new SamplesRepository(db);
+  const profiles = new ProfileService({ repository: new ProfilesRepository(db) });
   const runs = new RunService({
     bus,
     log,
@@ -148,12 +150,13 @@ export function createServices(options: ServiceOptions): Services {
     hostFacts,
     connectChecks,
     serverNow: (hostId) => templates.serverNow(hostId),
+    // BENCHLAB_PERF: the perf command on server hosts, for a perf outside their PATH.
+    profiler: new StepProfiler({ record: (runId, outcome) => profiles.record(runId, outcome), log, perfCommand: process.env.BENCHLAB_PERF || 'perf' }),
   });
   const compare = new ComparisonService({ db, sessions });
   const imports = new SessionImporter({ db, sessions, uploadsDir: join(options.dataDir, 'tmp', 'imports') });
   const drafts = new DraftsRepository(db);
   const estimates = new EstimateHistory({ bus, repository: new EstimatesRepository(db) });
-  const profiles = new ProfileService({ repository: new ProfilesRepository(db) });
   const requests = new RequestGate();
   let closing: Promise<void> | null = null;
   const plans = new PlanRunner({

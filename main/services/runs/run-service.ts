@@ -8,6 +8,7 @@
 // stops it so its last second is stored. What a dead Benchlab left (running rows, agents on hosts)
 // is run-recovery.ts's, run at construction and at each connect.
 
+import type { StepProfiler } from '../profiles/step-profiler.ts';
 import { ApiError } from '../../../app/common/errors.ts';
 import { describeCalibration, type RecordedCalibration } from '../../../app/plans/calibration.ts';
 import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
@@ -62,6 +63,8 @@ export interface RunServiceOptions {
   measureClock?: (transport: HostTransport, agent: AgentHost) => Promise<ClockOffset>;
   /** What Benchlab runs on the server host now, in words (said when the server changed under a run). */
   serverNow?: (hostId: number) => Promise<string>;
+  /** Takes each step's CPU profile of the server process (main/services/profiles/step-profiler.ts). */
+  profiler?: Pick<StepProfiler, 'begin'>;
 }
 
 export interface StartArgs {
@@ -98,7 +101,7 @@ export class RunService {
     this.#options = options;
     this.#owner = agentOwner(options.databaseFile);
     this.#preflight = new RunPreflight(options);
-    this.#steps = new StepRunner({ log: options.log, sessions: options.sessions, runs: options.runs, samples: options.samples, owner: this.#owner });
+    this.#steps = new StepRunner({ log: options.log, sessions: options.sessions, runs: options.runs, samples: options.samples, owner: this.#owner, profiler: options.profiler });
     recoverInterrupted(options);
     // A host that dropped may come back as another machine's image: prepare the agent anew.
     this.#unsubscribe = options.bus.subscribe('hosts.connection', (connection) => {

@@ -27,6 +27,7 @@ import type { LoadClient, Prepared } from './run-preflight.ts';
 import type { RunsRepository } from './runs-repository.ts';
 import type { SamplesRepository } from './samples-repository.ts';
 import { StepRecorder } from './step-recorder.ts';
+import type { StepProfiler } from '../profiles/step-profiler.ts';
 
 /** Beyond the profile's own caps, main/ ends the whole session this much later whatever happens. */
 export const SESSION_CAP_MARGIN_S = 30;
@@ -44,6 +45,8 @@ export interface StepRunnerOptions {
   samples: SamplesRepository;
   /** The pid-file prefix of this data dir's agents (run-recovery.ts). */
   owner: string;
+  /** Takes each step's CPU profile of the server process (main/services/profiles/step-profiler.ts). */
+  profiler?: Pick<StepProfiler, 'begin'> | undefined;
 }
 
 /** One step while it runs on its clients. */
@@ -138,6 +141,14 @@ export class StepRunner {
     // slowest to be ready: the lead grows with the clients' measured setup (app/runs/start-lead.ts).
     const startAtMs = several ? Date.now() + coordinatedStartLeadMs(context.clients.map((client) => client.clock?.readyMs)) : null;
     const run: StepRun = { step, runId, recorder, aligner: several ? new SecondAligner(context.clients.length) : null, startAtMs, lost: null };
+    // Its profile runs while the load does, and is handed over before the next step loads the server.
+    const serverProfile = await this.#options.profiler?.begin({
+      runId,
+      wanted: profile.profileServer !== false,
+      server: context.server ? { transport: context.server.transport, name: context.server.name } : null,
+      port: context.target.port,
+      label: `${live.name}, step ${step.index + 1}`,
+    });
     const ends = await Promise.all(
       context.clients.map((client) => {
         const config: LoadAgentConfig = {
@@ -156,6 +167,7 @@ export class StepRunner {
       }),
     );
     if (run.aligner) this.#chart(live, run, run.aligner.flush());
+    await serverProfile?.finish();
     // The step ended as its first lost client ended it, else as the first client that did not complete.
     const ender = run.lost?.client.index ?? Math.max(0, ends.findIndex((end) => end.reason !== 'completed'));
     const end = ends[ender]!;
