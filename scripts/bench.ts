@@ -14,6 +14,7 @@ import { benchNewConnections, cpuUsPerRequest, NEW_CONNECTION_GENERATORS } from 
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchScaleOut, SCALE_OUT_LOAD, SCALE_OUT_ROUNDS } from '../bench/scale-out.ts';
+import { benchProfileCost, PROFILE_COST_LOAD, PROFILE_COST_ROUNDS, PROFILE_SIZE_RUN_S } from '../bench/profile-cost.ts';
 import { benchSshConfigImport } from '../bench/ssh-config-import.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';
@@ -243,6 +244,23 @@ else {
     .join('; ');
   print(
     `One client against two (lab: nginx, 1 worker, on bl-server; closed model, ${SCALE_OUT_LOAD.connections} connections split by weight, ${SCALE_OUT_LOAD.durationS} s after ${SCALE_OUT_LOAD.warmupS} s warm-up, ${SCALE_OUT_ROUNDS} interleaved rounds)`,
+    figures,
+  );
+}
+
+const profileCost = await benchProfileCost();
+if (profileCost.skipped) console.log(`\nThe server's CPU profile, its cost: skipped (${profileCost.skipped})`);
+else {
+  const figures: Record<string, string> = {};
+  for (const row of profileCost.rows) {
+    figures[`${row.template} req/s`] = `on ${row.on.rps.toFixed(0)}, off ${row.off.rps.toFixed(0)}: on/off ${percentOf(row.on.rps, row.off.rps)} (goal >= 98 %; rounds ${row.rounds.map((round) => `${round.on.toFixed(0)}/${round.off.toFixed(0)}`).join(', ')})`;
+    figures[`${row.template} p99`] = `on ${msText(row.on.p99Us / 1000)}, off ${msText(row.off.p99Us / 1000)}: on/off ${percentOf(row.on.p99Us, row.off.p99Us)} (goal <= 102 %)`;
+    figures[`${row.template} ${PROFILE_SIZE_RUN_S} s stored`] = row.size
+      ? `${(row.size.bytes / 1024).toFixed(0)} KB (${row.size.tool}: ${row.size.samples.toLocaleString('en-US')} samples, ${row.size.stacks.toLocaleString('en-US')} stacks; goal <= 2048 KB)`
+      : 'no profile captured';
+  }
+  print(
+    `The server's CPU profile, its cost (lab: /hello, closed model, ${PROFILE_COST_LOAD.connections} connections, ${PROFILE_COST_LOAD.durationS} s after ${PROFILE_COST_LOAD.warmupS} s warm-up, ${PROFILE_COST_ROUNDS} interleaved rounds on/off; medians)`,
     figures,
   );
 }

@@ -151,7 +151,7 @@ export function createServices(options: ServiceOptions): Services {
     connectChecks,
     serverNow: (hostId) => templates.serverNow(hostId),
     // BENCHLAB_PERF: the perf command on server hosts, for a perf outside their PATH.
-    profiler: new StepProfiler({ record: (runId, outcome) => profiles.record(runId, outcome), log, perfCommand: process.env.BENCHLAB_PERF || 'perf' }),
+    profiler: new StepProfiler({ record: (runId, outcome) => profiles.record(runId, outcome), log, perfCommand: () => process.env.BENCHLAB_PERF || 'perf' }),
   });
   const compare = new ComparisonService({ db, sessions });
   const imports = new SessionImporter({ db, sessions, uploadsDir: join(options.dataDir, 'tmp', 'imports') });

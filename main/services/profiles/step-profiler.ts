@@ -38,8 +38,8 @@ export interface StepProfile {
 export interface StepProfilerOptions {
   record: (runId: number, outcome: ProfileOutcome) => void;
   log: Logger;
-  /** The perf command on server hosts (BENCHLAB_PERF: a perf outside PATH). */
-  perfCommand?: string;
+  /** The perf command on server hosts, asked at each step (BENCHLAB_PERF: a perf outside PATH). */
+  perfCommand?: () => string;
 }
 
 export class StepProfiler {
@@ -64,7 +64,7 @@ export class StepProfiler {
     let exe: string | null;
     let paths: { jcmd: string | null; jfr: string | null; perf: string | null };
     try {
-      const found = await transport.exec(discoveryCommand(request.port, this.#options.perfCommand ?? 'perf'), { timeoutMs: 15_000 });
+      const found = await transport.exec(discoveryCommand(request.port, this.#options.perfCommand?.() ?? 'perf'), { timeoutMs: 15_000 });
       const discovery = parseDiscovery(found.stdout);
       ({ pids, exe } = discovery);
       paths = discovery;
@@ -72,6 +72,10 @@ export class StepProfiler {
     } catch (error) {
       this.#missing(request, `could not look for the server's process on ${name}: ${messageOf(error)}`, null);
       return none;
+    }
+    // "This machine" serving from Benchlab's own process (a test's server): never signal or attach to ourselves.
+    if (transport.kind === 'local' && pids.includes(process.pid)) {
+      choice = { missing: `the server on port ${request.port} is Benchlab's own process: it is not profiled`, tool: null, runtime: choice.runtime };
     }
     if ('missing' in choice) {
       this.#record(request, { status: 'missing', reason: choice.missing, tool: choice.tool, runtime: choice.runtime });
@@ -89,9 +93,9 @@ export class StepProfiler {
     let stdout = '';
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => (started = resolve));
-    let process: HostProcess;
+    let capture: HostProcess;
     try {
-      process = await transport.start(command, {
+      capture = await transport.start(command, {
         onStdout: (chunk) => {
           stdout += chunk;
           if (stdout.includes('@started') || stdout.includes('@failed')) started();
@@ -102,11 +106,11 @@ export class StepProfiler {
       return none;
     }
     const startedAt = Date.now();
-    const ended = process.exited.then(() => started());
+    const ended = capture.exited.then(() => started());
     await Promise.race([running, sleep(START_WAIT_MS)]);
     void ended;
     if (!stdout.includes('@started')) {
-      process.kill();
+      capture.kill();
       const failed = foldCaptureOutput(stdout);
       this.#missing(request, 'failed' in failed && stdout.includes('@failed') ? `${tool} on ${name}: ${failed.failed}` : `${tool} did not start on ${name} in time`, choice);
       return none;
@@ -114,9 +118,9 @@ export class StepProfiler {
     return {
       finish: async () => {
         const durationMs = Date.now() - startedAt;
-        process.end();
-        const exited = await Promise.race([process.exited.then(() => true), sleep(FINISH_WAIT_MS).then(() => false)]);
-        if (!exited) process.kill();
+        capture.end();
+        const exited = await Promise.race([capture.exited.then(() => true), sleep(FINISH_WAIT_MS).then(() => false)]);
+        if (!exited) capture.kill();
         const result = foldCaptureOutput(stdout);
         if ('failed' in result) return this.#missing(request, `${tool} on ${name}: ${result.failed}`, choice);
         const { samples, stacks } = foldedCounts(result.folded);
