@@ -1,10 +1,13 @@
 // Lint, including the layering rules of docs/architecture.md: app/ is pure (no electron, react, node:* or
-// main/), renderer/ never reaches into main/ or Node, and only main/electron/ may import electron.
+// main/), renderer/ never reaches into main/ or Node, only main/electron/ may import electron, and the
+// capability folders of app/, main/services/ and renderer/src/features/ import one another one way only
+// (scripts/lint/capability-cycles.ts).
 
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
+import benchlab from './scripts/lint/capability-cycles.ts';
 
 const nodeBuiltins = [...builtinModules.filter((name) => !name.startsWith('_')), 'node:*'];
 
@@ -23,6 +26,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-empty-object-type': 'off',
     },
+  },
+  {
+    // No import cycle between capability folders: each capability can be read and changed from the bottom up.
+    files: ['app/**/*.ts', 'main/services/**/*.ts', 'renderer/src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { benchlab },
+    // Pending: main/services' runs and sessions import each other through run-service.ts, which is being split.
+    rules: { 'benchlab/no-capability-cycles': ['error', { pending: ['main/services: runs ↔ sessions'] }] },
   },
   {
     // Scripts a JVM template's script engine loads: their top-level functions are called from Java.
@@ -90,6 +101,23 @@ export default tseslint.config(
         noElectron,
         // Relative imports name no "main/" ('../../api/handlers.ts'): match the folder wherever it sits.
         { group: ['**/api/**', '**/web/**', '**/electron/**', '**/cli/**'], message: 'Services never import main/api, main/web, main/electron or main/cli: those call the services.' },
+      ]),
+    },
+  },
+  {
+    // The CLI is a front door: it reaches the back end through the contract (main/api's dispatcher, as
+    // `benchlab call` does) or the Services facade, main/services/services.ts, and no other module of
+    // main/services (docs/architecture.md, "The CLI"). Its tests may seed a store directly.
+    files: ['main/cli/**/*.ts'],
+    ignores: ['main/cli/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        noElectron,
+        {
+          group: ['**/services/**', '!**/services/services.ts'],
+          message: 'The CLI uses main/services only through services.ts (the Services object and the entry points it names), or the contract.',
+        },
+        { group: ['**/api/**', '!**/api/dispatch.ts', '!**/api/handlers.ts'], message: "The CLI reaches main/api only through the contract's dispatcher and handlers." },
       ]),
     },
   },

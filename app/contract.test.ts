@@ -17,6 +17,7 @@ import {
   type TransportCall,
 } from './contract.ts';
 import { isApiErrorShape } from './common/errors.ts';
+import { draftRequests } from './drafts/drafts-contract.ts';
 import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
 import { planEvents, planRequests } from './plans/plans-contract.ts';
 import { profileEvents, profileRequests } from './profiles/profiles-contract.ts';
@@ -185,6 +186,7 @@ describe('capability maps', () => {
     ['runs', runRequests, ['runs']],
     ['plans', planRequests, ['plans']],
     ['profiles', profileRequests, ['profiles']],
+    ['drafts', draftRequests, ['drafts']],
   ];
   const eventMaps: Array<[string, object, string[]]> = [
     ['hosts', hostEvents, ['hosts']],

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { NoArgs, request } from './common/contract-kit.ts';
 import type { ApiErrorShape } from './common/errors.ts';
 import { LogLine, logRequests } from './common/log-contract.ts';
+import { draftRequests } from './drafts/drafts-contract.ts';
 import { hostEvents, hostRequests } from './hosts/hosts-contract.ts';
 import { planEvents, planRequests } from './plans/plans-contract.ts';
 import { presetEvents, presetRequests } from './presets/presets-contract.ts';
@@ -47,6 +48,7 @@ export const requests = {
   ...runRequests,
   ...planRequests,
   ...profileRequests,
+  ...draftRequests,
 } as const;
 
 export { LOG_LEVELS, LogLine } from './common/log-contract.ts';

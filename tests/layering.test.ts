@@ -1,4 +1,5 @@
-// The layering of docs/architecture.md is enforced by lint: these cases prove the rules fire (and stay quiet).
+// The layering of docs/architecture.md is enforced by lint: these cases prove the rules fire (and stay quiet),
+// the import rules and the one against cycles between capability folders (scripts/lint/capability-cycles.ts).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -38,6 +39,12 @@ const forbidden: Array<[string, string]> = [
   ['renderer/src/features/plans/bad.ts', "import { CHARTS } from '../runs/RunPage';\nexport const x = CHARTS;\n"],
   ['renderer/src/common/bad.tsx', "import { HostsPage } from '../features/hosts/HostsPage.tsx';\nexport const x = HostsPage;\n"],
   ['renderer/src/main.tsx', "import { WizardPage } from './features/plans/WizardPage.tsx';\nexport const x = WizardPage;\n"],
+  // The CLI reaches the back end through the Services facade (services.ts) or the contract, nothing else of main/services.
+  ['main/cli/commands/bad.ts', "import { RunsRepository } from '../../services/runs/runs-repository.ts';\nexport const x = RunsRepository;\n"],
+  ['main/cli/bad.ts', "import type { HostService } from '../services/hosts/host-service.ts';\nexport type X = HostService;\n"],
+  ['main/cli/bad.ts', "import { defaultDataDir } from '../services/data-dir.ts';\nexport const x = defaultDataDir;\n"],
+  ['main/cli/commands/bad.ts', "import { createRunHandlers } from '../../api/runs-handlers.ts';\nexport const x = createRunHandlers;\n"],
+  ['main/cli/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
 ];
 
 for (const [file, code] of forbidden) {
@@ -61,6 +68,9 @@ const allowed: Array<[string, string]> = [
   ['main/services/runs/ok.test.ts', "import { createDispatcher } from '../../api/dispatch.ts';\nexport const x = createDispatcher;\n"],
   ['main/api/ok.ts', "import type { Services } from '../services/services.ts';\nexport type X = Services;\n"],
   ['main/web/ok.ts', "import { createServices } from '../services/services.ts';\nexport const x = createServices;\n"],
+  ['main/cli/commands/ok.ts', "import { createServices, loadStudies, type Services } from '../../services/services.ts';\nexport const x = [createServices, loadStudies];\nexport type X = Services;\n"],
+  ['main/cli/commands/ok.ts', "import { createDispatcher } from '../../api/dispatch.ts';\nimport { createHandlers } from '../../api/handlers.ts';\nexport const x = [createDispatcher, createHandlers];\n"],
+  ['main/cli/commands/ok.test.ts', "import { openDatabase } from '../../services/store/database.ts';\nexport const x = openDatabase;\n"],
   [
     'agent/ok.ts',
     "import * as hdr from 'hdr-histogram-js';\nimport { readFileSync } from 'node:fs';\nimport { encodeLine } from '../app/runs/agent-protocol.ts';\nexport const x = [hdr, readFileSync, encodeLine];\n",
@@ -74,5 +84,58 @@ const allowed: Array<[string, string]> = [
 for (const [file, code] of allowed) {
   test(`lint allows in ${file}: ${code.split('\n')[0]}`, async () => {
     assert.deepEqual(await restrictedImportErrors(file, code), []);
+  });
+}
+
+// Capability folders import one another one way only. Each case names the import already in the tree
+// that the new one would close a cycle with.
+async function cycleErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'benchlab/no-capability-cycles').map((m) => m.message);
+}
+
+const cycles: Array<[string, string, RegExp]> = [
+  // app/plans imports app/runs (plan.ts: the load profile).
+  ['app/runs/bad.ts', "import { PlanSpec } from '../plans/plan.ts';\nexport const x = PlanSpec;\n", /runs → plans here, and plans → runs \(app\/plans\//],
+  // A type alone is an import too; app/sessions imports app/runs.
+  ['app/runs/bad.ts', "import type { Session } from '../sessions/sessions.ts';\nexport type X = Session;\n", /sessions → runs/],
+  // A longer way back: the Templates page reads the wizard's draft (templates → plans), the wizard uses the Run page's parts (plans → runs).
+  ['renderer/src/features/runs/bad.ts', "import { useServerRoles } from '../templates/use-server-host.ts';\nexport const x = useServerRoles;\n", /runs → templates here, and templates → plans \(.*\), plans → runs \(/],
+  // common/ is a folder like the others: it never reaches back into a capability that uses it.
+  ['app/common/bad.ts', "import { LoadProfile } from '../runs/load-profile.ts';\nexport const x = LoadProfile;\n", /common → runs/],
+  ['app/runs/bad.ts', "export { PlanSpec } from '../plans/plan.ts';\n", /runs → plans/],
+  // main/services: runs imports hosts (the connections).
+  ['main/services/hosts/bad.ts', "import type { RunService } from '../runs/run-service.ts';\nexport type X = RunService;\n", /hosts → runs/],
+  // The renderer: the wizard (plans) uses the Run page's form parts (runs), so runs never imports plans.
+  ['renderer/src/features/runs/bad.ts', "import { useWizardDraft } from '../plans/use-wizard-draft.ts';\nexport const x = useWizardDraft;\n", /runs → plans/],
+  ['renderer/src/features/runs/bad.ts', "export const load = () => import('../plans/wizard-draft.ts');\n", /runs → plans/],
+  // The file's text counts, not its copy on disk: runs-contract.ts once imported sessions.ts.
+  ['app/runs/runs-contract.ts', "import { Session } from '../sessions/sessions.ts';\nexport const x = Session;\n", /runs → sessions/],
+];
+
+for (const [file, code, message] of cycles) {
+  test(`lint refuses a capability cycle in ${file}: ${code.split('\n')[0]}`, async () => {
+    const errors = await cycleErrors(file, code);
+    assert.equal(errors.length, 1, `expected one capability-cycle error for ${file}, got ${JSON.stringify(errors)}`);
+    assert.match(errors[0]!, message);
+  });
+}
+
+const oneWay: Array<[string, string]> = [
+  ['app/plans/ok.ts', "import { LoadProfile } from '../runs/load-profile.ts';\nimport { Session } from '../sessions/sessions.ts';\nexport const x = [LoadProfile, Session];\n"],
+  ['app/runs/ok.ts', "import { median } from '../common/median.ts';\nimport { HostId } from '../hosts/hosts.ts';\nexport const x = [median, HostId];\n"],
+  // Tests are exempt: a test may import any capability.
+  ['app/runs/ok.test.ts', "import { PlanSpec } from '../plans/plan.ts';\nexport const x = PlanSpec;\n"],
+  ['renderer/src/features/plans/ok.tsx', "import { ProfileForm } from '../runs/ProfileForm.tsx';\nimport { useSavedDraft } from '../../common/use-saved-draft.ts';\nexport const x = [ProfileForm, useSavedDraft];\n"],
+  ['main/services/sessions/ok.ts', "import { HostsRepository } from '../hosts/hosts-repository.ts';\nexport const x = HostsRepository;\n"],
+  // The file's text counts: plan.ts without its imports of runs and sessions is no cycle either.
+  ['app/plans/plan.ts', "import { z } from 'zod';\nexport const x = z;\n"],
+  // Outside the capability folders (the composed contract, the front doors), nothing is a cycle.
+  ['app/contract.ts', "import { runRequests } from './runs/runs-contract.ts';\nexport const x = runRequests;\n"],
+];
+
+for (const [file, code] of oneWay) {
+  test(`lint allows one-way capability imports in ${file}: ${code.split('\n')[0]}`, async () => {
+    assert.deepEqual(await cycleErrors(file, code), []);
   });
 }

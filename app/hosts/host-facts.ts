@@ -6,7 +6,6 @@
 // runs from main/ (which owns I/O); the findings are data, rendered by one UI component.
 
 import { z } from 'zod';
-import { PresetKeyEffect } from '../presets/preset-effect.ts';
 import { SystemInfo } from './system-info.ts';
 
 export const FACTS_MARKER = '@@benchlab-facts@@';
@@ -38,6 +37,23 @@ export const HostReadings = z.object({
   listener: z.object({ pid: z.number().int(), command: z.string(), limits: z.object({ nofile: Limit, nproc: Limit }) }).nullable(),
 });
 export type HostReadings = z.infer<typeof HostReadings>;
+
+/**
+ * One key of a preset as it stood on the host after the apply: asked, in effect, and whether it
+ * took (made from the apply's verdicts in app/presets/preset-effect.ts).
+ */
+export const PresetKeyEffect = z.object({
+  preset: z.string(),
+  kind: z.enum(['sysctl', 'limit', 'network']),
+  key: z.string(),
+  asked: z.string(),
+  /** What the kernel reads back (a sysctl), a new login gets (a limit, "soft / hard") or tc reads back (a network setting); null when unread. */
+  inEffect: z.string().nullable(),
+  took: z.boolean(),
+  /** Why it did not take, when that can be told. */
+  reason: z.string().nullable(),
+});
+export type PresetKeyEffect = z.infer<typeof PresetKeyEffect>;
 
 /** One host of a session as it was at the session's start. `limits` are a fresh login's: the agent's. */
 export const HostFacts = SystemInfo.extend({

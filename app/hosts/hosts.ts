@@ -95,6 +95,9 @@ export const HostId = z.number({ error: 'must be a host id' }).int('must be a ho
 
 export const HOST_KINDS = ['ssh', 'local'] as const;
 
+/** The name of the one `local` host entry, which Benchlab adds itself. */
+export const LOCAL_HOST_NAME = 'This machine';
+
 export const Host = HostFields.extend({
   id: HostId,
   /** `local` is "This machine", driven without SSH. */

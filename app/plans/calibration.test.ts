@@ -5,25 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LoadProfile } from '../runs/load-profile.ts';
 import type { RunSummary } from '../runs/run-summary-schema.ts';
-import {
-  CALIBRATION_TIMEOUT_MS,
-  capacityOf,
-  capacityProfileProblem,
-  capacityStepRates,
-  CapacitySteps,
-  describeCalibration,
-  describeRamp,
-  judgeRampStep,
-  P99_FLOOR_MS,
-  probeProfile,
-  profileAtRates,
-  RAMP_FRACTIONS,
-  rampProfile,
-  rampRates,
-  recordedCalibrationOf,
-  type RampStep,
-  type RecordedCalibration,
-} from './calibration.ts';
+import { CALIBRATION_TIMEOUT_MS, capacityOf, capacityProfileProblem, capacityStepRates, CapacitySteps, judgeRampStep, P99_FLOOR_MS, probeProfile, profileAtRates, RAMP_FRACTIONS, rampProfile, rampRates } from './calibration.ts';
+import { describeCalibration, describeRamp, recordedCalibrationOf, type RampStep, type RecordedCalibration } from '../runs/calibration-record.ts';
 
 const profile = LoadProfile.parse({
   target: 'http://10.0.0.2:8080',

@@ -15,7 +15,7 @@ import { EngineChoice } from '../runs/engine-choice.ts';
 import { LoadProfile, RequestSpec } from '../runs/load-profile.ts';
 import { stableJson } from '../sessions/configuration-key.ts';
 import { Tags } from '../sessions/session-library.ts';
-import { SessionName } from '../sessions/sessions.ts';
+import { SessionName } from '../runs/session-identity.ts';
 import { TemplateId } from '../templates/templates-contract.ts';
 import { Port } from '../templates/templates.ts';
 import { MAX_PLAN_TARGETS, PlanSpec, PlanTarget, targetKey } from './plan.ts';

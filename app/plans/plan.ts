@@ -17,7 +17,7 @@ import { meanThinkMs } from '../runs/think-time.ts';
 import { PresetId } from '../presets/presets.ts';
 import { MAX_RUN_CLIENTS, RunClient } from '../runs/runs-contract.ts';
 import { Tags } from '../sessions/session-library.ts';
-import { SessionName } from '../sessions/sessions.ts';
+import { SessionName } from '../runs/session-identity.ts';
 import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
 import { Port } from '../templates/templates.ts';
 import { CapacitySteps, capacityProfileProblem, describeCapacityTimes, profileAtRates } from './calibration.ts';

@@ -2,23 +2,10 @@
 // becomes a row that took effect or did not (with the value live now and why), a stage that left
 // any row not taken carries a warning rather than a plain "done", and a session records the rows
 // (what was asked and what is in effect) so its figures are read against the host it really had.
+// A row's shape is a host fact (PresetKeyEffect, app/hosts/host-facts.ts): what is in effect on a host.
 
-import { z } from 'zod';
+import type { PresetKeyEffect } from '../hosts/host-facts.ts';
 import type { KeyVerdict } from './preset-verify.ts';
-
-/** One key of a preset as it stood after the apply: asked, in effect, and whether it took. */
-export const PresetKeyEffect = z.object({
-  preset: z.string(),
-  kind: z.enum(['sysctl', 'limit', 'network']),
-  key: z.string(),
-  asked: z.string(),
-  /** What the kernel reads back (a sysctl), a new login gets (a limit, "soft / hard") or tc reads back (a network setting); null when unread. */
-  inEffect: z.string().nullable(),
-  took: z.boolean(),
-  /** Why it did not take, when that can be told. */
-  reason: z.string().nullable(),
-});
-export type PresetKeyEffect = z.infer<typeof PresetKeyEffect>;
 
 /**
  * Whether a key is in effect for what Benchlab runs: an "applied" verdict; or a limit line that does

@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { request } from '../common/contract-kit.ts';
-import { SessionId } from '../sessions/sessions.ts';
+import { SessionId } from '../runs/session-identity.ts';
 import { Profile, ProfileEntry, ProfileExportFile, ProfileExportFormat } from './profiles.ts';
 
 const RunId = z.number().int().positive();

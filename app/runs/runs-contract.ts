@@ -10,10 +10,10 @@ import { EngineChoice } from './engine-choice.ts';
 import { LoadProfile } from './load-profile.ts';
 import { SessionHostFacts } from '../hosts/host-facts.ts';
 import { LivePoint, LivePoints, LiveRun, StoredRun } from './runs.ts';
-import { SessionId, SessionName } from '../sessions/sessions.ts';
+import { SessionId, SessionName } from './session-identity.ts';
 import { DatabaseFacts } from '../templates/template-database.ts';
 import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
-import { RecordedCalibration } from '../plans/calibration.ts';
+import { RecordedCalibration } from '../runs/calibration-record.ts';
 
 /**
  * Marks a session as run `index` of `of` repeats of one configuration: Compare groups sessions by

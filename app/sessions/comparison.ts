@@ -20,7 +20,7 @@ import { configurationKey, distinctKnobs, isCompleted, setupsOf, templateLabel }
 
 export { configurationKey, distinctKnobs, isCompleted, knobsText } from './configuration-key.ts';
 import { describeDatabase, recordedDatabaseOf } from '../templates/recorded-database.ts';
-import { calibrationLineOf } from '../plans/calibration.ts';
+import { calibrationLineOf } from '../runs/calibration-record.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { ServerMemory, Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
 import { MEMORY_MISSING } from '../runs/server-memory.ts';

@@ -11,7 +11,8 @@ import { Comparison, MAX_COMPARED } from './comparison.ts';
 import { ReplayData } from './replay.ts';
 import { LibraryEntry, Notes, Tags } from './session-library.ts';
 import { LiveRun } from '../runs/runs.ts';
-import { Session, SessionId, SessionName, SessionSummary } from './sessions.ts';
+import { SessionId, SessionName } from '../runs/session-identity.ts';
+import { Session, SessionSummary } from './sessions.ts';
 import { IMPORT_CHUNK_BYTES, IMPORT_FORMATS } from './importers/index.ts';
 
 export const CompareSelection = z

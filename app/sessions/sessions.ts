@@ -1,19 +1,10 @@
 // The session model as the UI sees it: a named experiment with its hosts, config and status.
 
 import { z } from 'zod';
-import { hasControlCharacters } from '../common/text.ts';
+import { SessionId } from '../runs/session-identity.ts';
 
 export const SESSION_STATUSES = ['draft', 'running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
-
-export const SessionId = z.number({ error: 'must be a session id' }).int('must be a session id').positive('must be a session id');
-
-export const SessionName = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(200, 'must be at most 200 characters')
-  .refine((text) => !hasControlCharacters(text), 'must not contain line breaks or control characters');
 
 export const SessionSummary = z.object({
   id: SessionId,

@@ -4,6 +4,7 @@
 import type { logRequests } from '../../app/common/log-contract.ts';
 import type { appRequests, requests } from '../../app/contract.ts';
 import type { Services } from '../services/services.ts';
+import { createDraftHandlers } from './drafts-handlers.ts';
 import type { HandlersFor } from './handler-kit.ts';
 import { createHostHandlers } from './hosts-handlers.ts';
 import { createPlanHandlers } from './plans-handlers.ts';
@@ -30,5 +31,6 @@ export function createHandlers(services: Services): Handlers {
     ...createRunHandlers(services),
     ...createPlanHandlers(services),
     ...createProfileHandlers(services),
+    ...createDraftHandlers(services.formDrafts),
   };
 }

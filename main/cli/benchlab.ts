@@ -2,8 +2,7 @@
 // the app. Global options may come before the command (or after it: each command accepts them);
 // the command parses the rest strictly. `benchlab --help` lists the commands.
 
-import { defaultDataDir } from '../services/data-dir.ts';
-import { appVersion } from '../services/version.ts';
+import { appVersion, defaultDataDir } from '../services/services.ts';
 import { EXIT, invokeCommand, optionErrorMessage, type CliIo } from './cli-kit.ts';
 import { COMMANDS } from './commands/index.ts';
 import { messageOf } from '../../app/common/errors.ts';

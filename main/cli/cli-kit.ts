@@ -5,8 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ApiError, type ApiErrorCode, messageOf } from '../../app/common/errors.ts';
-import { createServices, type Services } from '../services/services.ts';
-import { appVersion } from '../services/version.ts';
+import { appVersion, createServices, type Services } from '../services/services.ts';
 
 /** Process exit codes, as CI scripts read them: 0 all good, 1 something failed, 2 bad input, 130 Ctrl-C. */
 export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;

@@ -8,10 +8,9 @@ import { userInfo } from 'node:os';
 import { parseArgs as parseRequestArgs } from '../../app/contract.ts';
 import { ApiError } from '../../app/common/errors.ts';
 import type { ConnectSecrets } from '../../app/hosts/connections.ts';
-import type { Host } from '../../app/hosts/hosts.ts';
+import { LOCAL_HOST_NAME, type Host } from '../../app/hosts/hosts.ts';
 import { loginRefProblem, parseLogin } from '../../app/hosts/host-ref.ts';
 import { candidateHostInput } from '../../app/hosts/ssh-config.ts';
-import { LOCAL_HOST_NAME } from '../services/hosts/host-service.ts';
 import type { Services } from '../services/services.ts';
 import type { CommandContext } from './cli-kit.ts';
 

@@ -1,5 +1,7 @@
 // The back end's services, created once per process and shared by whichever front door hosts them
-// (Electron, web mode, CLI).
+// (Electron, web mode, CLI). This module is the facade the CLI uses (docs/architecture.md, "The
+// CLI"): the Services object, and the few entry points named at the end of the file for what it
+// does before any service is open (where the data lives, the version, reading a plan file).
 
 import { join } from 'node:path';
 import type { AppInfo, TransportKind } from '../../app/contract.ts';
@@ -20,8 +22,8 @@ import { ProfilesRepository } from './profiles/profiles-repository.ts';
 import { ProfileService } from './profiles/profile-service.ts';
 import { StepProfiler } from './profiles/step-profiler.ts';
 import { ChangesRepository } from './presets/changes-repository.ts';
-import { DraftsRepository } from './plans/drafts-repository.ts';
-import { WizardDraft } from './plans/wizard-draft.ts';
+import { DraftsRepository } from './drafts/drafts-repository.ts';
+import { FormDrafts } from './drafts/form-drafts.ts';
 import { EstimateHistory } from './plans/estimate-history.ts';
 import { EstimatesRepository } from './plans/estimates-repository.ts';
 import { openDatabase, type Db } from './store/database.ts';
@@ -37,7 +39,7 @@ import { SessionRerun } from './sessions/session-rerun.ts';
 import { SessionImporter } from './sessions/session-import.ts';
 import { SessionExports } from './sessions/session-exports.ts';
 import { SessionsRepository } from './sessions/sessions-repository.ts';
-import { SnapshotsRepository } from './sessions/snapshots-repository.ts';
+import { SnapshotsRepository } from './hosts/snapshots-repository.ts';
 import { TerminalManager } from './terminals/terminal-service.ts';
 import { templateServiceFromEnv, TemplateService } from './templates/template-service.ts';
 import { sessionsLoading } from './templates/server-owner.ts';
@@ -77,7 +79,7 @@ export interface Services {
   /** The CPU profile of the server process per run: its capture and the stored folded stacks. */
   readonly profiles: ProfileService;
   readonly drafts: DraftsRepository;
-  readonly wizardDraft: WizardDraft;
+  readonly formDrafts: FormDrafts;
   readonly estimates: EstimateHistory;
   /** The front doors' requests: the dispatcher admits them through it, and shutdown refuses new ones. */
   readonly requests: RequestGate;
@@ -204,7 +206,7 @@ export function createServices(options: ServiceOptions): Services {
     plans,
     profiles,
     drafts,
-    wizardDraft: new WizardDraft(drafts),
+    formDrafts: new FormDrafts(drafts),
     estimates,
     sessions,
     info: () => ({
@@ -249,3 +251,13 @@ function hostName(hosts: HostsRepository, hostId: number): string {
     return `host ${hostId}`;
   }
 }
+
+// The entry points a front door may use besides the Services object: where the data lives and the
+// version (before a store is opened), what a plan file is checked and resolved against, and where
+// the PDF's Chromium is looked for.
+export { defaultDataDir } from './data-dir.ts';
+export { appVersion } from './version.ts';
+export { builtInStudiesDir, loadStudies } from './plans/study-catalog.ts';
+export { resolvePlanFile } from './plans/plan-file-resolver.ts';
+export { loadCatalog, templatePathsFromEnv } from './templates/catalog.ts';
+export { CHROMIUM_PATH } from './sessions/pdf-export.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { describeCalibration, type RecordedCalibration } from '../../app/plans/calibration.ts';
+import { describeCalibration, type RecordedCalibration } from '../../app/runs/calibration-record.ts';
 import type { OpenWebApp } from '../support/open-web-app.ts';
 import { openSeededLibrary, SessionsLibrary } from './pages/compare-pages.ts';
 

@@ -86,8 +86,8 @@ describe('with the lab', { skip: labSkipReason() ?? false }, () => {
     await page.evaluate(async (name) => {
       const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
       const server = (await api.hosts.list({})).find((host) => host.name === name)!;
-      const saved = await api.plans.draft({});
-      await api.plans.saveDraft({ draft: { ...(saved.draft ?? {}), serverHostId: server.id } });
+      const saved = await api.drafts.get({ key: 'wizard' });
+      await api.drafts.save({ key: 'wizard', draft: { ...(saved.draft ?? {}), serverHostId: server.id } });
     }, SERVER);
     const hosts = new HostsPage(page);
     await hosts.open();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PlanState } from '../../app/plans/plan.ts';
-import { DraftsRepository } from '../../main/services/plans/drafts-repository.ts';
+import { DraftsRepository } from '../../main/services/drafts/drafts-repository.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { WizardPage } from './pages/wizard-page.ts';
 

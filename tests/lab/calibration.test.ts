@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PlanState } from '../../app/plans/plan.ts';
-import { capacityStepRates, describeCalibration, recordedCalibrationOf } from '../../app/plans/calibration.ts';
+import { capacityStepRates } from '../../app/plans/calibration.ts';
+import { describeCalibration, recordedCalibrationOf } from '../../app/runs/calibration-record.ts';
 import type { StoredRun } from '../../app/runs/runs.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../app/plans/plan-file.ts';

@@ -10,7 +10,7 @@ import { PlanSpec, type PlanSpecInput } from '../../app/plans/plan.ts';
 import type { KeyVerdict } from '../../app/presets/preset-verify.ts';
 import type { LoadProfile } from '../../app/runs/load-profile.ts';
 import type { LiveRun } from '../../app/runs/runs.ts';
-import type { RecordedCalibration } from '../../app/plans/calibration.ts';
+import type { RecordedCalibration } from '../../app/runs/calibration-record.ts';
 import type { Deployment, ServerOccupant } from '../../app/templates/templates-contract.ts';
 import { EventBus } from '../../main/services/event-bus.ts';
 import type { Logger } from '../../main/services/logger.ts';

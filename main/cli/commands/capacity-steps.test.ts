@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { RecordedCalibration } from '../../../app/plans/calibration.ts';
+import type { RecordedCalibration } from '../../../app/runs/calibration-record.ts';
 import { openDatabase } from '../../services/store/database.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
 

@@ -10,7 +10,7 @@ import type { Comparison } from '../../../app/sessions/comparison.ts';
 import { buildEndpointTable, type EndpointTable } from '../../../app/sessions/comparison-endpoints.ts';
 import { formatBytes } from '../../../app/common/byte-size.ts';
 import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
-import { CHROMIUM_PATH } from '../../services/sessions/pdf-export.ts';
+import { CHROMIUM_PATH } from '../../services/services.ts';
 import { EXIT, formatTable, stringOption, UsageError, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
 
 /** The Compare page's headline columns, by the comparison's column keys. */

@@ -9,7 +9,7 @@ import { formatMs } from '../../../app/sessions/comparison-report.ts';
 import { IMPORT_FORMATS, IMPORTERS, isImportFormat, sniffFormat } from '../../../app/sessions/importers/index.ts';
 import { importProvenanceOf } from '../../../app/sessions/importers/imported-result.ts';
 import { Tags } from '../../../app/sessions/session-library.ts';
-import { SessionName } from '../../../app/sessions/sessions.ts';
+import { SessionName } from '../../../app/runs/session-identity.ts';
 import { EXIT, listOption, stringOption, UsageError, writeJson, type Command, type CommandContext } from '../cli-kit.ts';
 import { messageOf } from '../../../app/common/errors.ts';
 

@@ -3,7 +3,7 @@
 // (app/sessions/best-step.ts: the most requests/s among the completed steps without signs of
 // saturation), named in the STEP column, so a listing reads like the Sessions page at a glance.
 
-import { describeCalibration, describeRamp, recordedCalibrationOf } from '../../../app/plans/calibration.ts';
+import { describeCalibration, describeRamp, recordedCalibrationOf } from '../../../app/runs/calibration-record.ts';
 import { sessionRequestOf } from '../../../app/sessions/comparison-endpoints.ts';
 import { writeFile } from 'node:fs/promises';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';

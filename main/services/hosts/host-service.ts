@@ -7,16 +7,14 @@
 import { userInfo } from 'node:os';
 import { ApiError } from '../../../app/common/errors.ts';
 import type { ConnectSecrets, HostConnection } from '../../../app/hosts/connections.ts';
-import type { Host } from '../../../app/hosts/hosts.ts';
+import { LOCAL_HOST_NAME, type Host } from '../../../app/hosts/hosts.ts';
 import type { Reachability, SystemInfo } from '../../../app/hosts/system-info.ts';
 import type { Logger } from '../logger.ts';
-import type { SnapshotsRepository } from '../sessions/snapshots-repository.ts';
+import type { SnapshotsRepository } from './snapshots-repository.ts';
 import type { HostConnections } from './host-connections.ts';
 import type { HostsRepository, ValidHostInput } from './hosts-repository.ts';
 import { readSshConfigCandidates, type SshConfigImport } from './ssh-config-import.ts';
 import { collectSystemInfo, measureReachability } from './system-info.ts';
-
-export const LOCAL_HOST_NAME = 'This machine';
 
 export interface HostServiceOptions {
   hosts: HostsRepository;

@@ -6,18 +6,8 @@
 // app/plans/calibration.ts's; this module only drives them. Both runs are sessions of their own,
 // tagged `calibration`; what they found goes into every session of the plan (its config).
 
-import {
-  capacityOf,
-  capacityStepRates,
-  describeRamp,
-  judgeRampStep,
-  probeProfile,
-  rampProfile,
-  rampRates,
-  type CapacitySteps,
-  type RampStep,
-  type RecordedCalibration,
-} from '../../../app/plans/calibration.ts';
+import { capacityOf, capacityStepRates, judgeRampStep, probeProfile, rampProfile, rampRates, type CapacitySteps } from '../../../app/plans/calibration.ts';
+import { describeRamp, type RampStep, type RecordedCalibration } from '../../../app/runs/calibration-record.ts';
 import { runDeploymentOf } from '../../../app/runs/run-deployment.ts';
 import type { LoadProfile } from '../../../app/runs/load-profile.ts';
 import type { PlanSpec } from '../../../app/plans/plan.ts';

@@ -50,7 +50,8 @@ import type { TemplateService } from '../templates/template-service.ts';
 import type { HostHold } from '../templates/server-hold.ts';
 import { planSessionName } from '../../../app/sessions/session-names.ts';
 import type { FrontDoor } from '../../../app/templates/server-words.ts';
-import { describeCalibration, describeRamp, profileAtRates, type RecordedCalibration } from '../../../app/plans/calibration.ts';
+import { profileAtRates } from '../../../app/plans/calibration.ts';
+import { describeCalibration, describeRamp, type RecordedCalibration } from '../../../app/runs/calibration-record.ts';
 import { calibrate } from './capacity-calibration.ts';
 import { holdServerHost, otherServer, planNames } from './plan-checks.ts';
 

@@ -4,7 +4,7 @@
 // failed only when the apply stopped before it changed anything on the host. A change a running plan
 // will revert itself names that plan and its process (held_by, owner) until the plan ends.
 
-import type { PresetKeyEffect } from '../../../app/presets/preset-effect.ts';
+import type { PresetKeyEffect } from '../../../app/hosts/host-facts.ts';
 import { RestoreRecord } from '../../../app/presets/preset-plan.ts';
 import type { Db } from '../store/database.ts';
 import { readJsonColumn } from '../store/json-column.ts';

@@ -10,7 +10,7 @@
 
 import type { StepProfiler } from '../profiles/step-profiler.ts';
 import { ApiError } from '../../../app/common/errors.ts';
-import { describeCalibration, type RecordedCalibration } from '../../../app/plans/calibration.ts';
+import { describeCalibration, type RecordedCalibration } from '../../../app/runs/calibration-record.ts';
 import { clientsOnServerMachine } from '../../../app/hosts/host-facts.ts';
 import type { ClockOffset } from '../../../app/runs/clock-offset.ts';
 import { engineLabel, type EngineChoice } from '../../../app/runs/engine-choice.ts';

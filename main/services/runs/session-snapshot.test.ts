@@ -17,7 +17,7 @@ import { ChangesRepository } from '../presets/changes-repository.ts';
 import { openDatabase, type Db } from '../store/database.ts';
 import { EventsRepository } from '../store/events-repository.ts';
 import { SessionsRepository } from '../sessions/sessions-repository.ts';
-import { SnapshotsRepository } from '../sessions/snapshots-repository.ts';
+import { SnapshotsRepository } from '../hosts/snapshots-repository.ts';
 import { SessionSnapshots } from './session-snapshot.ts';
 
 let dir: string;

@@ -21,7 +21,7 @@ import { HostsRepository } from '../hosts/hosts-repository.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
 import { SamplesRepository } from '../runs/samples-repository.ts';
 import type { Db } from '../store/database.ts';
-import { SnapshotsRepository } from './snapshots-repository.ts';
+import { SnapshotsRepository } from '../hosts/snapshots-repository.ts';
 
 export interface ReadRun extends ComparedRunInput {
   ordinal: number;

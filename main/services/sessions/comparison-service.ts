@@ -2,7 +2,7 @@
 // around them: chosen runs must belong to the chosen sessions, a replay needs stored seconds, a
 // duplicate is a draft named after its original.
 
-import { calibrationLineOf } from '../../../app/plans/calibration.ts';
+import { calibrationLineOf } from '../../../app/runs/calibration-record.ts';
 import type { CompareSelection } from '../../../app/sessions/sessions-contract.ts';
 import { buildComparison, type Comparison } from '../../../app/sessions/comparison.ts';
 import { ApiError } from '../../../app/common/errors.ts';

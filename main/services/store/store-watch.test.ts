@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { DraftsRepository } from '../plans/drafts-repository.ts';
+import { DraftsRepository } from '../drafts/drafts-repository.ts';
 import { EventBus } from '../event-bus.ts';
 import { Logger } from '../logger.ts';
 import { createServices } from '../services.ts';

@@ -17,7 +17,7 @@ import { useLoaded } from '../../common/use-loaded.ts';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { usePlan } from './use-plan.ts';
 import { useWizardDraft } from './use-wizard-draft.ts';
-import { saveSelection } from '../sessions/compare-selection.ts';
+import { saveSelection } from '../../common/compare-selection.ts';
 import { HostsStep, isConnected } from './HostsStep.tsx';
 import { LoadStep } from './LoadStep.tsx';
 import { PlanFileActions, PlanFileMessage, type PlanFileNews } from './PlanFileActions.tsx';

@@ -1,4 +1,4 @@
-// The wizard's answers as the user gives them, kept by the back end across reloads (plans.draft):
+// The wizard's answers as the user gives them, kept by the back end across reloads (the 'wizard' draft):
 // restored field by field from whatever was saved (a bad field falls back to its default, never
 // loses the rest), checked step by step before Next, and turned into the plan the back end runs.
 
@@ -6,7 +6,8 @@ import { DEFAULT_ENGINE_CHOICE, EngineChoice } from '../../../../app/runs/engine
 import { LoadProfile, profileFieldErrors } from '../../../../app/runs/load-profile.ts';
 import { MAX_REPEATS, PlanSpec, type PlanSpecInput } from '../../../../app/plans/plan.ts';
 import { parseTags } from '../../../../app/sessions/session-library.ts';
-import { SessionName, type Session } from '../../../../app/sessions/sessions.ts';
+import { SessionName } from '../../../../app/runs/session-identity.ts';
+import type { Session } from '../../../../app/sessions/sessions.ts';
 import type { KnobValue } from '../../../../app/templates/templates.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../../../app/plans/plan-file.ts';
 import type { Study } from '../../../../app/plans/studies.ts';

@@ -14,7 +14,7 @@ import { Page } from '../../common/Page.tsx';
 import { NoiseFindings } from './NoiseFindings.tsx';
 import { SessionDashboard } from './SessionDashboard.tsx';
 import { SilenceBanner } from './SilenceBanner.tsx';
-import { useDeployments } from '../templates/use-deployments.ts';
+import { useDeployments } from '../../common/use-deployments.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';
 import { useHosts } from '../hosts/use-hosts.ts';
 import { usePreflight } from './use-preflight.ts';
@@ -29,7 +29,7 @@ import { useClientPicks } from './use-client-picks.ts';
 import { stepMarkers } from './run-charts.ts';
 import { fieldOfError, profileOf, type ProfileDraft } from './profile-draft.ts';
 import { DEFAULT_RUN_DRAFT, defaultRunName, restoreRunDraft } from './run-draft.ts';
-import { useSavedDraft } from '../plans/use-saved-draft.ts';
+import { useSavedDraft } from '../../common/use-saved-draft.ts';
 
 const ACTIVE = new Set(['starting', 'running', 'pausing', 'stopping']);
 

@@ -1,4 +1,4 @@
-// The Run page's form as it is kept across navigation and reloads (plans.draft under 'run'): the
+// The Run page's form as it is kept across navigation and reloads (the 'run' draft): the
 // server host, the profile (target included, which is what a deployment chosen above sets), the
 // engine and the session name (the load clients are kept by use-client-picks.ts). Restored field by
 // field: a field that no longer fits falls back to its default.

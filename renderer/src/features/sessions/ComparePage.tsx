@@ -14,7 +14,7 @@ import { Page } from '../../common/Page.tsx';
 import { ComparisonView } from './ComparisonView.tsx';
 import { PublishedBySeed } from './PublishedBySeed.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
-import { loadSelection, saveSelection } from './compare-selection.ts';
+import { loadSelection, saveSelection } from '../../common/compare-selection.ts';
 import { saveFile } from '../../common/save-file.ts';
 import { useLibrary } from './use-library.ts';
 import { plural } from '../../../../app/common/plural.ts';

@@ -12,7 +12,7 @@ import { ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
 import { TableHead } from '../../common/TableHead.tsx';
 import { RowMenu } from '../../common/RowMenu.tsx';
-import { loadSelection, saveSelection } from './compare-selection.ts';
+import { loadSelection, saveSelection } from '../../common/compare-selection.ts';
 import { useLibrary } from './use-library.ts';
 import { restoreWizard, wizardFromSession } from '../plans/wizard-draft.ts';
 import { ReplayView } from './ReplayView.tsx';
@@ -102,9 +102,9 @@ export function SessionsPage() {
   const openInWizard = async (id: number) => {
     const session = await api.sessions.get({ id });
     const runs = await api.runs.list({ sessionId: session.runCount === 0 && session.originSessionId ? session.originSessionId : id });
-    const saved = await api.plans.draft();
+    const saved = await api.drafts.get({ key: 'wizard' });
     const draft = wizardFromSession(restoreWizard(saved.draft), session, runs);
-    await api.plans.saveDraft({ draft: draft as unknown as Record<string, unknown> });
+    await api.drafts.save({ key: 'wizard', draft: draft as unknown as Record<string, unknown> });
     window.location.hash = '/wizard';
   };
 

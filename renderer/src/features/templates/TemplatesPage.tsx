@@ -13,7 +13,7 @@ import { LogTerminal } from '../terminals/LogTerminal.tsx';
 import { TemplateCard, type DeployRequest } from './TemplateCard.tsx';
 import { ReplaceServer } from './ReplaceServer.tsx';
 import { describeServer } from '../../../../app/templates/server-words.ts';
-import { useDeployments } from './use-deployments.ts';
+import { useDeployments } from '../../common/use-deployments.ts';
 import { useServerRoles } from './use-server-host.ts';
 import { defaultDeployHost } from './deploy-target.ts';
 import { useHostConnections } from '../hosts/use-host-connections.ts';

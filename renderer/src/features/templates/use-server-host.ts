@@ -9,7 +9,7 @@ import type { KnownRoles } from './deploy-target.ts';
 
 export function useServerRoles(): KnownRoles | null {
   const { value } = useLoaded(async (api): Promise<KnownRoles> => {
-    const wizard = restoreWizard((await api.plans.draft({})).draft);
+    const wizard = restoreWizard((await api.drafts.get({ key: 'wizard' })).draft);
     const sessions = await api.sessions.list();
     const newest = sessions.find((session) => session.serverHostId !== null);
     const clients = [...clientHostIds(wizard), ...sessions.slice(0, 1).map((session) => session.clientHostId)].filter((id): id is number => typeof id === 'number');

@@ -1,11 +1,11 @@
-// A form's draft kept by the back end (plans.draft under its key): loaded once the back end is
+// A form's draft kept by the back end (drafts.get/drafts.save under its key): loaded once the back end is
 // reachable, saved back shortly after every change, so a reload, a restart or a visit to another
 // page finds the form where the user left it. `saved` says when the back end holds the latest
 // change (pages show it, and tests wait for it).
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DraftKey } from '../../../../app/plans/plans-contract.ts';
-import { errorMessage, useApi, useConnection } from '../../api-context.tsx';
+import type { DraftKey } from '../../../app/drafts/drafts-contract.ts';
+import { errorMessage, useApi, useConnection } from '../api-context.tsx';
 
 const SAVE_DELAY_MS = 300;
 
@@ -31,7 +31,7 @@ export function useSavedDraft<T extends object>(key: DraftKey, restore: (saved: 
 
   useEffect(() => {
     if (link !== 'connected' || draft !== null) return;
-    api.plans.draft({ key }).then(
+    api.drafts.get({ key }).then(
       (stored) => setDraft((current) => current ?? restoreRef.current(stored.draft)),
       () => setDraft((current) => current ?? restoreRef.current(null)),
     );
@@ -44,7 +44,7 @@ export function useSavedDraft<T extends object>(key: DraftKey, restore: (saved: 
     pending.current = null;
     if (!next) return;
     const change = changes.current;
-    api.plans.saveDraft({ key, draft: next as unknown as Record<string, unknown> }).then(
+    api.drafts.save({ key, draft: next as unknown as Record<string, unknown> }).then(
       () => {
         setSaveError(null);
         if (change === changes.current) setSaved(true);

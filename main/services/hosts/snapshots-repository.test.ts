@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import { HostFacts, type NoiseFinding, type SessionHostFacts } from '../../../app/hosts/host-facts.ts';
 import { TRACKED_SYSCTLS } from '../../../app/hosts/system-info.ts';
-import { ComparisonReader } from './comparison-reader.ts';
+import { ComparisonReader } from '../sessions/comparison-reader.ts';
 import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
-import { HostsRepository } from '../hosts/hosts-repository.ts';
-import { SessionsRepository } from './sessions-repository.ts';
+import { HostsRepository } from './hosts-repository.ts';
+import { SessionsRepository } from '../sessions/sessions-repository.ts';
 import { SnapshotsRepository } from './snapshots-repository.ts';
 
 const database = testDatabasePerTest('snapshots-test');

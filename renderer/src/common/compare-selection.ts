@@ -1,5 +1,5 @@
-// The sessions picked for comparison, kept in localStorage so the Sessions page can hand them to
-// the Compare page and a reload keeps them.
+// The sessions picked for comparison, kept in localStorage so the Sessions page and the wizard's
+// finished plan can hand them to the Compare page, and a reload keeps them.
 
 const KEY = 'benchlab.compare.selection';
 

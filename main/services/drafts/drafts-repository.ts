@@ -1,5 +1,5 @@
-// Drafts: work in progress the UI keeps across reloads and restarts (the wizard's answers), one
-// JSON value per key in the `draft` table (migration 3). A value that no longer parses reads as none.
+// Drafts: work in progress kept across reloads and restarts (the forms' drafts, form-drafts.ts; the
+// app's last plan, kept by the plan runner), one JSON value per key in the `draft` table (migration 3). A value that no longer parses reads as none.
 
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';

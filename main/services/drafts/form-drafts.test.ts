@@ -1,0 +1,60 @@
+// The forms' drafts on a real SQLite file: none at first, an object round-trips with when it was
+// saved, saving no draft clears it, anything but an object under a form's key reads as none, and
+// each form keeps its own.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import { openDatabase, type Db } from '../store/database.ts';
+import { DraftsRepository } from './drafts-repository.ts';
+import { FormDrafts } from './form-drafts.ts';
+
+let dir: string;
+let db: Db;
+let drafts: DraftsRepository;
+let forms: FormDrafts;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'benchlab-form-drafts-'));
+  db = openDatabase(dir).db;
+  drafts = new DraftsRepository(db);
+  forms = new FormDrafts(drafts);
+});
+
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('no draft at first', () => {
+  assert.deepEqual(forms.load('wizard'), { draft: null, savedAt: null });
+});
+
+test('a saved draft loads back with when it was saved; saving none clears it', () => {
+  const draft = { step: 2, targets: [{ templateId: 'node' }] };
+  const { savedAt } = forms.save('wizard', draft);
+  assert.ok(savedAt);
+  assert.deepEqual(forms.load('wizard'), { draft, savedAt });
+  assert.deepEqual(forms.save('wizard', null), { savedAt: null });
+  assert.deepEqual(forms.load('wizard'), { draft: null, savedAt: null });
+  assert.equal(drafts.get('wizard'), null);
+});
+
+test('anything but an object under the wizard key reads as no draft', () => {
+  for (const value of [[1, 2], 'text', 7, null]) {
+    drafts.save('wizard', value);
+    assert.deepEqual(forms.load('wizard'), { draft: null, savedAt: null }, JSON.stringify(value));
+  }
+});
+
+test('the Run page keeps its own draft beside the wizard', () => {
+  forms.save('wizard', { step: 'templates' });
+  const { savedAt } = forms.save('run', { clientHostId: 3 });
+  assert.deepEqual(forms.load('run'), { draft: { clientHostId: 3 }, savedAt });
+  assert.deepEqual(forms.load('wizard').draft, { step: 'templates' });
+  forms.save('run', null);
+  assert.deepEqual(forms.load('run'), { draft: null, savedAt: null });
+  assert.deepEqual(forms.load('wizard').draft, { step: 'templates' });
+});
