@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { nativeEngineFileName } from '../app/runs/engine-choice.ts';
+import { engineSkipOrFail } from './support/lab-required.ts';
 import { buildEngine, ENGINE_HASH_FILE, type EngineBuild } from '../scripts/build-engine.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-engine-build-'));
@@ -48,7 +49,7 @@ function elfMachine(file: string): number {
   return header.readUInt16LE(18);
 }
 
-test('builds both architectures once, and again only when a source changes', { skip: hasGo() ? false : 'Go is not installed here' }, async () => {
+test('builds both architectures once, and again only when a source changes', { skip: engineSkipOrFail(hasGo() ? null : 'Go is not installed here') ?? false }, async () => {
   writeModule('one');
   const first = binariesOf(await buildEngine({ sourceDir: source, outDir: out }), 'built');
   assert.equal(first.binaries.amd64, join(out, nativeEngineFileName('amd64')));

@@ -10,11 +10,15 @@ import { resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { HEARTBEAT_TIMEOUT_MS, type LoadAgentConfig } from '../../app/runs/agent-protocol.ts';
 import { mergeEncodedHistograms, latencyStats } from '../../app/common/hdr.ts';
+import { engineSkipOrFail } from '../../tests/support/lab-required.ts';
 import { until } from '../../tests/support/until.ts';
 import { assertBooks, endOf, runAgent, samplesOf, startTestServer, type AgentRun, type TestServer } from '../agent-harness.ts';
 import { describeEachEngine } from './engines.ts';
 
 const AGENT_BUNDLE = resolve(import.meta.dirname, '..', '..', 'out', 'agent', 'benchlab-agent.mjs');
+// The bundle is built by npm test (build:agent): where the engine is required, its absence fails. A
+// machine without a system Node has no older Node to try it on, and skips.
+const bundleSkip = engineSkipOrFail(existsSync(AGENT_BUNDLE) ? null : 'the agent bundle is not built (npm run build:agent)') ?? (existsSync('/usr/bin/node') ? false : 'no /usr/bin/node here');
 
 /** The run's last sample line: which second, and whether it was cut short. */
 function lastSecondOf(run: AgentRun): { second: number; partial: boolean } {
@@ -70,7 +74,8 @@ describeEachEngine('agent: load', (engine) => {
     assert.ok(answered - responses >= 0 && answered - responses <= 4, `server ${answered}, agent ${responses}`);
     assert.equal(books.answered, books.scheduled, 'every measured request answered');
     for (const sample of samples.filter((line) => line.phase !== 'drain')) {
-      assert.ok(sample.requests > 100, `second ${sample.second}: ${sample.requests} responses`);
+      // Each measured second was loaded (how many it answered is a speed figure: npm run bench).
+      assert.ok(sample.requests > 0, `second ${sample.second}: ${sample.requests} responses`);
       assert.equal(sample.status['2xx'], sample.requests);
       assert.ok(sample.p50Us! > 0 && sample.p50Us! <= sample.p99Us! && sample.p99Us! <= sample.maxUs!);
       assert.equal(mergeEncodedHistograms([sample.histogram]).totalCount, sample.requests);
@@ -198,7 +203,7 @@ describeEachEngine('agent: load', (engine) => {
     assert.equal(openBooks.errors.refused, 50);
   });
 
-  test('the bundle runs on the oldest Node it targets that is here (/usr/bin/node)', { skip: !existsSync(AGENT_BUNDLE) || !existsSync('/usr/bin/node') }, async () => {
+  test('the bundle runs on the oldest Node it targets that is here (/usr/bin/node)', { skip: bundleSkip }, async () => {
     const run = await runAgent(loadConfig(server.port, { model: 'closed', connections: 2, pipelining: 1, requests: 200 }), { node: '/usr/bin/node', script: AGENT_BUNDLE });
     assert.equal(endOf(run)?.reason, 'completed', run.stderr);
     // The engine choice survives bundling: the bundled agent ran the load on this engine.

@@ -10,11 +10,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
 import { NEW_FILE_META } from '../../../app/presets/preset-plan.ts';
+import { skipOrFail } from '../../../tests/support/lab-required.ts';
 import { LocalTransport } from '../hosts/local-transport.ts';
 import { writeFiles, type RemoteAccess } from './host-preset-io.ts';
 
 const ADM_GID = 4;
-const skip = process.getuid?.() !== 0 ? 'needs root (chown)' : false;
+// Root, as the lab needs: where the lab is required (CI), its absence fails rather than skips.
+const skip = skipOrFail(process.getuid?.() !== 0 ? 'needs root (chown)' : null) ?? false;
 
 function metaOf(path: string): string {
   const stat = statSync(path);
