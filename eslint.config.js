@@ -32,8 +32,7 @@ export default tseslint.config(
     files: ['app/**/*.ts', 'main/services/**/*.ts', 'renderer/src/features/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     plugins: { benchlab },
-    // Pending: main/services' runs and sessions import each other through run-service.ts, which is being split.
-    rules: { 'benchlab/no-capability-cycles': ['error', { pending: ['main/services: runs ↔ sessions'] }] },
+    rules: { 'benchlab/no-capability-cycles': 'error' },
   },
   {
     // Scripts a JVM template's script engine loads: their top-level functions are called from Java.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ComparisonService } from '../main/services/sessions/comparison-service.ts';
 import { openDatabase } from '../main/services/store/database.ts';
-import { SessionsRepository } from '../main/services/sessions/sessions-repository.ts';
+import { SessionsRepository } from '../main/services/runs/sessions-repository.ts';
 import { createSeeder } from '../tests/support/session-seed.ts';
 
 export function benchComparisonOpen(sessionCount = 10, seconds = 3600, rounds = 7) {

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../main/services/store/database.ts';
 import { RunsRepository } from '../main/services/runs/runs-repository.ts';
 import { SamplesRepository, type SampleInput } from '../main/services/runs/samples-repository.ts';
-import { SessionsRepository } from '../main/services/sessions/sessions-repository.ts';
+import { SessionsRepository } from '../main/services/runs/sessions-repository.ts';
 
 /** One second of plausible load: ~20k requests with a log-normal-ish latency spread. */
 function realisticSample(second: number, random: () => number): SampleInput {

@@ -9,7 +9,7 @@ import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
 import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
 import { SessionExports } from '../../main/services/sessions/session-exports.ts';
-import { SessionsRepository } from '../../main/services/sessions/sessions-repository.ts';
+import { SessionsRepository } from '../../main/services/runs/sessions-repository.ts';
 import { createSeeder } from '../../tests/support/session-seed.ts';
 import { openTestDatabase } from '../../tests/support/test-database.ts';
 

@@ -38,7 +38,7 @@ import { SessionSnapshots } from './runs/session-snapshot.ts';
 import { SessionRerun } from './sessions/session-rerun.ts';
 import { SessionImporter } from './sessions/session-import.ts';
 import { SessionExports } from './sessions/session-exports.ts';
-import { SessionsRepository } from './sessions/sessions-repository.ts';
+import { SessionsRepository } from './runs/sessions-repository.ts';
 import { SnapshotsRepository } from './hosts/snapshots-repository.ts';
 import { TerminalManager } from './terminals/terminal-service.ts';
 import { templateServiceFromEnv, TemplateService } from './templates/template-service.ts';

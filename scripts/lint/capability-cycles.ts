@@ -4,9 +4,7 @@
 // tested and changed from the bottom up. An import from one capability into another is refused when
 // the other already reaches back, directly or through others. The tree's other imports are read
 // from disk once per lint process; the file being linted counts with its text as it is now. Test
-// files are exempt, both as importers and as links of a cycle. A cycle being taken apart may be
-// named in the rule's `pending` option ("main/services: runs ↔ sessions"): its two imports are let
-// through, and every other cycle is still refused.
+// files are exempt, both as importers and as links of a cycle.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -86,7 +84,7 @@ function treeGraph(): Graph {
  * A way from `start` back to `goal` through the tree's imports, leaving out `ignoredFile`'s own (its
  * text is linted instead): each hop as "a → b (the first file of a that imports b)", or null.
  */
-export function wayBack(root: string, start: string, goal: string, ignoredFile: string, pending: ReadonlySet<string> = new Set()): string[] | null {
+export function wayBack(root: string, start: string, goal: string, ignoredFile: string): string[] | null {
   const edges = treeGraph().get(root) ?? new Map<string, Map<string, string[]>>();
   const cameFrom = new Map<string, { from: string; file: string }>();
   const queue = [start];
@@ -95,7 +93,7 @@ export function wayBack(root: string, start: string, goal: string, ignoredFile: 
     const at = queue.shift()!;
     for (const [next, files] of edges.get(at) ?? []) {
       const file = files.find((candidate) => candidate !== ignoredFile);
-      if (!file || seen.has(next) || pending.has(pairKey(root, at, next))) continue;
+      if (!file || seen.has(next)) continue;
       seen.add(next);
       cameFrom.set(next, { from: at, file });
       if (next === goal) {
@@ -112,27 +110,11 @@ export function wayBack(root: string, start: string, goal: string, ignoredFile: 
   return null;
 }
 
-/** One key for a pair of capabilities of a root, whichever way it is named. */
-function pairKey(root: string, a: string, b: string): string {
-  return `${root}: ${[a, b].sort().join(' ↔ ')}`;
-}
-
-function pendingPairs(option: unknown): Set<string> {
-  const named = (option as { pending?: string[] } | undefined)?.pending ?? [];
-  return new Set(
-    named.map((text) => {
-      const [root, a, b] = /^(.+): (\S+) ↔ (\S+)$/.exec(text)?.slice(1) ?? [];
-      if (!root || !a || !b) throw new Error(`no-capability-cycles: a pending cycle is named "<root>: <a> ↔ <b>", not "${text}"`);
-      return pairKey(root, a, b);
-    }),
-  );
-}
-
 export const noCapabilityCycles: Rule.RuleModule = {
   meta: {
     type: 'problem',
     docs: { description: 'Capability folders of app/, main/services/ and renderer/src/features/ import one another one way only.' },
-    schema: [{ type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
+    schema: [],
     messages: {
       cycle:
         'Import cycle between capabilities of {{root}}/: {{from}} → {{to}} here, and {{back}}. Capabilities import one way only: move what both need into the lower one (or common/).',
@@ -142,12 +124,11 @@ export const noCapabilityCycles: Rule.RuleModule = {
     const file = repoPathOf(resolve(context.cwd, context.filename));
     const place = TEST.test(file) ? null : capabilityOf(file);
     if (!place) return {};
-    const pending = pendingPairs(context.options[0]);
     const check = (node: Rule.Node, source: unknown) => {
       if (typeof source !== 'string') return;
       const to = importedCapability(file, place, source);
-      if (!to || pending.has(pairKey(place.root, place.capability, to))) return;
-      const back = wayBack(place.root, to, place.capability, file, pending);
+      if (!to) return;
+      const back = wayBack(place.root, to, place.capability, file);
       if (back) context.report({ node, messageId: 'cycle', data: { root: place.root, from: place.capability, to, back: back.join(', ') } });
     };
     return {

@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { formatMs, formatValue } from '../../app/sessions/comparison-report.ts';
 import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
-import { SessionsRepository } from '../../main/services/sessions/sessions-repository.ts';
+import { SessionsRepository } from '../../main/services/runs/sessions-repository.ts';
 import { createSeeder } from '../support/session-seed.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { ComparePage, SessionsLibrary } from './pages/compare-pages.ts';

@@ -4,7 +4,7 @@
 // `node tests/support/session-owner-child.ts DATA_DIR`.
 
 import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
-import { SessionsRepository } from '../../main/services/sessions/sessions-repository.ts';
+import { SessionsRepository } from '../../main/services/runs/sessions-repository.ts';
 import { openDatabase } from '../../main/services/store/database.ts';
 
 const { db } = openDatabase(process.argv[2]!);

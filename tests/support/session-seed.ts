@@ -13,7 +13,7 @@ import type { Db } from '../../main/services/store/database.ts';
 import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
 import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
 import { SamplesRepository, type SampleInput } from '../../main/services/runs/samples-repository.ts';
-import { SessionsRepository } from '../../main/services/sessions/sessions-repository.ts';
+import { SessionsRepository } from '../../main/services/runs/sessions-repository.ts';
 import { SnapshotsRepository } from '../../main/services/hosts/snapshots-repository.ts';
 
 export function seedSystemInfo(hostname: string, overrides: Partial<SystemInfo> = {}): SystemInfo {

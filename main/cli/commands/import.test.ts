@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import { openDatabase } from '../../services/store/database.ts';
 import { RunsRepository } from '../../services/runs/runs-repository.ts';
 import { SamplesRepository } from '../../services/runs/samples-repository.ts';
-import { SessionsRepository } from '../../services/sessions/sessions-repository.ts';
+import { SessionsRepository } from '../../services/runs/sessions-repository.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchlab-cli-import-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

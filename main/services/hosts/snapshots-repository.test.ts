@@ -9,7 +9,7 @@ import { TRACKED_SYSCTLS } from '../../../app/hosts/system-info.ts';
 import { ComparisonReader } from '../sessions/comparison-reader.ts';
 import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
 import { HostsRepository } from './hosts-repository.ts';
-import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import { SessionsRepository } from '../runs/sessions-repository.ts';
 import { SnapshotsRepository } from './snapshots-repository.ts';
 
 const database = testDatabasePerTest('snapshots-test');

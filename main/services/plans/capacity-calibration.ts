@@ -15,7 +15,7 @@ import type { LiveRun } from '../../../app/runs/runs.ts';
 import type { Deployment } from '../../../app/templates/templates-contract.ts';
 import type { EventBus } from '../event-bus.ts';
 import type { RunService } from '../runs/run-service.ts';
-import type { SessionsRepository } from '../sessions/sessions-repository.ts';
+import type { SessionsRepository } from '../runs/sessions-repository.ts';
 import type { TemplateService } from '../templates/template-service.ts';
 
 export const CALIBRATION_TAG = 'calibration';

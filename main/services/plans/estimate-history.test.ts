@@ -11,7 +11,7 @@ import type { Deployment } from '../../../app/templates/templates-contract.ts';
 import { EventBus } from '../event-bus.ts';
 import { HostsRepository } from '../hosts/hosts-repository.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
-import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import { SessionsRepository } from '../runs/sessions-repository.ts';
 import type { RunSummary } from '../../../app/runs/run-summary-schema.ts';
 import { openDatabase, type Db } from '../store/database.ts';
 import { EstimateHistory } from './estimate-history.ts';

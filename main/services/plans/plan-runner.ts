@@ -45,7 +45,7 @@ import type { PresetCatalog } from '../presets/preset-catalog.ts';
 import type { PresetService } from '../presets/preset-service.ts';
 import type { RunService } from '../runs/run-service.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
-import type { SessionsRepository } from '../sessions/sessions-repository.ts';
+import type { SessionsRepository } from '../runs/sessions-repository.ts';
 import type { TemplateService } from '../templates/template-service.ts';
 import type { HostHold } from '../templates/server-hold.ts';
 import { planSessionName } from '../../../app/sessions/session-names.ts';

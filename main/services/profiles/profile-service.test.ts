@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ApiError } from '../../../app/common/errors.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
-import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import { SessionsRepository } from '../runs/sessions-repository.ts';
 import { openDatabase, type Db } from '../store/database.ts';
 import { ProfileService } from './profile-service.ts';
 import { ProfilesRepository } from './profiles-repository.ts';

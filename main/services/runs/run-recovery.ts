@@ -11,7 +11,7 @@ import { summarizeRun, summaryRulesOf } from '../../../app/runs/summarize-run.ts
 import type { HostConnections } from '../hosts/host-connections.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import type { Logger } from '../logger.ts';
-import type { SessionsRepository } from '../sessions/sessions-repository.ts';
+import type { SessionsRepository } from './sessions-repository.ts';
 import { isOwnerAlive } from '../store/process-owner.ts';
 import { cleanLeftoverAgents } from './agent-host.ts';
 import type { RunsRepository } from './runs-repository.ts';

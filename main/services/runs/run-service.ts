@@ -26,7 +26,7 @@ import type { HostConnections } from '../hosts/host-connections.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import type { Logger } from '../logger.ts';
-import type { SessionsRepository } from '../sessions/sessions-repository.ts';
+import type { SessionsRepository } from './sessions-repository.ts';
 import type { PortableNodeCache } from '../templates/portable-node.ts';
 import type { AgentHost } from './agent-host.ts';
 import { LiveRunState } from './live-run-state.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RunsRepository } from './runs-repository.ts';
 import { SamplesRepository, type SampleInput } from './samples-repository.ts';
-import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import { SessionsRepository } from './sessions-repository.ts';
 import { openTestDatabase } from '../../../tests/support/test-database.ts';
 
 const { db } = openTestDatabase('samples');

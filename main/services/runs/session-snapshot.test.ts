@@ -16,7 +16,7 @@ import { Logger } from '../logger.ts';
 import { ChangesRepository } from '../presets/changes-repository.ts';
 import { openDatabase, type Db } from '../store/database.ts';
 import { EventsRepository } from '../store/events-repository.ts';
-import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import { SessionsRepository } from './sessions-repository.ts';
 import { SnapshotsRepository } from '../hosts/snapshots-repository.ts';
 import { SessionSnapshots } from './session-snapshot.ts';
 

@@ -12,7 +12,7 @@ import type { HostConnections } from '../hosts/host-connections.ts';
 import type { Logger } from '../logger.ts';
 import type { ChangesRepository } from '../presets/changes-repository.ts';
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
-import type { SessionsRepository } from '../sessions/sessions-repository.ts';
+import type { SessionsRepository } from './sessions-repository.ts';
 import type { SnapshotsRepository } from '../hosts/snapshots-repository.ts';
 import { messageOf } from '../../../app/common/errors.ts';
 

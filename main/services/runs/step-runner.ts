@@ -18,7 +18,7 @@ import type { StepDegraded } from '../../../app/runs/runs.ts';
 import { coordinatedStartLeadMs } from '../../../app/runs/start-lead.ts';
 import { summaryRulesOf } from '../../../app/runs/summarize-run.ts';
 import { debugNote, type Logger } from '../logger.ts';
-import type { SessionsRepository } from '../sessions/sessions-repository.ts';
+import type { SessionsRepository } from './sessions-repository.ts';
 import { isStoreOutOfSpace } from '../store/store-errors.ts';
 import { agentPidFileName } from './agent-host.ts';
 import type { LiveSession } from './live-session.ts';

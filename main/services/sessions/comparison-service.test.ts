@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SessionsRepository } from './sessions-repository.ts';
+import { SessionsRepository } from '../runs/sessions-repository.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
 import { ComparisonService } from './comparison-service.ts';
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, latencyStats, recordLatencyUs } from '../../../app/common/hdr.ts';

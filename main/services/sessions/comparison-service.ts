@@ -11,7 +11,7 @@ import { replayOf, type ReplayData } from '../../../app/sessions/replay.ts';
 import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
 import type { Session } from '../../../app/sessions/sessions.ts';
 import type { Db } from '../store/database.ts';
-import type { SessionsRepository } from './sessions-repository.ts';
+import type { SessionsRepository } from '../runs/sessions-repository.ts';
 import { ComparisonReader } from './comparison-reader.ts';
 
 export class ComparisonService {

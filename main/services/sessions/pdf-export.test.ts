@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
-import { SessionsRepository } from './sessions-repository.ts';
+import { SessionsRepository } from '../runs/sessions-repository.ts';
 import { ComparisonService } from './comparison-service.ts';
 import { ReportExporter } from './pdf-export.ts';
 import { renderReportHtml } from '../../../app/sessions/comparison-report.ts';

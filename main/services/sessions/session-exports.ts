@@ -16,7 +16,7 @@ import type { SessionExportFile, SessionExportFormat } from '../../../app/sessio
 import type { HostsRepository } from '../hosts/hosts-repository.ts';
 import type { RunsRepository } from '../runs/runs-repository.ts';
 import type { SamplesRepository } from '../runs/samples-repository.ts';
-import type { SessionsRepository } from './sessions-repository.ts';
+import type { SessionsRepository } from '../runs/sessions-repository.ts';
 
 export const SESSION_EXPORT_FORMATS: readonly SessionExportFormat[] = ['json', 'csv', 'hdr-log'];
 

@@ -10,7 +10,7 @@ import { RunsRepository } from '../runs/runs-repository.ts';
 import { SamplesRepository } from '../runs/samples-repository.ts';
 import { ComparisonService } from './comparison-service.ts';
 import { SessionImporter } from './session-import.ts';
-import { SessionsRepository } from './sessions-repository.ts';
+import { SessionsRepository } from '../runs/sessions-repository.ts';
 import { openTestDatabase } from '../../../tests/support/test-database.ts';
 
 const fixtures = new URL('../../../tests/fixtures/imports/', import.meta.url);

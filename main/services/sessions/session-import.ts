@@ -19,7 +19,7 @@ import { RunsRepository } from '../runs/runs-repository.ts';
 import { SamplesRepository } from '../runs/samples-repository.ts';
 import type { Db } from '../store/database.ts';
 import { ImportUploads, type ImportRequest } from './import-uploads.ts';
-import type { SessionsRepository } from './sessions-repository.ts';
+import type { SessionsRepository } from '../runs/sessions-repository.ts';
 
 /** Samples are appended in batches of this many seconds (each batch its own savepoint in the one transaction). */
 const BATCH = 600;

@@ -12,7 +12,7 @@ import type { LiveRun } from '../../../app/runs/runs.ts';
 import type { RunService } from '../runs/run-service.ts';
 import type { TemplateService } from '../templates/template-service.ts';
 import type { ComparisonService } from './comparison-service.ts';
-import type { SessionsRepository } from './sessions-repository.ts';
+import type { SessionsRepository } from '../runs/sessions-repository.ts';
 
 export interface SessionRerunOptions {
   sessions: Pick<SessionsRepository, 'get'>;

@@ -1,8 +1,6 @@
 // The store's schema, as an ordered list of migrations. Each runs in one transaction together with
 // the PRAGMA user_version bump, so a crash leaves the file at the old or the new version, never between.
 
-import { PROFILES_MIGRATION } from '../profiles/profiles-migration.ts';
-
 export interface Migration {
   version: number;
   description: string;
@@ -225,8 +223,30 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE change ADD COLUMN owner TEXT;
     `,
   },
-  // Its SQL lives with the profiles capability's repository.
-  PROFILES_MIGRATION,
+  // The profiles capability's table (its reads and writes: main/services/profiles/profiles-repository.ts).
+  {
+    version: 9,
+    description: 'a CPU profile of the server process per run',
+    sql: `
+      -- One run's profile: captured (the folded stacks, gzip-compressed, and the capture's facts),
+      -- missing (wanted, not taken: the reason says why, e.g. what to install) or off (switched off).
+      CREATE TABLE profile (
+        run_id        INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+        status        TEXT    NOT NULL CHECK (status IN ('captured', 'missing', 'off')),
+        reason        TEXT,
+        tool          TEXT,
+        runtime       TEXT,
+        samples       INTEGER,
+        stacks        INTEGER,
+        interval_us   INTEGER,
+        duration_ms   INTEGER,
+        pid           INTEGER,
+        stored_bytes  INTEGER,
+        folded        BLOB,
+        captured_at   TEXT    NOT NULL
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -5,7 +5,7 @@ import { beforeEach, describe, test } from 'node:test';
 import { ApiError } from '../../../app/common/errors.ts';
 import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
 import { HostsRepository, type ValidHostInput } from '../hosts/hosts-repository.ts';
-import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import { SessionsRepository } from '../runs/sessions-repository.ts';
 
 const store = testDatabasePerTest('repo-test');
 let hosts: HostsRepository;

@@ -11,7 +11,7 @@ import { DraftsRepository } from '../drafts/drafts-repository.ts';
 import { EventBus } from '../event-bus.ts';
 import { Logger } from '../logger.ts';
 import { createServices } from '../services.ts';
-import { SessionsRepository } from '../sessions/sessions-repository.ts';
+import { SessionsRepository } from '../runs/sessions-repository.ts';
 import { RunsRepository } from '../runs/runs-repository.ts';
 import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
 import { within } from '../../../tests/support/until.ts';

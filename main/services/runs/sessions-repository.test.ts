@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { SummaryAccumulator } from '../../../app/runs/run-summary.ts';
 import { headlineErrors } from '../../../app/sessions/session-library.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
-import { RunsRepository } from '../runs/runs-repository.ts';
+import { RunsRepository } from './runs-repository.ts';
 import { SessionsRepository } from './sessions-repository.ts';
 import { openTestDatabase } from '../../../tests/support/test-database.ts';
 
