@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseFolded, topFrames, frameTotals } from '../../app/profiles/flame-graph.ts';
+import { flameTree, frameTotals, topFrames } from '../../app/profiles/flame-graph.ts';
 import type { Profile, ProfileEntry } from '../../app/profiles/profiles.ts';
 import type { LiveRun } from '../../app/runs/runs.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
@@ -55,7 +55,7 @@ describe('server profiles per runtime on the lab', { skip: labSkipReason() ?? fa
     assert.equal(entry.tool, tool);
     const profile = await lab.ok<Profile>('profiles.get', { runId: entry.runId });
     assert.ok(profile.facts.samples > 0 && profile.facts.samples === entry.samples);
-    return { names: topFrames(parseFolded(profile.folded), 20).map((frame) => frame.name), profile };
+    return { names: topFrames(flameTree(profile.folded), 20).map((frame) => frame.name), profile };
   }
 
   test('Node: V8’s profile through the inspector has the template’s fib among its top frames; switched off, the run has none', async () => {
@@ -82,7 +82,7 @@ describe('server profiles per runtime on the lab', { skip: labSkipReason() ?? fa
     const { names, profile } = await capturedTop(entry, 'perf');
     // Every stack is rooted in the server's command, and Apache's own request walk (ap_*) is among the
     // top frames, beside the kernel's network and scheduling work.
-    const totals = frameTotals(parseFolded(profile.folded));
+    const totals = frameTotals(flameTree(profile.folded));
     assert.ok(totals.some((frame) => frame.name === 'apache2' && frame.totalShare > 0.5), totals.slice(0, 5).map((frame) => frame.name).join());
     assert.ok(names.some((name) => /^ap_/.test(name)), `top frames: ${names.join(', ')}`);
 
