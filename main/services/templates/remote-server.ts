@@ -122,8 +122,17 @@ export interface StopOutcome {
   logTail: string[];
 }
 
+/**
+ * How long the stop script may run past the server's grace: its KILL and the wait for the group (5 s),
+ * then a private PostgreSQL's and a private MongoDB-protocol database's own stops (up to 20 s each,
+ * each by its loop of 0.1 s sleeps, which a busy host stretches), with room to spare. Less, and a
+ * Vert.x with its FerretDB stopped under load outlived the wait: the stop failed and the host stayed
+ * "stopping" for every later deploy of the plan.
+ */
+const STOP_PAST_GRACE_S = 60;
+
 export async function stopRun(transport: HostTransport, run: string, signal: string, graceSeconds: number, logs: readonly string[]): Promise<StopOutcome> {
-  const result = await transport.exec('sh -s', { stdin: stopScript(run, signal, graceSeconds, logs), timeoutMs: (graceSeconds + 20) * 1000 });
+  const result = await transport.exec('sh -s', { stdin: stopScript(run, signal, graceSeconds, logs), timeoutMs: (graceSeconds + STOP_PAST_GRACE_S) * 1000 });
   const lines = result.stdout.split('\n');
   const logTail = lines.filter((line) => line.startsWith('log ')).map((line) => line.slice(4));
   const how = /stopped (graceful|killed|none)/.exec(result.stdout)?.[1] as StopOutcome['how'] | undefined;
