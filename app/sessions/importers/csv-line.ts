@@ -1,4 +1,5 @@
 // One line of a CSV results file split into fields (RFC 4180 quoting: "a,b" and "" for a quote),
+// a file that starts with its header read row by row with its columns (`headedCsv`),
 // and a header read into column positions. A quoted field never spans lines in the formats read
 // here (JMeter, vegeta and hey write none), so one that does is reported as a damaged line.
 
@@ -40,4 +41,28 @@ export function column(fields: readonly string[], columns: ReadonlyMap<string, n
   const value = fields[columns.get(name)!];
   if (value === undefined) throw new ImportError(line, `the line has ${fields.length} fields, too few for ${name}: truncated?`);
   return value;
+}
+
+/**
+ * The lines of a CSV file that starts with its header: blank lines skipped, the header checked
+ * (`checkHeader`, for a format's own words on a wrong first line) and read into columns, then each
+ * row's fields handed on with them. `read` says whether the header was seen.
+ */
+export function headedCsv(
+  header: { required: readonly string[]; what: string; check?: (fields: readonly string[], line: number) => void },
+  row: (fields: readonly string[], columns: ReadonlyMap<string, number>, line: number) => void,
+): { line(text: string, number: number): void; readonly read: boolean } {
+  let columns: Map<string, number> | null = null;
+  return {
+    line(text, number) {
+      if (text.trim() === '') return;
+      const fields = splitCsvLine(text.trim(), number);
+      if (columns) return row(fields, columns, number);
+      header.check?.(fields, number);
+      columns = readHeader(fields, header.required, number, header.what);
+    },
+    get read() {
+      return columns !== null;
+    },
+  };
 }

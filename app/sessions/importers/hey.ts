@@ -7,7 +7,7 @@
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
-import { column, readHeader, splitCsvLine } from './csv-line.ts';
+import { column, headedCsv } from './csv-line.ts';
 import { RequestSeries } from './request-series.ts';
 
 const REQUIRED = ['response-time', 'status-code', 'offset'];
@@ -16,22 +16,24 @@ const HEY_MAX_RESULTS = 1_000_000;
 
 export function createHeyParser(): FormatParser {
   const series = new RequestSeries({ failuresListed: false });
-  let columns: Map<string, number> | null = null;
-  return {
-    line(text, number) {
-      if (text.trim() === '') return;
-      const fields = splitCsvLine(text.trim(), number);
-      if (!columns) {
+  const csv = headedCsv(
+    {
+      required: REQUIRED,
+      what: "hey's CSV",
+      check: (fields, number) => {
         if (fields[0] !== 'response-time') throw new ImportError(number, 'hey\'s CSV starts with the header "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"');
-        columns = readHeader(fields, REQUIRED, number, "hey's CSV");
-        return;
-      }
+      },
+    },
+    (fields, columns, number) => {
       const latencyUs = checkLatencyUs(toNanosecond(readNonNegative(column(fields, columns, 'response-time', number), number, 'response-time') * 1_000_000), number, 'response-time');
       const offsetMs = readNonNegative(column(fields, columns, 'offset', number), number, 'offset') * 1000;
       series.add({ startMs: offsetMs, latencyUs, outcome: { status: readCount(column(fields, columns, 'status-code', number), number, 'status-code') }, bytes: 0 }, number);
     },
+  );
+  return {
+    line: csv.line,
     finish(): ImportedResult {
-      if (!columns) throw new ImportError(null, 'the file is empty');
+      if (!csv.read) throw new ImportError(null, 'the file is empty');
       if (series.count === 0) throw new ImportError(null, "hey's CSV lists no requests");
       const reason = "hey's CSV lists answered requests only";
       const missing = [`${reason}: failed counts its non-2xx answers; requests without an answer are not in it`, 'no sizes: bytes are not in the file', 'no clock time: the run is dated by the import'];

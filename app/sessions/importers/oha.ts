@@ -14,7 +14,7 @@
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
-import { column, readHeader, splitCsvLine } from './csv-line.ts';
+import { column, headedCsv } from './csv-line.ts';
 import { RequestSeries } from './request-series.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
 import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
@@ -63,22 +63,16 @@ export function createOhaParser(): FormatParser {
 
 function createOhaCsvParser(): FormatParser {
   const series = new RequestSeries({ failuresListed: false });
-  let columns: Map<string, number> | null = null;
+  const csv = headedCsv({ required: CSV_REQUIRED, what: `oha's CSV ("${CSV_HEADER}")` }, (fields, columns, number) => {
+    const seconds = (name: string) => readNonNegative(column(fields, columns, name, number), number, name);
+    const latencyUs = checkLatencyUs(toNanosecond(seconds('request-duration') * 1_000_000), number, 'request-duration');
+    const status = readCount(column(fields, columns, 'status', number), number, 'status');
+    series.add({ startMs: seconds('request-start') * 1000, latencyUs, outcome: { status }, bytes: readCount(column(fields, columns, 'bytes', number), number, 'bytes') }, number);
+  });
   return {
-    line(text, number) {
-      if (text.trim() === '') return;
-      const fields = splitCsvLine(text.trim(), number);
-      if (!columns) {
-        columns = readHeader(fields, CSV_REQUIRED, number, `oha's CSV ("${CSV_HEADER}")`);
-        return;
-      }
-      const seconds = (name: string) => readNonNegative(column(fields, columns!, name, number), number, name);
-      const latencyUs = checkLatencyUs(toNanosecond(seconds('request-duration') * 1_000_000), number, 'request-duration');
-      const status = readCount(column(fields, columns, 'status', number), number, 'status');
-      series.add({ startMs: seconds('request-start') * 1000, latencyUs, outcome: { status }, bytes: readCount(column(fields, columns, 'bytes', number), number, 'bytes') }, number);
-    },
+    line: csv.line,
     finish(): ImportedResult {
-      if (!columns) throw new ImportError(null, 'the file is empty');
+      if (!csv.read) throw new ImportError(null, 'the file is empty');
       if (series.count === 0) throw new ImportError(null, "oha's CSV lists no requests");
       const reason = "oha's CSV lists answered requests only";
       return series.result(
