@@ -1,8 +1,11 @@
 // The program the server's own node runs on the server host to take V8's CPU profile of a Node
 // server without touching its code: SIGUSR1 opens the server's inspector (on loopback), a minimal
 // WebSocket client (node 18+ has no client built in everywhere) asks its Profiler to start, waits for
-// stdin to close, then stops it and prints "@v8 <profile JSON>". Arguments: pid, the served port
-// (not the inspector's), the sampling interval in µs. Plain CommonJS for any node the server runs.
+// stdin to close, then stops it and prints "@v8 <profile JSON>". An inspector it opened it closes
+// again (process._debugEnd in the server, once the reply is sent): left open, any local user of the
+// host could run code as the server's user through it. One the server was started with stays open.
+// Arguments: pid, the served port (not the inspector's), the sampling interval in µs. Plain
+// CommonJS for any node the server runs.
 
 export const V8_INSPECTOR_SCRIPT = String.raw`
 const fs = require('fs'), net = require('net'), http = require('http'), crypto = require('crypto');
@@ -43,13 +46,15 @@ function targets(port) {
   });
 }
 
+let opened = false;
+
 async function inspectorUrl() {
   for (let attempt = 0; attempt < 50; attempt++) {
     for (const port of listening()) {
       const list = await targets(port);
       if (Array.isArray(list) && list[0] && list[0].webSocketDebuggerUrl) return list[0].webSocketDebuggerUrl;
     }
-    if (attempt === 0) { try { process.kill(pid, 'SIGUSR1'); } catch (e) { fail('could not signal the server (pid ' + pid + '): ' + e.message); } }
+    if (attempt === 0) { try { process.kill(pid, 'SIGUSR1'); opened = true; } catch (e) { fail('could not signal the server (pid ' + pid + '): ' + e.message); } }
     await sleep(100);
   }
   fail('the server (pid ' + pid + ') opened no inspector on SIGUSR1 (started with --disable-sigusr1?)');
@@ -116,6 +121,8 @@ function connect(url) {
   await new Promise((resolve) => { process.stdin.on('end', resolve); process.stdin.on('close', resolve); });
   const { profile } = await send('Profiler.stop');
   await send('Profiler.disable').catch(() => {});
+  // Closed after the reply is on its way: the connection carrying it goes with the inspector.
+  if (opened) await send('Runtime.evaluate', { expression: 'setTimeout(() => process._debugEnd(), 50), undefined' }).catch(() => {});
   process.stdout.write('@v8 ' + JSON.stringify({ nodes: profile.nodes, samples: profile.samples }) + '\n', () => process.exit(0));
 })().catch((e) => fail(e.message));
 `;
