@@ -19,7 +19,7 @@ import { diffRuntimes } from './runtime-diff.ts';
 import { configurationKey, distinctKnobs, isCompleted, setupsOf, templateLabel } from './configuration-key.ts';
 
 export { configurationKey, distinctKnobs, isCompleted, knobsText } from './configuration-key.ts';
-import { describeDatabase, recordedDatabaseOf } from '../templates/recorded-database.ts';
+import { recordedDatabaseLine, recordedDatabaseOf } from '../templates/recorded-database.ts';
 import { calibrationLineOf } from '../runs/calibration-record.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
 import { ServerMemory, Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
@@ -392,11 +392,6 @@ function buildRepeats(sessions: readonly ComparedSessionInput[], groupOf: readon
   return groups;
 }
 
-function databaseLine(config: Record<string, unknown>): string | null {
-  const facts = recordedDatabaseOf(config);
-  return facts ? describeDatabase(facts) : null;
-}
-
 export function buildComparison(sessions: readonly ComparedSessionInput[], title?: string): Comparison {
   const allSummaries = sessions.flatMap((session) => session.runs.map((run) => run.summary));
   const anyInFlight = allSummaries.some((summary) => (summary?.books?.inFlight ?? 0) > 0);
@@ -486,7 +481,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
       imported: importedNote(session.config),
       setups: setupsOf(session.runs),
       engine: recordedEngine(session.config),
-      database: databaseLine(session.config),
+      database: recordedDatabaseLine(session.config),
       calibration: calibrationLineOf(session.config),
       distinctKnobs: knobsApart[i]!,
       request: importProvenanceOf(session.config) ? null : sessionRequestOf(session.config),

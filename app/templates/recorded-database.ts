@@ -29,3 +29,9 @@ export function databaseSettingsText(facts: DatabaseFacts): string {
 export function describeDatabase(facts: DatabaseFacts): string {
   return `${databaseVersionText(facts)} on port ${facts.port} · ${databaseSettingsText(facts)}`;
 }
+
+/** The private database a session's config recorded, in one line (describeDatabase); null when it recorded none. */
+export function recordedDatabaseLine(config: Record<string, unknown>): string | null {
+  const facts = recordedDatabaseOf(config);
+  return facts ? describeDatabase(facts) : null;
+}

@@ -8,7 +8,7 @@ import type { RunSummary } from '../../../app/runs/run-summary-schema.ts';
 import type { LibraryEntry, SessionHeadline } from '../../../app/sessions/session-library.ts';
 import { pickBestStep, type StepCandidate } from '../../../app/sessions/best-step.ts';
 import type { Session, SessionStatus, SessionSummary } from '../../../app/sessions/sessions.ts';
-import { describeDatabase, recordedDatabaseOf } from '../../../app/templates/recorded-database.ts';
+import { recordedDatabaseLine } from '../../../app/templates/recorded-database.ts';
 import type { Db } from '../store/database.ts';
 import { parseJsonColumn } from '../store/json-column.ts';
 import { processOwner } from '../store/process-owner.ts';
@@ -52,8 +52,7 @@ interface MeasuredRow {
 
 /** The private database the session's deployment ran with, in one line; null when it recorded none. */
 function databaseLineOf(column: string | null): string | null {
-  const facts = recordedDatabaseOf({ database: parseJsonColumn<unknown>(column, null) });
-  return facts ? describeDatabase(facts) : null;
+  return recordedDatabaseLine({ database: parseJsonColumn<unknown>(column, null) });
 }
 
 /** The headline of a session: its best step's summary as the summarizer stored it (best-step.ts says which). */
