@@ -3,7 +3,7 @@
 // how many clients an instance has, and the status in words for `npm run lab -- status`.
 
 import { existsSync, readdirSync } from 'node:fs';
-import { clientIndexOf, clientNamePattern, labLayout, PRIVATE_PATHS, SUDO_PASSWORD_FILE, SUDO_USER, SUDO_USER_MARKER, type LabHostKey, type LabInstance, type LabLayout, type LabRole } from './layout.ts';
+import { clientIndexOf, clientNamePattern, labLayout, PRIVATE_PATHS, SUDO_PASSWORD_FILE, SUDO_USER, SUDO_USER_MARKER, type LabHostLayout, type LabInstance, type LabLayout, type LabRole } from './layout.ts';
 import type { LabOptions } from './lab.ts';
 import { readFingerprint, userExists } from './lab-identity.ts';
 import { linkExists, linkIsUp, namespaceIdentity } from './lab-network.ts';
@@ -11,20 +11,14 @@ import { mountPointsOf, readStateFile, sshdPidOf } from './lab-sshd.ts';
 import { tool } from './lab-tools.ts';
 import { isListening, netNamespaceOf, tryRun } from './system.ts';
 
-export interface LabHostStatus {
-  key: LabHostKey;
-  role: LabRole;
-  namespace: string;
-  hostname: string;
-  address: string;
-  port: number;
+/** A host as laid out (its identity and address), and what is running of it now. */
+export interface LabHostStatus extends Pick<LabHostLayout, 'key' | 'role' | 'namespace' | 'hostname' | 'address' | 'port' | 'logFile'> {
   namespaceExists: boolean;
   sshdPid: number | null;
   sshdListening: boolean;
   /** What `hostname` says inside the host, or null when sshd is not running. */
   reportedHostname: string | null;
   hostKeyFingerprint: string | null;
-  logFile: string;
   privateCopies: Record<string, string>;
 }
 
