@@ -95,6 +95,10 @@ const INSTANCES = {
   studyrun: { prefix: 'blsr-', thirdOctet: 39 },
   // The five seeds' findings reproduced by their shipped studies, one direction each.
   reproduce: { prefix: 'blrp-', thirdOctet: 40 },
+  // The runtimes' own figures per second: JVM GC pauses and heap, Node's event-loop delay.
+  gcloop: { prefix: 'blgc-', thirdOctet: 41 },
+  // The loadtest seed's servers at the seed's rate, one at a time, to find where async falls behind.
+  asyncload: { prefix: 'blal-', thirdOctet: 42 },
 } as const;
 
 export type LabInstance = keyof typeof INSTANCES;
