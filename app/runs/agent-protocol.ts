@@ -282,6 +282,24 @@ export const ServerMetrics = z.object({
   /** TCP segments the server host sent again in this interval (Tcp RetransSegs, its namespace). */
   tcpRetransmits: Count.optional(),
   /**
+   * A JVM server's GC pauses that ended in this interval, from its unified GC log (`-Xlog:gc`, which
+   * Benchlab's JVM templates start with): how many, their total and the longest, in ms. Absent when
+   * the server keeps no GC log the sampler can read (not a JVM, or started without one).
+   */
+  gcPauses: Count.optional(),
+  gcPauseMs: z.number().min(0).optional(),
+  gcLongestPauseMs: z.number().min(0).optional(),
+  /** The heap in use after the interval's last GC pause (bytes); absent when no pause ended in it. */
+  heapAfterGcBytes: z.number().min(0).optional(),
+  /**
+   * A Node server's event-loop delay in this interval (ms, from the monitor Benchlab's Node templates
+   * preload): how late the loop ran a timer at the median, p99 and worst; with several processes (a
+   * cluster), the worst process's. Absent when the server carries no such monitor.
+   */
+  eventLoopDelayP50Ms: z.number().min(0).optional(),
+  eventLoopDelayP99Ms: z.number().min(0).optional(),
+  eventLoopDelayMaxMs: z.number().min(0).optional(),
+  /**
    * When the sampler read these figures (epoch ms, the server host's clock): the client second they
    * are stored with is the one that ended closest to it (app/runs/server-readings.ts). Absent from
    * older agents.

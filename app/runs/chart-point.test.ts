@@ -46,7 +46,7 @@ test('a second becomes the point the dashboard draws, placed at the time the age
     countsPerS: { scheduled: 1020, requests: 1000, bytes: 43_000 },
     p50Us: 100, p90Us: 200, p99Us: 900, maxUs: null,
     clientCpu: 0.5, eventLoopLagMs: 4, serverCpu: 0.25, serverRssBytes: 10, serverMemUsedBytes: 20, rxBytesPerS: 30, txBytesPerS: 40,
-    server: { coreCpu: [], threads: null, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null },
+    server: { coreCpu: [], threads: null, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null, gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null },
   });
 });
 
@@ -117,9 +117,18 @@ test("the server's own story reaches the point: each core, threads, run queue, s
     // 4 segments and 6 overflows in a half-second interval.
     tcpRetransmitsPerS: 8,
     listenOverflowsPerS: 12,
+    gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null,
   });
   // A reading of older Benchlab: the figures it never had are unknown, not zero.
   const older = chartPoint(second({ serverMetrics: { cpu: 0.5, processThreads: 7 } }), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 });
-  assert.deepEqual(older.server, { coreCpu: [], threads: 7, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null });
+  assert.deepEqual(older.server, { coreCpu: [], threads: 7, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null, gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null });
   assert.equal(chartPoint(second({}), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 }).server, undefined, 'a gap has no server figures');
+});
+
+test("a runtime's own figures reach the point as the server sampler read them: a JVM's GC pauses, a Node server's event-loop delay", () => {
+  const context = { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 };
+  const jvm = chartPoint(second({ clientMetrics: { durationMs: 500 }, serverMetrics: { cpu: 0.5, gcPauses: 3, gcPauseMs: 12.5, gcLongestPauseMs: 8, heapAfterGcBytes: 40e6 } }), context);
+  assert.deepEqual([jvm.server?.gcPauses, jvm.server?.gcPauseMs, jvm.server?.gcLongestPauseMs, jvm.server?.heapAfterGcBytes, jvm.server?.eventLoopDelayP99Ms], [3, 12.5, 8, 40e6, null]);
+  const node = chartPoint(second({ serverMetrics: { cpu: 0.5, eventLoopDelayP50Ms: 0.4, eventLoopDelayP99Ms: 12, eventLoopDelayMaxMs: 30 } }), context);
+  assert.deepEqual([node.server?.eventLoopDelayP50Ms, node.server?.eventLoopDelayP99Ms, node.server?.eventLoopDelayMaxMs, node.server?.gcPauses], [0.4, 12, 30, null]);
 });

@@ -67,6 +67,14 @@ export function chartPoint(second: RunSecond, context: PointContext, parts?: rea
             // Counts of the server's interval, shown per second of the point.
             tcpRetransmitsPerS: server.tcpRetransmits === undefined ? null : (server.tcpRetransmits * 1000) / durationMs,
             listenOverflowsPerS: server.listenOverflows === undefined ? null : (server.listenOverflows * 1000) / durationMs,
+            // The runtime's own figures are the server sampler's interval's, as it read them.
+            gcPauses: server.gcPauses ?? null,
+            gcPauseMs: server.gcPauseMs ?? null,
+            gcLongestPauseMs: server.gcLongestPauseMs ?? null,
+            heapAfterGcBytes: server.heapAfterGcBytes ?? null,
+            eventLoopDelayP50Ms: server.eventLoopDelayP50Ms ?? null,
+            eventLoopDelayP99Ms: server.eventLoopDelayP99Ms ?? null,
+            eventLoopDelayMaxMs: server.eventLoopDelayMaxMs ?? null,
           },
         }
       : {}),

@@ -93,6 +93,18 @@ export const ServerRuntime = z.object({
   involuntarySwitchesPerSMedian: z.number().nullable(),
   tcpRetransmits: z.number().nullable(),
   listenOverflows: z.number().nullable(),
+  /**
+   * A JVM server's GC over the window (absent from summaries of older Benchlab, null when no second
+   * read a GC log): pauses added up, the share of the read seconds' time spent in them (0..1), the
+   * longest pause and the highest heap after a GC.
+   */
+  gcPauses: z.number().nullable().optional(),
+  gcPauseShare: z.number().nullable().optional(),
+  gcLongestPauseMs: z.number().nullable().optional(),
+  heapAfterGcMaxBytes: z.number().nullable().optional(),
+  /** A Node server's event-loop delay: the median of the seconds' p99 and the worst delay (ms); absent or null as above. */
+  eventLoopDelayP99MsMedian: z.number().nullable().optional(),
+  eventLoopDelayMaxMs: z.number().nullable().optional(),
 });
 export type ServerRuntime = z.infer<typeof ServerRuntime>;
 

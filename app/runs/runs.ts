@@ -162,6 +162,15 @@ export const LivePoint = z.object({
       involuntarySwitchesPerS: z.number().nullable(),
       tcpRetransmitsPerS: z.number().nullable(),
       listenOverflowsPerS: z.number().nullable(),
+      /** A JVM server's GC pauses of the second: how many, their total and the longest (ms); heap after the last (bytes). */
+      gcPauses: z.number().nullable(),
+      gcPauseMs: z.number().nullable(),
+      gcLongestPauseMs: z.number().nullable(),
+      heapAfterGcBytes: z.number().nullable(),
+      /** A Node server's event-loop delay of the second (ms): median, p99 and worst. */
+      eventLoopDelayP50Ms: z.number().nullable(),
+      eventLoopDelayP99Ms: z.number().nullable(),
+      eventLoopDelayMaxMs: z.number().nullable(),
     })
     .optional(),
   /** Each client's own part of the second (several clients only): its requests/s and p99. */

@@ -23,13 +23,45 @@ test("a run's runtime line: medians of the rates, the highest thread count, the 
     involuntarySwitchesPerSMedian: 50,
     tcpRetransmits: 5,
     listenOverflows: 7,
+    gcPauses: null,
+    gcPauseShare: null,
+    gcLongestPauseMs: null,
+    heapAfterGcMaxBytes: null,
+    eventLoopDelayP99MsMedian: null,
+    eventLoopDelayMaxMs: null,
   });
   assert.equal(describeServerRuntime(runtime!), 'threads up to 40 · busiest core 80 % · run queue 2 · context switches/s 1,100 waited, 50 preempted · 5 TCP retransmits · accept queue full 7 times (medians per second over 3 s)');
 });
 
 test('readings of older Benchlab: the figures they never had are left out, not shown as zero; no reading at all is null', () => {
   const runtime = serverRuntimeOf([{ second: 0, phase: 'measure', serverMetrics: { cpu: 0.3, processThreads: 8 } }]);
-  assert.deepEqual(runtime, { seconds: 1, threadsMax: 8, busiestCoreMedian: null, runQueueMedian: null, voluntarySwitchesPerSMedian: null, involuntarySwitchesPerSMedian: null, tcpRetransmits: null, listenOverflows: null });
+  assert.deepEqual(runtime, { seconds: 1, threadsMax: 8, busiestCoreMedian: null, runQueueMedian: null, voluntarySwitchesPerSMedian: null, involuntarySwitchesPerSMedian: null, tcpRetransmits: null, listenOverflows: null, gcPauses: null, gcPauseShare: null, gcLongestPauseMs: null, heapAfterGcMaxBytes: null, eventLoopDelayP99MsMedian: null, eventLoopDelayMaxMs: null });
   assert.equal(describeServerRuntime(runtime!), 'threads up to 8 (medians per second over 1 s)');
   assert.equal(serverRuntimeOf([{ second: 0, phase: 'measure', serverMetrics: null }]), null);
+});
+
+test("a JVM's GC over the run: pauses added up, their share of the time, the longest, the highest heap after a GC; in words", () => {
+  const gc = (pauses: number, pauseMs: number, longest: number, heap?: number) => ({ cpu: 0.5, gcPauses: pauses, gcPauseMs: pauseMs, gcLongestPauseMs: longest, ...(heap === undefined ? {} : { heapAfterGcBytes: heap }) });
+  const runtime = serverRuntimeOf([
+    { second: 0, phase: 'warmup', serverMetrics: gc(9, 900, 500, 900e6) },
+    { second: 0, phase: 'measure', serverMetrics: gc(2, 30, 20, 40e6) },
+    { second: 1, phase: 'measure', serverMetrics: gc(0, 0, 0) },
+    { second: 2, phase: 'measure', serverMetrics: gc(1, 90, 90, 60e6) },
+    { second: 3, phase: 'measure', serverMetrics: gc(0, 0, 0) },
+  ])!;
+  assert.deepEqual([runtime.gcPauses, runtime.gcPauseShare, runtime.gcLongestPauseMs, runtime.heapAfterGcMaxBytes], [3, 0.03, 90, 60e6]);
+  assert.equal(describeServerRuntime(runtime), 'GC 3 pauses, 3 % of the time, longest 90 ms, heap after GC up to 60 MB (medians per second over 4 s)');
+  const quiet = serverRuntimeOf([{ second: 0, phase: 'measure', serverMetrics: gc(0, 0, 0) }])!;
+  assert.equal(describeServerRuntime(quiet), 'GC 0 pauses, 0 % of the time (medians per second over 1 s)', 'a GC log with no pause says so');
+});
+
+test("a Node server's event-loop delay over the run: the median second's p99 and the worst delay; in words", () => {
+  const loop = (p99: number, max: number) => ({ cpu: 0.5, eventLoopDelayP50Ms: 0.2, eventLoopDelayP99Ms: p99, eventLoopDelayMaxMs: max });
+  const runtime = serverRuntimeOf([
+    { second: 0, phase: 'measure', serverMetrics: loop(1.2, 3) },
+    { second: 1, phase: 'measure', serverMetrics: loop(2.5, 140) },
+    { second: 2, phase: 'measure', serverMetrics: loop(40, 45) },
+  ])!;
+  assert.deepEqual([runtime.eventLoopDelayP99MsMedian, runtime.eventLoopDelayMaxMs, runtime.gcPauses], [2.5, 140, null]);
+  assert.equal(describeServerRuntime(runtime), 'event-loop delay p99 2.5 ms, worst 140 ms (medians per second over 3 s)');
 });
