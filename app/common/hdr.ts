@@ -83,6 +83,9 @@ export interface LatencyStats {
   maxUs: number | null;
 }
 
+/** The latency figures a summary shows: the stats without the count and the minimum. */
+export type LatencyFigures = Omit<LatencyStats, 'count' | 'minUs'>;
+
 /** A second's latency columns. */
 export type IntervalPercentiles = Pick<LatencyStats, 'p50Us' | 'p90Us' | 'p99Us' | 'maxUs'>;
 

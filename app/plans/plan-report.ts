@@ -5,6 +5,7 @@
 // summary table the CLI prints. Pure: the CLI reads the stored runs and hands them in.
 
 import { formatValue } from '../sessions/comparison-report.ts';
+import type { LatencyFigures } from '../common/hdr.ts';
 import { median } from '../common/median.ts';
 import { escapeXml } from '../sessions/svg-chart.ts';
 import type { RunSummary } from '../runs/run-summary-schema.ts';
@@ -56,18 +57,10 @@ export interface PlanConfiguration extends ConfigurationRuns {
   shown: ReadonlyArray<RunSummary | null>;
 }
 
-export interface ConfigurationFigures {
+export interface ConfigurationFigures extends LatencyFigures {
   /** Runs with a measurement (of the repeats). */
   runs: number;
   requestsPerSecond: number | null;
-  meanUs: number | null;
-  stdDevUs: number | null;
-  p50Us: number | null;
-  p75Us: number | null;
-  p90Us: number | null;
-  p99Us: number | null;
-  p999Us: number | null;
-  maxUs: number | null;
   /** Failed requests: non-2xx answers, connection errors and timeouts. */
   errors: number | null;
   /** Failed requests in percent of those sent. */

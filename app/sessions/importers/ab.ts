@@ -15,7 +15,7 @@
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { readCount, readNonNegative, checkLatencyUs } from './import-numbers.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { percentilesAt, printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import { RequestSeries } from './request-series.ts';
 
 const MAX_TEXT_LINES = 10_000;
@@ -109,36 +109,28 @@ function createAbTextParser(): FormatParser {
       const closed = closedOfLengthFailures(failedKinds.length, complete, bodyBytes, documentLength);
       if (closed.note) missing.push(closed.note);
       const answered = complete - closed.count;
-      return {
+      return printedResult({
         format: 'ab',
-        kind: 'summary',
         source: "ab's text output",
         resolution: 'whole milliseconds, as ab prints them',
         tool: { version, ...(host && port && path ? { target: `${scheme}://${host}:${port}${path}` } : {}) },
         missing,
         absent,
-        startedAt: null,
-        endedAt: null,
         load: connections !== undefined && connections > 0 ? { connections, requests: complete } : null,
         summary: printedSummary({
           seconds,
           requests: answered,
           bytes,
           requestsPerSecond,
-          bytesPerSecond: null,
           meanUs: total.meanUs,
           stdDevUs: total.stdDevUs,
-          p50Us: at(50),
-          p75Us: at(75),
-          p90Us: at(90),
-          p99Us: at(99),
-          p999Us: null,
+          ...percentilesAt(at),
           maxUs: at(100),
           errors: { refused: failedKinds.connect, reset: failedKinds.receive, other: failedKinds.exceptions, closed: closed.count },
           status: { '2xx': answered - Math.min(non2xx, answered) },
           non2xx,
         }),
-      };
+      });
     },
   };
 }

@@ -8,7 +8,7 @@
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, toNanosecond } from './import-numbers.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import type { ErrorKind } from '../../runs/run-summary-schema.ts';
 
 function errorKindOfCode(code: string): ErrorKind {
@@ -51,9 +51,8 @@ export function createArtilleryParser(): FormatParser {
       const lastMs = jsonNumber(aggregate.lastMetricAt, null, 'aggregate.lastMetricAt');
       const seconds = Math.max(0, lastMs - firstMs) / 1000;
       const ms = (key: string) => (times[key] === undefined ? null : checkLatencyUs(toNanosecond(jsonNumber(times[key], null, `http.response_time.${key}`) * 1000), null, `http.response_time.${key}`));
-      return {
+      return printedResult({
         format: 'artillery',
-        kind: 'summary',
         source: "Artillery's JSON report",
         resolution: 'Artillery milliseconds to one decimal',
         tool: {},
@@ -61,15 +60,11 @@ export function createArtilleryParser(): FormatParser {
         absent: { ...summaryOnlyAbsent('Artillery'), stddev: "Artillery's report has no standard deviation" },
         startedAt: new Date(firstMs).toISOString(),
         endedAt: new Date(lastMs).toISOString(),
-        load: null,
         summary: printedSummary({
           seconds,
           requests: answered,
           bytes: count('http.downloaded_bytes'),
-          requestsPerSecond: seconds > 0 ? answered / seconds : 0,
-          bytesPerSecond: null,
           meanUs: ms('mean'),
-          stdDevUs: null,
           p50Us: ms('p50'),
           p75Us: ms('p75'),
           p90Us: ms('p90'),
@@ -80,7 +75,7 @@ export function createArtilleryParser(): FormatParser {
           status,
           non2xx: answered - (status['2xx'] ?? 0),
         }),
-      };
+      });
     },
   };
 }

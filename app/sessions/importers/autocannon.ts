@@ -8,7 +8,7 @@
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, parseIsoTimeMs, toNanosecond } from './import-numbers.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 
 export const AUTOCANNON_RATE_LABEL = "autocannon's requests.mean (the mean of its per-second samples)";
 
@@ -44,9 +44,8 @@ export function createAutocannonParser(): FormatParser {
       const startMs = typeof root.start === 'string' ? parseIsoTimeMs(root.start, null, 'start') : null;
       const finishMs = typeof root.finish === 'string' ? parseIsoTimeMs(root.finish, null, 'finish') : null;
       const rate = requests.mean === undefined ? null : jsonNumber(requests.mean, null, 'requests.mean');
-      return {
+      return printedResult({
         format: 'autocannon',
-        kind: 'summary',
         source: "autocannon's JSON result",
         resolution: 'autocannon milliseconds (its histogram counts whole ms)',
         tool: { ...(typeof root.url === 'string' ? { target: root.url } : {}) },
@@ -60,8 +59,6 @@ export function createAutocannonParser(): FormatParser {
           seconds,
           requests: answered,
           bytes: isObject(root.throughput) && root.throughput.total !== undefined ? count(root.throughput.total, 'throughput.total') : 0,
-          requestsPerSecond: seconds > 0 ? answered / seconds : 0,
-          bytesPerSecond: null,
           meanUs: ms(latency.mean, 'latency.mean'),
           stdDevUs: ms(latency.stddev, 'latency.stddev'),
           p50Us: ms(latency.p50, 'latency.p50'),
@@ -74,7 +71,7 @@ export function createAutocannonParser(): FormatParser {
           status,
           non2xx: answered - status['2xx']!,
         }),
-      };
+      });
     },
   };
 }

@@ -9,7 +9,7 @@ import { ImportError, type FormatParser, type ImportedResult } from './imported-
 import { checkLatencyUs, jsonNumber } from './import-numbers.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
 import { errorKindOfMessage } from './error-kind.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import type { ErrorKind } from '../../runs/run-summary-schema.ts';
 
 export const BOMBARDIER_RATE_LABEL = "bombardier's rps mean (the mean of its per-tick rates)";
@@ -56,37 +56,31 @@ export function createBombardierParser(): FormatParser {
       const hasPercentiles = Object.keys(percentiles).length > 0;
       const absent: ImportedResult['absent'] = { ...summaryOnlyAbsent('bombardier') };
       if (!hasPercentiles) Object.assign(absent, Object.fromEntries(['p50', 'p75', 'p90', 'p99'].map((key) => [key, 'bombardier prints percentiles only with -l'])));
-      return {
+      return printedResult({
         format: 'bombardier',
-        kind: 'summary',
         source: "bombardier's JSON result",
         resolution: 'bombardier microseconds',
         tool: { ...(typeof spec.url === 'string' ? { target: spec.url } : {}) },
         missing: ['no per-second series: bombardier prints totals only', 'no histogram: percentiles as bombardier printed them', ...(others > 0 ? [`${others} requests without an answer, by bombardier's error messages`] : [])],
         absent,
         ...(rps === null ? {} : { toolFigures: { [BOMBARDIER_RATE_LABEL]: rps } }),
-        startedAt: null,
-        endedAt: null,
         load: connections ? { connections, ...(requests !== undefined ? { requests } : durationS !== undefined ? { durationS } : {}) } : null,
         summary: printedSummary({
           seconds,
           requests: answered,
           bytes: count(result.bytesRead, 'result.bytesRead'),
-          requestsPerSecond: seconds > 0 ? answered / seconds : 0,
-          bytesPerSecond: null,
           meanUs: us(latency.mean, 'latency.mean'),
           stdDevUs: us(latency.stddev, 'latency.stddev'),
           p50Us: us(percentiles['50'], 'latency.percentiles["50"]'),
           p75Us: us(percentiles['75'], 'latency.percentiles["75"]'),
           p90Us: us(percentiles['90'], 'latency.percentiles["90"]'),
           p99Us: us(percentiles['99'], 'latency.percentiles["99"]'),
-          p999Us: null,
           maxUs: us(latency.max, 'latency.max'),
           errors,
           status,
           non2xx: answered - status['2xx']!,
         }),
-      };
+      });
     },
   };
 }

@@ -11,7 +11,7 @@
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, readCount, readNonNegative } from './import-numbers.ts';
 import { errorKindOfMessage } from './error-kind.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { percentilesAt, printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import { RequestSeries, type ImportedRequest } from './request-series.ts';
 
 const MAX_SUMMARY_LINES = 1_000_000;
@@ -138,9 +138,8 @@ export function createGatlingParser(): FormatParser {
       if (rate !== null) toolFigures[GATLING_RATE_LABEL] = rate;
       for (const [band, value] of bands) toolFigures[`Gatling's response time distribution: ${band}`] = value;
       const percentile = (p: number) => ms(`response time ${p}th percentile`);
-      return {
+      return printedResult({
         format: 'gatling',
-        kind: 'summary',
         source: "Gatling's console summary (Global Information)",
         resolution: 'whole milliseconds, as Gatling prints them',
         tool: {},
@@ -151,28 +150,16 @@ export function createGatlingParser(): FormatParser {
         ],
         absent: { ...summaryOnlyAbsent('Gatling'), timeouts: 'the block counts KO only', ...(percentile(90) === null ? { p90: 'Gatling printed other percentiles' } : {}) },
         toolFigures,
-        startedAt: null,
-        endedAt: null,
-        load: null,
         summary: printedSummary({
           seconds,
           requests: answered,
-          bytes: 0,
-          requestsPerSecond: seconds > 0 ? answered / seconds : 0,
-          bytesPerSecond: null,
           meanUs: ms('mean response time'),
           stdDevUs: ms('std deviation'),
-          p50Us: percentile(50),
-          p75Us: percentile(75),
-          p90Us: percentile(90),
-          p99Us: percentile(99),
-          p999Us: null,
+          ...percentilesAt(percentile),
           maxUs: ms('max response time'),
           errors: { other: ko },
-          status: {},
-          non2xx: 0,
         }),
-      };
+      });
     },
   };
 }

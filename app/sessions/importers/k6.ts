@@ -8,7 +8,7 @@
 import { IMPORT_FIGURES, ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, parseIsoTimeMs, toNanosecond } from './import-numbers.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import { RequestSeries } from './request-series.ts';
 import type { ErrorKind } from '../../runs/run-summary-schema.ts';
 
@@ -78,17 +78,13 @@ function createK6SummaryParser(): FormatParser {
       const dropped = metric(metrics, 'dropped_iterations');
       const missing = ['no per-second series: the summary holds totals only (k6 --out json has them)', 'no histogram: percentiles as k6 summarised them'];
       if (dropped && typeof dropped.count === 'number' && dropped.count > 0) missing.push(`k6 dropped ${dropped.count} iterations (iterations, not requests: not counted as not sent)`);
-      return {
+      return printedResult({
         format: 'k6',
-        kind: 'summary',
         source: "k6's --summary-export JSON",
         resolution: 'k6 milliseconds with fractions (to the microsecond or better)',
         tool: {},
         missing,
         absent: Object.fromEntries(Object.entries(absent).filter(([key]) => (IMPORT_FIGURES as readonly string[]).includes(key))),
-        startedAt: null,
-        endedAt: null,
-        load: null,
         summary: printedSummary({
           seconds,
           requests,
@@ -96,16 +92,12 @@ function createK6SummaryParser(): FormatParser {
           requestsPerSecond: rate,
           bytesPerSecond: received?.rate === undefined ? null : jsonNumber(received.rate, null, 'data_received rate'),
           meanUs,
-          stdDevUs: null,
           ...figures,
           p999Us: optionalMs(duration, 'p(99.9)'),
           maxUs,
-          errors: {},
-          status: {},
-          non2xx: 0,
           failed: failed ?? 0,
         }),
-      };
+      });
     },
   };
 }

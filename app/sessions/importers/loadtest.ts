@@ -9,7 +9,7 @@
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, readCount, readNonNegative } from './import-numbers.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { percentilesAt, printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 
 const MAX_LINES = 100_000;
 
@@ -69,9 +69,8 @@ export function createLoadtestParser(): FormatParser {
       const maxRequests = fields.get('Max requests');
       const maxTime = fields.get('Max time (s)');
       const target = fields.get('Target URL');
-      return {
+      return printedResult({
         format: 'loadtest',
-        kind: 'summary',
         source: "loadtest's text output",
         resolution: 'whole milliseconds, as loadtest prints its percentiles (the mean to 0.1 ms)',
         tool: { ...(target ? { target } : {}) },
@@ -81,28 +80,18 @@ export function createLoadtestParser(): FormatParser {
         ],
         absent,
         ...(effective !== undefined ? { toolFigures: { [LOADTEST_RATE_LABEL]: readNonNegative(effective, null, 'effective rps') } } : {}),
-        startedAt: null,
-        endedAt: null,
         load: connections ? { connections, ...(maxRequests !== undefined ? { requests: readCount(maxRequests, null, 'max requests') } : maxTime !== undefined ? { durationS: readNonNegative(maxTime, null, 'max time') } : {}) } : null,
         summary: printedSummary({
           seconds,
           requests: answered,
-          bytes: 0,
-          requestsPerSecond: seconds > 0 ? answered / seconds : 0,
-          bytesPerSecond: null,
           meanUs: meanMs === null ? null : checkLatencyUs(meanMs * 1000, null, 'mean latency'),
-          stdDevUs: null,
-          p50Us: at(50),
-          p75Us: at(75),
-          p90Us: at(90),
-          p99Us: at(99),
-          p999Us: null,
+          ...percentilesAt(at),
           maxUs: at(100),
           errors: { other: unanswered },
           status,
           non2xx: answeredErrors,
         }),
-      };
+      });
     },
   };
 }

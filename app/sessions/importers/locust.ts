@@ -9,7 +9,7 @@
 import { column, readHeader, splitCsvLine } from './csv-line.ts';
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, readCount, readNonNegative } from './import-numbers.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 
 const MAX_LINES = 100_000;
 const REQUIRED = ['Type', 'Name', 'Request Count', 'Failure Count', 'Average Response Time', 'Min Response Time', 'Max Response Time', 'Average Content Size', 'Requests/s', '50%', '75%', '90%', '99%', '100%'];
@@ -51,9 +51,8 @@ export function createLocustParser(): FormatParser {
         return value === 'N/A' || value === '' ? null : checkLatencyUs(readNonNegative(value, line, name) * 1000, line, name);
       };
       const has = (name: string) => columns!.has(name);
-      return {
+      return printedResult({
         format: 'locust',
-        kind: 'summary',
         source: "Locust's --csv statistics (_stats.csv)",
         resolution: 'percentiles in whole ms as Locust keeps them (to 10 ms from 100 ms, to 100 ms from 1 s); the mean and extremes to the µs',
         tool: {},
@@ -65,17 +64,11 @@ export function createLocustParser(): FormatParser {
         ],
         absent: { ...summaryOnlyAbsent('Locust'), stddev: 'Locust prints no standard deviation', timeouts: 'Locust counts failures by error message only' },
         toolFigures: { [LOCUST_RATE_LABEL]: rate },
-        startedAt: null,
-        endedAt: null,
-        load: null,
         summary: printedSummary({
           seconds,
           requests: answered,
           bytes: Math.round(readNonNegative(cell('Average Content Size'), line, 'Average Content Size') * count),
-          requestsPerSecond: seconds > 0 ? answered / seconds : 0,
-          bytesPerSecond: null,
           meanUs: count === 0 ? null : ms('Average Response Time'),
-          stdDevUs: null,
           p50Us: ms('50%'),
           p75Us: ms('75%'),
           p90Us: ms('90%'),
@@ -83,10 +76,8 @@ export function createLocustParser(): FormatParser {
           p999Us: has('99.9%') ? ms('99.9%') : null,
           maxUs: count === 0 ? null : ms('Max Response Time'),
           errors: { other: failures },
-          status: {},
-          non2xx: 0,
         }),
-      };
+      });
     },
   };
 }

@@ -17,7 +17,7 @@ import { checkLatencyUs, jsonNumber, readCount, readNonNegative, toNanosecond } 
 import { column, headedCsv } from './csv-line.ts';
 import { RequestSeries } from './request-series.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import { errorKindOfMessage } from './error-kind.ts';
 import type { ErrorKind } from '../../runs/run-summary-schema.ts';
 
@@ -125,26 +125,20 @@ function createOhaJsonParser(): FormatParser {
       if (cutOff > 0) missing.push(`${cutOff} requests were cut off by the end of the run (oha's deadline): in flight, not failed`);
       const meanUs = secondsToUs(summary.average, 'summary.average');
       const ohaRate = summary.requestsPerSec === undefined || summary.requestsPerSec === null ? null : jsonNumber(summary.requestsPerSec, null, 'summary.requestsPerSec');
-      return {
+      return printedResult({
         format: 'oha',
-        kind: 'summary',
         source: "oha's JSON output",
         resolution: 'oha seconds with fractions (to the nanosecond)',
         tool: {},
         missing,
         ...(ohaRate === null ? {} : { toolFigures: { [OHA_RATE_LABEL]: ohaRate } }),
         absent: { ...summaryOnlyAbsent('oha'), stddev: "oha's JSON has no standard deviation" },
-        startedAt: null,
-        endedAt: null,
-        load: null,
         summary: printedSummary({
           seconds,
           requests: answered,
           bytes: summary.totalData === undefined ? 0 : jsonNumber(summary.totalData, null, 'summary.totalData'),
-          requestsPerSecond: seconds > 0 ? answered / seconds : 0,
           bytesPerSecond: summary.sizePerSec === undefined || summary.sizePerSec === null ? null : jsonNumber(summary.sizePerSec, null, 'summary.sizePerSec'),
           meanUs,
-          stdDevUs: null,
           p50Us: secondsToUs(percentiles.p50, 'latencyPercentiles.p50'),
           p75Us: secondsToUs(percentiles.p75, 'latencyPercentiles.p75'),
           p90Us: secondsToUs(percentiles.p90, 'latencyPercentiles.p90'),
@@ -155,7 +149,7 @@ function createOhaJsonParser(): FormatParser {
           status,
           non2xx: answered - (status['2xx'] ?? 0),
         }),
-      };
+      });
     },
   };
 }

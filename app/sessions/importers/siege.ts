@@ -9,7 +9,7 @@
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, readNonNegative, toNanosecond } from './import-numbers.ts';
 import { isObject } from './json-document.ts';
-import { printedSummary } from './printed-summary.ts';
+import { printedResult, printedSummary } from './printed-summary.ts';
 import { splitCsvLine } from './csv-line.ts';
 import { messageOf } from '../../common/errors.ts';
 
@@ -114,9 +114,8 @@ export function createSiegeParser(): FormatParser {
       const us = (seconds: number | null, field: string) => (seconds === null ? null : checkLatencyUs(toNanosecond(seconds * 1_000_000), null, field));
       const bytes = Math.round(figures.dataMb * 1024 * 1024);
       const coarse = 'siege prints response times only as a mean and the extremes';
-      return {
+      return printedResult({
         format: 'siege',
-        kind: 'summary',
         source,
         resolution: 'seconds to two decimals (10 ms), as siege prints them',
         tool: {},
@@ -127,29 +126,20 @@ export function createSiegeParser(): FormatParser {
           ...(note ? [note] : []),
         ],
         absent: { bands: coarse, stddev: coarse, p50: coarse, p75: coarse, p90: coarse, p99: coarse, timeouts: 'siege does not split its failures by kind', notSent: 'siege does not count requests it could not send', ...(figures.longestS === null ? { max: "siege's log has no longest transaction" } : {}) },
-        startedAt: null,
-        endedAt: null,
-        load: null,
         summary: printedSummary({
           seconds: figures.elapsedS,
           requests: figures.transactions,
           bytes,
           requestsPerSecond: figures.elapsedS > 0 ? figures.transactions / figures.elapsedS : figures.rate,
-          bytesPerSecond: null,
           meanUs: us(figures.responseS, 'response time'),
-          stdDevUs: null,
           p50Us: null,
           p75Us: null,
           p90Us: null,
           p99Us: null,
-          p999Us: null,
           maxUs: us(figures.longestS, 'longest transaction'),
-          errors: {},
-          status: {},
-          non2xx: 0,
           failed: figures.failed,
         }),
-      };
+      });
     },
   };
 }

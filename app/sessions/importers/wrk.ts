@@ -8,7 +8,7 @@
 
 import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { parseDurationUs, parseSizeBytes, readCount, readNonNegative } from './import-numbers.ts';
-import { printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
+import { percentilesAt, printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 
 const MAX_LINES = 10_000;
 
@@ -82,16 +82,13 @@ export function createWrkParser(): FormatParser {
       if (wrk2) missing.push("wrk2's latencies run from each request's scheduled send time at its -R rate (corrected for coordinated omission); its rate is not in the output");
       if (uncorrectedSkipped) missing.push("wrk2's uncorrected table (-U) is not read: the percentiles are its recorded (scheduled-time) ones");
       if (errors.read + errors.write > 0) missing.push("wrk's read and write errors are counted as other errors (wrk does not tell resets from closes)");
-      return {
+      return printedResult({
         format: 'wrk',
-        kind: 'summary',
         source: wrk2 ? "wrk2's text output with --latency" : withLatency ? "wrk's text output with --latency" : "wrk's text output",
         resolution: "latencies as wrk printed them: three significant digits (10 µs at 1–10 ms)",
         tool: { ...(target ? { target } : {}) },
         missing,
         absent,
-        startedAt: null,
-        endedAt: null,
         load: connections !== undefined && durationS !== undefined ? { connections, durationS } : null,
         summary: printedSummary({
           seconds: totals.seconds,
@@ -101,10 +98,7 @@ export function createWrkParser(): FormatParser {
           bytesPerSecond,
           meanUs: latency.meanUs,
           stdDevUs: latency.stdDevUs,
-          p50Us: at(50),
-          p75Us: at(75),
-          p90Us: at(90),
-          p99Us: at(99),
+          ...percentilesAt(at),
           p999Us: at(99.9),
           maxUs: latency.maxUs,
           errors: { refused: errors.connect, other: errors.read + errors.write, timeout: errors.timeout },
@@ -112,7 +106,7 @@ export function createWrkParser(): FormatParser {
           status: { '2xx': totals.requests - Math.min(non2xx, totals.requests) },
           non2xx,
         }),
-      };
+      });
     },
   };
 }
