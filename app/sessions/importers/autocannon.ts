@@ -5,73 +5,59 @@
 // (requests.total) over the duration, autocannon's mean kept beside it, labelled. Requests sent but
 // neither answered nor counted as an error (a socket the server closed) are said, not guessed at.
 
-import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
+import type { FormatParser } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, parseIsoTimeMs, toNanosecond } from './import-numbers.ts';
-import { isObject, JsonDocument, objectAt } from './json-document.ts';
+import { isObject, jsonCount, jsonObjectParser, objectAt } from './json-document.ts';
 import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 
 export const AUTOCANNON_RATE_LABEL = "autocannon's requests.mean (the mean of its per-second samples)";
 
-function count(value: unknown, field: string): number {
-  const number = jsonNumber(value ?? 0, null, field);
-  if (!Number.isSafeInteger(number) || number < 0) throw new ImportError(null, `${field} is not a count`);
-  return number;
-}
-
 export function createAutocannonParser(): FormatParser {
-  const document = new JsonDocument();
-  return {
-    line(text, number) {
-      if (document.empty && text.trim() !== '' && !text.trim().startsWith('{')) throw new ImportError(number, "autocannon's result is one JSON object (run it with -j)");
-      document.add(text, number);
-    },
-    finish(): ImportedResult {
-      const root = document.parse("autocannon's JSON result");
-      const latency = objectAt(root, 'latency', 'the result');
-      const requests = objectAt(root, 'requests', 'the result');
-      const ms = (value: unknown, field: string) => (value === undefined ? null : checkLatencyUs(toNanosecond(jsonNumber(value, null, field) * 1000), null, field));
-      const status: Record<string, number> = {};
-      for (const kind of ['1xx', '2xx', '3xx', '4xx', '5xx']) status[kind] = count(root[kind], kind);
-      const answered = count(requests.total, 'requests.total');
-      const sent = requests.sent === undefined ? null : count(requests.sent, 'requests.sent');
-      const timeouts = count(root.timeouts, 'timeouts');
-      const errors = count(root.errors, 'errors');
-      const seconds = jsonNumber(root.duration, null, 'duration');
-      const unaccounted = sent === null ? 0 : sent - answered - errors;
-      const missing = ['no per-second series: autocannon -j prints totals only', 'no histogram: percentiles as autocannon printed them, in its 1 ms steps'];
-      if (unaccounted > 0) missing.push(`${unaccounted} requests sent were neither answered nor counted as errors by autocannon (sockets closed, or in flight at the end): not counted here`);
-      const connections = root.connections === undefined ? null : count(root.connections, 'connections');
-      const startMs = typeof root.start === 'string' ? parseIsoTimeMs(root.start, null, 'start') : null;
-      const finishMs = typeof root.finish === 'string' ? parseIsoTimeMs(root.finish, null, 'finish') : null;
-      const rate = requests.mean === undefined ? null : jsonNumber(requests.mean, null, 'requests.mean');
-      return printedResult({
-        format: 'autocannon',
-        source: "autocannon's JSON result",
-        resolution: 'autocannon milliseconds (its histogram counts whole ms)',
-        tool: { ...(typeof root.url === 'string' ? { target: root.url } : {}) },
-        missing,
-        absent: { ...summaryOnlyAbsent('autocannon') },
-        ...(rate === null ? {} : { toolFigures: { [AUTOCANNON_RATE_LABEL]: rate } }),
-        startedAt: startMs === null ? null : new Date(startMs).toISOString(),
-        endedAt: finishMs === null ? null : new Date(finishMs).toISOString(),
-        load: connections ? { connections, durationS: seconds } : null,
-        summary: printedSummary({
-          seconds,
-          requests: answered,
-          bytes: isObject(root.throughput) && root.throughput.total !== undefined ? count(root.throughput.total, 'throughput.total') : 0,
-          meanUs: ms(latency.mean, 'latency.mean'),
-          stdDevUs: ms(latency.stddev, 'latency.stddev'),
-          p50Us: ms(latency.p50, 'latency.p50'),
-          p75Us: ms(latency.p75, 'latency.p75'),
-          p90Us: ms(latency.p90, 'latency.p90'),
-          p99Us: ms(latency.p99, 'latency.p99'),
-          p999Us: ms(latency.p99_9, 'latency.p99_9'),
-          maxUs: ms(latency.max, 'latency.max'),
-          errors: { timeout: timeouts, other: Math.max(0, errors - timeouts) },
-          status,
-          non2xx: answered - status['2xx']!,
-        }),
-      });
-    },
-  };
+  return jsonObjectParser("autocannon's result is one JSON object (run it with -j)", "autocannon's JSON result", (root) => {
+    const latency = objectAt(root, 'latency', 'the result');
+    const requests = objectAt(root, 'requests', 'the result');
+    const ms = (value: unknown, field: string) => (value === undefined ? null : checkLatencyUs(toNanosecond(jsonNumber(value, null, field) * 1000), null, field));
+    const status: Record<string, number> = {};
+    for (const kind of ['1xx', '2xx', '3xx', '4xx', '5xx']) status[kind] = jsonCount(root[kind], kind);
+    const answered = jsonCount(requests.total, 'requests.total');
+    const sent = requests.sent === undefined ? null : jsonCount(requests.sent, 'requests.sent');
+    const timeouts = jsonCount(root.timeouts, 'timeouts');
+    const errors = jsonCount(root.errors, 'errors');
+    const seconds = jsonNumber(root.duration, null, 'duration');
+    const unaccounted = sent === null ? 0 : sent - answered - errors;
+    const missing = ['no per-second series: autocannon -j prints totals only', 'no histogram: percentiles as autocannon printed them, in its 1 ms steps'];
+    if (unaccounted > 0) missing.push(`${unaccounted} requests sent were neither answered nor counted as errors by autocannon (sockets closed, or in flight at the end): not counted here`);
+    const connections = root.connections === undefined ? null : jsonCount(root.connections, 'connections');
+    const startMs = typeof root.start === 'string' ? parseIsoTimeMs(root.start, null, 'start') : null;
+    const finishMs = typeof root.finish === 'string' ? parseIsoTimeMs(root.finish, null, 'finish') : null;
+    const rate = requests.mean === undefined ? null : jsonNumber(requests.mean, null, 'requests.mean');
+    return printedResult({
+      format: 'autocannon',
+      source: "autocannon's JSON result",
+      resolution: 'autocannon milliseconds (its histogram counts whole ms)',
+      tool: { ...(typeof root.url === 'string' ? { target: root.url } : {}) },
+      missing,
+      absent: { ...summaryOnlyAbsent('autocannon') },
+      ...(rate === null ? {} : { toolFigures: { [AUTOCANNON_RATE_LABEL]: rate } }),
+      startedAt: startMs === null ? null : new Date(startMs).toISOString(),
+      endedAt: finishMs === null ? null : new Date(finishMs).toISOString(),
+      load: connections ? { connections, durationS: seconds } : null,
+      summary: printedSummary({
+        seconds,
+        requests: answered,
+        bytes: isObject(root.throughput) && root.throughput.total !== undefined ? jsonCount(root.throughput.total, 'throughput.total') : 0,
+        meanUs: ms(latency.mean, 'latency.mean'),
+        stdDevUs: ms(latency.stddev, 'latency.stddev'),
+        p50Us: ms(latency.p50, 'latency.p50'),
+        p75Us: ms(latency.p75, 'latency.p75'),
+        p90Us: ms(latency.p90, 'latency.p90'),
+        p99Us: ms(latency.p99, 'latency.p99'),
+        p999Us: ms(latency.p99_9, 'latency.p99_9'),
+        maxUs: ms(latency.max, 'latency.max'),
+        errors: { timeout: timeouts, other: Math.max(0, errors - timeouts) },
+        status,
+        non2xx: answered - status['2xx']!,
+      }),
+    });
+  });
 }

@@ -1,8 +1,10 @@
 // A whole-file JSON document (k6's summary export, oha's --json) gathered line by line up to a
 // cap, then parsed once; a syntax error keeps the parser's own line and column, a document that is
-// no object says so. Also the small readers of its fields.
+// no object says so. Also the parser of a file that is one JSON object, and the small readers of its
+// fields.
 
-import { ImportError } from './imported-result.ts';
+import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
+import { jsonNumber } from './import-numbers.ts';
 import { messageOf } from '../../common/errors.ts';
 
 /** Summaries are a few KB; a document this large is not one. */
@@ -45,4 +47,26 @@ export function objectAt(value: Record<string, unknown>, key: string, path: stri
   const found = value[key];
   if (!isObject(found)) throw new ImportError(null, `${path}.${key} is missing or not an object`);
   return found;
+}
+
+/**
+ * The parser of a file that is one JSON object (autocannon's, bombardier's, Artillery's): text before
+ * its `{` is refused with `hint` (how to run the tool for it); `read` gets the object, called `what`.
+ */
+export function jsonObjectParser(hint: string, what: string, read: (root: Record<string, unknown>) => ImportedResult): FormatParser {
+  const document = new JsonDocument();
+  return {
+    line(text, number) {
+      if (document.empty && text.trim() !== '' && !text.trim().startsWith('{')) throw new ImportError(number, hint);
+      document.add(text, number);
+    },
+    finish: () => read(document.parse(what)),
+  };
+}
+
+/** A count field (absent: 0), or an error naming it. */
+export function jsonCount(value: unknown, field: string): number {
+  const number = jsonNumber(value ?? 0, null, field);
+  if (!Number.isSafeInteger(number) || number < 0) throw new ImportError(null, `${field} is not a count`);
+  return number;
 }

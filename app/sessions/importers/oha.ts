@@ -16,7 +16,7 @@ import { ImportError, type FormatParser, type ImportedResult } from './imported-
 import { checkLatencyUs, jsonNumber, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
 import { column, headedCsv } from './csv-line.ts';
 import { RequestSeries } from './request-series.ts';
-import { isObject, JsonDocument, objectAt } from './json-document.ts';
+import { isObject, jsonObjectParser, objectAt } from './json-document.ts';
 import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import { errorKindOfMessage } from './error-kind.ts';
 import type { ErrorKind } from '../../runs/run-summary-schema.ts';
@@ -95,61 +95,53 @@ function createOhaCsvParser(): FormatParser {
 }
 
 function createOhaJsonParser(): FormatParser {
-  const document = new JsonDocument();
-  return {
-    line(text, number) {
-      if (document.empty && text.trim() !== '' && !text.trim().startsWith('{')) throw new ImportError(number, `oha's output is one JSON object (--output-format json), or its CSV starting "${CSV_HEADER}"`);
-      document.add(text, number);
-    },
-    finish(): ImportedResult {
-      const root = document.parse("oha's JSON output");
-      const summary = objectAt(root, 'summary', 'the output');
-      const percentiles = isObject(root.latencyPercentiles) ? root.latencyPercentiles : {};
-      const statuses = counts(root.statusCodeDistribution, 'statusCodeDistribution');
-      const status: Record<string, number> = {};
-      for (const [code, count] of statuses) {
-        const value = Number(code);
-        if (!Number.isInteger(value) || value < 100 || value > 599) throw new ImportError(null, `statusCodeDistribution has "${code}", no HTTP status`);
-        const kind = `${Math.floor(value / 100)}xx`;
-        status[kind] = (status[kind] ?? 0) + count;
-      }
-      const errors: Partial<Record<ErrorKind, number>> = {};
-      let cutOff = 0;
-      for (const [message, count] of counts(root.errorDistribution, 'errorDistribution')) {
-        if (message.toLowerCase().includes('deadline')) cutOff += count;
-        else errors[errorKindOfMessage(message)] = (errors[errorKindOfMessage(message)] ?? 0) + count;
-      }
-      const answered = statuses.reduce((sum, [, count]) => sum + count, 0);
-      const seconds = jsonNumber(summary.total, null, 'summary.total');
-      const missing = ['no per-second series: oha --json holds totals only', 'no histogram: percentiles as oha printed them'];
-      if (cutOff > 0) missing.push(`${cutOff} requests were cut off by the end of the run (oha's deadline): in flight, not failed`);
-      const meanUs = secondsToUs(summary.average, 'summary.average');
-      const ohaRate = summary.requestsPerSec === undefined || summary.requestsPerSec === null ? null : jsonNumber(summary.requestsPerSec, null, 'summary.requestsPerSec');
-      return printedResult({
-        format: 'oha',
-        source: "oha's JSON output",
-        resolution: 'oha seconds with fractions (to the nanosecond)',
-        tool: {},
-        missing,
-        ...(ohaRate === null ? {} : { toolFigures: { [OHA_RATE_LABEL]: ohaRate } }),
-        absent: { ...summaryOnlyAbsent('oha'), stddev: "oha's JSON has no standard deviation" },
-        summary: printedSummary({
-          seconds,
-          requests: answered,
-          bytes: summary.totalData === undefined ? 0 : jsonNumber(summary.totalData, null, 'summary.totalData'),
-          bytesPerSecond: summary.sizePerSec === undefined || summary.sizePerSec === null ? null : jsonNumber(summary.sizePerSec, null, 'summary.sizePerSec'),
-          meanUs,
-          p50Us: secondsToUs(percentiles.p50, 'latencyPercentiles.p50'),
-          p75Us: secondsToUs(percentiles.p75, 'latencyPercentiles.p75'),
-          p90Us: secondsToUs(percentiles.p90, 'latencyPercentiles.p90'),
-          p99Us: secondsToUs(percentiles.p99, 'latencyPercentiles.p99'),
-          p999Us: secondsToUs(percentiles['p99.9'], 'latencyPercentiles["p99.9"]'),
-          maxUs: secondsToUs(summary.slowest, 'summary.slowest'),
-          errors,
-          status,
-          non2xx: answered - (status['2xx'] ?? 0),
-        }),
-      });
-    },
-  };
+  return jsonObjectParser(`oha's output is one JSON object (--output-format json), or its CSV starting "${CSV_HEADER}"`, "oha's JSON output", (root) => {
+    const summary = objectAt(root, 'summary', 'the output');
+    const percentiles = isObject(root.latencyPercentiles) ? root.latencyPercentiles : {};
+    const statuses = counts(root.statusCodeDistribution, 'statusCodeDistribution');
+    const status: Record<string, number> = {};
+    for (const [code, count] of statuses) {
+      const value = Number(code);
+      if (!Number.isInteger(value) || value < 100 || value > 599) throw new ImportError(null, `statusCodeDistribution has "${code}", no HTTP status`);
+      const kind = `${Math.floor(value / 100)}xx`;
+      status[kind] = (status[kind] ?? 0) + count;
+    }
+    const errors: Partial<Record<ErrorKind, number>> = {};
+    let cutOff = 0;
+    for (const [message, count] of counts(root.errorDistribution, 'errorDistribution')) {
+      if (message.toLowerCase().includes('deadline')) cutOff += count;
+      else errors[errorKindOfMessage(message)] = (errors[errorKindOfMessage(message)] ?? 0) + count;
+    }
+    const answered = statuses.reduce((sum, [, count]) => sum + count, 0);
+    const seconds = jsonNumber(summary.total, null, 'summary.total');
+    const missing = ['no per-second series: oha --json holds totals only', 'no histogram: percentiles as oha printed them'];
+    if (cutOff > 0) missing.push(`${cutOff} requests were cut off by the end of the run (oha's deadline): in flight, not failed`);
+    const meanUs = secondsToUs(summary.average, 'summary.average');
+    const ohaRate = summary.requestsPerSec === undefined || summary.requestsPerSec === null ? null : jsonNumber(summary.requestsPerSec, null, 'summary.requestsPerSec');
+    return printedResult({
+      format: 'oha',
+      source: "oha's JSON output",
+      resolution: 'oha seconds with fractions (to the nanosecond)',
+      tool: {},
+      missing,
+      ...(ohaRate === null ? {} : { toolFigures: { [OHA_RATE_LABEL]: ohaRate } }),
+      absent: { ...summaryOnlyAbsent('oha'), stddev: "oha's JSON has no standard deviation" },
+      summary: printedSummary({
+        seconds,
+        requests: answered,
+        bytes: summary.totalData === undefined ? 0 : jsonNumber(summary.totalData, null, 'summary.totalData'),
+        bytesPerSecond: summary.sizePerSec === undefined || summary.sizePerSec === null ? null : jsonNumber(summary.sizePerSec, null, 'summary.sizePerSec'),
+        meanUs,
+        p50Us: secondsToUs(percentiles.p50, 'latencyPercentiles.p50'),
+        p75Us: secondsToUs(percentiles.p75, 'latencyPercentiles.p75'),
+        p90Us: secondsToUs(percentiles.p90, 'latencyPercentiles.p90'),
+        p99Us: secondsToUs(percentiles.p99, 'latencyPercentiles.p99'),
+        p999Us: secondsToUs(percentiles['p99.9'], 'latencyPercentiles["p99.9"]'),
+        maxUs: secondsToUs(summary.slowest, 'summary.slowest'),
+        errors,
+        status,
+        non2xx: answered - (status['2xx'] ?? 0),
+      }),
+    });
+  });
 }
