@@ -87,3 +87,21 @@ export interface FormatParser {
   /** The result once every line is read; throws ImportError for a file that ends too early. */
   finish(): ImportedResult;
 }
+
+/** A format with several forms (k6's, oha's): the first line that is not blank picks the parser of the file. */
+export function parserByFirstLine(pick: (firstLine: string) => FormatParser): FormatParser {
+  let parser: FormatParser | null = null;
+  return {
+    line(text, number) {
+      if (!parser) {
+        if (text.trim() === '') return;
+        parser = pick(text.trim());
+      }
+      parser.line(text, number);
+    },
+    finish() {
+      if (!parser) throw new ImportError(null, 'the file is empty');
+      return parser.finish();
+    },
+  };
+}

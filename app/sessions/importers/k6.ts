@@ -5,7 +5,7 @@
 // it ended; status "0" with an error_code when it got no answer), data_received points add bytes.
 // k6 writes times as milliseconds with fractions.
 
-import { IMPORT_FIGURES, ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
+import { IMPORT_FIGURES, ImportError, parserByFirstLine, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, parseIsoTimeMs, toNanosecond } from './import-numbers.ts';
 import { isObject, JsonDocument, objectAt } from './json-document.ts';
 import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
@@ -13,20 +13,7 @@ import { RequestSeries } from './request-series.ts';
 import type { ErrorKind } from '../../runs/run-summary-schema.ts';
 
 export function createK6Parser(): FormatParser {
-  let inner: FormatParser | null = null;
-  return {
-    line(text, number) {
-      if (!inner) {
-        if (text.trim() === '') return;
-        inner = /^\{\s*"type"\s*:\s*"(Metric|Point)"/.test(text.trim()) ? createK6NdjsonParser() : createK6SummaryParser();
-      }
-      inner.line(text, number);
-    },
-    finish() {
-      if (!inner) throw new ImportError(null, 'the file is empty');
-      return inner.finish();
-    },
-  };
+  return parserByFirstLine((first) => (/^\{\s*"type"\s*:\s*"(Metric|Point)"/.test(first) ? createK6NdjsonParser() : createK6SummaryParser()));
 }
 
 /** A metric of the summary: the legacy export writes its stats flat, handleSummary's data under `values`. */

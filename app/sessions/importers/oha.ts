@@ -12,7 +12,7 @@
 // made (answered, refused, timed out, cut off) by the run's time; Benchlab's requests/s counts
 // answers, so it is the answers over that time, and oha's own figure is kept beside it, labelled.
 
-import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
+import { ImportError, parserByFirstLine, type FormatParser, type ImportedResult } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
 import { column, headedCsv } from './csv-line.ts';
 import { RequestSeries } from './request-series.ts';
@@ -45,20 +45,7 @@ const CSV_REQUIRED = ['request-start', 'request-duration', 'bytes', 'status'];
 
 /** oha's output: its CSV when the first line is the CSV's header, else its JSON. */
 export function createOhaParser(): FormatParser {
-  let parser: FormatParser | null = null;
-  return {
-    line(text, number) {
-      if (!parser) {
-        if (text.trim() === '') return;
-        parser = text.trim().startsWith('request-start,') ? createOhaCsvParser() : createOhaJsonParser();
-      }
-      parser.line(text, number);
-    },
-    finish() {
-      if (!parser) throw new ImportError(null, 'the file is empty');
-      return parser.finish();
-    },
-  };
+  return parserByFirstLine((first) => (first.startsWith('request-start,') ? createOhaCsvParser() : createOhaJsonParser()));
 }
 
 function createOhaCsvParser(): FormatParser {
