@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { LoadProfile } from '../runs/load-profile.ts';
 import type { RunSummary } from '../runs/run-summary-schema.ts';
 import { CALIBRATION_TIMEOUT_MS, capacityOf, capacityProfileProblem, capacityStepRates, CapacitySteps, judgeRampStep, P99_FLOOR_MS, probeProfile, profileAtRates, RAMP_FRACTIONS, rampProfile, rampRates } from './calibration.ts';
-import { describeCalibration, describeRamp, recordedCalibrationOf, type RampStep, type RecordedCalibration } from '../runs/calibration-record.ts';
+import { describeCalibration, describeRamp, recordedCalibrationOf, type RampStep } from '../runs/calibration-record.ts';
+import { RECORDED_CALIBRATION } from '../../tests/support/calibration-seed.ts';
 
 const profile = LoadProfile.parse({
   target: 'http://10.0.0.2:8080',
@@ -121,17 +122,7 @@ describe('the probe and the ramp', () => {
 });
 
 describe('the recorded calibration', () => {
-  const recorded: RecordedCalibration = {
-    reference: { templateId: 'node', variant: 'sync', knobs: {}, label: 'Node.js · sync' },
-    measuredAt: '2026-11-27T16:40:12.000Z',
-    capacity: 1240,
-    atLeast: false,
-    times: [0.5, 1.3],
-    rates: [620, 1612],
-    probeAnswersPerS: 1300,
-    ramp: [step(1170, true), step(1240, true), { rate: 1300, answeredShare: 0.971, p99Us: 412_000, sustained: false }],
-    sessionIds: [3, 4],
-  };
+  const recorded = RECORDED_CALIBRATION;
 
   test('reads back from a session’s config, and nothing from one without it', () => {
     assert.deepEqual(recordedCalibrationOf({ calibration: recorded }), recorded);
@@ -142,9 +133,9 @@ describe('the recorded calibration', () => {
   test('says the capacity, where and when it was measured, and the rates it chose', () => {
     assert.equal(
       describeCalibration(recorded),
-      'steps from a capacity of 1,240 req/s measured on Node.js · sync at 16:40 UTC, 27 Nov 2026: ×0.5 = 620 req/s, ×1.3 = 1,612 req/s',
+      'steps from a capacity of 1,240 req/s measured on Node.js · sync at 09:58 UTC, 1 Mar 2026: ×1.52 = 1,885 req/s, ×3.48 = 4,315 req/s',
     );
     assert.match(describeCalibration({ ...recorded, atLeast: true }), /capacity of at least 1,240 req\/s/);
-    assert.equal(describeRamp(recorded.ramp), '1,170 ✓, 1,240 ✓, 1,300 ✗ (p99 412 ms, 97.1 % answered)');
+    assert.equal(describeRamp(recorded.ramp), '1,170 ✓, 1,240 ✓, 1,300 ✗ (p99 412 ms, 97.0 % answered)');
   });
 });

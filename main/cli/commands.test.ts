@@ -2,25 +2,17 @@
 // command, exit codes for bad input, and the hosts, sessions and compare commands on a seeded store.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { openDatabase } from '../services/store/database.ts';
 import { createSeeder } from '../../tests/support/session-seed.ts';
 import { COMMANDS } from './commands/index.ts';
+import { scratchCli } from '../../tests/support/cli-process.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-cli-commands-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, run } = scratchCli('benchlab-cli-commands-');
 
-function cli(dataDir: string | null, ...args: string[]) {
-  const result = spawnSync(process.execPath, [join(import.meta.dirname, 'benchlab.ts'), ...(dataDir ? ['--data-dir', dataDir] : []), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, HOME: dir, BENCHLAB_DATA_DIR: join(dir, 'never-used') },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (dataDir: string | null, ...args: string[]) => run([...(dataDir ? ['--data-dir', dataDir] : []), ...args]);
 
 describe('help and bad input', () => {
   test('benchlab --help lists every command with its summary', () => {

@@ -8,25 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { describeCalibration, type RecordedCalibration } from '../../app/runs/calibration-record.ts';
+import { describeCalibration } from '../../app/runs/calibration-record.ts';
+import { RECORDED_CALIBRATION as CALIBRATION } from '../support/calibration-seed.ts';
 import type { OpenWebApp } from '../support/open-web-app.ts';
 import { openSeededLibrary, SessionsLibrary } from './pages/compare-pages.ts';
-
-const CALIBRATION: RecordedCalibration = {
-  reference: { templateId: 'node', variant: 'sync', knobs: {}, label: 'Node.js (node:http) · sync' },
-  measuredAt: '2026-03-01T09:58:00.000Z',
-  capacity: 1240,
-  atLeast: false,
-  times: [1.52, 3.48],
-  rates: [1885, 4315],
-  probeAnswersPerS: 1300,
-  ramp: [
-    { rate: 1170, answeredShare: 1, p99Us: 4000, sustained: true },
-    { rate: 1240, answeredShare: 1, p99Us: 9000, sustained: true },
-    { rate: 1300, answeredShare: 0.97, p99Us: 412_000, sustained: false },
-  ],
-  sessionIds: [90, 91],
-};
 
 let opened: OpenWebApp;
 let page: Page;

@@ -2,26 +2,19 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { openDatabase } from '../../services/store/database.ts';
 import { RunsRepository } from '../../services/runs/runs-repository.ts';
 import { SamplesRepository } from '../../services/runs/samples-repository.ts';
 import { SessionsRepository } from '../../services/runs/sessions-repository.ts';
+import { scratchCli } from '../../../tests/support/cli-process.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-cli-import-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, run } = scratchCli('benchlab-cli-import-');
 const fixture = (name: string) => join(import.meta.dirname, '../../../tests/fixtures/imports', name);
 
-function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [join(import.meta.dirname, '../benchlab.ts'), 'import', '--data-dir', dataDir, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, HOME: dir, BENCHLAB_DATA_DIR: join(dir, 'never-used') },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (dataDir: string, ...args: string[]) => run(['import', '--data-dir', dataDir, ...args]);
 
 /** What the data dir holds once the CLI has exited: sessions with their runs and stored seconds. */
 function stored(dataDir: string) {

@@ -5,22 +5,14 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { scratchCli } from '../../../tests/support/cli-process.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-cli-run-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, run } = scratchCli('benchlab-cli-run-');
 
-function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'benchlab.ts'), 'run', '--data-dir', dataDir, ...args], {
-    encoding: 'utf8',
-    cwd: dir,
-    env: { ...process.env, HOME: dir, BENCHLAB_DATA_DIR: join(dir, 'never-used') },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (dataDir: string, ...args: string[]) => run(['run', '--data-dir', dataDir, ...args], { cwd: dir });
 
 function planFile(name: string, text: string): string {
   const file = join(dir, name);

@@ -3,25 +3,16 @@
 // loads differ, and they are not taken for repeats of one configuration.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { openDatabase } from '../../services/store/database.ts';
 import { createSeeder } from '../../../tests/support/session-seed.ts';
+import { scratchCli } from '../../../tests/support/cli-process.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchlab-cli-think-'));
+const { dir, run } = scratchCli('benchlab-cli-think-');
 const dataDir = join(dir, 'data');
-after(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'benchlab.ts'), '--data-dir', dataDir, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, HOME: dir, BENCHLAB_DATA_DIR: join(dir, 'never-used') },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (...args: string[]) => run(['--data-dir', dataDir, ...args]);
 
 const ids: Record<string, number> = {};
 before(() => {
