@@ -6,8 +6,9 @@
 // the accept-queue overflows of the interval (TcpExt ListenOverflows/ListenDrops, per network
 // namespace, as nstat shows them). Why one server beats another: each core's busy share, the run
 // queue and the host's context switches, the server threads' own voluntary and involuntary switches,
-// and TCP retransmits. Each reading says when it was taken (`readAt`), so Benchlab stores it with
-// the client second it belongs to and never with another.
+// and TCP retransmits; the runtime's own figures where it writes them (a JVM's GC pauses, a Node
+// server's event-loop delay: runtime-sampler.ts). Each reading says when it was taken (`readAt`), so
+// Benchlab stores it with the client second it belongs to and never with another.
 
 import { availableParallelism } from 'node:os';
 import { readlinkSync } from 'node:fs';
@@ -39,6 +40,7 @@ import {
 } from '../app/runs/proc-counters.ts';
 import { listProc, readProc } from './proc-files.ts';
 import { hostNowMs } from './host-clock.ts';
+import { RuntimeSampler } from './runtime-sampler.ts';
 
 /** While the server process is not found, look again at most this often (a /proc/*\/fd scan is not free). */
 const REFIND_EVERY_MS = 5000;
@@ -109,6 +111,7 @@ export class ServerSampler {
   #at = performance.now();
   #pid: number | null = null;
   #lastSearchAt = Number.NEGATIVE_INFINITY;
+  readonly #runtime = new RuntimeSampler();
 
   constructor(port: number | null) {
     this.#port = port;
@@ -153,6 +156,7 @@ export class ServerSampler {
     const memory = parseMeminfo(readProc('/proc/meminfo') ?? '');
     const sockets = [...parseTcpTable(readProc('/proc/net/tcp') ?? ''), ...parseTcpTable(readProc('/proc/net/tcp6') ?? '')];
     const process = this.#process(sockets, seconds);
+    const runtime = this.#runtime.sample(process ? this.#pid : null, process?.tree ?? [], Date.now());
     return {
       cpuUser: shares.user,
       cpuSystem: shares.system,
@@ -178,11 +182,12 @@ export class ServerSampler {
       processVoluntarySwitchesPerS: process?.switches?.voluntary ?? null,
       processInvoluntarySwitchesPerS: process?.switches?.involuntary ?? null,
       tcpRetransmits: retransmits,
+      ...runtime,
       readAt: Math.round(readAt),
     };
   }
 
-  #process(sockets: ReturnType<typeof parseTcpTable>, seconds: number): { rss: number; threads: number; fds: number | null; ticks: number; switches: ContextSwitches | null } | null {
+  #process(sockets: ReturnType<typeof parseTcpTable>, seconds: number): { rss: number; threads: number; fds: number | null; ticks: number; switches: ContextSwitches | null; tree: number[] } | null {
     if (this.#port === null) return null;
     if (this.#pid !== null && readProc(`/proc/${this.#pid}/stat`) === null) this.#pid = null;
     if (this.#pid === null) {
@@ -215,7 +220,7 @@ export class ServerSampler {
       fds = open === null || fds === null ? null : fds + open.length;
     }
     this.#processTicks = processTicks;
-    return { rss, threads, fds, ticks, switches: threads <= PROCESS_SWITCH_THREADS ? this.#switchesPerS(tree, seconds) : this.#forgetSwitches() };
+    return { rss, threads, fds, ticks, switches: threads <= PROCESS_SWITCH_THREADS ? this.#switchesPerS(tree, seconds) : this.#forgetSwitches(), tree };
   }
 
   /** The tree's threads' context switches per second since the last sample (a thread seen both times counts). */

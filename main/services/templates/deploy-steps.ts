@@ -20,6 +20,7 @@ import { databaseBinaries, planDatabase, startDatabase } from './private-databas
 import { ensurePortableNode, PORTABLE_NODE_MAJOR, type PortableNodeCache } from './portable-node.ts';
 import { inspectRun, probeHost, startSupervised, stopRun, waitReady, type RecordedDeployment } from './remote-server.ts';
 import { heldElsewhere, ownershipOf } from './server-owner.ts';
+import { withRuntimeMonitors } from '../../../app/runs/runtime-monitors.ts';
 import { holdForDeploy, type HostHold } from './server-hold.ts';
 import { follow, unfollow } from './server-watch.ts';
 
@@ -232,7 +233,9 @@ export async function startServer(deploy: DeployRun, checked: Checked, uploaded:
     book.update(active, { database: started.facts, step: { ...active.deployment.step!, detail: null } });
     book.log(`${host.name}: private ${started.title} ready on 127.0.0.1:${started.facts.port} (${describeSettings(started.facts.settings)})`);
   }
+  // The runtime's own figures per second (a JVM's GC log, a Node server's event-loop monitor), read by the server sampler.
   const argv = renderStartArgv(manifest, { settings: deployment, dir: uploaded.dir, run, runtimes: uploaded.runtimes, databaseUrl });
+  const started = withRuntimeMonitors(manifest.start[0], argv, run, runtimeVersions(uploaded.runtimes, facts).java ?? null);
   const record: RecordedDeployment = {
     id: active.id,
     templateId: manifest.id,
@@ -250,7 +253,8 @@ export async function startServer(deploy: DeployRun, checked: Checked, uploaded:
     {
       paths: { root, run },
       deploymentJson: JSON.stringify(record),
-      commandLine: toCommandLine(argv, serverEnvironment(manifest, databaseUrl)),
+      commandLine: toCommandLine(started.argv, serverEnvironment(manifest, databaseUrl)),
+      files: started.files,
       logs: manifest.logs,
       maxHeartbeatAgeSeconds: book.options.maxHeartbeatAgeSeconds ?? 60,
       stopSignal: manifest.stop.signal,

@@ -170,6 +170,8 @@ export interface StartSpec {
   deploymentJson: string;
   /** The rendered, quoted start command. */
   commandLine: string;
+  /** Files written into the fresh run dir before the server starts (a runtime's monitor: app/runs/runtime-monitors.ts). */
+  files?: ReadonlyArray<{ name: string; text: string }>;
   logs: readonly string[];
   maxHeartbeatAgeSeconds: number;
   stopSignal: string;
@@ -185,6 +187,7 @@ umask 022
 # A fresh run dir, but for the private database the deploy has just started in it.
 mkdir -p ${run} && cd ${run} && find . -mindepth 1 -maxdepth 1 ! -name ${DATABASE_FOLDER} ! -name ${MONGO_FOLDER} -exec rm -rf {} + || { echo "error cannot create the run dir"; exit 1; }
 printf '%s\\n' ${shellQuote(spec.deploymentJson)} > deployment.json
+${(spec.files ?? []).map((file) => `printf '%s' ${shellQuote(file.text)} > ${shellQuote(file.name)}`).join('\n')}
 cat /proc/sys/kernel/random/boot_id > boot-id 2>/dev/null
 date +%s > heartbeat
 : > server.log

@@ -1,0 +1,126 @@
+// The runtime's own figures read from real processes on this machine: a Node server started with the
+// event-loop monitor preloaded, whose loop is then blocked on request, and a JVM started with the GC
+// log flag, allocating until it collects. Each is found by its port, as the server sampler finds a
+// template's server, and read through the flags the templates start with.
+
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { ServerMetrics } from '../app/runs/agent-protocol.ts';
+import { withRuntimeMonitors } from '../app/runs/runtime-monitors.ts';
+import { ServerSampler } from './server-sampler.ts';
+
+const linux = process.platform === 'linux';
+const javaProbe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+const java = javaProbe.status === 0;
+/** This machine's Java as the templates' host facts give it ("17.0.9"; Java 8 says "1.8.0_392"). */
+const JAVA_VERSION = /version "(?:1\.)?(\d+)/.exec(javaProbe.stderr ?? '')?.[1] ?? null;
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+after(() => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts a server as a template's `{node}` or `{java}` start would, with the monitor's flags; resolves once it prints its port. */
+async function startMonitored(placeholder: '{node}' | '{java}', argv: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'benchlab-runtime-'));
+  dirs.push(dir);
+  const started = withRuntimeMonitors(placeholder, argv, dir, JAVA_VERSION);
+  for (const file of started.files) writeFileSync(join(dir, file.name), file.text);
+  const child = spawn(started.argv[0]!, started.argv.slice(1), { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
+  children.push(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(Number(text.split('\n')[0]));
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before it printed its port`)));
+  });
+  return { child, port };
+}
+
+/** Samples once a second (as the agent does) until `done` says a reading is the one wanted, at most `most` times. */
+async function sampleUntil(sampler: ServerSampler, done: (metrics: ServerMetrics) => boolean, most: number): Promise<ServerMetrics[]> {
+  const readings: ServerMetrics[] = [];
+  for (let i = 0; i < most; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const metrics = ServerMetrics.parse(sampler.sample());
+    readings.push(metrics);
+    if (done(metrics)) break;
+  }
+  return readings;
+}
+
+/** A server whose loop runs a busy wait of N ms for each line `block N` on its stdin. */
+const NODE_SERVER = `
+const server = require('node:net').createServer(() => {});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const ms = Number(line.split(' ')[1]);
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+});
+`;
+
+/** A JVM that listens (so the sampler finds it) and allocates, on a small heap, until it is killed. */
+const JAVA_SERVER = `
+public class Alloc {
+  static volatile Object sink;
+  public static void main(String[] args) throws Exception {
+    java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+    System.out.println(server.getLocalPort());
+    while (true) { for (int i = 0; i < 2000; i++) sink = new byte[1024]; Thread.sleep(1); }
+  }
+}
+`;
+
+describe("the runtime's own figures from real processes", { skip: !linux }, () => {
+  test("a Node server's event-loop delay: small while its loop is free, the block's length once it is blocked, and the whole stall while it stays blocked", async () => {
+    const { child, port } = await startMonitored('{node}', [process.execPath, '-e', NODE_SERVER]);
+    const sampler = new ServerSampler(port);
+    const first = ServerMetrics.parse(sampler.sample());
+    assert.equal(first.eventLoopDelayP99Ms, undefined, 'the first reading only marks where the monitor’s file ends');
+    const free = (await sampleUntil(sampler, (metrics) => metrics.eventLoopDelayMaxMs !== undefined, 10)).at(-1)!;
+    assert.ok(free.eventLoopDelayMaxMs !== undefined, 'the monitor wrote its second');
+    assert.ok(free.eventLoopDelayP50Ms! <= free.eventLoopDelayP99Ms! && free.eventLoopDelayP99Ms! <= free.eventLoopDelayMaxMs!, JSON.stringify(free));
+
+    const BLOCK_MS = 400;
+    child.stdin!.write(`block ${BLOCK_MS}\n`);
+    const blocked = (await sampleUntil(sampler, (metrics) => (metrics.eventLoopDelayMaxMs ?? 0) > free.eventLoopDelayMaxMs!, 5)).at(-1)!;
+    assert.ok(blocked.eventLoopDelayMaxMs! > free.eventLoopDelayMaxMs!, `${JSON.stringify(free)} then ${JSON.stringify(blocked)}`);
+    // A timer due during the block ran when it ended: late by about the block, less the monitor's 10 ms interval.
+    assert.ok(blocked.eventLoopDelayMaxMs! >= BLOCK_MS / 2 && blocked.eventLoopDelayMaxMs! <= BLOCK_MS + 1000, String(blocked.eventLoopDelayMaxMs));
+
+    // Blocked for longer than the monitor's seconds: it writes nothing, and the stall is read as a delay at every percentile.
+    const STALL_MS = 3500;
+    child.stdin!.write(`block ${STALL_MS}\n`);
+    const stalled = (await sampleUntil(sampler, (metrics) => (metrics.eventLoopDelayP50Ms ?? 0) >= 1000, 6)).at(-1)!;
+    assert.ok(stalled.eventLoopDelayP50Ms! >= 1000, `a loop blocked for seconds: ${JSON.stringify(stalled)}`);
+    assert.equal(stalled.eventLoopDelayP50Ms, stalled.eventLoopDelayMaxMs);
+    assert.equal(stalled.gcPauses, undefined, 'a Node server keeps no GC log');
+  });
+
+  test('a JVM’s GC pauses from its GC log: counted from the run’s start, with their total, the longest and the heap after', { skip: !java }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'benchlab-alloc-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'Alloc.java'), JAVA_SERVER);
+    const { port } = await startMonitored('{java}', ['java', '-Xmx32m', '-XX:+UseSerialGC', join(dir, 'Alloc.java')]);
+    const sampler = new ServerSampler(port);
+    const first = ServerMetrics.parse(sampler.sample());
+    assert.equal(first.gcPauses, undefined, 'the first reading only marks where the log ends: the pauses before the run are not counted');
+    const readings = await sampleUntil(sampler, (metrics) => (metrics.gcPauses ?? 0) > 0, 20);
+    const collected = readings.at(-1)!;
+    assert.ok(collected.gcPauses! > 0, `readings: ${JSON.stringify(readings.map((metrics) => metrics.gcPauses))}`);
+    assert.ok(readings.every((metrics) => metrics.gcPauses !== undefined), 'every reading after the first has its count, zero when no pause ended');
+    assert.ok(collected.gcPauseMs! >= collected.gcLongestPauseMs! && collected.gcLongestPauseMs! > 0, JSON.stringify(collected));
+    assert.ok(collected.gcLongestPauseMs! * collected.gcPauses! >= collected.gcPauseMs!, 'no pause is longer than the longest');
+    assert.ok(collected.heapAfterGcBytes! > 0 && collected.heapAfterGcBytes! <= 32 * 1024 ** 2, `heap after GC within -Xmx32m: ${collected.heapAfterGcBytes}`);
+    assert.equal(collected.eventLoopDelayP99Ms, undefined, 'a JVM carries no event-loop monitor');
+  });
+});
