@@ -268,6 +268,13 @@ export const CSV_COLUMNS = [
   'server_involuntary_switches_per_s',
   'server_tcp_retransmits',
   'server_listen_overflows',
+  'server_gc_pauses',
+  'server_gc_pause_ms',
+  'server_gc_longest_pause_ms',
+  'server_heap_after_gc_bytes',
+  'server_event_loop_p50_ms',
+  'server_event_loop_p99_ms',
+  'server_event_loop_max_ms',
 ] as const;
 
 export type CsvCell = string | number | null;
@@ -286,7 +293,8 @@ export function csvText(rows: ReadonlyArray<readonly CsvCell[]>): string {
 
 /** The server's figures of a second in the CSV's server_* columns' order; empty cells where unknown. */
 function serverCells(server: Readonly<SecondServerMetrics> | null): CsvCell[] {
-  const figures = [server?.cpu, server?.busiestCoreCpu, server?.processCpu, server?.processRssBytes, server?.processThreads, server?.runQueue, server?.processVoluntarySwitchesPerS, server?.processInvoluntarySwitchesPerS, server?.tcpRetransmits, server?.listenOverflows];
+  const figures = [server?.cpu, server?.busiestCoreCpu, server?.processCpu, server?.processRssBytes, server?.processThreads, server?.runQueue, server?.processVoluntarySwitchesPerS, server?.processInvoluntarySwitchesPerS, server?.tcpRetransmits, server?.listenOverflows,
+    server?.gcPauses, server?.gcPauseMs, server?.gcLongestPauseMs, server?.heapAfterGcBytes, server?.eventLoopDelayP50Ms, server?.eventLoopDelayP99Ms, server?.eventLoopDelayMaxMs];
   return figures.map((figure) => figure ?? null);
 }
 

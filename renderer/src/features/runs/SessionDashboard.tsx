@@ -2,7 +2,8 @@
 // too), a step that lost a client, the noise findings stored at its start (with the Run page's
 // pre-flight for the next run in the same box, each figure saying when it was read), the load clients, the
 // summary table, each step's connect/waiting/processing/total (as ab's report) with what its latency
-// includes, and the charts with their step markers (each client's requests/s and p99 on demand).
+// includes, and the charts with their step markers (each client's requests/s and p99 on demand; a
+// JVM's GC and a Node server's event loop when the readings have them).
 // One component, so replay shows what the user saw live.
 
 import { useMemo, useState } from 'react';
@@ -14,7 +15,7 @@ import type { StepMarker } from '../../common/chart-series.ts';
 import { LiveChart } from './LiveChart.tsx';
 import { NoiseFindings, type NoiseReading } from './NoiseFindings.tsx';
 import { PhasesTable } from './PhasesTable.tsx';
-import { perClientCharts, RUN_CHARTS, withServerCores } from './run-charts.ts';
+import { perClientCharts, RUN_CHARTS, withRuntimeCharts, withServerCores, type RuntimeFigures } from './run-charts.ts';
 import { SummaryTable } from './SummaryTable.tsx';
 import type { PointBuffer } from './use-live-run.ts';
 import { useSessionNoise } from './use-preflight.ts';
@@ -45,9 +46,15 @@ export function SessionDashboard(props: {
   const clientNames = JSON.stringify(clients.map((client) => [client.index, client.name]));
   // The server host's cores, from the latest point that read them: a new count rebuilds the charts.
   const serverCores = latestCoreCount(props.buffer.points);
+  // A JVM's GC and a Node server's event loop get their charts once a reading has them.
+  const { gc, eventLoop } = latestRuntimeFigures(props.buffer.points);
   const charts = useMemo(
-    () => withServerCores(several && perClient ? perClientCharts((JSON.parse(clientNames) as Array<[number, string]>).map(([index, name]) => ({ index, name }))) : RUN_CHARTS, serverCores),
-    [several, perClient, clientNames, serverCores],
+    () =>
+      withRuntimeCharts(
+        withServerCores(several && perClient ? perClientCharts((JSON.parse(clientNames) as Array<[number, string]>).map(([index, name]) => ({ index, name }))) : RUN_CHARTS, serverCores),
+        { gc, eventLoop },
+      ),
+    [several, perClient, clientNames, serverCores, gc, eventLoop],
   );
   const judged = useMemo<JudgedStep[]>(() => {
     const nameOf = (index: number) => clients.find((client) => client.index === index)?.name ?? `client ${index + 1}`;
@@ -106,4 +113,15 @@ function latestCoreCount(points: readonly LivePoint[]): number {
     if (cores) return cores;
   }
   return 0;
+}
+
+/** Which runtime figures the latest readings carry (a JVM's GC, a Node server's event-loop delay). */
+function latestRuntimeFigures(points: readonly LivePoint[]): RuntimeFigures {
+  const figures = { gc: false, eventLoop: false };
+  for (let index = points.length - 1; index >= 0 && index >= points.length - 30; index--) {
+    const server = points[index]!.server;
+    if (server?.gcPauses !== null && server?.gcPauses !== undefined) figures.gc = true;
+    if (server?.eventLoopDelayP99Ms !== null && server?.eventLoopDelayP99Ms !== undefined) figures.eventLoop = true;
+  }
+  return figures;
 }

@@ -3,7 +3,8 @@
 // second's slowest answer, the drain's late answers included, so the chart reaches the table's max;
 // the drain is no second of the window, so it has no requests/s; the requests scheduled per second
 // beside those answered); the server's own story (each core, its threads and the host's run queue,
-// its context switches, TCP retransmits and a full accept queue); with several load
+// its context switches, TCP retransmits and a full accept queue; a JVM's GC pauses and heap after GC,
+// a Node server's event-loop delay, for a session whose readings have them); with several load
 // clients, on demand, each client's requests/s and p99 beside the merged ones; and where the steps
 // start, marked on every chart.
 
@@ -56,6 +57,42 @@ export const RUN_CHARTS: RunChart[] = [
     series: [line('segments sent again', '#b7791f', (p) => p.server?.tcpRetransmitsPerS ?? null), line('accept queue full', '#9b2c2c', (p) => p.server?.listenOverflowsPerS ?? null)],
   },
 ];
+
+/** A JVM server's GC, from its GC log: the time paused in each second with its longest pause, the pauses, the heap each left. */
+export const GC_CHARTS: RunChart[] = [
+  {
+    id: 'server-gc',
+    title: 'Server GC pauses (JVM)',
+    unit: 'ms',
+    series: [line('paused in the second', '#c05621', (p) => p.server?.gcPauseMs ?? null), line('longest pause', '#9b2c2c', (p) => p.server?.gcLongestPauseMs ?? null)],
+  },
+  { id: 'server-gc-count', title: 'Server GC pauses per second (JVM)', unit: 'pauses', series: [line('pauses', '#975a16', (p) => p.server?.gcPauses ?? null)] },
+  // A point per second that ended a pause: the heap in use just after it.
+  { id: 'server-heap', title: 'Server heap after GC (JVM)', unit: 'MB', series: [line('heap after GC', '#2c7a7b', (p) => mb(p.server?.heapAfterGcBytes ?? null))] },
+];
+
+/** A Node server's event-loop delay, from the monitor its start preloads: how late its loop ran a timer. */
+export const EVENT_LOOP_CHART: RunChart = {
+  id: 'server-event-loop',
+  title: 'Server event-loop delay (Node)',
+  unit: 'ms',
+  log: true,
+  series: [line('p50', '#1f9d55', (p) => p.server?.eventLoopDelayP50Ms ?? null), line('p99', '#c2362b', (p) => p.server?.eventLoopDelayP99Ms ?? null), line('max', '#6b46c1', (p) => p.server?.eventLoopDelayMaxMs ?? null)],
+};
+
+/** Which of a runtime's own figures a session's readings carry. */
+export interface RuntimeFigures {
+  gc: boolean;
+  eventLoop: boolean;
+}
+
+/** The charts with the runtime's own (GC, event loop) after the server's threads chart, for the figures the readings have. */
+export function withRuntimeCharts(charts: readonly RunChart[], runtime: RuntimeFigures): RunChart[] {
+  const added = [...(runtime.gc ? GC_CHARTS : []), ...(runtime.eventLoop ? [EVENT_LOOP_CHART] : [])];
+  if (added.length === 0) return [...charts];
+  const at = charts.findIndex((chart) => chart.id === 'server-threads');
+  return [...charts.slice(0, at + 1), ...added, ...charts.slice(at + 1)];
+}
 
 /** Colours of the server's cores on the per-core chart, core 0 first. */
 const CORE_COLORS = ['#dd6b20', '#3182ce', '#38a169', '#805ad5', '#d53f8c', '#319795', '#b7791f', '#718096'];
