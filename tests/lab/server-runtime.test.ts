@@ -70,6 +70,6 @@ describe("the server's runtime figures per second on the lab", { skip: labSkipRe
     const comparison = await lab.ok<Comparison>('compare.open', { sessionIds: [started.sessionId, other.sessionId] });
     const lines = comparison.steps.flatMap((step) => step.rows).map((row) => row.serverRuntime ?? '');
     assert.equal(lines.length, 3);
-    for (const line of lines) assert.match(line, /^threads up to \d+ · busiest core \d+ % · run queue \d+ · context switches\/s [\d,]+ waited, [\d,]+ preempted · [\d,]+ TCP retransmits · accept queue full \d+ times \(medians per second over \d+ s\)$/);
+    for (const line of lines) assert.match(line, /^threads up to \d+ · busiest core \d+ % · run queue \d+ · context switches\/s [\d,]+ waited, [\d,]+ preempted · [\d,]+ TCP retransmits · accept queue full \d+ times · event-loop delay p99 [\d.,]+ ms, worst [\d.,]+ ms \(medians per second over \d+ s\)$/);
   });
 });

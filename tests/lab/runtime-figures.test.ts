@@ -1,0 +1,108 @@
+// The runtimes' own figures per second on the lab (instance `gcloop`), from what each runtime offers
+// without changing the server: a JVM template (Jetty) started with its GC log, and the Node template
+// started with the event-loop monitor preloaded. Each is loaded twice, lightly and then in a way that
+// stresses what the figure shows: Jetty building megabyte strings (/concat) collects garbage more
+// often than serving /hello, and the sync Node server blocking its loop for each /sleep answers its
+// timers later than serving /hello. Replay draws the figures from the stored seconds, Compare (and
+// the PDF, from the same rows) says them in its runtime line, and they cost the store well under
+// 1 KB a second. Relations only: how often a JVM collects depends on its heap and the machine.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { ReplayData } from '../../app/sessions/replay.ts';
+import type { Comparison } from '../../app/sessions/comparison.ts';
+import type { LivePoint, LiveRun } from '../../app/runs/runs.ts';
+import { median } from '../../app/common/median.ts';
+import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { labSkipReason } from '../support/lab-hosts.ts';
+
+const INSTANCE = 'gcloop';
+const PORT = 18541;
+
+type Read = LivePoint & { server: NonNullable<LivePoint['server']> };
+
+describe("the runtimes' own figures per second on the lab", { skip: labSkipReason() ?? false }, () => {
+  let lab: LabBackend;
+
+  before(async () => {
+    lab = await openLabBackend(INSTANCE, 'benchlab-gcloop-lab-', { sharedCaches: true });
+  });
+
+  after(async () => {
+    if (!lab) return;
+    await lab.call('templates.stop', { hostId: lab.serverId });
+    await lab.close();
+  });
+
+  async function deploy(templateId: string, variant: string): Promise<string> {
+    await lab.call('templates.stop', { hostId: lab.serverId });
+    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId, variant, port: PORT });
+    return deployment.url.replace(/\/$/, '');
+  }
+
+  /** A closed-model run of `path` without a CPU profile (its sampler would add to the figures); its session and measured seconds with a server reading. */
+  async function run(target: string, path: string, connections: number): Promise<{ sessionId: number; read: Read[] }> {
+    const started = await lab.ok<LiveRun>('runs.start', {
+      clientHostId: lab.clientId,
+      serverHostId: lab.serverId,
+      profile: { target, request: { path }, load: { model: 'closed', connections, durationS: 5 }, profileServer: false },
+    });
+    const ended = await lab.services.runs.finished(started.sessionId);
+    assert.equal(ended.status, 'completed', ended.message ?? '');
+    const replay = await lab.ok<ReplayData>('replay.load', { sessionId: started.sessionId });
+    const read = replay.points.filter((point): point is Read => !point.warmup && !point.drain && point.server !== undefined && point.server.threads !== null);
+    assert.ok(read.length >= 3, `seconds with the server's reading: ${read.length} of ${replay.points.length}`);
+    return { sessionId: started.sessionId, read };
+  }
+
+  async function runtimeLines(sessionIds: number[]): Promise<string[]> {
+    const comparison = await lab.ok<Comparison>('compare.open', { sessionIds });
+    return comparison.steps.flatMap((step) => step.rows).map((row) => row.serverRuntime ?? '');
+  }
+
+  /** The bytes the runtime's figures add to a stored second (as the reading keeps them, by name). */
+  function storedBytes(point: Read): number {
+    const { gcPauses, gcPauseMs, gcLongestPauseMs, heapAfterGcBytes, eventLoopDelayP50Ms, eventLoopDelayP99Ms, eventLoopDelayMaxMs } = point.server;
+    const figures = { gcPauses, gcPauseMs, gcLongestPauseMs, heapAfterGcBytes, eventLoopDelayP50Ms, eventLoopDelayP99Ms, eventLoopDelayMaxMs };
+    return JSON.stringify(Object.fromEntries(Object.entries(figures).filter(([, value]) => value !== null))).length - 2;
+  }
+
+  test('a JVM (Jetty): GC pauses every second from its GC log, more of them while it builds megabyte strings, with the heap after GC; no event-loop figures', async (t) => {
+    const target = await deploy('jetty', 'blocking');
+    const light = await run(target, '/hello', 2);
+    const heavy = await run(target, '/concat?n=1000000', 4);
+    for (const point of [...light.read, ...heavy.read]) {
+      assert.ok(point.server.gcPauses !== null, `every second has its count, zero when no pause ended: ${JSON.stringify(point.server)}`);
+      assert.ok(point.server.gcPauseMs! >= point.server.gcLongestPauseMs!, JSON.stringify(point.server));
+      assert.equal(point.server.eventLoopDelayP99Ms, null, 'a JVM carries no event-loop monitor');
+      assert.ok(storedBytes(point) <= 1024, `${storedBytes(point)} bytes`);
+    }
+    const pauses = (read: Read[]) => read.reduce((sum, point) => sum + point.server.gcPauses!, 0);
+    t.diagnostic(`GC pauses: ${pauses(light.read)} over ${light.read.length} s of /hello, ${pauses(heavy.read)} over ${heavy.read.length} s of /concat; stored ${Math.max(...heavy.read.map(storedBytes))} bytes a second at most`);
+    assert.ok(pauses(heavy.read) > pauses(light.read), `megabyte strings, more collections: ${pauses(light.read)} then ${pauses(heavy.read)}`);
+    const heaps = heavy.read.map((point) => point.server.heapAfterGcBytes).filter((bytes): bytes is number => bytes !== null);
+    assert.ok(heaps.length > 0 && heaps.every((bytes) => bytes > 0), `the heap after a GC: ${heaps.join(', ')}`);
+
+    const [, heavyLine] = await runtimeLines([light.sessionId, heavy.sessionId]);
+    assert.match(heavyLine!, / · GC [\d,]+ pauses, [\d.]+ % of the time, longest [\d.,]+ ms, heap after GC up to [\d,]+ MB \(medians/);
+  });
+
+  test('Node (sync): event-loop delay every second from the preloaded monitor, longer while each /sleep blocks the loop; no GC figures', async (t) => {
+    const target = await deploy('node', 'sync');
+    const free = await run(target, '/hello', 2);
+    const blocked = await run(target, '/sleep?ms=200', 2);
+    for (const point of [...free.read, ...blocked.read]) {
+      const server = point.server;
+      assert.ok(server.eventLoopDelayP99Ms !== null, `every second has its delay: ${JSON.stringify(server)}`);
+      assert.ok(server.eventLoopDelayP50Ms! <= server.eventLoopDelayP99Ms! && server.eventLoopDelayP99Ms! <= server.eventLoopDelayMaxMs!, JSON.stringify(server));
+      assert.equal(server.gcPauses, null, 'a Node server keeps no GC log');
+      assert.ok(storedBytes(point) <= 1024, `${storedBytes(point)} bytes`);
+    }
+    const p99s = (read: Read[]) => read.map((point) => point.server.eventLoopDelayP99Ms!);
+    t.diagnostic(`event-loop delay p99: median ${median(p99s(free.read))} ms on /hello, ${median(p99s(blocked.read))} ms on /sleep?ms=200`);
+    assert.ok(median(p99s(blocked.read))! > median(p99s(free.read))!, `a loop blocked by each request runs its timers later: ${median(p99s(free.read))} then ${median(p99s(blocked.read))}`);
+
+    const [, blockedLine] = await runtimeLines([free.sessionId, blocked.sessionId]);
+    assert.match(blockedLine!, / · event-loop delay p99 [\d.,]+ ms, worst [\d.,]+ ms \(medians/);
+  });
+});
