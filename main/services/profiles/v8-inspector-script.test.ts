@@ -30,25 +30,57 @@ function listeningPorts(pid: number): number[] {
   return ports.sort((a, b) => a - b);
 }
 
+/** A stream's output as it comes; `when` resolves once a condition on it holds, checked on each chunk. */
+function collected(stream: NodeJS.ReadableStream): { text: () => string; when: (done: (text: string) => boolean) => Promise<void> } {
+  let text = '';
+  const waiting: Array<{ done: (text: string) => boolean; resolve: () => void }> = [];
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    for (const waiter of waiting.filter((entry) => entry.done(text))) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  });
+  return {
+    text: () => text,
+    when: (done) => (done(text) ? Promise.resolve() : new Promise((resolve) => waiting.push({ done, resolve }))),
+  };
+}
+
+/** A process's CPU time so far (user and system), in clock ticks, from /proc. */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** The server's own CPU time the profile covers: about 100 samples of its spin at 1 ms. */
+const TICKS_PROFILED = 10;
+
 test('the script profiles a Node server through the inspector it opens, then closes it', { skip: process.platform !== 'linux' }, async () => {
-  // A server that keeps one core busy a little, so the profile has samples of its own code.
+  // A server that keeps one core busy a little, so the profile has samples of its own code; it
+  // writes its port once it listens.
   const server = spawn(process.execPath, ['-e', "const http = require('http'); function spin() { const end = Date.now() + 5; while (Date.now() < end); setTimeout(spin, 1); } spin(); http.createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', function () { console.log(this.address().port); });"], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const served = collected(server.stdout);
   try {
-    const [chunk] = (await once(server.stdout, 'data')) as [Buffer];
-    const port = Number(chunk.toString().trim());
+    await served.when((text) => /^\d+\n/.test(text));
+    const port = parseInt(served.text(), 10);
     assert.deepEqual(listeningPorts(server.pid!), [port], 'before: its own port alone');
 
     const profiler = spawn(process.execPath, ['-e', V8_INSPECTOR_SCRIPT, String(server.pid), String(port), '1000'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let output = '';
-    profiler.stdout.on('data', (data: Buffer) => {
-      output += data.toString();
-      if (output.includes('@started') && profiler.stdin.writable) profiler.stdin.end();
-    });
-    await once(profiler, 'exit');
+    const exited = once(profiler, 'exit');
+    const printed = collected(profiler.stdout);
+    await printed.when((text) => text.includes('@started'));
+    // A busy machine can leave the server no turn between the start and an immediate end: the
+    // profile ends once the server has had TICKS_PROFILED of CPU under it (a state, polled).
+    const ticksBefore = cpuTicks(server.pid!);
+    while (cpuTicks(server.pid!) < ticksBefore + TICKS_PROFILED) await new Promise((resolve) => setTimeout(resolve, 20));
+    profiler.stdin.end();
+    await exited;
+    const output = printed.text();
     assert.ok(output.includes('@v8 '), output.slice(0, 300));
     const profile = JSON.parse(output.slice(output.indexOf('@v8 ') + 4)) as { nodes: Array<{ callFrame: { functionName: string } }>; samples: number[] };
     assert.ok(profile.samples.length > 0, 'samples were taken');
-    assert.ok(profile.nodes.some((node) => node.callFrame.functionName === 'spin'), 'the server’s own function is on the stacks');
+    assert.ok(profile.nodes.some((node) => node.callFrame.functionName === 'spin'), `the server’s own function is on the stacks: ${profile.samples.length} samples, ${profile.nodes.map((node) => node.callFrame.functionName).join(', ')}`);
 
     // The inspector goes a moment after the reply: wait for it, bounded.
     const deadline = Date.now() + 10_000;
