@@ -134,8 +134,8 @@ export class ServerSampler {
     const shares = cpu && this.#cpu ? cpuShares(this.#cpu, cpu) : { user: 0, system: 0, iowait: 0, busy: 0 };
     this.#cpu = cpu;
     const coreTimes = parsePerCoreTimes(stat);
-    const coreBusyByCore = perCoreBusy(this.#coreTimes, coreTimes);
-    const coreBusy = [...coreBusyByCore.values()];
+    // Rounded once, here: the busiest core's share is then exactly one of the cores' shares shown.
+    const coreBusy = [...perCoreBusy(this.#coreTimes, coreTimes).entries()].sort(([a], [b]) => a - b).map(([, busy]) => Math.round(busy * 1000) / 1000);
     this.#coreTimes = coreTimes;
     const scheduling = parseHostScheduling(stat);
     const hostSwitches = scheduling && this.#hostSwitches !== null ? Math.max(0, scheduling.contextSwitches - this.#hostSwitches) / seconds : null;
@@ -176,7 +176,7 @@ export class ServerSampler {
       processCpu: process ? process.ticks / TICKS_PER_SECOND / seconds : null,
       listenOverflows: overflows,
       listenDrops: drops,
-      coreCpu: [...coreBusyByCore.entries()].sort(([a], [b]) => a - b).map(([, busy]) => Math.round(busy * 1000) / 1000),
+      coreCpu: coreBusy,
       ...(scheduling ? { runQueue: scheduling.running } : {}),
       ...(hostSwitches !== null ? { hostContextSwitchesPerS: Math.round(hostSwitches) } : {}),
       processVoluntarySwitchesPerS: process?.switches?.voluntary ?? null,
