@@ -15,6 +15,7 @@ import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibrat
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchScaleOut, SCALE_OUT_LOAD, SCALE_OUT_ROUNDS } from '../bench/scale-out.ts';
 import { benchProfileCost, PROFILE_COST_LOAD, PROFILE_COST_ROUNDS, PROFILE_SIZE_RUN_S } from '../bench/profile-cost.ts';
+import { benchRuntimeFiguresBytes } from '../bench/runtime-figures-bytes.ts';
 import { benchSshConfigImport } from '../bench/ssh-config-import.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
 import { benchWebColdStart } from '../bench/web-cold-start.ts';
@@ -247,6 +248,11 @@ else {
     figures,
   );
 }
+
+print(
+  "The server's runtime figures per stored second (cores, run queue, switches, retransmits; a JVM's GC or a Node server's event loop), as stored (goal <= 1024 bytes added)",
+  Object.fromEntries(benchRuntimeFiguresBytes().map((row) => [`${row.cores} cores, ${row.runtime}`, `+${row.addedBytes} bytes (the reading ${row.readingBytes} bytes)`])),
+);
 
 const profileCost = await benchProfileCost();
 if (profileCost.skipped) console.log(`\nThe server's CPU profile, its cost: skipped (${profileCost.skipped})`);
