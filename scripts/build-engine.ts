@@ -8,12 +8,13 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { NATIVE_ENGINE_ARCHS, nativeEngineFileName, type NativeEngineArch } from '../app/runs/engine-choice.ts';
 import { stepInputsHash } from '../main/services/templates/local-build.ts';
 import { writeEngineSecond } from './generate-engine-second.ts';
+import { findGo, goSourceFiles } from './go-sources.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 export const ENGINE_SOURCE_DIR = join(REPO_ROOT, 'agent', 'engine');
@@ -39,28 +40,6 @@ export interface EngineBuildOptions {
   go?: string;
 }
 
-/** The Go toolchain to build with, or null when this machine has none. */
-async function findGo(explicit: string | undefined): Promise<string | null> {
-  for (const candidate of explicit ? [explicit] : ['go', '/usr/local/go/bin/go']) {
-    const works = await promisify(execFile)(candidate, ['version'], { timeout: 30_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (works) return candidate;
-  }
-  return null;
-}
-
-/** What the binary is built from: every non-test Go file (any depth), go.mod and go.sum, relative to the module. */
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && ((entry.name.endsWith('.go') && !entry.name.endsWith('_test.go')) || entry.name === 'go.mod' || entry.name === 'go.sum'))
-    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
-    .filter((path) => !path.split('/').includes('testdata'))
-    .sort();
-}
-
 function buildStep(sources: string[]) {
   return {
     name: 'native engine',
@@ -75,7 +54,7 @@ function buildStep(sources: string[]) {
 /** The hash of the engine's sources (and of how it is built); null when there are none. */
 export async function engineSourceHash(sourceDir = ENGINE_SOURCE_DIR): Promise<string | null> {
   if (!existsSync(join(sourceDir, 'go.mod'))) return null;
-  return stepInputsHash(sourceDir, buildStep(await sourceFiles(sourceDir)));
+  return stepInputsHash(sourceDir, buildStep(await goSourceFiles(sourceDir)));
 }
 
 /** Builds the binaries unless they exist and were built from these very sources. */

@@ -9,11 +9,12 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { FERRETDB_ARCH, ferretdbFileName } from '../app/templates/template-mongo.ts';
 import { stepInputsHash } from '../main/services/templates/local-build.ts';
+import { findGo, goSourceFiles } from './go-sources.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 export const FERRETDB_SOURCE_DIR = join(REPO_ROOT, 'agent', 'ferretdb');
@@ -26,25 +27,6 @@ const GO_BUILD_ENV = { CGO_ENABLED: '0', GOOS: 'linux', GOARCH: FERRETDB_ARCH, G
 
 export type FerretdbBuild = { status: 'built' | 'up-to-date'; hash: string; binary: string } | { status: 'unavailable'; reason: string };
 
-async function findGo(): Promise<string | null> {
-  for (const candidate of ['go', '/usr/local/go/bin/go']) {
-    const works = await promisify(execFile)(candidate, ['version'], { timeout: 30_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (works) return candidate;
-  }
-  return null;
-}
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && ((entry.name.endsWith('.go') && !entry.name.endsWith('_test.go')) || entry.name === 'go.mod' || entry.name === 'go.sum'))
-    .map((entry) => entry.name)
-    .sort();
-}
-
 /** The hash of the sources and of how they are built; null without sources. */
 export async function ferretdbSourceHash(sourceDir = FERRETDB_SOURCE_DIR): Promise<string | null> {
   if (!existsSync(join(sourceDir, 'go.mod'))) return null;
@@ -52,7 +34,7 @@ export async function ferretdbSourceHash(sourceDir = FERRETDB_SOURCE_DIR): Promi
     name: 'ferretdb',
     command: ['env', ...Object.entries(GO_BUILD_ENV).map(([name, value]) => `${name}=${value}`), 'go', ...GO_BUILD_ARGS],
     artifacts: [ferretdbFileName()],
-    inputs: await sourceFiles(sourceDir),
+    inputs: await goSourceFiles(sourceDir),
     timeoutSeconds: BUILD_TIMEOUT_MS / 1000,
   };
   return stepInputsHash(sourceDir, step);
