@@ -36,21 +36,28 @@ async function completed(config: LoadAgentConfig): Promise<AgentRun> {
 
 describeEachEngine('agent accounting: a 20 ms server that closes (FIN) every 10th request instead of answering it', (engine) => {
   let server: ScriptedServer;
+  let steady: ScriptedServer;
   before(async () => {
     server = await startScriptedServer({ answerAfterMs: 20, endEvery: { n: 10, how: 'fin' } });
+    // The same server without the closes, loaded at the same time: what its latency is on this machine now.
+    steady = await startScriptedServer({ answerAfterMs: 20 });
   });
-  after(() => server.close());
+  after(() => Promise.all([server.close(), steady.close()]));
 
   for (const load of [
     { model: 'closed', connections: 4, pipelining: 1, durationS: 2 },
     { model: 'open', rate: 100, durationS: 2 },
   ] as const) {
     test(`${load.model} model: the closes are errors of kind closed, latency stays the server's 20 ms`, async () => {
-      const run = await completed(loadConfig(engine, server.port, load));
+      const [run, steadyRun] = await Promise.all([completed(loadConfig(engine, server.port, load)), completed(loadConfig(engine, steady.port, load))]);
       const books = assertBooks(run);
       const stats = latencyStats(latency(run));
-      assert.ok(stats.p50Us! >= 20_000 && stats.p50Us! < 35_000, `p50 ${stats.p50Us} µs`);
-      assert.ok(stats.maxUs! < 200_000, `max ${stats.maxUs} µs: an answer was timed against an older request`);
+      const steadyStats = latencyStats(latency(steadyRun));
+      assert.ok(stats.p50Us! >= 20_000, `p50 ${stats.p50Us} µs: below the server's own 20 ms`);
+      // Answers timed against an older request would carry that request's time too, moving the
+      // median by a request's time (closed) or a slot's (open). The tail is left alone: connections
+      // opened again after the closes make it longer on a busy machine, rightly.
+      assert.ok(stats.p50Us! <= 1.25 * steadyStats.p50Us!, `p50 ${stats.p50Us} µs, ${steadyStats.p50Us} µs without the closes: answers were timed against an older request`);
       // Each connection answers 9 and is closed under the 10th; those still open at the end answered at most 9.
       const closed = books.errors.closed ?? 0;
       const opened = samplesOf(run).reduce((sum, line) => sum + line.client.newConnections, 0);
