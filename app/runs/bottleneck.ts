@@ -20,12 +20,21 @@
 // names one (nor "the client had headroom": its headroom was the server's CPU). And when the server
 // shows saturation (accept-queue drops, timeouts, its CPU), the client's event-loop lag alone never
 // makes a run client-bound: a loaded client lags, but the server's own readings say it was full.
+//
+// When the server's own runtime figures and its CPU profile say why (bottleneck-explain.ts: a thread
+// pool at its cap, a blocked event loop, GC above a tenth of the time, one saturated core, threads
+// preempted, retransmits, most samples in one frame), the verdict lists that evidence and a
+// server-bound headline names the first cause. The pool, the loop and GC are the server's own word
+// that it struggled, so they count as its saturation; the rest only explain.
 
 import { z } from 'zod';
 import type { SecondClientMetrics, SecondServerMetrics } from './agent-protocol.ts';
 import { StepLoad, targetRate } from './load-profile.ts';
 import { plural } from '../common/plural.ts';
 import { median } from '../common/median.ts';
+import { EXPLANATION_KINDS, explainServer, type BottleneckProfile } from './bottleneck-explain.ts';
+
+export type { BottleneckProfile } from './bottleneck-explain.ts';
 
 export const BOTTLENECK_LIMITS = {
   /** The agent's CPU as a share of its load threads' cores (each thread is one event loop). */
@@ -69,6 +78,7 @@ export const EVIDENCE_KINDS = [
   'listen-overflows',
   'timeouts',
   'same-machine',
+  ...EXPLANATION_KINDS,
 ] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
@@ -203,10 +213,16 @@ export interface BottleneckHosts {
 
 /**
  * The verdict over a run's measured seconds; `targetRate` is the open model's requests/s (null for
- * the closed model, which has no target: there a verdict needs one side's evidence). Null when
+ * the closed model, which has no target: there a verdict needs one side's evidence). `profile`: the
+ * run's CPU profile of the server, once it was captured (none while the run goes on). Null when
  * there is nothing to say.
  */
-export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate: number | null, hosts: BottleneckHosts = { sharedMachine: false }): Bottleneck | null {
+export function judgeBottleneck(
+  seconds: readonly BottleneckSecond[],
+  targetRate: number | null,
+  hosts: BottleneckHosts = { sharedMachine: false },
+  profile: BottleneckProfile | null = null,
+): Bottleneck | null {
   if (seconds.length === 0) return null;
   const read = readSeconds(seconds);
   const needed = Math.min(BOTTLENECK_LIMITS.minSeconds, seconds.length);
@@ -275,11 +291,18 @@ export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate
       message: `${plural(read.timeouts, 'request')} got no answer within the timeout in ${read.timeoutSeconds} s`,
     });
   }
-  const serverHard = server.length > 0;
   const rise = latencyRise(seconds);
+  const queued = read.timeouts > 0 || read.overflows > 0 || rise !== null;
+  const explained = explainServer(seconds, { cpuSaturated: read.serverCpu.seconds >= needed, queued, needed }, profile);
+  const asEvidence = (explanation: (typeof explained)[number]): BottleneckEvidence => ({ side: 'server', kind: explanation.kind, seconds: explanation.seconds, message: explanation.message });
+  server.push(...explained.filter((explanation) => explanation.decisive).map(asEvidence));
+  const serverHard = server.length > 0;
   if (rise) {
     server.push({ side: 'server', kind: 'latency-rising', seconds: seconds.length, message: `latency kept rising: median p50 from ${ms(rise.fromUs)} to ${ms(rise.toUs)}` });
   }
+  server.push(...explained.filter((explanation) => !explanation.decisive).map(asEvidence));
+  // The headline names what the server's readings explain first: the decisive causes lead the list.
+  const because = explained.length > 0 ? ` (${explained[0]!.cause})` : '';
 
   const clientBound = (headline: string, rest: BottleneckEvidence[]): Bottleneck => ({ verdict: 'client-bound', headline, evidence: rest });
   const headroom = (): BottleneckEvidence => ({
@@ -292,8 +315,8 @@ export function judgeBottleneck(seconds: readonly BottleneckSecond[], targetRate
   const lagOnly = client.length > 0 && client.every((evidence) => evidence.kind === 'event-loop-lag');
   const serverBound = (rest: BottleneckEvidence[]): Bottleneck =>
     lagOnly
-      ? { verdict: 'server-bound', headline: 'The server is the bottleneck: it was saturated, and the client’s event-loop lag came with that load', evidence: [...rest, ...client] }
-      : { verdict: 'server-bound', headline: 'The server is the bottleneck: the client had headroom', evidence: [...rest, headroom()] };
+      ? { verdict: 'server-bound', headline: `The server is the bottleneck${because}: it was saturated, and the client’s event-loop lag came with that load`, evidence: [...rest, ...client] }
+      : { verdict: 'server-bound', headline: `The server is the bottleneck${because}: the client had headroom`, evidence: [...rest, headroom()] };
   const shared = (rest: BottleneckEvidence[]): Bottleneck => ({
     verdict: 'shared-machine',
     headline: 'Client and server share one machine: which side limited the run cannot be told apart',
