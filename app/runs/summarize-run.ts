@@ -4,7 +4,7 @@
 // is fed second by second; read back, `summarizeRun` feeds it the stored seconds.
 
 import { DEFAULT_BUCKETS_MS } from './load-profile.ts';
-import { judgeBottleneck, storedTargetRate, type Bottleneck, type BottleneckHosts } from './bottleneck.ts';
+import { judgeBottleneck, storedTargetRate, type Bottleneck, type BottleneckHosts, type BottleneckProfile } from './bottleneck.ts';
 import type { LatencyHistogram } from '../common/hdr.ts';
 import { mergeClientSeconds } from './merge-seconds.ts';
 import { summarySecondOf, windowSecondOf, type RunSecond, type WindowSecond } from './run-second.ts';
@@ -175,8 +175,9 @@ export class RunTally {
     return { ...this.#accumulator.summary(this.#rules.bucketsMs, { timeoutsInLatency: this.#rules.timeoutsInLatency }), serverMemory: this.#memory.result(), serverRuntime: this.#runtime.result() };
   }
 
-  bottleneck(): Bottleneck | null {
-    return judgeBottleneck(this.#clients.all.seconds(), this.#rules.targetRate, hostsOf(this.#rules));
+  /** The merged verdict; `profile`: the run's captured CPU profile (none while it runs). */
+  bottleneck(profile: BottleneckProfile | null = null): Bottleneck | null {
+    return judgeBottleneck(this.#clients.all.seconds(), this.#rules.targetRate, hostsOf(this.#rules), profile);
   }
 
   /** Each client's own verdict ([] for one client): see ClientWindows. */
@@ -185,11 +186,11 @@ export class RunTally {
   }
 
   /** The run's result once it has ended: the summary with its steadiness, the merged histogram, the verdict. */
-  result(): RunResult {
+  result(profile: BottleneckProfile | null = null): RunResult {
     const summary = this.summary();
     // Judged once over the whole window: a verdict mid-run would change with every second.
     if (summary) summary.steadiness = judgeSteadiness(this.#clients.all.seconds());
-    return { summary, histogram: summary ? this.#accumulator.histogram : null, bottleneck: this.bottleneck() };
+    return { summary, histogram: summary ? this.#accumulator.histogram : null, bottleneck: this.bottleneck(profile) };
   }
 }
 
@@ -218,7 +219,7 @@ export function clientVerdictsOf(seconds: Iterable<RunSecond>, rules: Pick<Summa
   return clients.verdicts(rules);
 }
 
-/** The merged run's verdict from its window (runWindow), by the same rules as live. */
-export function windowBottleneck(window: Parameters<typeof judgeBottleneck>[0], rules: Pick<SummaryRules, 'targetRate' | 'clientsOnServerMachine'>): Bottleneck | null {
-  return judgeBottleneck(window, rules.targetRate, hostsOf(rules));
+/** The merged run's verdict from its window (runWindow), by the same rules as live, with the run's CPU profile when one was captured. */
+export function windowBottleneck(window: Parameters<typeof judgeBottleneck>[0], rules: Pick<SummaryRules, 'targetRate' | 'clientsOnServerMachine'>, profile: BottleneckProfile | null = null): Bottleneck | null {
+  return judgeBottleneck(window, rules.targetRate, hostsOf(rules), profile);
 }

@@ -5,6 +5,8 @@
 
 import { chooseProfiler, foldCaptureOutput, parseDiscovery, type ProfilerChoice } from '../../../app/profiles/profile-capture.ts';
 import { foldedCounts, type ProfileTool } from '../../../app/profiles/profiles.ts';
+import { profileHotspot } from '../../../app/profiles/profile-hotspot.ts';
+import type { BottleneckProfile } from '../../../app/runs/bottleneck.ts';
 import { messageOf } from '../../../app/common/errors.ts';
 import type { HostProcess, HostTransport } from '../hosts/host-transport.ts';
 import type { Logger } from '../logger.ts';
@@ -30,9 +32,9 @@ export interface StepProfileRequest {
   label: string;
 }
 
-/** A step's capture under way: `finish` ends it and records the outcome. */
+/** A step's capture under way: `finish` ends it, records the outcome and returns the profile as the step's verdict reads it (null: none captured). */
 export interface StepProfile {
-  finish(): Promise<void>;
+  finish(): Promise<BottleneckProfile | null>;
 }
 
 export interface StepProfilerOptions {
@@ -49,7 +51,7 @@ export class StepProfiler {
   }
 
   async begin(request: StepProfileRequest): Promise<StepProfile> {
-    const none = { finish: async () => undefined };
+    const none = { finish: async () => null };
     if (!request.wanted) {
       this.#record(request, { status: 'off', reason: 'profiling was switched off for this run', tool: null, runtime: null });
       return none;
@@ -122,14 +124,21 @@ export class StepProfiler {
         const exited = await Promise.race([capture.exited.then(() => true), sleep(FINISH_WAIT_MS).then(() => false)]);
         if (!exited) capture.kill();
         const result = foldCaptureOutput(stdout);
-        if ('failed' in result) return this.#missing(request, `${tool} on ${name}: ${result.failed}`, choice);
+        if ('failed' in result) {
+          this.#missing(request, `${tool} on ${name}: ${result.failed}`, choice);
+          return null;
+        }
         const { samples, stacks } = foldedCounts(result.folded);
-        if (samples === 0) return this.#missing(request, `${tool} on ${name} caught no samples of pid ${pid} (idle, or it ended)`, choice);
+        if (samples === 0) {
+          this.#missing(request, `${tool} on ${name} caught no samples of pid ${pid} (idle, or it ended)`, choice);
+          return null;
+        }
         this.#record(request, {
           status: 'captured',
           folded: result.folded,
           facts: { tool, runtime, samples, stacks, intervalUs: intervalOf(tool), durationMs, pid },
         });
+        return profileHotspot(result.folded, tool);
       },
     };
   }

@@ -7,7 +7,7 @@
 // charted, but neither stored nor counted.
 
 import type { LoadSampleLine, ServerMetrics } from '../../../app/runs/agent-protocol.ts';
-import type { Bottleneck } from '../../../app/runs/bottleneck.ts';
+import type { Bottleneck, BottleneckProfile } from '../../../app/runs/bottleneck.ts';
 import { runSecondOf, summarySecondOf, type RunSecond } from '../../../app/runs/run-second.ts';
 import { intervalBalances, type RunSummary } from '../../../app/runs/run-summary.ts';
 import { RunTally, type SummaryRules } from '../../../app/runs/summarize-run.ts';
@@ -76,8 +76,9 @@ export class StepRecorder {
     return this.#tally.summary();
   }
 
-  bottleneck(): Bottleneck | null {
-    return this.#tally.bottleneck();
+  /** The verdict so far; `profile`: the step's captured CPU profile, once it ended. */
+  bottleneck(profile: BottleneckProfile | null = null): Bottleneck | null {
+    return this.#tally.bottleneck(profile);
   }
 
   /** Each client's own verdict ([] with one client). */
@@ -86,8 +87,8 @@ export class StepRecorder {
   }
 
   /** Writes the step's result (summary with its steadiness, merged histogram) and returns it. */
-  finish(status: RunStatus): { summary: RunSummary | null; bottleneck: Bottleneck | null } {
-    const result = this.#tally.result();
+  finish(status: RunStatus, profile: BottleneckProfile | null = null): { summary: RunSummary | null; bottleneck: Bottleneck | null } {
+    const result = this.#tally.result(profile);
     this.#runs.finish(this.runId, status, { summary: result.summary, histogram: result.histogram });
     auditBooks(this.runId, status, result.summary);
     return { summary: result.summary, bottleneck: result.bottleneck };

@@ -167,7 +167,8 @@ export class StepRunner {
       }),
     );
     if (run.aligner) this.#chart(live, run, run.aligner.flush());
-    await serverProfile?.finish();
+    // The captured profile joins the step's final verdict (the live one had none yet), as replay reads it.
+    const profiled = (await serverProfile?.finish()) ?? null;
     // The step ended as its first lost client ended it, else as the first client that did not complete.
     const ender = run.lost?.client.index ?? Math.max(0, ends.findIndex((end) => end.reason !== 'completed'));
     const end = ends[ender]!;
@@ -176,11 +177,11 @@ export class StepRunner {
     if (end.reason === 'cap') this.#options.log.warn('runs', `${live.name}: step ${step.index + 1} (${step.label}) reached its ${step.capS} s cap and was cut short`);
     let result;
     try {
-      result = recorder.finish(status);
+      result = recorder.finish(status, profiled);
     } catch (error) {
       // The run's row stays running; the next start summarizes it from its stored seconds.
       if (!live.outOfSpace(error)) throw error;
-      result = { summary: recorder.summary(), bottleneck: recorder.bottleneck() };
+      result = { summary: recorder.summary(), bottleneck: recorder.bottleneck(profiled) };
     }
     live.state.stepEnded(step.index, status, { ...result, clientVerdicts: recorder.clientVerdicts() }, live.elapsed());
     return { end, client: context.clients[ender]! };

@@ -2,7 +2,8 @@
 // their summaries and merged histograms, their measured seconds without the interval histograms
 // (decoding 36,000 of those would blow the 300 ms budget), host names and each session's own
 // snapshot of its hosts taken at its start — never a host's later facts: a session without a
-// snapshot shows none. Summaries and verdicts come from app/runs/summarize-run.ts, as live. A run
+// snapshot shows none. Summaries and verdicts come from app/runs/summarize-run.ts, as live; the
+// verdict also reads the run's captured CPU profile (its hottest frame). A run
 // of several load clients is read with its histograms, so each second's clients are merged exactly
 // (app/runs/merge-seconds.ts) before anything is drawn from it.
 
@@ -22,6 +23,8 @@ import { RunsRepository } from '../runs/runs-repository.ts';
 import { SamplesRepository } from '../runs/samples-repository.ts';
 import type { Db } from '../store/database.ts';
 import { SnapshotsRepository } from '../hosts/snapshots-repository.ts';
+import { ProfilesRepository } from '../profiles/profiles-repository.ts';
+import { profileHotspot } from '../../../app/profiles/profile-hotspot.ts';
 
 export interface ReadRun extends ComparedRunInput {
   ordinal: number;
@@ -48,12 +51,20 @@ export class ComparisonReader {
   readonly #runs: RunsRepository;
   readonly #samples: SamplesRepository;
   readonly #snapshots: SnapshotsRepository;
+  readonly #profiles: ProfilesRepository;
 
   constructor(db: Db) {
     this.#hosts = new HostsRepository(db);
     this.#runs = new RunsRepository(db);
     this.#samples = new SamplesRepository(db);
     this.#snapshots = new SnapshotsRepository(db);
+    this.#profiles = new ProfilesRepository(db);
+  }
+
+  /** The run's captured profile as the verdict reads it; null when none was captured. */
+  #hotspot(runId: number) {
+    const profile = this.#profiles.get(runId);
+    return profile ? profileHotspot(profile.folded, profile.facts.tool) : null;
   }
 
   runs(session: Session, onlyRunIds?: ReadonlySet<number>): ReadRun[] {
@@ -94,7 +105,7 @@ export class ComparisonReader {
         // Per second for the timelines: the clients of one second merged exactly.
         seconds: mergedBySecond(measured, { histogram: false }).map((second) => ({ second: second.second, requests: second.requests, durationMs: durationOf(second), p99Us: second.p99Us })),
         // The same verdicts as the Run page's, from the same stored seconds.
-        bottleneck: windowBottleneck(window, rules),
+        bottleneck: windowBottleneck(window, rules, this.#hotspot(run.id)),
         clientVerdicts: clientVerdictsOf(measured, rules),
         measured,
         drain: seconds.filter((second) => second.phase === 'drain'),

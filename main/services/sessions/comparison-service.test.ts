@@ -6,6 +6,7 @@ import { ComparisonService } from './comparison-service.ts';
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, latencyStats, recordLatencyUs } from '../../../app/common/hdr.ts';
 import { SamplesRepository, type SampleInput } from '../runs/samples-repository.ts';
 import { openTestDatabase } from '../../../tests/support/test-database.ts';
+import { ProfilesRepository } from '../profiles/profiles-repository.ts';
 
 const { db } = openTestDatabase('compare');
 const sessions = new SessionsRepository(db);
@@ -103,4 +104,26 @@ test('two clients: replay and Compare draw their seconds merged exactly, with ea
   const single = service.replay(fast.sessionId);
   assert.ok(single.points.every((point) => point.clients === undefined));
   assert.ok(single.run.steps.every((step) => step.clientVerdicts.length === 0));
+});
+
+test("the verdict reads the run's CPU profile: replay, Compare and the PDF name its hottest frame", () => {
+  // A closed load whose requests time out: server-bound on the seconds alone.
+  const { sessionId, runIds } = seeder.session({ name: 'Hot frame', rps: 300, latencyUs: 5000, seconds: 6, stepLoad: [{ timeoutShare: 0.2 }] });
+  const kindsOf = () => {
+    const row = service.open({ sessionIds: [sessionId, slow.sessionId] }).steps.flatMap((step) => step.rows).find((r) => r.runId === runIds[0]);
+    return { compared: row?.bottleneck?.evidence.map((evidence) => evidence.kind) ?? [], replayed: service.replay(sessionId).run.steps[0]!.bottleneck };
+  };
+  const before = kindsOf();
+  assert.equal(before.replayed?.verdict, 'server-bound');
+  assert.ok(!before.compared.includes('profile-hotspot'), 'no profile, no frame named');
+
+  new ProfilesRepository(db).save(runIds[0]!, {
+    status: 'captured',
+    folded: '(idle) 500\nmain;serve;handle;bcrypt 700\nmain;serve;handle 150\nmain;serve;parse 150\n',
+    facts: { tool: 'jfr', runtime: 'jvm', samples: 1500, stacks: 4, intervalUs: 10_000, durationMs: 6000, pid: 42 },
+  });
+  const after = kindsOf();
+  assert.ok(after.compared.includes('profile-hotspot'), after.compared.join());
+  assert.match(after.replayed!.headline, /\(most of its CPU time went to bcrypt\)/);
+  assert.match(after.replayed!.evidence.find((evidence) => evidence.kind === 'profile-hotspot')!.message, /bcrypt, 70 % of 1,000 samples/);
 });
