@@ -6,24 +6,10 @@ import { missingNote } from './comparison-report.ts';
 import { createLatencyHistogram, recordLatencyUs } from '../common/hdr.ts';
 import { diffHosts } from './host-diff.ts';
 import { SummaryAccumulator } from '../runs/run-summary.ts';
-import { TRACKED_SYSCTLS, type SystemInfo } from '../hosts/system-info.ts';
+import type { SystemInfo } from '../hosts/system-info.ts';
+import { seedSystemInfo } from '../../tests/support/session-seed.ts';
 
-function systemInfo(overrides: Partial<SystemInfo> = {}): SystemInfo {
-  return {
-    hostname: 'server',
-    distro: 'Debian GNU/Linux 13',
-    kernel: '6.12.0-amd64',
-    arch: 'x86_64',
-    cpuModel: 'Test CPU',
-    cpuCores: 2,
-    memoryBytes: 8 * 1024 ** 3,
-    limits: { nofile: { soft: '1024', hard: '20000' }, nproc: { soft: '4096', hard: '4096' } },
-    sysctls: Object.fromEntries(TRACKED_SYSCTLS.map((key) => [key, '1'])),
-    runtimes: { node: 'v24', java: null, apache: null },
-    takenAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
+const systemInfo = (overrides: Partial<SystemInfo> = {}): SystemInfo => seedSystemInfo('server', overrides);
 
 function run(runId: number, stepLabel: string, latencyUs: number, rps: number, seconds = 5): ComparedRunInput {
   const histogram = createLatencyHistogram();

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { openDatabase } from '../services/store/database.ts';
-import { createSeeder } from '../../tests/support/session-seed.ts';
+import { seedStore } from '../../tests/support/session-seed.ts';
 import { COMMANDS } from './commands/index.ts';
 import { scratchCli } from '../../tests/support/cli-process.ts';
 
@@ -76,17 +75,16 @@ describe('sessions and compare on a seeded store', () => {
   const dataDir = join(dir, 'sessions-data');
   const ids: Record<string, number> = {};
 
-  before(() => {
-    const { db } = openDatabase(dataDir);
-    const seeder = createSeeder(db);
-    ids.fast = seeder.session({ name: 'node async', rps: 20_000, latencyUs: 900, seconds: 4, tags: ['nightly'], variant: 'async', histogramPool: 4 }).sessionId;
-    ids.slow = seeder.session({ name: 'node sync', rps: 10_000, latencyUs: 1800, seconds: 4, tags: ['nightly'], variant: 'sync', startedAt: new Date('2026-03-02T10:00:00Z'), histogramPool: 4 }).sessionId;
-    ids.sweep = seeder.session({ name: 'sweep', rps: 8_000, latencyUs: 1500, seconds: 3, sweep: [10, 50], startedAt: new Date('2026-03-03T10:00:00Z'), histogramPool: 4 }).sessionId;
-    // Its last step served the most but failed: never the best step, never the best in a comparison.
-    ids.unsampled = seeder.session({ name: 'no server sampled', rps: 5_000, latencyUs: 900, seconds: 2, serverReadings: false, startedAt: new Date('2026-02-01T10:00:00Z'), histogramPool: 2 }).sessionId;
-    ids.failed = seeder.session({ name: 'failed sweep', rps: 8_000, latencyUs: 1500, seconds: 3, sweep: [10, 50], stepLoad: [{}, { rpsFactor: 3 }], status: 'failed', startedAt: new Date('2026-03-04T10:00:00Z'), histogramPool: 4 }).sessionId;
-    db.close();
-  });
+  before(() =>
+    seedStore(dataDir, (seeder) => {
+      ids.fast = seeder.session({ name: 'node async', rps: 20_000, latencyUs: 900, seconds: 4, tags: ['nightly'], variant: 'async', histogramPool: 4 }).sessionId;
+      ids.slow = seeder.session({ name: 'node sync', rps: 10_000, latencyUs: 1800, seconds: 4, tags: ['nightly'], variant: 'sync', startedAt: new Date('2026-03-02T10:00:00Z'), histogramPool: 4 }).sessionId;
+      ids.sweep = seeder.session({ name: 'sweep', rps: 8_000, latencyUs: 1500, seconds: 3, sweep: [10, 50], startedAt: new Date('2026-03-03T10:00:00Z'), histogramPool: 4 }).sessionId;
+      // Its last step served the most but failed: never the best step, never the best in a comparison.
+      ids.unsampled = seeder.session({ name: 'no server sampled', rps: 5_000, latencyUs: 900, seconds: 2, serverReadings: false, startedAt: new Date('2026-02-01T10:00:00Z'), histogramPool: 2 }).sessionId;
+      ids.failed = seeder.session({ name: 'failed sweep', rps: 8_000, latencyUs: 1500, seconds: 3, sweep: [10, 50], stepLoad: [{}, { rpsFactor: 3 }], status: 'failed', startedAt: new Date('2026-03-04T10:00:00Z'), histogramPool: 4 }).sessionId;
+    }),
+  );
 
   test('list: newest first with each session’s peak figures; --tag and --limit filter; --json carries the headline', () => {
     const listed = cli(dataDir, 'sessions', 'list');

@@ -37,3 +37,10 @@ export function scratchCli(prefix: string): ScratchCli {
     },
   };
 }
+
+/** A scratch CLI with its own data dir: `cli(...)` runs `benchlab ... --data-dir <dataDir>`. */
+export function storeCli(prefix: string): ScratchCli & { dataDir: string; cli(...args: string[]): CliResult } {
+  const scratch = scratchCli(prefix);
+  const dataDir = join(scratch.dir, 'data');
+  return { ...scratch, dataDir, cli: (...args) => scratch.run(['--data-dir', dataDir, ...args]) };
+}

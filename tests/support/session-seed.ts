@@ -9,7 +9,7 @@ import { LoadProfile, expandSteps } from '../../app/runs/load-profile.ts';
 import type { ThinkTimeInput } from '../../app/runs/think-time.ts';
 import { SummaryAccumulator } from '../../app/runs/run-summary.ts';
 import { TRACKED_SYSCTLS, type SystemInfo } from '../../app/hosts/system-info.ts';
-import type { Db } from '../../main/services/store/database.ts';
+import { openDatabase, type Db } from '../../main/services/store/database.ts';
 import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
 import { RunsRepository } from '../../main/services/runs/runs-repository.ts';
 import { SamplesRepository, type SampleInput } from '../../main/services/runs/samples-repository.ts';
@@ -179,4 +179,14 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
       return { sessionId: session.id, runIds };
     },
   };
+}
+
+/** Seeds the store of a data dir (created if need be) and closes it, for a process that opens it after. */
+export function seedStore(dataDir: string, seed: (seeder: Seeder) => void): void {
+  const { db } = openDatabase(dataDir);
+  try {
+    seed(createSeeder(db));
+  } finally {
+    db.close();
+  }
 }

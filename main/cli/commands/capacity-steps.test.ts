@@ -3,26 +3,20 @@
 // ramp that found it; a session of fixed steps says none of it.
 
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { openDatabase } from '../../services/store/database.ts';
 import { RECORDED_CALIBRATION } from '../../../tests/support/calibration-seed.ts';
-import { createSeeder } from '../../../tests/support/session-seed.ts';
-import { scratchCli } from '../../../tests/support/cli-process.ts';
+import { seedStore } from '../../../tests/support/session-seed.ts';
+import { storeCli } from '../../../tests/support/cli-process.ts';
 
-const { dir, run } = scratchCli('benchlab-cli-capacity-');
-const dataDir = join(dir, 'data');
-
-const cli = (...args: string[]) => run(['--data-dir', dataDir, ...args]);
+const { dataDir, cli } = storeCli('benchlab-cli-capacity-');
 
 const ids: Record<string, number> = {};
-before(() => {
-  const { db } = openDatabase(dataDir);
-  const seeder = createSeeder(db);
-  ids.calibrated = seeder.session({ name: 'Gatling seed', rps: 1200, latencyUs: 3000, seconds: 3, histogramPool: 2, config: { calibration: RECORDED_CALIBRATION } }).sessionId;
-  ids.fixed = seeder.session({ name: 'fixed', rps: 1200, latencyUs: 3000, seconds: 3, histogramPool: 2 }).sessionId;
-  db.close();
-});
+before(() =>
+  seedStore(dataDir, (seeder) => {
+    ids.calibrated = seeder.session({ name: 'Gatling seed', rps: 1200, latencyUs: 3000, seconds: 3, histogramPool: 2, config: { calibration: RECORDED_CALIBRATION } }).sessionId;
+    ids.fixed = seeder.session({ name: 'fixed', rps: 1200, latencyUs: 3000, seconds: 3, histogramPool: 2 }).sessionId;
+  }),
+);
 
 test('sessions show says the capacity the steps came from, and the ramp that found it', () => {
   const shown = cli('sessions', 'show', String(ids.calibrated));

@@ -3,25 +3,19 @@
 // loads differ, and they are not taken for repeats of one configuration.
 
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { openDatabase } from '../../services/store/database.ts';
-import { createSeeder } from '../../../tests/support/session-seed.ts';
-import { scratchCli } from '../../../tests/support/cli-process.ts';
+import { seedStore } from '../../../tests/support/session-seed.ts';
+import { storeCli } from '../../../tests/support/cli-process.ts';
 
-const { dir, run } = scratchCli('benchlab-cli-think-');
-const dataDir = join(dir, 'data');
-
-const cli = (...args: string[]) => run(['--data-dir', dataDir, ...args]);
+const { dataDir, cli } = storeCli('benchlab-cli-think-');
 
 const ids: Record<string, number> = {};
-before(() => {
-  const { db } = openDatabase(dataDir);
-  const seeder = createSeeder(db);
-  ids.think = seeder.session({ name: 'siege db', rps: 150, latencyUs: 20_000, seconds: 3, thinkTime: { kind: 'uniform', maxMs: 1000, roundToMs: 1000 }, histogramPool: 2 }).sessionId;
-  ids.none = seeder.session({ name: 'no pause', rps: 5000, latencyUs: 2000, seconds: 3, startedAt: new Date('2026-03-02T10:00:00Z'), histogramPool: 2 }).sessionId;
-  db.close();
-});
+before(() =>
+  seedStore(dataDir, (seeder) => {
+    ids.think = seeder.session({ name: 'siege db', rps: 150, latencyUs: 20_000, seconds: 3, thinkTime: { kind: 'uniform', maxMs: 1000, roundToMs: 1000 }, histogramPool: 2 }).sessionId;
+    ids.none = seeder.session({ name: 'no pause', rps: 5000, latencyUs: 2000, seconds: 3, startedAt: new Date('2026-03-02T10:00:00Z'), histogramPool: 2 }).sessionId;
+  }),
+);
 
 test('sessions show names the load with its think time, and the run’s step says it', () => {
   const shown = cli('sessions', 'show', String(ids.think));
