@@ -1,8 +1,9 @@
 // The bottleneck verdict on the two-host lab: the Node template's sync variant, whose /sleep blocks
 // its only thread, asked for four times the rate it can serve. The lab's hosts are namespaces of one
 // machine (one boot id), so the verdict names no side: it says client and server share a machine,
-// with the server's evidence (the rate missed, latency rising or timeouts) and none against the
-// client (the agent on bl-client idles); replay and Compare say the same from the stored seconds.
+// with the server's evidence (the rate missed, latency rising or timeouts, its event loop blocked,
+// its profile's samples in the sleep) and none against the client (the agent on bl-client idles);
+// replay and Compare say the same from the stored seconds and the stored profile.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -37,7 +38,7 @@ describe('bottleneck verdict on the lab', { skip: labSkipReason() ?? false }, ()
     const started = await lab.ok<LiveRun>('runs.start', {
       clientHostId: lab.clientId,
       serverHostId: lab.serverId,
-      profile: { target, request: { path: '/sleep?ms=20', timeoutMs: 1000 }, load: { model: 'open', rate: 200, durationS: 4 } },
+      profile: { target, request: { path: '/sleep?ms=20', timeoutMs: 1000 }, load: { model: 'open', rate: 200, durationS: 6 } },
     });
     const ended = await lab.services.runs.finished(started.sessionId);
     assert.equal(ended.status, 'completed', ended.message ?? '');
@@ -47,6 +48,10 @@ describe('bottleneck verdict on the lab', { skip: labSkipReason() ?? false }, ()
     assert.ok(kinds.includes('same-machine') && kinds.includes('below-target'), kinds.join());
     assert.ok(!kinds.includes('agent-cpu') && !kinds.includes('event-loop-lag'), kinds.join());
     assert.ok(kinds.some((kind) => kind === 'latency-rising' || kind === 'timeouts'), kinds.join());
+    // Why, from the server's own readings: its event loop blocked by /sleep (the preloaded monitor's
+    // delay), and its CPU profile's samples nearly all in the sleep's own frame.
+    assert.ok(kinds.includes('server-loop-blocked'), kinds.join());
+    assert.match(live!.evidence.find((evidence) => evidence.kind === 'profile-hotspot')?.message ?? kinds.join(), /in one frame: sleep server\.mjs/);
 
     const replay = await lab.ok<ReplayData>('replay.load', { sessionId: started.sessionId });
     assert.deepEqual(replay.run.steps[0]!.bottleneck, live);
