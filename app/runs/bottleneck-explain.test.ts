@@ -94,6 +94,9 @@ describe('the verdict explains the server from its own readings', () => {
     const computing = judgeBottleneck(syncServer(() => 121, { processCpu: 1.9, cpu: 0.97, busiestCoreCpu: 1 }), 700);
     assert.deepEqual(kinds(computing).slice(0, 3), ['below-target', 'server-cpu', 'timeouts']);
     assert.ok(!kinds(computing).includes('pool-exhausted'));
+    // A host kept busy by other processes while the server's own threads wait: still its pool (as measured on the lab).
+    const busyHost = judgeBottleneck(syncServer(() => 89, { processCpu: 0.95, cpu: 0.99, busiestCoreCpu: 1 }), 500);
+    assert.deepEqual(kinds(busyHost).slice(0, 4), ['below-target', 'server-cpu', 'timeouts', 'pool-exhausted']);
     // Nothing queued: a big idle pool is no bottleneck.
     assert.equal(judgeBottleneck(run(6, () => second({ server: { processThreads: 200 } })), null), null);
   });

@@ -26,8 +26,10 @@ export const EXPLAIN_LIMITS = {
   poolThreadsPerCore: 4,
   /** Threads count as at their cap within this share of the peak (or 2 threads, whichever is more)… */
   poolCapTolerance: 0.05,
-  /** …in at least this share of the seconds that read them. */
+  /** …in at least this share of the seconds that read them… */
   poolCapSeconds: 0.5,
+  /** …while the process used less than this share of its host's cores (median): its threads waited. */
+  poolComputing: 0.8,
   /** Threads count as preempted in a second with at least this many involuntary switches per second… */
   preemptedPerS: 100,
   /** A core is saturated from this busy share (as the server CPU rule)… */
@@ -143,20 +145,23 @@ function loopBlocked(readings: readonly Reading[], state: ServerState): Explanat
 
 /**
  * A thread pool at its cap: the server process's many threads held at their peak while requests
- * queued, and its CPU not saturated — the threads waited (for a sleep, a lock, a database) instead of
- * taking the queued requests, and no more were started.
+ * queued, and the process not using its host's cores — the threads waited (for a sleep, a lock, a
+ * database) instead of taking the queued requests, and no more were started. The process's own CPU
+ * decides, where it was read: a host kept busy by others does not make waiting threads compute.
  */
 function poolExhausted(readings: readonly Reading[], state: ServerState): Explanation | null {
-  if (!state.queued || state.cpuSaturated) return null;
+  if (!state.queued) return null;
   const threads = figures(readings, 'processThreads');
   if (threads.length < state.needed || threads.length === 0) return null;
   const peak = Math.max(...threads);
   const hostCores = Math.max(1, ...figures(readings, 'cores'));
   if (peak < Math.max(EXPLAIN_LIMITS.poolThreads, EXPLAIN_LIMITS.poolThreadsPerCore * hostCores)) return null;
+  const cpu = figures(readings, 'processCpu');
+  const computing = cpu.length > 0 ? median(cpu) >= EXPLAIN_LIMITS.poolComputing * hostCores : state.cpuSaturated;
+  if (computing) return null;
   const tolerance = Math.max(2, Math.ceil(EXPLAIN_LIMITS.poolCapTolerance * peak));
   const atCap = threads.filter((value) => value >= peak - tolerance).length;
   if (atCap < Math.max(state.needed, Math.ceil(EXPLAIN_LIMITS.poolCapSeconds * threads.length))) return null;
-  const cpu = figures(readings, 'processCpu');
   const waited = figures(readings, 'processVoluntarySwitchesPerS');
   const preempted = figures(readings, 'processInvoluntarySwitchesPerS');
   const cpuWords = cpu.length > 0 ? `: the process used at most ${cores(Math.max(...cpu))} of ${plural(hostCores, 'core')}` : '';
