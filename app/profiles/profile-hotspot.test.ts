@@ -21,3 +21,9 @@ test("V8's idle samples are no work; its unnamed native time is work but no hots
   assert.deepEqual(profileHotspot('(idle) 5\n', 'v8'), { tool: 'v8', busySamples: 0, hottest: null });
   assert.deepEqual(profileHotspot('', 'jfr'), { tool: 'jfr', busySamples: 0, hottest: null });
 });
+
+test('lines are read by the folded rules: a header and a bad count skipped, an empty last frame is no frame', () => {
+  const folded = '# perf header\nmain;fib; 3\nmain;serve 2\nmain;serve x\n';
+  assert.deepEqual(profileHotspot(folded, 'perf'), { tool: 'perf', busySamples: 5, hottest: { name: 'fib', self: 3 } });
+  assert.equal(topFrames(flameTree(folded), 1)[0]!.name, 'fib');
+});

@@ -92,16 +92,33 @@ export interface FoldedStack {
  */
 export function parseFolded(text: string): FoldedStack[] {
   const stacks: FoldedStack[] = [];
+  for (const { stack, count } of foldedLines(text)) {
+    const frames = stack.split(';').filter((frame) => frame !== '');
+    if (frames.length > 0) stacks.push({ frames, count });
+  }
+  return stacks;
+}
+
+/** Each line's stack text ("frame;frame;leaf") and count, by the rules of parseFolded, frames not split. */
+export function* foldedLines(text: string): Generator<{ stack: string; count: number }> {
   for (const raw of text.split('\n')) {
     const line = raw.trimEnd();
     const space = line.lastIndexOf(' ');
     if (space <= 0) continue;
     const count = Number(line.slice(space + 1));
     if (!Number.isInteger(count) || count <= 0) continue;
-    const frames = line.slice(0, space).split(';').filter((frame) => frame !== '');
-    if (frames.length > 0) stacks.push({ frames, count });
+    yield { stack: line.slice(0, space), count };
   }
-  return stacks;
+}
+
+/** Each line's leaf frame (the one the sample was in) and count: what self time is counted from, without splitting every frame. */
+export function* foldedLeaves(text: string): Generator<{ leaf: string; count: number }> {
+  for (const { stack, count } of foldedLines(text)) {
+    let end = stack.length;
+    while (end > 0 && stack[end - 1] === ';') end--;
+    const leaf = stack.slice(stack.lastIndexOf(';', end - 1) + 1, end);
+    if (leaf !== '') yield { leaf, count };
+  }
 }
 
 /** Folded text from stacks: equal stacks merged, lines sorted, each "frames count", ending with a newline. */
