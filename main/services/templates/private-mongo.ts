@@ -7,17 +7,16 @@
 // `<run>/mongo/stop.sh` behind, which the supervisor and the stop script run before the run dir
 // goes, as for the private PostgreSQL. The system's mongod service and its dbpath are never touched.
 
-import { randomInt } from 'node:crypto';
 import { ApiError } from '../../../app/common/errors.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
-import { parseStartReport, SEEDED_DOCS, type DatabaseFacts } from '../../../app/templates/template-database.ts';
+import { SEEDED_DOCS, type DatabaseFacts } from '../../../app/templates/template-database.ts';
 import { MONGO_DATABASE_NAME, mongoSettings, mongoUrl, parseFoundMongod, type FoundMongod } from '../../../app/templates/template-mongo.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
+import { candidatePorts, runStartScript } from './private-start.ts';
 import { untilAborted } from './until-aborted.ts';
 
 /** The folder in the run dir that holds the instance; host-scripts.ts knows it by this name. */
 export const MONGO_FOLDER = 'mongo';
-const START_TIMEOUT_MS = 180_000;
 
 export interface MongoLookup {
   mongods: FoundMongod[];
@@ -139,41 +138,13 @@ echo started
 `;
 }
 
-/** Ten distinct random ports below Linux's default ephemeral range, where a load run's connections sit. */
-function candidatePorts(): number[] {
-  const ports = new Set<number>();
-  while (ports.size < 10) ports.add(randomInt(20_000, 32_768));
-  return [...ports];
-}
-
 /**
  * Starts and seeds the instance; `onProgress` hears each stage. A failure says why with the
  * instance's last log lines; what was created stays for the stop script to remove.
  */
 export async function startPrivateMongo(transport: HostTransport, spec: PrivateMongoSpec, onProgress: (stage: string) => void, signal?: AbortSignal): Promise<StartedMongo> {
-  let pending = '';
-  const work = transport.exec('sh -s', {
-    stdin: startScript(spec, spec.ports ?? candidatePorts()),
-    timeoutMs: START_TIMEOUT_MS,
-    onStdout: (chunk) => {
-      const lines = (pending + chunk).split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) if (line.startsWith('progress ')) onProgress(line.slice('progress '.length));
-    },
-  });
-  let output: string;
-  try {
-    output = (await untilAborted(work, signal)).stdout;
-  } catch (error) {
-    await work.catch(() => undefined);
-    throw error;
-  }
   const server = spec.mongod ? 'mongod' : 'ferretdb';
-  const report = parseStartReport(output);
-  if (!report.ok) {
-    const log = report.log.length > 0 ? `\nLast lines of its log:\n${report.log.join('\n')}` : '';
-    throw new ApiError('unavailable', `the private ${server === 'mongod' ? 'mongod' : 'FerretDB'}: ${report.error}${log}`);
-  }
+  const report = await runStartScript(transport, startScript(spec, spec.ports ?? candidatePorts()), `the private ${server === 'mongod' ? 'mongod' : 'FerretDB'}`, onProgress, signal);
   return {
     url: mongoUrl(report.port),
     facts: { kind: server, version: report.version, port: report.port, name: MONGO_DATABASE_NAME, user: '', settings: report.settings },

@@ -8,7 +8,7 @@
 // readable by the login user only). The system's cluster, its service and /var/lib/postgresql
 // are never touched.
 
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ApiError } from '../../../app/common/errors.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
 import {
@@ -16,7 +16,6 @@ import {
   DATABASE_NAME,
   DATABASE_USER,
   parseFoundPostgres,
-  parseStartReport,
   postgresConfig,
   RECORDED_SETTINGS,
   seedSql,
@@ -25,11 +24,11 @@ import {
 } from '../../../app/templates/template-database.ts';
 import { postgresUrl } from '../../../app/templates/templates.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
+import { candidatePorts, runStartScript } from './private-start.ts';
 import { untilAborted } from './until-aborted.ts';
 
 /** The folder in the run dir that holds the instance; host-scripts.ts knows it by this name. */
 export const DATABASE_FOLDER = 'postgres';
-const START_TIMEOUT_MS = 180_000;
 
 /** Lists `postgres <bin dir> <postgres --version>` for every installation with initdb, pg_ctl and psql beside the server. */
 function findScript(): string {
@@ -149,14 +148,6 @@ echo started
 `;
 }
 
-/** Ten distinct random ports to try in order (the host says which are free). They lie below
- *  Linux's default ephemeral range (32768–60999), where a load run's own connections sit. */
-function candidatePorts(): number[] {
-  const ports = new Set<number>();
-  while (ports.size < 10) ports.add(randomInt(20_000, 32_768));
-  return [...ports];
-}
-
 /**
  * Creates, starts and seeds the instance; `onProgress` hears each stage. A failure says why with
  * the instance's last log lines; what was created stays for the stop script to remove. A cancel
@@ -164,28 +155,7 @@ function candidatePorts(): number[] {
  */
 export async function startPrivatePostgres(transport: HostTransport, spec: PrivatePostgresSpec, onProgress: (stage: string) => void, signal?: AbortSignal): Promise<StartedPostgres> {
   const passwords = { admin: randomBytes(18).toString('hex'), user: randomBytes(18).toString('hex') };
-  let pending = '';
-  const work = transport.exec('sh -s', {
-    stdin: startScript(spec, passwords, spec.ports ?? candidatePorts()),
-    timeoutMs: START_TIMEOUT_MS,
-    onStdout: (chunk) => {
-      const lines = (pending + chunk).split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) if (line.startsWith('progress ')) onProgress(line.slice('progress '.length));
-    },
-  });
-  let output: string;
-  try {
-    output = (await untilAborted(work, signal)).stdout;
-  } catch (error) {
-    await work.catch(() => undefined);
-    throw error;
-  }
-  const report = parseStartReport(output);
-  if (!report.ok) {
-    const log = report.log.length > 0 ? `\nLast lines of its log:\n${report.log.join('\n')}` : '';
-    throw new ApiError('unavailable', `the private PostgreSQL: ${report.error}${log}`);
-  }
+  const report = await runStartScript(transport, startScript(spec, passwords, spec.ports ?? candidatePorts()), 'the private PostgreSQL', onProgress, signal);
   return {
     url: postgresUrl({ user: DATABASE_USER, password: passwords.user, port: report.port, name: DATABASE_NAME }),
     facts: { kind: 'postgresql', version: report.version, port: report.port, name: DATABASE_NAME, user: DATABASE_USER, settings: report.settings },
