@@ -5,7 +5,7 @@
 // xterm is styled under the CSP, cells in 24-bit colour included, with no style refused.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,28 +15,12 @@ import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { until } from '../support/until.ts';
 import { LogDrawer } from './pages/log-drawer.ts';
 import { TerminalPage } from './pages/terminal-page.ts';
+import { childProcesses } from '../support/processes.ts';
 
 let opened: OpenWebApp;
 let page: Page;
 let terminals: TerminalPage;
 let panel: Locator;
-
-/** Pids of the processes whose parent is `parent` and whose name is `name` (from /proc). */
-function childProcesses(parent: number, name: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === parent && comm === name) pids.push(Number(entry));
-    } catch {
-      // ended while we looked
-    }
-  }
-  return pids;
-}
 
 before(async () => {
   opened = await openWebApp({ timeoutMs: 10_000, permissions: ['clipboard-read', 'clipboard-write'] });

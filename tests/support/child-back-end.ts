@@ -1,10 +1,15 @@
 // A real Benchlab back end in a child process (tests/support/run-child.ts) running one session, with
 // what it says on stdout kept as it arrives: its charted points, every `runs.state` it published
 // (what `runs.live` answers) and every host connection change, each with the time it was
-// published. Tests kill it mid-run, soak faults pull a link under it or fill its disk.
+// published. Tests kill it mid-run, soak faults pull a link under it or fill its disk. Also what a
+// file of such tests shares: the loopback server its runs load and their data dir.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
+import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
 import { within } from './until.ts';
 
 const RUN_CHILD = resolve(import.meta.dirname, 'run-child.ts');
@@ -104,4 +109,25 @@ export function spawnChildRun(dataDir: string, start: Record<string, unknown>): 
     exited,
     stderr: () => stderr,
   };
+}
+
+export interface ChildRunSetup {
+  /** The loopback test server the runs load. */
+  server: TestServer;
+  /** The data dir the child back ends share. */
+  dir: string;
+}
+
+/** What a file of child-run tests shares, made before its tests and removed after them. */
+export function childRunSetup(prefix: string): ChildRunSetup {
+  const setup = { dir: '' } as ChildRunSetup;
+  before(async () => {
+    setup.server = await startTestServer();
+    setup.dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  after(async () => {
+    await setup.server?.close();
+    if (setup.dir) rmSync(setup.dir, { recursive: true, force: true });
+  });
+  return setup;
 }

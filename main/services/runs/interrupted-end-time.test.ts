@@ -3,32 +3,17 @@
 // stored second, for the run and the session alike, never the time of the recovery.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
-import { spawnChildRun } from '../../../tests/support/child-back-end.ts';
+import { test } from 'node:test';
+import { childRunSetup, spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { createServices } from '../services.ts';
 import { SamplesRepository } from './samples-repository.ts';
 
-let server: TestServer;
-let dir: string;
-
-before(async () => {
-  server = await startTestServer();
-  dir = mkdtempSync(join(tmpdir(), 'benchlab-end-time-'));
-});
-
-after(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const setup = childRunSetup('benchlab-end-time-');
 
 /** Starts a session in a child back end and kills it -9 once it has charted (so stored) `seconds` measured seconds. */
 async function killMidRun(seconds: number): Promise<number> {
-  const profile = { target: `http://127.0.0.1:${server.port}`, request: { path: '/x' }, load: { model: 'closed', connections: 2, durationS: 60 } };
-  const run = spawnChildRun(dir, { profile });
+  const profile = { target: `http://127.0.0.1:${setup.server.port}`, request: { path: '/x' }, load: { model: 'closed', connections: 2, durationS: 60 } };
+  const run = spawnChildRun(setup.dir, { profile });
   try {
     await run.measured(seconds, 60_000);
     return run.sessionId();
@@ -41,7 +26,7 @@ async function killMidRun(seconds: number): Promise<number> {
 test('an interrupted session ends when its last stored second did, not when Benchlab restarted', async () => {
   const sessionId = await killMidRun(3);
   const beforeRecovery = new Date().toISOString();
-  const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const services = createServices({ dataDir: setup.dir, transport: 'cli', version: 'test' });
   try {
     const session = services.sessions.get(sessionId);
     assert.equal(session.status, 'interrupted');

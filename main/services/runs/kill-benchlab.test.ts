@@ -4,25 +4,23 @@
 // interrupted and summarizes the stored seconds.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
-import { spawnChildRun } from '../../../tests/support/child-back-end.ts';
+import { test } from 'node:test';
+import { childRunSetup, spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { createServices } from '../services.ts';
 import { until } from '../../../tests/support/until.ts';
 import { agentOwner } from './run-service.ts';
 import { agentPidFileName } from './agent-host.ts';
 import { SamplesRepository } from './samples-repository.ts';
 
-let server: TestServer;
-let dir: string;
+const setup = childRunSetup('benchlab-kill-test-');
 
 /** The pid in the load agent's pid file, where the run service has it written on This machine. */
 function localAgentPid(sessionId: number): number | null {
   const root = process.getuid?.() === 0 ? '/var/lib/benchlab' : join(homedir(), '.benchlab');
-  const file = join(root, 'agent', 'pids', hostname().replace(/[^A-Za-z0-9._-]/g, '_'), agentPidFileName(agentOwner(join(dir, 'benchlab.db')), sessionId, 'load'));
+  const file = join(root, 'agent', 'pids', hostname().replace(/[^A-Za-z0-9._-]/g, '_'), agentPidFileName(agentOwner(join(setup.dir, 'benchlab.db')), sessionId, 'load'));
   return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
 }
 
@@ -35,19 +33,9 @@ function alive(pid: number): boolean {
   }
 }
 
-before(async () => {
-  server = await startTestServer();
-  dir = mkdtempSync(join(tmpdir(), 'benchlab-kill-test-'));
-});
-
-after(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 test('kill -9 of Benchlab stops the load within 5 s and loses at most the last second', async (t) => {
-  const profile = { target: `http://127.0.0.1:${server.port}`, request: { path: '/x' }, load: { model: 'closed', connections: 2, durationS: 60 } };
-  const run = spawnChildRun(dir, { profile });
+  const profile = { target: `http://127.0.0.1:${setup.server.port}`, request: { path: '/x' }, load: { model: 'closed', connections: 2, durationS: 60 } };
+  const run = spawnChildRun(setup.dir, { profile });
   await run.measured(3, 60_000);
   const sessionId = run.sessionId();
   const agent = localAgentPid(sessionId);
@@ -58,9 +46,9 @@ test('kill -9 of Benchlab stops the load within 5 s and loses at most the last s
   const measured = run.points.filter((point) => !point.warmup).length;
   // The bound of the wait is the promise: the agent ends within 5 s (how soon: npm run bench).
   await until(() => !alive(agent), 'the agent to end', 5000);
-  t.diagnostic(`the agent ended ${Date.now() - killedAt} ms after the kill, its last request ${server.lastRequestAt() - killedAt} ms after it`);
+  t.diagnostic(`the agent ended ${Date.now() - killedAt} ms after the kill, its last request ${setup.server.lastRequestAt() - killedAt} ms after it`);
 
-  const services = createServices({ dataDir: dir, transport: 'cli', version: 'test' });
+  const services = createServices({ dataDir: setup.dir, transport: 'cli', version: 'test' });
   try {
     const session = services.sessions.get(sessionId);
     assert.equal(session.status, 'interrupted');

@@ -5,34 +5,19 @@
 // stored is kept, its books balanced.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { clockTime } from '../../../app/common/clock-time.ts';
-import { startTestServer, type TestServer } from '../../../agent/agent-harness.ts';
-import { spawnChildRun } from '../../../tests/support/child-back-end.ts';
+import { childRunSetup, spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { checkStore } from '../../../tests/soak/store-check.ts';
 import { until, within } from '../../../tests/support/until.ts';
 
-let dir: string;
-let server: TestServer;
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'benchlab-store-full-'));
-  server = await startTestServer();
-});
-
-after(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const setup = childRunSetup('benchlab-store-full-');
 
 test('a store that fills up mid-run ends the run as failed with the disk named, stops the load and keeps what was stored', async () => {
-  const run = spawnChildRun(dir, {
+  const run = spawnChildRun(setup.dir, {
     exitWhenDone: true,
     storeFullAfter: 2,
-    profile: { target: `http://127.0.0.1:${server.port}`, request: { path: '/hello' }, load: { model: 'closed', connections: 2, durationS: 60 }, warmupS: 0 },
+    profile: { target: `http://127.0.0.1:${setup.server.port}`, request: { path: '/hello' }, load: { model: 'closed', connections: 2, durationS: 60 }, warmupS: 0 },
   });
   try {
     await run.measured(2);
@@ -42,14 +27,14 @@ test('a store that fills up mid-run ends the run as failed with the disk named, 
     const last = run.states.at(-1)!;
     assert.equal(last.status, 'failed');
     assert.ok(run.states.some((state) => state.status === 'stopping' && state.message === last.message), 'the load is stopped as Stop does, saying why');
-    await until(async () => (await server.openConnections()) === 0, 'the agent’s connections to close', 5000);
+    await until(async () => (await setup.server.openConnections()) === 0, 'the agent’s connections to close', 5000);
 
-    const store = await checkStore(dir, run.sessionId());
+    const store = await checkStore(setup.dir, run.sessionId());
     assert.equal(store.integrityOk, true);
     assert.ok(store.storedAts.length >= 2, `the seconds stored before the disk filled are kept (${store.storedAts.length})`);
     assert.deepEqual(store.booksProblems, [], 'their books balance');
     assert.notEqual(store.sessionStatus, 'running');
-    assert.equal(last.message, `the data disk is full (${dir}): stored up to ${clockTime(Math.max(...store.storedAts))}; free space and start again`);
+    assert.equal(last.message, `the data disk is full (${setup.dir}): stored up to ${clockTime(Math.max(...store.storedAts))}; free space and start again`);
   } finally {
     run.child.kill('SIGKILL');
   }

@@ -3,7 +3,6 @@
 // comes back to an open shell (list, attach with its scrollback).
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { after, afterEach, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../../app/common/errors.ts';
@@ -11,6 +10,7 @@ import { SCROLLBACK_CHARS, UNACKED_LIMIT } from '../../../app/terminals/terminal
 import { EventBus } from '../event-bus.ts';
 import { LocalTransport } from '../hosts/local-transport.ts';
 import { MAX_EVENT_BYTES, TerminalManager } from './terminal-service.ts';
+import { childProcesses } from '../../../tests/support/processes.ts';
 
 const SIZE = { cols: 120, rows: 40 };
 
@@ -71,22 +71,7 @@ class Screen {
 let manager: TerminalManager | undefined;
 
 /** Pids of the `script` processes this test process started (each local shell is one). */
-function ownShellProcesses(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // "pid (comm) state ppid …": comm may hold spaces, so split after the closing parenthesis.
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && comm === 'script') pids.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
-}
+const ownShellProcesses = () => childProcesses(process.pid, 'script');
 
 async function waitForNoShellProcesses(timeoutMs: number): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
