@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Comparison } from '../../app/sessions/comparison.ts';
 import type { ReplayData } from '../../app/sessions/replay.ts';
 import type { LiveRun } from '../../app/runs/runs.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closeDeployedLab, openDeployedLab, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 // Its own hosts: the host-facts tests deploy on theirs at the same time, and one host runs one template.
@@ -23,16 +23,9 @@ describe('bottleneck verdict on the lab', { skip: labSkipReason() ?? false }, ()
   let target: string;
 
   before(async () => {
-    lab = await openLabBackend(INSTANCE, 'benchlab-bottleneck-lab-');
-    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId: 'node', variant: 'sync', port: PORT });
-    target = deployment.url.replace(/\/$/, '');
+    ({ lab, target } = await openDeployedLab(INSTANCE, 'benchlab-bottleneck-lab-', { templateId: 'node', variant: 'sync', port: PORT }));
   });
-
-  after(async () => {
-    if (!lab) return;
-    await lab.call('templates.stop', { hostId: lab.serverId });
-    lab.close();
-  });
+  after(() => closeDeployedLab(lab));
 
   test('a sync server asked for 4× what it serves: one machine, named no side, with the server’s evidence, the same live, in replay and in Compare', async () => {
     // One request at a time for 20 ms each: at most 50 requests/s, asked for 200.

@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { decodeHistogram } from '../../app/common/hdr.ts';
 import type { LoadEngineKind } from '../../app/runs/agent-protocol.ts';
-import { nativeEngineArch, type EngineChoice } from '../../app/runs/engine-choice.ts';
+import { type EngineChoice } from '../../app/runs/engine-choice.ts';
 import type { ReplayData } from '../../app/sessions/replay.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import type { LiveRun, StoredRun } from '../../app/runs/runs.ts';
-import { engineBinary, type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
+import { type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closeDeployedLab, labClientEngine, openDeployedLab, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { labExec } from './lab.ts';
 
@@ -34,19 +34,10 @@ describe('a whole session on each load engine', { skip: skip ?? false }, () => {
   let native: EngineBinaryLookup;
 
   before(async () => {
-    lab = await openLabBackend(INSTANCE, 'benchlab-engines-lab-');
-    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId: 'node', variant: 'async', port: PORT });
-    target = deployment.url.replace(/\/$/, '');
-    const machine = (await labExec('client', ['uname', '-m'], { instance: INSTANCE })).stdout.trim();
-    const arch = nativeEngineArch(machine);
-    native = arch ? await engineBinary(arch) : { ok: false, reason: `no native engine for ${machine}` };
+    ({ lab, target } = await openDeployedLab(INSTANCE, 'benchlab-engines-lab-', { templateId: 'node', variant: 'async', port: PORT }));
+    native = await labClientEngine(INSTANCE);
   });
-
-  after(async () => {
-    if (!lab) return;
-    await lab.call('templates.stop', { hostId: lab.serverId });
-    await lab.close();
-  });
+  after(() => closeDeployedLab(lab));
 
   /** Runs a short closed session with `engine` and returns it once over, with its stored run. */
   async function session(engine: EngineChoice, profile: Record<string, unknown> = {}): Promise<{ live: LiveRun; stored: StoredRun; session: Session; log: string[] }> {

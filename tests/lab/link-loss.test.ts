@@ -18,7 +18,7 @@ import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { HEARTBEAT_TIMEOUT_MS } from '../../app/runs/agent-protocol.ts';
 import { AGENT_GONE_AFTER_MS } from '../../main/services/runs/silence-watch.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closeDeployedLab, openDeployedLab, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { within } from '../support/until.ts';
 import { labExec, labSetLink } from './lab.ts';
@@ -76,15 +76,11 @@ describe('faults named as they happen', { skip: skip ?? false }, () => {
   let target: string;
 
   before(async () => {
-    lab = await openLabBackend(INSTANCE, 'benchlab-link-loss-');
-    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId: 'node', port: PORT });
-    target = deployment.url.replace(/\/$/, '');
+    ({ lab, target } = await openDeployedLab(INSTANCE, 'benchlab-link-loss-', { templateId: 'node', port: PORT }));
   });
-
   after(async () => {
     await labSetLink('client', 'up', { instance: INSTANCE });
-    await lab?.call('templates.stop', { hostId: lab.serverId });
-    lab?.close();
+    await closeDeployedLab(lab);
   });
 
   test('a pulled client link: reported at once, the host unresponsive, the run ended as client link lost, what was stored kept', async (t) => {

@@ -18,7 +18,7 @@ import { summarySecondOf } from '../../app/runs/run-second.ts';
 import { deploymentServing } from '../../app/runs/run-deployment.ts';
 import type { Deployment } from '../../app/templates/templates-contract.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closeDeployedLab, openDeployedLab, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { until, within } from '../support/until.ts';
 import { labExec, labSetLink, labSsh, type LabInstance } from './lab.ts';
@@ -33,16 +33,8 @@ type Lab = Omit<LabBackend, 'close'> & { target: string; close(): Promise<void> 
 
 /** A Benchlab back end on a fresh data dir with both lab hosts connected and the Node template deployed. */
 async function openLab(instance: LabInstance, port: number): Promise<Lab> {
-  const backend = await openLabBackend(instance, 'benchlab-load-lab-');
-  const deployment = await backend.ok<{ url: string }>('templates.deploy', { hostId: backend.serverId, templateId: 'node', port });
-  return {
-    ...backend,
-    target: deployment.url.replace(/\/$/, ''),
-    close: async () => {
-      await backend.call('templates.stop', { hostId: backend.serverId });
-      backend.close();
-    },
-  };
+  const { lab, target } = await openDeployedLab(instance, 'benchlab-load-lab-', { templateId: 'node', port });
+  return { ...lab, target, close: () => closeDeployedLab(lab) };
 }
 
 /** The session's final state, once it is over. */

@@ -7,13 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LoadEngineKind } from '../../app/runs/agent-protocol.ts';
-import { nativeEngineArch } from '../../app/runs/engine-choice.ts';
 import type { LiveRun, StoredRun } from '../../app/runs/runs.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
-import { engineBinary, type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
+import { closeDeployedLab, labClientEngine, openDeployedLab, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
-import { labExec } from './lab.ts';
 
 const skip = labSkipReason();
 const INSTANCE = 'think';
@@ -28,19 +26,10 @@ describe('think time on the lab, on each load engine', { skip: skip ?? false }, 
   let native: EngineBinaryLookup;
 
   before(async () => {
-    lab = await openLabBackend(INSTANCE, 'benchlab-think-lab-');
-    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId: 'node', variant: 'async', port: PORT });
-    target = deployment.url.replace(/\/$/, '');
-    const machine = (await labExec('client', ['uname', '-m'], { instance: INSTANCE })).stdout.trim();
-    const arch = nativeEngineArch(machine);
-    native = arch ? await engineBinary(arch) : { ok: false, reason: `no native engine for ${machine}` };
+    ({ lab, target } = await openDeployedLab(INSTANCE, 'benchlab-think-lab-', { templateId: 'node', variant: 'async', port: PORT }));
+    native = await labClientEngine(INSTANCE);
   });
-
-  after(async () => {
-    if (!lab) return;
-    await lab.call('templates.stop', { hostId: lab.serverId });
-    await lab.close();
-  });
+  after(() => closeDeployedLab(lab));
 
   async function session(engine: LoadEngineKind, thinkTime?: Record<string, unknown>): Promise<{ stored: StoredRun; session: Session }> {
     const load = { model: 'closed', connections: CONNECTIONS, durationS: DURATION_S, ...(thinkTime ? { thinkTime } : {}) };

@@ -1,11 +1,14 @@
 // A Benchlab back end for lab tests: real services on a fresh data dir, the contract's dispatcher
 // (so arguments are validated as the UI's are), and both hosts of a lab instance added with their
-// keys pinned and connected.
+// keys pinned and connected; also one with a template deployed on its server, and the native
+// engine built for the lab client's architecture.
 
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LabInstance } from '../lab/lab.ts';
+import { labExec, type LabInstance } from '../lab/lab.ts';
+import { nativeEngineArch } from '../../app/runs/engine-choice.ts';
+import { engineBinary, type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
 import { createDispatcher, type Dispatcher } from '../../main/api/dispatch.ts';
 import { createHandlers } from '../../main/api/handlers.ts';
 import { createServices, type Services } from '../../main/services/services.ts';
@@ -74,4 +77,31 @@ export async function openLabBackend(instance: LabInstance, dirPrefix: string, o
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface TemplateDeploy {
+  templateId: string;
+  variant?: string;
+  port: number;
+}
+
+/** A lab back end with a template deployed on its server; `target` is its URL without the trailing slash. */
+export async function openDeployedLab(instance: LabInstance, dirPrefix: string, deploy: TemplateDeploy, options: LabBackendOptions = {}): Promise<{ lab: LabBackend; target: string }> {
+  const lab = await openLabBackend(instance, dirPrefix, options);
+  const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, ...deploy });
+  return { lab, target: deployment.url.replace(/\/$/, '') };
+}
+
+/** Stops the server's template and closes the back end (nothing when it never opened). */
+export async function closeDeployedLab(lab: LabBackend | undefined): Promise<void> {
+  if (!lab) return;
+  await lab.call('templates.stop', { hostId: lab.serverId });
+  await lab.close();
+}
+
+/** The native engine's binary for the lab client's architecture, or why there is none. */
+export async function labClientEngine(instance: LabInstance): Promise<EngineBinaryLookup> {
+  const machine = (await labExec('client', ['uname', '-m'], { instance })).stdout.trim();
+  const arch = nativeEngineArch(machine);
+  return arch ? engineBinary(arch) : { ok: false, reason: `no native engine for ${machine}` };
 }
