@@ -7,13 +7,14 @@
 // tree, from /usr/bin/time); then each generator's peak RSS holding 10,000 connections.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
 import { engineBinary } from '../main/services/runs/engine-binary.ts';
 import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
+import { readTime, SERVER_CORE, TIME, timedOnGeneratorCore } from './pinned-time.ts';
 import { localExec, runAgentTool, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
 
 const NGINX_PORT = 18481;
@@ -21,9 +22,6 @@ const CONNECTIONS = 100;
 const DURATION_S = 5;
 const REPEATS = 3;
 const MANY_CONNECTIONS = 10_000;
-const TIME = '/usr/bin/time';
-const GENERATOR_CORE = '0';
-const SERVER_CORE = '1';
 
 export const GENERATORS = ['native engine', 'Node engine', 'autocannon', 'wrk'] as const;
 export type Generator = (typeof GENERATORS)[number];
@@ -50,14 +48,7 @@ export interface EngineEfficiency {
 /** Runs `argv` pinned to the generator's core under /usr/bin/time; returns its stdout and CPU/RSS. */
 function timedExec(timeFile: string): Exec {
   return (argv, timeoutMs) =>
-    localExec(['sh', '-c', 'ulimit -n "$(ulimit -Hn)"; exec "$@"', 'sh', 'taskset', '-c', GENERATOR_CORE, TIME, '-o', timeFile, '-f', '%U %S %M', ...argv], timeoutMs);
-}
-
-function readTime(timeFile: string): { cpuS: number; rssBytes: number } {
-  // time(1) may write the child's own complaints first; the figures are its last line.
-  const last = readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '';
-  const [user, system, rssKb] = last.split(/\s+/).map(Number);
-  return { cpuS: (user ?? Number.NaN) + (system ?? Number.NaN), rssBytes: (rssKb ?? Number.NaN) * 1024 };
+    localExec(timedOnGeneratorCore(timeFile, argv), timeoutMs);
 }
 
 function nativeAgentConfig(base: LoadAgentConfig, enginePath: string | null): LoadAgentConfig {
@@ -95,7 +86,7 @@ async function rssHolding(generator: Generator, enginePath: string, timeFile: st
       };
       // stdin stays open while the engine runs (EOF would stop it); `cat` after the config line holds it.
       const script = `(printf '%s\\n' "$1"; cat) | "$2" run`;
-      await runUntilEnd(['sh', '-c', 'ulimit -n "$(ulimit -Hn)"; exec "$@"', 'sh', 'taskset', '-c', GENERATOR_CORE, TIME, '-o', timeFile, '-f', '%U %S %M', 'sh', '-c', script, 'engine', JSON.stringify(config), enginePath]);
+      await runUntilEnd(timedOnGeneratorCore(timeFile, ['sh', '-c', script, 'engine', JSON.stringify(config), enginePath]));
     } else {
       await runGenerator(generator, enginePath, timeFile, connections, 3);
     }

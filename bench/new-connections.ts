@@ -7,7 +7,7 @@
 // and, for ab and the engine alone, the medians of connect, waiting, processing and total.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
@@ -16,14 +16,12 @@ import { engineBinary } from '../main/services/runs/engine-binary.ts';
 import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
 import { localExec, runAgentTool } from './load-tools.ts';
+import { readTime, SERVER_CORE, timedOnGeneratorCore } from './pinned-time.ts';
 
 const NGINX_PORT = 18483;
 const CONCURRENCY = 50;
 const DURATION_S = 5;
 const REPEATS = 3;
-const TIME = '/usr/bin/time';
-const GENERATOR_CORE = '0';
-const SERVER_CORE = '1';
 
 export const NEW_CONNECTION_GENERATORS = ['ab', 'wrk', 'native engine, HTTP/1.0', 'native engine, Connection: close', 'native engine via the agent', 'Node engine via the agent'] as const;
 export type NewConnectionGenerator = (typeof NEW_CONNECTION_GENERATORS)[number];
@@ -47,23 +45,13 @@ export interface NewConnectionBench {
   repeats: number;
 }
 
-function timed(timeFile: string, argv: string[]): string[] {
-  return ['sh', '-c', 'ulimit -n "$(ulimit -Hn)"; exec "$@"', 'sh', 'taskset', '-c', GENERATOR_CORE, TIME, '-o', timeFile, '-f', '%U %S', ...argv];
-}
-
-function cpuOf(timeFile: string): number {
-  // time(1) may write the child's own complaints first; the figures are its last line.
-  const [user, system] = (readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '').split(/\s+/).map(Number);
-  return (user ?? Number.NaN) + (system ?? Number.NaN);
-}
-
 async function runAb(url: string, timeFile: string): Promise<NewConnectionRun> {
   // -n after -t: ab's -t alone stops at 50,000 requests.
-  const output = await localExec(timed(timeFile, ['ab', '-q', '-t', String(DURATION_S), '-n', '100000000', '-c', String(CONCURRENCY), url]), (DURATION_S + 30) * 1000);
+  const output = await localExec(timedOnGeneratorCore(timeFile, ['ab', '-q', '-t', String(DURATION_S), '-n', '100000000', '-c', String(CONCURRENCY), url]), (DURATION_S + 30) * 1000);
   const answered = Number(/Complete requests:\s+(\d+)/.exec(output)?.[1] ?? Number.NaN);
   const failed = Number(/Failed requests:\s+(\d+)/.exec(output)?.[1] ?? 0);
   const rps = Number(/Requests per second:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
-  return { rps, answered, errors: failed, cpuS: cpuOf(timeFile), phasesMs: abPhaseMedians(output) };
+  return { rps, answered, errors: failed, cpuS: readTime(timeFile).cpuS, phasesMs: abPhaseMedians(output) };
 }
 
 /** The medians (whole ms) of ab's "Connection Times" rows: "Connect:  min mean [+/-sd] median max". */
@@ -76,12 +64,12 @@ export function abPhaseMedians(output: string): NonNullable<NewConnectionRun['ph
 }
 
 async function runWrkClosing(url: string, timeFile: string): Promise<NewConnectionRun> {
-  const output = await localExec(timed(timeFile, ['wrk', '-t1', `-c${CONCURRENCY}`, `-d${DURATION_S}s`, '-H', 'Connection: close', url]), (DURATION_S + 30) * 1000);
+  const output = await localExec(timedOnGeneratorCore(timeFile, ['wrk', '-t1', `-c${CONCURRENCY}`, `-d${DURATION_S}s`, '-H', 'Connection: close', url]), (DURATION_S + 30) * 1000);
   const answered = Number(/(\d+) requests in/.exec(output)?.[1] ?? Number.NaN);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   const errors = (socketErrors?.slice(1) ?? []).map(Number).reduce((sum, n) => sum + n, 0);
-  return { rps, answered, errors, cpuS: cpuOf(timeFile) };
+  return { rps, answered, errors, cpuS: readTime(timeFile).cpuS };
 }
 
 interface EngineOutputLine {
@@ -106,7 +94,7 @@ function runEngineAlone(enginePath: string, timeFile: string, request: Record<st
     threads: [{ connections: CONCURRENCY }],
   };
   return new Promise((done, fail) => {
-    const argv = timed(timeFile, [enginePath, 'run']);
+    const argv = timedOnGeneratorCore(timeFile, [enginePath, 'run']);
     const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -137,7 +125,7 @@ function runEngineAlone(enginePath: string, timeFile: string, request: Record<st
         processing: p50Ms(intervals.map((line) => line.phases?.processing)),
         total: p50Ms(intervals.map((line) => line.histogram)),
       };
-      done({ rps: answered / (ms / 1000), answered, errors, cpuS: cpuOf(timeFile), phasesMs });
+      done({ rps: answered / (ms / 1000), answered, errors, cpuS: readTime(timeFile).cpuS, phasesMs });
     });
     child.stdin.write(`${JSON.stringify(config)}\n`);
   });
@@ -151,9 +139,9 @@ async function runThroughAgent(url: string, timeFile: string, enginePath: string
     workers: 1,
     ...(enginePath ? { engine: { kind: 'native' as const, path: enginePath } } : {}),
   };
-  const figures = await runAgentTool((argv, timeoutMs) => localExec(timed(timeFile, argv), timeoutMs), process.execPath, config);
+  const figures = await runAgentTool((argv, timeoutMs) => localExec(timedOnGeneratorCore(timeFile, argv), timeoutMs), process.execPath, config);
   // The drain's answers are in the agent's count too: its own total, not requests/s × the window.
-  return { rps: figures.rps, answered: figures.summary.books?.answered ?? figures.rps * DURATION_S, errors: figures.errors, cpuS: cpuOf(timeFile) };
+  return { rps: figures.rps, answered: figures.summary.books?.answered ?? figures.rps * DURATION_S, errors: figures.errors, cpuS: readTime(timeFile).cpuS };
 }
 
 function emptyRuns(): Record<NewConnectionGenerator, NewConnectionRun[]> {
