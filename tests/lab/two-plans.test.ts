@@ -1,6 +1,7 @@
-// Two plans started at once on one server host (lab instance `ownerplans`): two real `benchlab run`
-// processes on one data dir and one set of hosts, spawned together, each with a server preset, a
-// deploy and a short load. The host is held by one plan from before its first preset to its end:
+// Two plans on one server host at once (lab instance `ownerplans`): two real `benchlab run`
+// processes on one data dir and one set of hosts, each with a server preset, a deploy and a short
+// load, the second started the moment the first holds the host (spawned together, a busy machine
+// let one end before the other began, and both ran, one after the other, as they should). The host is held by one plan from before its first preset to its end:
 // the other is refused before it touches anything (no preset applied, no deploy, no stop), naming
 // the plan and the process that hold the host, and the first runs to its end undisturbed.
 
@@ -11,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
-import { within } from '../support/until.ts';
+import { until, within } from '../support/until.ts';
 import { labExec } from './lab.ts';
 
 const skip = labSkipReason();
@@ -54,7 +55,7 @@ async function sysctl(key: string): Promise<string> {
   return (await labExec('server', ['sysctl', '-n', key], { instance: INSTANCE })).stdout.trim();
 }
 
-describe('two plans started at once on one server host', { skip: skip ?? false }, () => {
+describe('two plans at once on one server host', { skip: skip ?? false }, () => {
   let lab: LabBackend;
 
   before(async () => {
@@ -69,7 +70,14 @@ describe('two plans started at once on one server host', { skip: skip ?? false }
   test('one runs; the other is refused before any preset, deploy or stop, naming who holds the host', async () => {
     const finBefore = await sysctl('net.ipv4.tcp_fin_timeout');
     assert.notEqual(finBefore, '15', 'the preset would change something');
-    const ended = await Promise.all([run(lab.dir, 'Plan A'), run(lab.dir, 'Plan B')]);
+    const first = run(lab.dir, 'Plan A');
+    await until(
+      async () => (await labExec('server', ['sh', '-c', 'cat /var/lib/benchlab/run/*.hold 2>/dev/null'], { instance: INSTANCE })).stdout.includes('Plan A'),
+      'Plan A holding lab-server',
+      120_000,
+      100,
+    );
+    const ended = await Promise.all([first, run(lab.dir, 'Plan B')]);
     const refused = ended.filter((entry) => entry.code !== 0);
     assert.equal(refused.length, 1, ended.map((entry) => `${entry.name} exit ${entry.code}:\n${entry.stderr}`).join('\n'));
     const loser = refused[0]!;

@@ -58,7 +58,8 @@ describe('JVM templates: the database endpoints against a private PostgreSQL', {
 
   async function serve(id: string, variant: string, databaseUrl: string): Promise<{ server: RunningServer; port: number }> {
     const started = await start(id, variant, databaseUrl);
-    await started.server.listens(`${id} ${variant}`, /listening on port/, 30_000);
+    // Spring Boot starts in 10–20 s on a quiet lab and took past 30 s beside other suites' JVMs.
+    await started.server.listens(`${id} ${variant}`, /listening on port/, 120_000);
     return started;
   }
 
