@@ -17,6 +17,7 @@ const RUN_ALONE: Record<string, string> = {
   'tests/soak/soak.test.ts': 'faults timed against the agent’s heartbeat limit and the live run’s silence rule',
   'tests/lab/calibration.test.ts': 'a capacity measured at one moment, judged against steps run at the next',
   'tests/lab/profiles.test.ts': 'a profile’s top frames, which a busy machine fills with the scheduler’s',
+  'tests/lab/server-runtime.test.ts': 'the server threads’ waits at ten times the load against one, which other suites’ load swamps',
 };
 
 function runPass(files: string[], concurrency: number): number {
