@@ -6,7 +6,6 @@
 // Per tool: requests/s, p50/p99, and its CPU per 1,000 requests (user + system of the whole process
 // tree, from /usr/bin/time); then each generator's peak RSS holding 10,000 connections.
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { engineBinary } from '../main/services/runs/engine-binary.ts';
 import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
 import { readTime, SERVER_CORE, TIME, timedOnGeneratorCore } from './pinned-time.ts';
-import { localExec, runAgentTool, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
+import { localExec, runAgentTool, runEngineAlone, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
 
 const NGINX_PORT = 18481;
 const CONNECTIONS = 100;
@@ -84,9 +83,7 @@ async function rssHolding(generator: Generator, enginePath: string, timeFile: st
         capS: 30,
         threads: [{ connections }],
       };
-      // stdin stays open while the engine runs (EOF would stop it); `cat` after the config line holds it.
-      const script = `(printf '%s\\n' "$1"; cat) | "$2" run`;
-      await runUntilEnd(timedOnGeneratorCore(timeFile, ['sh', '-c', script, 'engine', JSON.stringify(config), enginePath]));
+      await runEngineAlone(timedOnGeneratorCore(timeFile, [enginePath, 'run']), config);
     } else {
       await runGenerator(generator, enginePath, timeFile, connections, 3);
     }
@@ -94,20 +91,6 @@ async function rssHolding(generator: Generator, enginePath: string, timeFile: st
   } catch {
     return null;
   }
-}
-
-/** Runs the engine pipeline until its end line, then closes the stdin that kept it going. */
-function runUntilEnd(argv: string[]): Promise<void> {
-  return new Promise((done, fail) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/"type":"end"/.test(out)) child.stdin.end();
-    });
-    child.once('error', fail);
-    child.once('close', (code) => (code === 0 && /"type":"end"/.test(out) ? done() : fail(new Error(`the engine exited with ${code}`))));
-  });
 }
 
 function skipReason(): string | null {

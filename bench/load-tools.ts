@@ -47,6 +47,24 @@ export const localExec: Exec = (argv, timeoutMs) =>
     });
   });
 
+/**
+ * The native engine alone (`argv` ends in `<engine> run`), fed `config` on stdin, which stays open
+ * while it runs (EOF would stop it) and is closed once its end line came; resolves with its output.
+ */
+export function runEngineAlone(argv: string[], config: unknown): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/"type":"end"/.test(out)) child.stdin.end();
+    });
+    child.once('error', fail);
+    child.once('close', (code) => (code === 0 && /"type":"end"/.test(out) ? done(out) : fail(new Error(`the engine exited with ${code}: ${out.slice(-500)}`))));
+    child.stdin.write(`${JSON.stringify(config)}\n`);
+  });
+}
+
 export async function runAgentTool(exec: Exec, node: string, config: LoadAgentConfig): Promise<ToolFigures & { lines: number; summary: RunSummary }> {
   // The start line as $0, then a heartbeat a second until the agent ends (the loop then dies of SIGPIPE).
   const script = `(printf '%s\\n' "$0"; while :; do echo '{"type":"hb"}'; sleep 1; done) | ${node} ${AGENT_BUNDLE}`;

@@ -6,7 +6,6 @@
 // of its process tree, /usr/bin/time), so "req/s per core" compares even when the machine is shared;
 // and, for ab and the engine alone, the medians of connect, waiting, processing and total.
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
 import { engineBinary } from '../main/services/runs/engine-binary.ts';
 import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
-import { localExec, runAgentTool } from './load-tools.ts';
+import { localExec, runAgentTool, runEngineAlone } from './load-tools.ts';
 import { readTime, SERVER_CORE, timedOnGeneratorCore } from './pinned-time.ts';
 
 const NGINX_PORT = 18483;
@@ -83,7 +82,7 @@ interface EngineOutputLine {
 }
 
 /** The engine binary alone: one config line on stdin (held open until its end line), its interval lines read back. */
-function runEngineAlone(enginePath: string, timeFile: string, request: Record<string, unknown>): Promise<NewConnectionRun> {
+async function runEngineBinary(enginePath: string, timeFile: string, request: Record<string, unknown>): Promise<NewConnectionRun> {
   const config = {
     target: { hostname: '127.0.0.1', port: NGINX_PORT },
     request: { method: 'GET', path: '/', headers: {}, timeoutMs: 10_000, ...request },
@@ -93,42 +92,29 @@ function runEngineAlone(enginePath: string, timeFile: string, request: Record<st
     capS: DURATION_S + 30,
     threads: [{ connections: CONCURRENCY }],
   };
-  return new Promise((done, fail) => {
-    const argv = timedOnGeneratorCore(timeFile, [enginePath, 'run']);
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/"type":"end"/.test(out)) child.stdin.end();
-    });
-    child.once('error', fail);
-    child.once('close', (code) => {
-      const lines = out.trim().split('\n').map((line) => JSON.parse(line) as EngineOutputLine);
-      if (code !== 0 || !lines.some((line) => line.type === 'end')) return fail(new Error(`the engine exited with ${code}: ${out.slice(-500)}`));
-      let answered = 0;
-      let errors = 0;
-      let ms = 0;
-      for (const line of lines) {
-        if (line.type !== 'interval' || line.phase === 'warmup') continue;
-        answered += line.requests ?? 0;
-        errors += Object.values(line.errors ?? {}).reduce((sum, n) => sum + n, 0);
-        if (line.phase === 'measure') ms += line.durationMs ?? 0;
-      }
-      const intervals = lines.filter((line) => line.type === 'interval');
-      const p50Ms = (histograms: (string | null | undefined)[]) => {
-        const p50Us = latencyStats(mergeEncodedHistograms(histograms.map((histogram) => histogram ?? null))).p50Us;
-        return p50Us === null ? null : p50Us / 1000;
-      };
-      const phasesMs = {
-        connect: p50Ms(intervals.map((line) => line.phases?.connect)),
-        waiting: p50Ms(intervals.map((line) => line.phases?.waiting)),
-        processing: p50Ms(intervals.map((line) => line.phases?.processing)),
-        total: p50Ms(intervals.map((line) => line.histogram)),
-      };
-      done({ rps: answered / (ms / 1000), answered, errors, cpuS: readTime(timeFile).cpuS, phasesMs });
-    });
-    child.stdin.write(`${JSON.stringify(config)}\n`);
-  });
+  const out = await runEngineAlone(timedOnGeneratorCore(timeFile, [enginePath, 'run']), config);
+  const lines = out.trim().split('\n').map((line) => JSON.parse(line) as EngineOutputLine);
+  let answered = 0;
+  let errors = 0;
+  let ms = 0;
+  for (const line of lines) {
+    if (line.type !== 'interval' || line.phase === 'warmup') continue;
+    answered += line.requests ?? 0;
+    errors += Object.values(line.errors ?? {}).reduce((sum, n) => sum + n, 0);
+    if (line.phase === 'measure') ms += line.durationMs ?? 0;
+  }
+  const intervals = lines.filter((line) => line.type === 'interval');
+  const p50Ms = (histograms: (string | null | undefined)[]) => {
+    const p50Us = latencyStats(mergeEncodedHistograms(histograms.map((histogram) => histogram ?? null))).p50Us;
+    return p50Us === null ? null : p50Us / 1000;
+  };
+  const phasesMs = {
+    connect: p50Ms(intervals.map((line) => line.phases?.connect)),
+    waiting: p50Ms(intervals.map((line) => line.phases?.waiting)),
+    processing: p50Ms(intervals.map((line) => line.phases?.processing)),
+    total: p50Ms(intervals.map((line) => line.histogram)),
+  };
+  return { rps: answered / (ms / 1000), answered, errors, cpuS: readTime(timeFile).cpuS, phasesMs };
 }
 
 async function runThroughAgent(url: string, timeFile: string, enginePath: string | null): Promise<NewConnectionRun> {
@@ -169,8 +155,8 @@ export async function benchNewConnections(skipped: string | null): Promise<NewCo
   const runners: Record<NewConnectionGenerator, () => Promise<NewConnectionRun>> = {
     ab: () => runAb(url, timeFile),
     wrk: () => runWrkClosing(url, timeFile),
-    'native engine, HTTP/1.0': () => runEngineAlone(enginePath, timeFile, { httpVersion: '1.0' }),
-    'native engine, Connection: close': () => runEngineAlone(enginePath, timeFile, { headers: { Connection: 'close' } }),
+    'native engine, HTTP/1.0': () => runEngineBinary(enginePath, timeFile, { httpVersion: '1.0' }),
+    'native engine, Connection: close': () => runEngineBinary(enginePath, timeFile, { headers: { Connection: 'close' } }),
     'native engine via the agent': () => runThroughAgent(url, timeFile, enginePath),
     'Node engine via the agent': () => runThroughAgent(url, timeFile, null),
   };
