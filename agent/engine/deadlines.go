@@ -11,34 +11,53 @@ type deadline struct {
 	at   int64
 }
 
-type deadlineQueue struct {
-	ring  []deadline
+// fifo is a ring of values, oldest first, that doubles when full (its length stays a power of two).
+type fifo[T any] struct {
+	ring  []T
 	first int
 	count int
 }
 
-func (q *deadlineQueue) push(c *conn, seq int64, at int64) {
-	if q.count == len(q.ring) {
-		size := max(64, len(q.ring)*2)
-		ring := make([]deadline, size)
-		for i := 0; i < q.count; i++ {
-			ring[i] = q.ring[(q.first+i)&(len(q.ring)-1)]
+func (f *fifo[T]) push(value T) {
+	if f.count == len(f.ring) {
+		ring := make([]T, max(64, len(f.ring)*2))
+		for i := 0; i < f.count; i++ {
+			ring[i] = f.ring[(f.first+i)&(len(f.ring)-1)]
 		}
-		q.ring, q.first = ring, 0
+		f.ring, f.first = ring, 0
 	}
-	q.ring[(q.first+q.count)&(len(q.ring)-1)] = deadline{c, seq, at}
-	q.count++
+	f.ring[(f.first+f.count)&(len(f.ring)-1)] = value
+	f.count++
+}
+
+// oldest is the entry at the head; only while count > 0.
+func (f *fifo[T]) oldest() *T {
+	return &f.ring[f.first]
+}
+
+// drop removes the head, cleared so that what it pointed to can go.
+func (f *fifo[T]) drop() {
+	var zero T
+	f.ring[f.first] = zero
+	f.first = (f.first + 1) & (len(f.ring) - 1)
+	f.count--
+}
+
+type deadlineQueue struct {
+	fifo[deadline]
+}
+
+func (q *deadlineQueue) push(c *conn, seq int64, at int64) {
+	q.fifo.push(deadline{c, seq, at})
 }
 
 func (q *deadlineQueue) skipSettled() {
 	for q.count > 0 {
-		head := &q.ring[q.first]
+		head := q.oldest()
 		if head.conn.isOutstanding(head.seq) {
 			return
 		}
-		head.conn = nil
-		q.first = (q.first + 1) & (len(q.ring) - 1)
-		q.count--
+		q.drop()
 	}
 }
 
@@ -48,7 +67,7 @@ func (q *deadlineQueue) next() (int64, bool) {
 	if q.count == 0 {
 		return 0, false
 	}
-	return q.ring[q.first].at, true
+	return q.oldest().at, true
 }
 
 // popExpired removes and returns the connection of the oldest request if its deadline is at or before now.
@@ -57,45 +76,26 @@ func (q *deadlineQueue) popExpired(now int64) *conn {
 	if !ok || at > now {
 		return nil
 	}
-	head := &q.ring[q.first]
-	c := head.conn
-	head.conn = nil
-	q.first = (q.first + 1) & (len(q.ring) - 1)
-	q.count--
+	c := q.oldest().conn
+	q.drop()
 	return c
 }
 
 // timeRing is a FIFO of times (ns), sorted because they are pushed in order.
 type timeRing struct {
-	ring  []int64
-	first int
-	count int
-}
-
-func (r *timeRing) push(at int64) {
-	if r.count == len(r.ring) {
-		size := max(64, len(r.ring)*2)
-		ring := make([]int64, size)
-		for i := 0; i < r.count; i++ {
-			ring[i] = r.ring[(r.first+i)&(len(r.ring)-1)]
-		}
-		r.ring, r.first = ring, 0
-	}
-	r.ring[(r.first+r.count)&(len(r.ring)-1)] = at
-	r.count++
+	fifo[int64]
 }
 
 func (r *timeRing) head() (int64, bool) {
 	if r.count == 0 {
 		return 0, false
 	}
-	return r.ring[r.first], true
+	return *r.oldest(), true
 }
 
 func (r *timeRing) pop() int64 {
-	at := r.ring[r.first]
-	r.first = (r.first + 1) & (len(r.ring) - 1)
-	r.count--
+	at := *r.oldest()
+	r.drop()
 	return at
 }
 
