@@ -303,12 +303,7 @@ func TestConnectionCloseAndReadUntilClose(t *testing.T) {
 		"until close":      "HTTP/1.0 200 OK\r\n\r\nbody without a length",
 	} {
 		t.Run(name, func(t *testing.T) {
-			server := startServer(t, func(s *testServer, c net.Conn, r *bufio.Reader) {
-				if _, ok := s.readRequest(r); ok {
-					_, _ = c.Write([]byte(answer))
-				}
-				_ = c.Close()
-			})
+			server := startServer(t, answeringOnce(answer))
 			ls := runEngine(t, closedConfig(server.port(), 2, map[string]any{"requests": 30}))
 			b := assertBooks(t, ls)
 			if b.status["2xx"] != 30 || sumOf(toAny(b.errors)) != 0 || b.bytes != int64(30*len(answer)) {

@@ -14,16 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { decodeHistogram, latencyStats, mergeEncodedHistograms } from '../../app/common/hdr.ts';
+import { GO, skipWithoutGo } from '../../tests/support/go-toolchain.ts';
 
-const GO = ['/usr/local/go/bin/go', 'go'].find((candidate) => {
-  try {
-    execFileSync(candidate, ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
-const skip = GO === undefined && process.env.BENCHLAB_REQUIRE_ENGINE !== '1' ? 'no Go toolchain here to build the engine' : false;
+const skip = skipWithoutGo('no Go toolchain here to build the engine');
 
 interface IntervalLine {
   type: 'interval';

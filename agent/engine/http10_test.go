@@ -23,12 +23,7 @@ func TestHTTP10RequestsOpenAConnectionEach(t *testing.T) {
 		"1.1 closing": "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello",
 	} {
 		t.Run(name, func(t *testing.T) {
-			server := startServer(t, func(s *testServer, c net.Conn, r *bufio.Reader) {
-				if _, ok := s.readRequest(r); ok {
-					_, _ = c.Write([]byte(answer))
-				}
-				_ = c.Close()
-			})
+			server := startServer(t, answeringOnce(answer))
 			config := closedConfig(server.port(), 4, map[string]any{"requests": 40})
 			setRequest(config, "httpVersion", "1.0")
 			ls := runEngine(t, config)

@@ -190,6 +190,16 @@ func answering(answer string) func(*testServer, net.Conn, *bufio.Reader) {
 	}
 }
 
+// answeringOnce answers the first request of each connection, then closes it.
+func answeringOnce(answer string) func(*testServer, net.Conn, *bufio.Reader) {
+	return func(s *testServer, c net.Conn, r *bufio.Reader) {
+		if _, ok := s.readRequest(r); ok {
+			_, _ = c.Write([]byte(answer))
+		}
+		_ = c.Close()
+	}
+}
+
 type lines []map[string]any
 
 // runEngine runs the engine in-process on config and returns its output lines.
