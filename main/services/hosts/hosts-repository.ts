@@ -19,6 +19,11 @@ interface HostRow {
   updated_at: string;
 }
 
+/** address, port, username, auth_kind, key_path and jump_host_id of a host entry, in that order. */
+function connectionColumns(input: ValidHostInput): Array<string | number | null> {
+  return [input.address, input.port, input.user, input.auth, input.keyPath ?? null, input.jumpHostId ?? null];
+}
+
 function toHost(row: HostRow): Host {
   return {
     id: row.id,
@@ -89,12 +94,7 @@ export class HostsRepository {
         .run(
           input.name,
           input.kind ?? 'ssh',
-          input.address,
-          input.port,
-          input.user,
-          input.auth,
-          input.keyPath ?? null,
-          input.jumpHostId ?? null,
+          ...connectionColumns(input),
           stamp,
           stamp,
         );
@@ -122,12 +122,7 @@ export class HostsRepository {
         )
         .run(
           input.name,
-          input.address,
-          input.port,
-          input.user,
-          input.auth,
-          input.keyPath ?? null,
-          input.jumpHostId ?? null,
+          ...connectionColumns(input),
           keepPinnedKey ? 1 : 0,
           keepPinnedKey ? 1 : 0,
           now.toISOString(),
