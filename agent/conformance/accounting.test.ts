@@ -55,9 +55,11 @@ describeEachEngine('agent accounting: a 20 ms server that closes (FIN) every 10t
       const steadyStats = latencyStats(latency(steadyRun));
       assert.ok(stats.p50Us! >= 20_000, `p50 ${stats.p50Us} µs: below the server's own 20 ms`);
       // Answers timed against an older request would carry that request's time too, moving the
-      // median by a request's time (closed) or a slot's (open). The tail is left alone: connections
-      // opened again after the closes make it longer on a busy machine, rightly.
-      assert.ok(stats.p50Us! <= 1.25 * steadyStats.p50Us!, `p50 ${stats.p50Us} µs, ${steadyStats.p50Us} µs without the closes: answers were timed against an older request`);
+      // median by a request's time (closed) or a slot's (open). Both servers are loaded at once, so
+      // a busy machine slows both: the median with the closes stays within the answers without
+      // them, up to their slowest (p99). The tail is left alone: the connections opened again after
+      // the closes lengthen it on a busy machine, rightly.
+      assert.ok(stats.p50Us! <= steadyStats.p99Us!, `p50 ${stats.p50Us} µs, p99 ${steadyStats.p99Us} µs without the closes: answers were timed against an older request`);
       // Each connection answers 9 and is closed under the 10th; those still open at the end answered at most 9.
       const closed = books.errors.closed ?? 0;
       const opened = samplesOf(run).reduce((sum, line) => sum + line.client.newConnections, 0);
