@@ -6,15 +6,13 @@
 // out/engine/engine-hash.txt. Without Go it says so in one line and exits 0: the engine is then
 // unavailable and runs on `auto` use the Node engine.
 
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { NATIVE_ENGINE_ARCHS, nativeEngineFileName, type NativeEngineArch } from '../app/runs/engine-choice.ts';
 import { stepInputsHash } from '../main/services/templates/local-build.ts';
 import { writeEngineSecond } from './generate-engine-second.ts';
-import { findGo, goSourceFiles } from './go-sources.ts';
+import { findGo, goBuildInto, goSourceFiles } from './go-sources.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 export const ENGINE_SOURCE_DIR = join(REPO_ROOT, 'agent', 'engine');
@@ -75,22 +73,7 @@ export async function buildEngine(options: EngineBuildOptions = {}): Promise<Eng
   // The hash goes first, so binaries of other sources are never taken for these while they are replaced.
   await rm(join(outDir, ENGINE_HASH_FILE), { force: true });
   for (const arch of ENGINE_ARCHS) {
-    // Built beside its place and renamed into it: a process that reads the binary meanwhile (another
-    // build, an upload) sees the old file or the new one, never half of one.
-    const partial = `${binaries[arch]}.${process.pid}.partial`;
-    try {
-      await promisify(execFile)(go, [...GO_BUILD_ARGS, '-o', partial, '.'], {
-        cwd: sourceDir,
-        timeout: BUILD_TIMEOUT_MS,
-        maxBuffer: 16 * 1024 * 1024,
-        env: { ...process.env, ...GO_BUILD_ENV, GOARCH: arch },
-      });
-    } catch (error) {
-      await rm(partial, { force: true });
-      const said = String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message;
-      throw new Error(`the native engine did not build for linux/${arch}:\n${said.split('\n').slice(-15).join('\n')}`, { cause: error });
-    }
-    await rename(partial, binaries[arch]);
+    await goBuildInto(go, binaries[arch], `the native engine for linux/${arch}`, { sourceDir, args: GO_BUILD_ARGS, env: { ...GO_BUILD_ENV, GOARCH: arch }, timeoutMs: BUILD_TIMEOUT_MS });
   }
   await writeFile(join(outDir, ENGINE_HASH_FILE), `${hash}\n`);
   return { status: 'built', hash, binaries };

@@ -7,14 +7,12 @@
 // after a fresh checkout short; a cold one compiles FerretDB and SQLite in Go, minutes on two
 // cores. Deploys build it on first use (main/services/templates/ferretdb-binary.ts).
 
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { FERRETDB_ARCH, ferretdbFileName } from '../app/templates/template-mongo.ts';
 import { stepInputsHash } from '../main/services/templates/local-build.ts';
-import { findGo, goSourceFiles } from './go-sources.ts';
+import { findGo, goBuildInto, goSourceFiles } from './go-sources.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 export const FERRETDB_SOURCE_DIR = join(REPO_ROOT, 'agent', 'ferretdb');
@@ -106,21 +104,7 @@ async function buildUnlocked(sourceDir: string, outDir: string): Promise<Ferretd
   if (!go) return { status: 'unavailable', reason: 'Go is not installed on this machine (no go on PATH nor /usr/local/go/bin/go)' };
   await mkdir(outDir, { recursive: true });
   await rm(join(outDir, HASH_FILE), { force: true });
-  // Built beside its place and renamed into it: an upload meanwhile reads the old file or the new one.
-  const partial = `${binary}.${process.pid}.partial`;
-  try {
-    await promisify(execFile)(go, [...GO_BUILD_ARGS, '-o', partial, '.'], {
-      cwd: sourceDir,
-      timeout: BUILD_TIMEOUT_MS,
-      maxBuffer: 16 * 1024 * 1024,
-      env: { ...process.env, ...GO_BUILD_ENV },
-    });
-  } catch (error) {
-    await rm(partial, { force: true });
-    const said = String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message;
-    throw new Error(`FerretDB did not build for linux/${FERRETDB_ARCH}:\n${said.split('\n').slice(-15).join('\n')}`, { cause: error });
-  }
-  await rename(partial, binary);
+  await goBuildInto(go, binary, `FerretDB for linux/${FERRETDB_ARCH}`, { sourceDir, args: GO_BUILD_ARGS, env: GO_BUILD_ENV, timeoutMs: BUILD_TIMEOUT_MS });
   await writeFile(join(outDir, HASH_FILE), `${hash}\n`);
   return { status: 'built', hash, binary };
 }

@@ -1,8 +1,8 @@
-// What the Go builds (build-engine.ts, build-ferretdb.ts) share: the toolchain to build with, and
-// the files a binary is built from, which its hash covers.
+// What the Go builds (build-engine.ts, build-ferretdb.ts) share: the toolchain to build with, the
+// files a binary is built from, which its hash covers, and the build of one binary into its place.
 
 import { execFile } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -26,4 +26,26 @@ export async function goSourceFiles(dir: string): Promise<string[]> {
     .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
     .filter((path) => !path.split('/').includes('testdata'))
     .sort();
+}
+
+/**
+ * Builds the module in `sourceDir` into `binary`: beside its place first, then renamed into it, so a
+ * process that reads the binary meanwhile (another build, an upload) sees the old file or the new
+ * one, never half of one. A failure says `what` did not build, with the last lines Go printed.
+ */
+export async function goBuildInto(go: string, binary: string, what: string, options: { sourceDir: string; args: string[]; env: Record<string, string>; timeoutMs: number }): Promise<void> {
+  const partial = `${binary}.${process.pid}.partial`;
+  try {
+    await promisify(execFile)(go, [...options.args, '-o', partial, '.'], {
+      cwd: options.sourceDir,
+      timeout: options.timeoutMs,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, ...options.env },
+    });
+  } catch (error) {
+    await rm(partial, { force: true });
+    const said = String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message;
+    throw new Error(`${what} did not build:\n${said.split('\n').slice(-15).join('\n')}`, { cause: error });
+  }
+  await rename(partial, binary);
 }
