@@ -12,6 +12,7 @@ import { Banner } from '../../common/Banner.tsx';
 import { saveFile } from '../../common/save-file.ts';
 import { draftOfPlanFile, planFileOfDraft } from './plan-file-draft.ts';
 import type { WizardDraft } from './wizard-draft.ts';
+import { FileInput } from '../../common/FileInput.tsx';
 
 const SAVED_FILE_NAME = 'plan.yaml';
 
@@ -52,19 +53,7 @@ export function PlanFileActions(props: {
       <button type="button" data-testid="wizard-open-plan-file" onClick={() => input.current?.click()}>
         Open plan file…
       </button>
-      <input
-        ref={input}
-        type="file"
-        accept=".yaml,.yml,.json,application/yaml,application/json"
-        hidden
-        data-testid="wizard-plan-file-input"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          // Cleared so that opening the same file again (after fixing it) fires a change.
-          event.target.value = '';
-          if (file) void open(file);
-        }}
-      />
+      <FileInput inputRef={input} testId="wizard-plan-file-input" accept=".yaml,.yml,.json,application/yaml,application/json" onFile={(file) => void open(file)} />
       <button type="button" data-testid="wizard-save-plan-file" onClick={save}>
         Save plan file…
       </button>

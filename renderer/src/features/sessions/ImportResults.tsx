@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { IMPORT_FORMATS, IMPORTERS, type ImportFormat } from '../../../../app/sessions/importers/index.ts';
 import { AB_REPORT_MAX_CHARS } from '../../../../app/sessions/sessions-contract.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
+import { FileInput } from '../../common/FileInput.tsx';
 
 interface Progress {
   fileName: string;
@@ -148,15 +149,10 @@ export function ImportResults({ onImported, onError }: { onImported: () => void;
       <button type="button" data-testid="sessions-import-button" title={`Import ${IMPORTERS[format].accepts}`} onClick={() => input.current?.click()}>
         Import results…
       </button>
-      <input
-        ref={reportInput}
-        type="file"
-        hidden
-        data-testid="sessions-import-report-file"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (!file) return;
+      <FileInput
+        inputRef={reportInput}
+        testId="sessions-import-report-file"
+        onFile={(file) => {
           if (file.size > AB_REPORT_MAX_CHARS) return onError(`${file.name} is ${mebibytes(file.size)} MiB: ab's report is a page of text (at most ${AB_REPORT_MAX_CHARS / 1024} KiB); choose the text ab printed`);
           void file.text().then(
             (text) => {
@@ -167,18 +163,7 @@ export function ImportResults({ onImported, onError }: { onImported: () => void;
           );
         }}
       />
-      <input
-        ref={input}
-        type="file"
-        hidden
-        data-testid="sessions-import-file"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          // Cleared so that choosing the same file again (after fixing the format) fires again.
-          event.target.value = '';
-          if (file) void importFile(file);
-        }}
-      />
+      <FileInput inputRef={input} testId="sessions-import-file" onFile={(file) => void importFile(file)} />
     </span>
   );
 }
