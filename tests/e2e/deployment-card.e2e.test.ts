@@ -17,7 +17,7 @@ import { labSkipReason, labTargets } from '../support/lab-hosts.ts';
 import { until, within } from '../support/until.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
-import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
+import { startLabLoad, stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
 
 const skip = labSkipReason();
 const INSTANCE = 'deploycard';
@@ -51,22 +51,7 @@ describe('the deployment card with the lab', { skip: skip ?? false }, () => {
     await templates.waitForState('lab-server', 'ready', 120_000);
 
     // A run loading it, started as the Run page starts one; it ends only when its server goes.
-    const sessionId = await page.evaluate(
-      async ({ target, port }) => {
-        const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
-        const list = await api.hosts.list();
-        const id = (name: string) => list.find((host) => host.name === name)!.id;
-        const run = await api.runs.start({
-          name: 'E2E card load',
-          clientHostId: id('lab-client'),
-          serverHostId: id('lab-server'),
-          profile: { target: `http://${target}:${port}`, request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 120 } },
-          deployment: { templateId: 'node', variant: 'sync', knobs: {} },
-        });
-        return run.sessionId;
-      },
-      { target: targets.server.address, port: PORT },
-    );
+    const sessionId = await startLabLoad(page, 'E2E card load', targets.server.address, PORT);
 
     await templates.stop('lab-server');
     await templates.stopQuestion('lab-server').waitFor();

@@ -17,7 +17,7 @@ import { until } from '../support/until.ts';
 import { openDatabase } from '../../main/services/store/database.ts';
 import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
-import { stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
+import { startLabLoad, stopDeployedServer, TemplatesPage } from './pages/templates-page.ts';
 
 const skip = labSkipReason();
 const PORT = 18280;
@@ -128,22 +128,7 @@ describe('Templates page with the lab', { skip: skip ?? false }, () => {
     assert.equal(await templates.replaceQuestion('node').count(), 0, 'a free host is not asked about');
 
     // A run loading it, started as the Run page starts one.
-    const sessionId = await page.evaluate(
-      async ({ target, port }) => {
-        const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
-        const hosts = await api.hosts.list();
-        const id = (name: string) => hosts.find((host) => host.name === name)!.id;
-        const run = await api.runs.start({
-          name: 'E2E load',
-          clientHostId: id('lab-client'),
-          serverHostId: id('lab-server'),
-          profile: { target: `http://${target}:${port}`, request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 120 } },
-          deployment: { templateId: 'node', variant: 'sync', knobs: {} },
-        });
-        return run.sessionId;
-      },
-      { target: targets.server.address, port: PORT },
-    );
+    const sessionId = await startLabLoad(page, 'E2E load', targets.server.address, PORT);
 
     // Another port, another variant: still the one server the host runs, and still asked about.
     await templates.target('lab-server', PORT + 1);

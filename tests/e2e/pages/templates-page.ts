@@ -113,3 +113,26 @@ export async function stopDeployedServer(page: Page | undefined, hostName: strin
     }, hostName)
     .catch(() => undefined);
 }
+
+/**
+ * A run of 120 s with one connection from lab-client loading lab-server's Node sync server at
+ * `target:port`, started as the Run page starts one; its session id.
+ */
+export function startLabLoad(page: Page, name: string, target: string, port: number): Promise<number> {
+  return page.evaluate(
+    async ({ name, target, port }) => {
+      const api = (globalThis as unknown as { benchlab: BenchlabApi }).benchlab;
+      const hosts = await api.hosts.list();
+      const id = (hostName: string) => hosts.find((host) => host.name === hostName)!.id;
+      const run = await api.runs.start({
+        name,
+        clientHostId: id('lab-client'),
+        serverHostId: id('lab-server'),
+        profile: { target: `http://${target}:${port}`, request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 120 } },
+        deployment: { templateId: 'node', variant: 'sync', knobs: {} },
+      });
+      return run.sessionId;
+    },
+    { name, target, port },
+  );
+}
