@@ -205,15 +205,9 @@ describe('the shipped studies reproduce their seeds’ findings on the lab', { s
     assert.ok(ours > theirs / 2 && ours < theirs * 2, `Node/Apache ${fixed(ours, 2)} by Benchlab against ${fixed(theirs, 2)} by ab`);
   });
 
-  // Not reproduced on the lab yet, and said so on every run rather than skipped: at 700 req/s of a
-  // 500 ms operation both async servers (Spring Boot's and Tomcat's) fall further behind than sync
-  // (CI, load 7: Spring Boot sync 328 req/s, async 31 req/s with p50 20 s; Tomcat at load 22: sync 232,
-  // async 55), where the seed's async kept the rate. The test runs and prints its figures; its
-  // assertions stay the seed's finding, and the cause is open work, not a weaker assertion.
-  const LOADTEST_NOT_REPRODUCED = 'the async servers fall behind sync at 700 req/s on the lab (the seed’s finding is not reproduced here yet)';
-
-  test('loadtest seed: at 700 req/s the sync controller falls behind with growing latency while async keeps the rate', { timeout: 600_000, todo: LOADTEST_NOT_REPRODUCED }, async (t) => {
-    // 15 s instead of 60 s: sync's queue grows from the first second.
+  test('loadtest seed: at 700 req/s the sync controller falls behind with growing latency while async keeps the rate', { timeout: 600_000 }, async (t) => {
+    // 15 s instead of 60 s: sync's queue grows from the first second. The study's warm-up and its
+    // 1000 connections kept (without them a cold async server collapsed under new connections).
     const results = await runStudy(t, 'loadtest-sleep', ['spring-boot:sync', 'spring-boot:async'], { durationS: 15 });
     const sync = only(results, 'spring-boot:sync');
     const async = only(results, 'spring-boot:async');

@@ -49,8 +49,11 @@ describe('the study catalog', () => {
     assert.equal(timeout('gatling-file'), 60_000);
     assert.ok(timeout('loadtest-sleep')! > 26_000, `loadtest: ${timeout('loadtest-sleep')} ms`);
     for (const study of studies.filter((candidate) => candidate.id.startsWith('siege'))) assert.equal(study.profile.request.timeoutMs, 30_000, study.id);
-    // A warm-up only where the seed had one: wrk's (10 connections for 10 s before the sweep).
+    // A warm-up where the seed had one (wrk's 10 connections for 10 s before the sweep), and where
+    // the lab needs one and says so (loadtest's cold JVM beside its client on 2 cores).
     assert.equal(studies.find((study) => study.id === 'wrk-connections')?.profile.warmupS, 10);
-    for (const id of ['ab-fixed-count', 'loadtest-sleep', 'gatling-file', 'siege-mixed']) assert.equal(studies.find((study) => study.id === id)?.profile.warmupS, 0, id);
+    assert.equal(studies.find((study) => study.id === 'loadtest-sleep')?.profile.warmupS, 5);
+    assert.match(readFileSync(join(STUDIES_DIR, 'loadtest-sleep.yaml'), 'utf8'), /^# Scaled for the 2-core lab: a 5 s warm-up/m);
+    for (const id of ['ab-fixed-count', 'gatling-file', 'siege-mixed']) assert.equal(studies.find((study) => study.id === id)?.profile.warmupS, 0, id);
   });
 });
