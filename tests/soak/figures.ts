@@ -4,6 +4,7 @@
 // its wait (then the table counts it as "not within the wait").
 
 import { loadavg } from 'node:os';
+import type { StoreCheck } from './store-check.ts';
 
 export interface RevertCheck {
   bytes: boolean;
@@ -39,6 +40,24 @@ export interface FaultFigures {
   loadAverage: number;
   /** Figures only some faults have (named with their unit), and notes. */
   extra: Record<string, number | boolean | string | null>;
+}
+
+/** Figures a fault may not have; left out, they are null. */
+type FaultOnly = 'booksBalanced' | 'secondsLost' | 'loadStoppedMs' | 'agentEndedMs' | 'reportedMs' | 'reportedAs' | 'revert';
+
+/** One injection's figures, null for those it did not measure. */
+export function faultFigures(figures: Omit<FaultFigures, FaultOnly> & Partial<Pick<FaultFigures, FaultOnly>>): FaultFigures {
+  return { booksBalanced: null, secondsLost: null, loadStoppedMs: null, agentEndedMs: null, reportedMs: null, reportedAs: null, revert: null, ...figures };
+}
+
+/** The figures of a fault injected into a run `delay` ms after its first measured second: which, when, and what its store kept. */
+export function runFaultFigures(repeat: number, delay: number, store: StoreCheck): Pick<FaultFigures, 'repeat' | 'injectedAt' | 'integrityOk' | 'booksBalanced'> {
+  return {
+    repeat,
+    injectedAt: `${delay} ms after the first measured second`,
+    integrityOk: store.integrityOk,
+    booksBalanced: store.booksProblems === null ? null : store.booksProblems.length === 0,
+  };
 }
 
 export function machineLoad(): number {

@@ -13,7 +13,7 @@ import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { run as runCommand } from '../lab/system.ts';
 import { within } from '../support/until.ts';
 import { faultMoment, firstReport, startChildRun } from './child-run.ts';
-import type { FaultFigures } from './figures.ts';
+import { faultFigures, runFaultFigures, type FaultFigures } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
 import { goneAt, leftovers, type SoakLab } from './soak-lab.ts';
@@ -61,18 +61,14 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
     const report = firstReport(run.states, fullAt);
     const crash = /^\w*Error: .*$/m.exec(run.stderr())?.[0] ?? null;
     const last = run.states.at(-1);
-    return {
-      repeat,
-      injectedAt: `${delay} ms after the first measured second`,
-      integrityOk: store.integrityOk,
-      booksBalanced: store.booksProblems === null ? null : store.booksProblems.length === 0,
+    return faultFigures({
+      ...runFaultFigures(repeat, delay, store),
       secondsLost: secondsLost(store.storedAts, firstAt, agentGoneAt ?? Date.now()),
       loadStoppedMs: lab.server.lastRequestAt() - fullAt,
       agentEndedMs: agentGoneAt === null ? null : agentGoneAt - fullAt,
       reportedMs: report?.afterMs ?? null,
       reportedAs: report?.said.replace(dataDir, 'DATA_DIR') ?? null,
       leftovers: left,
-      revert: null,
       loadAverage,
       extra: {
         'back end ended its run itself': ended !== null && ended.done !== null,
@@ -81,7 +77,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
         'run ended': ended?.done ? `${last?.status ?? '?'}: ${(last?.message ?? '').replace(dataDir, 'DATA_DIR').replace(/\d\d:\d\d:\d\d/g, 'HH:MM:SS')}` : null,
         'session status after the next start': store.sessionStatus,
       },
-    };
+    });
   } finally {
     run.child.kill('SIGKILL');
     await runCommand('umount', [mountPoint]).catch(() => undefined);

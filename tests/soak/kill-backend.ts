@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { faultMoment, startChildRun } from './child-run.ts';
-import type { FaultFigures } from './figures.ts';
+import { faultFigures, runFaultFigures, type FaultFigures } from './figures.ts';
 import type { Random } from './seeded-random.ts';
 import { goneAt, leftovers, type SoakLab } from './soak-lab.ts';
 import { checkStore, secondsLost } from './store-check.ts';
@@ -33,24 +33,18 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
     const firstAt = run.points.find((point) => !point.warmup)?.at ?? null;
     const store = await checkStore(dataDir, sessionId);
     const lastStoredAt = store.storedAts.at(-1) ?? null;
-    return {
-      repeat,
-      injectedAt: `${delay} ms after the first measured second`,
-      integrityOk: store.integrityOk,
-      booksBalanced: store.booksProblems === null ? null : store.booksProblems.length === 0,
+    return faultFigures({
+      ...runFaultFigures(repeat, delay, store),
       secondsLost: secondsLost(store.storedAts, firstAt === null ? null : firstAt, killedAt),
       loadStoppedMs: lab.server.lastRequestAt() - killedAt,
       agentEndedMs: agentGoneAt === null ? null : agentGoneAt - killedAt,
-      reportedMs: null,
-      reportedAs: null,
       leftovers: left,
-      revert: null,
       loadAverage,
       extra: {
         'session interrupted on the next start': store.sessionStatus === 'interrupted',
         'stored end time − last stored second (s)': store.endedAt !== null && lastStoredAt !== null ? (store.endedAt - lastStoredAt) / 1000 : null,
       },
-    };
+    });
   } finally {
     run.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

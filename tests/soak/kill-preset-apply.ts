@@ -16,7 +16,7 @@ import { createServices } from '../../main/services/services.ts';
 import { labExec, labLayout, labSudoPassword, SUDO_USER } from '../lab/lab.ts';
 import type { ApplyChildJob } from '../support/preset-apply-child.ts';
 import { within } from '../support/until.ts';
-import { machineLoad, type FaultFigures, type RevertCheck } from './figures.ts';
+import { faultFigures, machineLoad, type FaultFigures, type RevertCheck } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
 import { leftovers, SOAK_INSTANCE, type SoakLab } from './soak-lab.ts';
@@ -118,16 +118,10 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
     const revert = { ...compare(files), liveValues: (await liveValues()) === liveBefore };
     const left = await leftovers(lab, agentOwner(join(dataDir, 'benchlab.db')), SETTLE_MS);
     if (existsSync(restoreRecord())) left.push('server: the restore record presets-restore.json');
-    return {
+    return faultFigures({
       repeat,
       injectedAt: `before the step ${stopBefore}`,
       integrityOk: integrityOk(dataDir),
-      booksBalanced: null,
-      secondsLost: null,
-      loadStoppedMs: null,
-      agentEndedMs: null,
-      reportedMs: null,
-      reportedAs: null,
       leftovers: left,
       revert,
       loadAverage,
@@ -136,7 +130,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
         'pending revert shown on the next start (host changed)': changedByTheApply ? pendingShown : null,
         'revert outcome': outcome,
       },
-    };
+    });
   } finally {
     for (const file of files) rmSync(file.path, { force: true });
     rmSync(dataDir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { within } from '../support/until.ts';
 import { faultMoment, startChildRun } from './child-run.ts';
-import type { FaultFigures } from './figures.ts';
+import { faultFigures, runFaultFigures, type FaultFigures } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
 import { goneAt, leftovers, type SoakLab } from './soak-lab.ts';
@@ -37,23 +37,17 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
     const failedBefore = run.states.filter((state) => state.publishedAt < killedAt).at(-1)?.failed ?? 0;
     const report = run.states.find((state) => state.publishedAt >= killedAt && state.failed > failedBefore);
     const last = run.states.at(-1);
-    return {
-      repeat,
-      injectedAt: `${delay} ms after the first measured second`,
-      integrityOk: store.integrityOk,
-      booksBalanced: store.booksProblems === null ? null : store.booksProblems.length === 0,
+    return faultFigures({
+      ...runFaultFigures(repeat, delay, store),
       secondsLost: secondsLost(store.storedAts, firstAt, agentGoneAt ?? Date.now()),
-      loadStoppedMs: null,
-      agentEndedMs: null,
       reportedMs: report ? report.publishedAt - killedAt : null,
       reportedAs: report ? "failed requests in the step's live summary" : null,
       leftovers: left,
-      revert: null,
       loadAverage,
       extra: {
         'run ended': ended ? `${last?.status ?? '?'}${last?.message ? `: ${last.message}` : ''}` : 'the back end did not end its run',
       },
-    };
+    });
   } finally {
     run.child.kill('SIGKILL');
     if (killed) await lab.server.restart();

@@ -11,10 +11,10 @@ import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { labSetLink } from '../lab/lab.ts';
 import { within } from '../support/until.ts';
 import { faultMoment, firstReport, startChildRun } from './child-run.ts';
-import type { FaultFigures } from './figures.ts';
+import { faultFigures, runFaultFigures, type FaultFigures } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
-import { goneAt, leftovers, SOAK_INSTANCE, type SoakLab } from './soak-lab.ts';
+import { goneAt, holdFault, leftovers, SOAK_INSTANCE, type SoakLab } from './soak-lab.ts';
 import { checkStore, secondsLost } from './store-check.ts';
 
 /** The wait for the back end to end its run once the link is back (SSH keepalive and the run's own end bound it). */
@@ -31,9 +31,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
     const downAt = Date.now();
     linkDown = true;
     const agentGone = goneAt(agent, outageMs);
-    // The outage lasts its time whatever happens meanwhile: it is the fault, not a wait for a state.
-    await new Promise((resolve) => setTimeout(resolve, outageMs - (Date.now() - downAt)));
-    await lab.server.reportedAfter(Date.now());
+    await holdFault(lab, downAt, outageMs);
     const answeredBeforeUp = lab.server.answered();
     const lastRequestBeforeUp = lab.server.lastRequestAt();
     await labSetLink('client', 'up', { instance: SOAK_INSTANCE });
@@ -51,18 +49,14 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
     const report = firstReport(run.states, downAt);
     const hostReport = run.hosts.find((host) => host.publishedAt >= downAt && (host.unresponsiveSince !== null || host.state !== 'connected'));
     const last = run.states.at(-1);
-    return {
-      repeat,
-      injectedAt: `${delay} ms after the first measured second`,
-      integrityOk: store.integrityOk,
-      booksBalanced: store.booksProblems === null ? null : store.booksProblems.length === 0,
+    return faultFigures({
+      ...runFaultFigures(repeat, delay, store),
       secondsLost: secondsLost(store.storedAts, firstAt, agentGoneAt ?? upAt),
       loadStoppedMs: lastRequestBeforeUp - downAt,
       agentEndedMs: agentGoneAt === null ? null : agentGoneAt - downAt,
       reportedMs: report?.afterMs ?? null,
       reportedAs: report?.said ?? null,
       leftovers: left,
-      revert: null,
       loadAverage,
       extra: {
         // Requests the client's kernel had sent before the link went down, retransmitted once it is up.
@@ -72,7 +66,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
         'run ended before the link came back': last && ended ? last.publishedAt < upAt : null,
         'run ended': ended ? `${last?.status ?? '?'}: ${last?.message ?? ''}`.replace(/\d\d:\d\d:\d\d/g, 'HH:MM:SS').replace(/for \d+(\.\d+)? s/, 'for N s') : 'the back end did not end its run',
       },
-    };
+    });
   } finally {
     if (linkDown) await labSetLink('client', 'up', { instance: SOAK_INSTANCE });
     run.child.kill('SIGKILL');

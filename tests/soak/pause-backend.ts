@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { within } from '../support/until.ts';
 import { faultMoment, startChildRun } from './child-run.ts';
-import type { FaultFigures } from './figures.ts';
+import { faultFigures, runFaultFigures, type FaultFigures } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
-import { goneAt, leftovers, type SoakLab } from './soak-lab.ts';
+import { goneAt, holdFault, leftovers, type SoakLab } from './soak-lab.ts';
 import { checkStore } from './store-check.ts';
 
 /** The wait for the back end to end its run once it runs again. */
@@ -31,9 +31,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, pause
     const pausedAt = Date.now();
     paused = true;
     const agentGone = goneAt(agent, pauseMs);
-    // The pause lasts its time whatever happens meanwhile: it is the fault, not a wait for a state.
-    await new Promise((resolve) => setTimeout(resolve, pauseMs - (Date.now() - pausedAt)));
-    await lab.server.reportedAfter(Date.now());
+    await holdFault(lab, pausedAt, pauseMs);
     const lastRequestInPause = lab.server.lastRequestAt();
     run.child.kill('SIGCONT');
     const resumedAt = Date.now();
@@ -45,19 +43,13 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, pause
     const indexes = store.storedIndexes;
     const missing = Array.from({ length: durationS }, (_, index) => index).filter((index) => !indexes.includes(index));
     const last = run.states.at(-1);
-    return {
-      repeat,
-      injectedAt: `${delay} ms after the first measured second`,
-      integrityOk: store.integrityOk,
-      booksBalanced: store.booksProblems === null ? null : store.booksProblems.length === 0,
+    return faultFigures({
+      ...runFaultFigures(repeat, delay, store),
       // Under the limit every second of the window is measured; past it, those up to the agent's stop.
       secondsLost: agentGoneAt === null ? missing.length : null,
       loadStoppedMs: agentGoneAt === null ? null : lastRequestInPause - pausedAt,
       agentEndedMs: agentGoneAt === null ? null : agentGoneAt - pausedAt,
-      reportedMs: null,
-      reportedAs: null,
       leftovers: left,
-      revert: null,
       loadAverage,
       extra: {
         'seconds stored, of the window': indexes.length,
@@ -67,7 +59,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, pause
         'run ended after the pause (ms)': last && ended ? last.publishedAt - resumedAt : null,
         'run ended': ended ? `${last?.status ?? '?'}: ${last?.message ?? ''}`.replace(/for \d+(\.\d+)? s/g, 'for N s') : 'the back end did not end its run',
       },
-    };
+    });
   } finally {
     if (paused) run.child.kill('SIGCONT');
     run.child.kill('SIGKILL');

@@ -157,6 +157,15 @@ export async function leftovers(lab: SoakLab, owner: string, settleMs: number): 
   }
 }
 
+/**
+ * Holds a fault injected at `since` for `ms` whatever happens meanwhile (it is the fault, not a wait
+ * for a state), then until the counting server has reported on the moment it ends.
+ */
+export async function holdFault(lab: SoakLab, since: number, ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms - (Date.now() - since)));
+  await lab.server.reportedAfter(Date.now());
+}
+
 /** When (epoch ms) a process is gone, polled every 10 ms; null if it still runs after `timeoutMs`. */
 export function goneAt(pid: number, timeoutMs: number): Promise<number | null> {
   return until(() => !isAlive(pid), `process ${pid} to end`, timeoutMs, 10)
