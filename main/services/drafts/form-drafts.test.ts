@@ -3,29 +3,18 @@
 // each form keeps its own.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, test } from 'node:test';
-import { openDatabase, type Db } from '../store/database.ts';
+import { beforeEach, test } from 'node:test';
+import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
 import { DraftsRepository } from './drafts-repository.ts';
 import { FormDrafts } from './form-drafts.ts';
 
-let dir: string;
-let db: Db;
+const store = testDatabasePerTest('form-drafts');
 let drafts: DraftsRepository;
 let forms: FormDrafts;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'benchlab-form-drafts-'));
-  db = openDatabase(dir).db;
-  drafts = new DraftsRepository(db);
+  drafts = new DraftsRepository(store.db);
   forms = new FormDrafts(drafts);
-});
-
-afterEach(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('no draft at first', () => {
