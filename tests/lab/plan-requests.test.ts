@@ -11,7 +11,7 @@ import type { Session } from '../../app/sessions/sessions.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../app/plans/plan-file.ts';
 import { buildEndpointTable } from '../../app/sessions/comparison-endpoints.ts';
 import type { Comparison } from '../../app/sessions/comparison.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closePlanLab, openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const skip = labSkipReason();
@@ -23,12 +23,7 @@ describe('a plan with several named requests on the lab', { skip: skip ?? false 
     lab = await openLabBackend('requests', 'benchlab-requests-lab-', { sharedCaches: true });
   });
 
-  after(async () => {
-    if (!lab) return;
-    await lab.services.plans.cancel().catch(() => undefined);
-    await lab.services.templates.stop(lab.serverId).catch(() => undefined);
-    lab.close();
-  });
+  after(() => closePlanLab(lab));
 
   test('each request of the template is its own session with its own runs; fib answers slower than json', async (t) => {
     const deploys: string[] = [];

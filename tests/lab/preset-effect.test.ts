@@ -9,7 +9,7 @@ import type { PlanState } from '../../app/plans/plan.ts';
 import type { PresetPlan } from '../../app/presets/preset-plan.ts';
 import type { Preset } from '../../app/presets/presets.ts';
 import { presetEffectsOf } from '../../app/sessions/host-diff.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closePlanLab, openLabBackend, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const skip = labSkipReason();
@@ -23,13 +23,7 @@ describe('a preset above what the host allows', { skip: skip ?? false }, () => {
     lab = await openLabBackend('tookeffect', 'benchlab-tookeffect-', { sharedCaches: true });
   });
 
-  after(async () => {
-    if (!lab) return;
-    await lab.services.plans.cancel().catch(() => undefined);
-    await lab.services.templates.stop(lab.serverId).catch(() => undefined);
-    await lab.services.presets.revert(lab.serverId).catch(() => undefined);
-    await lab.close();
-  });
+  after(() => closePlanLab(lab));
 
   test('the stage warns with the value in effect, and the session records what took effect and what was asked', async () => {
     const { ok, serverId, clientId, services } = lab;

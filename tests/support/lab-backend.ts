@@ -99,6 +99,15 @@ export async function closeDeployedLab(lab: LabBackend | undefined): Promise<voi
   await lab.close();
 }
 
+/** After a plan's tests: cancels a plan still running, stops the server's template, reverts a preset left on the server, closes the back end. */
+export async function closePlanLab(lab: LabBackend | undefined): Promise<void> {
+  if (!lab) return;
+  await lab.services.plans.cancel().catch(() => undefined);
+  await lab.services.templates.stop(lab.serverId).catch(() => undefined);
+  await lab.services.presets.revert(lab.serverId).catch(() => undefined);
+  await lab.close();
+}
+
 /** The native engine's binary for the lab client's architecture, or why there is none. */
 export async function labClientEngine(instance: LabInstance): Promise<EngineBinaryLookup> {
   const machine = (await labExec('client', ['uname', '-m'], { instance })).stdout.trim();
