@@ -42,6 +42,26 @@ function Notes({ notes, testId }: { notes: readonly string[]; testId?: string })
   ));
 }
 
+/** One key of the plan: its value now (with what says so), the new one, and the change with why. */
+function PlanRow(props: { name: string; current: string | null; currentNotes?: Array<string | null>; next: string | null; change: string; note?: string | null }) {
+  return (
+    <tr data-testid="plan-row" data-key={props.name} data-change={props.change}>
+      <td className="mono">{props.name}</td>
+      <td>
+        <Value text={props.current} />
+        {props.currentNotes?.map((note, index) => note && <div key={index} className="state-message">{note}</div>)}
+      </td>
+      <td>
+        <Value text={props.next} />
+      </td>
+      <td>
+        <span className={`badge change-${props.change}`}>{CHANGE_LABELS[props.change]}</span>
+        {props.note && <div className="state-message">{props.note}</div>}
+      </td>
+    </tr>
+  );
+}
+
 /** A preset's plan on one host: each key's current and new value, the files, and the notes. */
 export function PresetPlanView({ plan }: { plan: PresetPlan }) {
   return (
@@ -50,36 +70,18 @@ export function PresetPlanView({ plan }: { plan: PresetPlan }) {
         <TableHead columns={['Key', 'Current', 'New', 'Change']} />
         <tbody>
           {plan.sysctls.map((row) => (
-            <tr key={`sysctl ${row.key}`} data-testid="plan-row" data-key={row.key} data-change={row.change}>
-              <td className="mono">{row.key}</td>
-              <td>
-                <Value text={row.current} />
-              </td>
-              <td>
-                <Value text={row.next} />
-              </td>
-              <td>
-                <span className={`badge change-${row.change}`}>{CHANGE_LABELS[row.change]}</span>
-                {row.reason && row.change !== 'missing' && <div className="state-message">{row.reason}</div>}
-              </td>
-            </tr>
+            <PlanRow key={`sysctl ${row.key}`} name={row.key} current={row.current} next={row.next} change={row.change} note={row.change !== 'missing' ? row.reason : null} />
           ))}
           {plan.limits.map((row) => (
-            <tr key={`limit ${row.label}`} data-testid="plan-row" data-key={row.label} data-change={row.change}>
-              <td className="mono">{row.label}</td>
-              <td>
-                <Value text={row.current} />
-                {row.currentSource && <div className="state-message">{row.currentSource}</div>}
-                {row.loginNow && <div className="state-message">{plan.login} has {row.loginNow} now</div>}
-              </td>
-              <td>
-                <Value text={row.next} />
-              </td>
-              <td>
-                <span className={`badge change-${row.change}`}>{CHANGE_LABELS[row.change]}</span>
-                {row.note && <div className="state-message">{row.note}</div>}
-              </td>
-            </tr>
+            <PlanRow
+              key={`limit ${row.label}`}
+              name={row.label}
+              current={row.current}
+              currentNotes={[row.currentSource, row.loginNow ? `${plan.login} has ${row.loginNow} now` : null]}
+              next={row.next}
+              change={row.change}
+              note={row.note}
+            />
           ))}
         </tbody>
       </table>
