@@ -2,14 +2,19 @@
 // what it says on stdout kept as it arrives: its charted points, every `runs.state` it published
 // (what `runs.live` answers) and every host connection change, each with the time it was
 // published. Tests kill it mid-run, soak faults pull a link under it or fill its disk. Also what a
-// file of such tests shares: the loopback server its runs load and their data dir.
+// file of such tests shares: the loopback server its runs load and their data dir, and what the
+// next start finds of a session a killed back end left.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../agent/agent-harness.ts';
+import type { Session } from '../../app/sessions/sessions.ts';
+import type { StoredRun } from '../../app/runs/runs.ts';
+import { createServices, type Services } from '../../main/services/services.ts';
 import { within } from './until.ts';
 
 const RUN_CHILD = resolve(import.meta.dirname, 'run-child.ts');
@@ -130,4 +135,21 @@ export function childRunSetup(prefix: string): ChildRunSetup {
     if (setup.dir) rmSync(setup.dir, { recursive: true, force: true });
   });
   return setup;
+}
+
+/**
+ * The next start after a killed back end: the store opened as Benchlab opens it (recovering what was
+ * left), the session and its one run found interrupted, and handed to `check` before it closes.
+ */
+export async function afterNextStart(dataDir: string, sessionId: number, check: (found: { services: Services; session: Session; run: StoredRun }) => void): Promise<void> {
+  const services = createServices({ dataDir, transport: 'cli', version: 'test' });
+  try {
+    const session = services.sessions.get(sessionId);
+    assert.equal(session.status, 'interrupted');
+    const [run] = services.runs.list(sessionId);
+    assert.equal(run?.status, 'interrupted');
+    check({ services, session, run: run! });
+  } finally {
+    await services.close();
+  }
 }

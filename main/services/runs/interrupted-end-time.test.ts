@@ -4,8 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { childRunSetup, spawnChildRun } from '../../../tests/support/child-back-end.ts';
-import { createServices } from '../services.ts';
+import { afterNextStart, childRunSetup, spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { SamplesRepository } from './samples-repository.ts';
 
 const setup = childRunSetup('benchlab-end-time-');
@@ -26,21 +25,14 @@ async function killMidRun(seconds: number): Promise<number> {
 test('an interrupted session ends when its last stored second did, not when Benchlab restarted', async () => {
   const sessionId = await killMidRun(3);
   const beforeRecovery = new Date().toISOString();
-  const services = createServices({ dataDir: setup.dir, transport: 'cli', version: 'test' });
-  try {
-    const session = services.sessions.get(sessionId);
-    assert.equal(session.status, 'interrupted');
-    const [run] = services.runs.list(sessionId);
-    assert.equal(run!.status, 'interrupted');
-    const stored = new SamplesRepository(services.db).forRun(run!.id);
+  await afterNextStart(setup.dir, sessionId, ({ services, session, run }) => {
+    const stored = new SamplesRepository(services.db).forRun(run.id);
     assert.ok(stored.length >= 3, `stored ${stored.length} seconds`);
     const lastAt = Math.max(...stored.map((second) => second.clientMetrics?.at ?? 0));
     assert.ok(lastAt > 0, 'the stored seconds carry their time');
     const lastSecondEnded = new Date(lastAt).toISOString();
-    assert.equal(run!.endedAt, lastSecondEnded, 'the run ends with its last stored second');
+    assert.equal(run.endedAt, lastSecondEnded, 'the run ends with its last stored second');
     assert.equal(session.endedAt, lastSecondEnded, "the session ends with its last run's last stored second");
     assert.ok(session.endedAt! < beforeRecovery, 'before the recovery');
-  } finally {
-    await services.close();
-  }
+  });
 });

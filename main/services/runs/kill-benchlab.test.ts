@@ -8,8 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { childRunSetup, spawnChildRun } from '../../../tests/support/child-back-end.ts';
-import { createServices } from '../services.ts';
+import { afterNextStart, childRunSetup, spawnChildRun } from '../../../tests/support/child-back-end.ts';
 import { until } from '../../../tests/support/until.ts';
 import { agentOwner } from './run-service.ts';
 import { agentPidFileName } from './agent-host.ts';
@@ -48,17 +47,10 @@ test('kill -9 of Benchlab stops the load within 5 s and loses at most the last s
   await until(() => !alive(agent), 'the agent to end', 5000);
   t.diagnostic(`the agent ended ${Date.now() - killedAt} ms after the kill, its last request ${setup.server.lastRequestAt() - killedAt} ms after it`);
 
-  const services = createServices({ dataDir: setup.dir, transport: 'cli', version: 'test' });
-  try {
-    const session = services.sessions.get(sessionId);
-    assert.equal(session.status, 'interrupted');
-    const [run] = services.runs.list(sessionId);
-    assert.equal(run!.status, 'interrupted');
-    const stored = new SamplesRepository(services.db).forRun(run!.id).length;
+  await afterNextStart(setup.dir, sessionId, ({ services, run }) => {
+    const stored = new SamplesRepository(services.db).forRun(run.id).length;
     // The child had charted `measured` seconds, each stored before it was charted; one more may have been on its way.
     assert.ok(stored >= measured && stored <= measured + 1, `stored ${stored}, charted ${measured}`);
-    assert.ok(run!.summary && run!.summary.requests > 0, 'a summary of the stored seconds');
-  } finally {
-    await services.close();
-  }
+    assert.ok(run.summary && run.summary.requests > 0, 'a summary of the stored seconds');
+  });
 });
