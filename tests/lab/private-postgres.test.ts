@@ -91,6 +91,17 @@ describe('the private PostgreSQL on the lab server', { skip: skip ?? false }, ()
     assert.ok(clean.clean, clean.why);
   });
 
+  /** A next session, connecting at once, leaves the host clean of the database on `port`; the machine's own PostgreSQL untouched. */
+  async function nextSessionCleans(port: number, what: string): Promise<void> {
+    const next = await templateLab(NAME, { paths, liveHeartbeatAgeSeconds: 0 });
+    try {
+      await until(async () => (await hostIsClean(next, port)).clean, what, 30_000, 500);
+    } finally {
+      await next.close();
+    }
+    assert.equal(await systemPostgres(lab), system, "the machine's own PostgreSQL is untouched");
+  }
+
   test('Benchlab gone: the supervisor stops the database with the server; the next session removes what is left', async () => {
     const gone = await templateLab(NAME, { paths, maxHeartbeatAgeSeconds: 2, heartbeatIntervalMs: 500 });
     const deployment = await gone.service.deploy(gone.hostId, 'db-probe', { knobs: { database: true }, port: PORT });
@@ -98,13 +109,7 @@ describe('the private PostgreSQL on the lab server', { skip: skip ?? false }, ()
     await gone.close(); // no Stop: heartbeats end, the supervisor's limit runs out
     await until(async () => (await processesIn(lab, lab.run)).length === 0, 'the supervisor stopped the server and its database', 30_000, 500);
 
-    const next = await templateLab(NAME, { paths, liveHeartbeatAgeSeconds: 0 });
-    try {
-      await until(async () => (await hostIsClean(next, deployment.database!.port)).clean, 'the next session removed the leftover', 30_000, 500);
-    } finally {
-      await next.close();
-    }
-    assert.equal(await systemPostgres(lab), system, "the machine's own PostgreSQL is untouched");
+    await nextSessionCleans(deployment.database!.port, 'the next session removed the leftover');
   });
 
   test("an earlier session's running database is stopped and removed on connect", async () => {
@@ -113,13 +118,7 @@ describe('the private PostgreSQL on the lab server', { skip: skip ?? false }, ()
     await earlier.close(); // its supervisor waits 60 s for a heartbeat; the next session does not wait
     assert.ok((await processesIn(lab, `${lab.run}/postgres/data`)).length > 0, 'the database still runs');
 
-    const next = await templateLab(NAME, { paths, liveHeartbeatAgeSeconds: 0 });
-    try {
-      await until(async () => (await hostIsClean(next, deployment.database!.port)).clean, 'the next session stopped and removed it', 30_000, 500);
-    } finally {
-      await next.close();
-    }
-    assert.equal(await systemPostgres(lab), system, "the machine's own PostgreSQL is untouched");
+    await nextSessionCleans(deployment.database!.port, 'the next session stopped and removed it');
   });
 
   test('a port held by a connected socket (as a load run leaves many) is passed over for the next', async () => {
