@@ -37,6 +37,18 @@ async function openLab(instance: LabInstance, port: number): Promise<Lab> {
   return { ...lab, target, close: () => closeDeployedLab(lab) };
 }
 
+/** The lab of a describe block: opened before its tests, closed after them. */
+function labFor(instance: LabInstance, port: number): Lab {
+  const lab = {} as Lab;
+  before(async () => {
+    Object.assign(lab, await openLab(instance, port));
+  });
+  after(async () => {
+    await lab.close?.();
+  });
+  return lab;
+}
+
 /** The session's final state, once it is over. */
 function sessionEnd(lab: Pick<Lab, 'ok'>, sessionId: number, timeoutMs: number): Promise<LiveRun> {
   return until(
@@ -63,15 +75,7 @@ async function alive(pid: number, instance: LabInstance): Promise<boolean> {
 }
 
 describe('load engine on the lab', { skip: skip ?? false }, () => {
-  let lab: Lab;
-
-  before(async () => {
-    lab = await openLab('default', 18431);
-  });
-
-  after(async () => {
-    await lab?.close();
-  });
+  const lab = labFor('default', 18431);
 
   test('a real session: Node template on bl-server, the agent on bl-client, samples and a summary stored', async () => {
     // The run is labelled with the deployment it loads, found as the Run page finds it.
@@ -172,15 +176,7 @@ describe('load engine on the lab', { skip: skip ?? false }, () => {
 });
 
 describe('load engine on the lab: the books', { skip: skip ?? false }, () => {
-  let lab: Lab;
-
-  before(async () => {
-    lab = await openLab('engine', 18433);
-  });
-
-  after(async () => {
-    await lab?.close();
-  });
+  const lab = labFor('engine', 18433);
 
   test('an open-model session of 600 requests over 2 s: every stored line and the summary balance', async () => {
     const started = await lab.ok<LiveRun>('runs.start', {
