@@ -84,13 +84,13 @@ describe('two plans at once on one server host', { skip: skip ?? false }, () => 
     const winner = ended.find((entry) => entry !== loser)!;
 
     assert.equal(loser.code, 2, loser.stderr);
-    // Refused by the hold, or (once the holder has deployed) by its server and the run loading it:
-    // either way naming the process that holds the host, before anything was touched.
+    // Refused by the hold, or (once the holder has deployed) by its server, and the run loading it
+    // once that has begun: each way naming the process that holds the host, before anything was touched.
     const holder = `the benchlab CLI \\(pid ${winner.child.pid} on [^)]+\\)`;
     assert.match(
       loser.stderr,
       new RegExp(
-        `(lab-server is held by plan "${winner.name}" of ${holder} \\(since [^)]+\\)|lab-server runs [^\\n]*, held by ${holder}, heartbeat \\d+ s ago; run “${winner.name} — [^”]+” loads it now): plan "${loser.name}" did not start: nothing was applied, deployed or stopped`,
+        `(lab-server is held by plan "${winner.name}" of ${holder} \\(since [^)]+\\)|lab-server runs [^\\n]*, held by ${holder}, heartbeat \\d+ s ago(; run “${winner.name} — [^”]+” loads it now)?): plan "${loser.name}" did not start: nothing was applied, deployed or stopped`,
       ),
     );
     assert.doesNotMatch(loser.stderr, /^\[\d+\/\d+\]/m, 'not one stage of the refused plan ran');
