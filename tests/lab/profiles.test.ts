@@ -80,11 +80,14 @@ describe('server profiles per runtime on the lab', { skip: labSkipReason() ?? fa
     const target = await deploy('apache-static', 'mpm_event');
     const { entry } = await profiledRun(target, '/hello');
     const { names, profile } = await capturedTop(entry, 'perf');
-    // Every stack is rooted in the server's command, and Apache's own request walk (ap_*) is among the
-    // top frames, beside the kernel's network and scheduling work.
+    // Every stack is rooted in the server's command, and Apache's own request walk (ap_*) is on the
+    // stacks under it. Its functions hold little time of their own (the kernel's network and
+    // scheduling work does), and perf walks no further up a stack built without frame pointers, so
+    // they are looked for among all the profile's frames, not only the top ones.
     const totals = frameTotals(flameTree(profile.folded));
     assert.ok(totals.some((frame) => frame.name === 'apache2' && frame.totalShare > 0.5), totals.slice(0, 5).map((frame) => frame.name).join());
-    assert.ok(names.some((name) => /^ap_/.test(name)), `top frames: ${names.join(', ')}`);
+    const apache = totals.filter((frame) => /^ap_/.test(frame.name));
+    assert.ok(apache.length > 0, `top frames: ${names.join(', ')}`);
 
     const previous = process.env.BENCHLAB_PERF;
     process.env.BENCHLAB_PERF = 'perf-not-on-this-host';

@@ -8,7 +8,7 @@
 import { shellQuote } from '../../../app/common/shell-quote.ts';
 import { V8_INSPECTOR_SCRIPT } from './v8-inspector-script.ts';
 
-/** perf's sampling frequency, in Hz (JFR's "profile" settings sample Java threads every 10 ms, alike). */
+/** perf's sampling frequency, in Hz (V8 is sampled every 10 ms, alike). */
 export const PERF_HZ = 99;
 
 /** Discovery: one "key value" line each (app/profiles/profile-capture.ts parseDiscovery reads them). */
@@ -49,7 +49,7 @@ export function jfrCaptureCommand(pid: number, jcmd: string, jfr: string, runId:
   return [
     'dir=$(mktemp -d /tmp/benchlab-profile-XXXXXX) || { echo "@failed no temporary folder"; exit 0; }',
     'chmod 777 "$dir"',
-    `if ! ${shellQuote(jcmd)} ${pid} JFR.start name=${name} settings=profile >"$dir/log" 2>&1 || grep -qi 'error\\|exception' "$dir/log"; then echo "@failed jcmd JFR.start: $(tr '\\n' ' ' <"$dir/log" | cut -c1-300)"; rm -rf "$dir"; exit 0; fi`,
+    `if ! ${shellQuote(jcmd)} ${pid} JFR.start name=${name} settings=default >"$dir/log" 2>&1 || grep -qi 'error\\|exception' "$dir/log"; then echo "@failed jcmd JFR.start: $(tr '\\n' ' ' <"$dir/log" | cut -c1-300)"; rm -rf "$dir"; exit 0; fi`,
     WAIT_FOR_END,
     `${shellQuote(jcmd)} ${pid} JFR.stop name=${name} filename="$dir/run.jfr" >"$dir/log" 2>&1`,
     `[ -s "$dir/run.jfr" ] || { echo "@failed jcmd JFR.stop wrote no recording: $(tr '\\n' ' ' <"$dir/log" | cut -c1-300)"; rm -rf "$dir"; exit 0; }`,

@@ -13,10 +13,13 @@ import type { Logger } from '../logger.ts';
 import { discoveryCommand, jfrCaptureCommand, PERF_HZ, perfCaptureCommand, v8CaptureCommand } from './profile-commands.ts';
 import type { ProfileOutcome } from './profiles-repository.ts';
 
-/** V8's sampling interval: its default, 1 ms. */
-const V8_INTERVAL_US = 1000;
-/** JFR's "profile" settings sample Java threads every 10 ms. */
-const JFR_INTERVAL_US = 10_000;
+/**
+ * V8's sampling interval: 10 ms, as perf's 99 Hz. At V8's default 1 ms the sampler's interrupts
+ * cost a Node server 9 % of its requests/s on a 2-core host (12,071 against 13,259 /hello a second).
+ */
+const V8_INTERVAL_US = 10_000;
+/** JFR's "default" settings sample Java threads every 20 ms. */
+const JFR_INTERVAL_US = 20_000;
 /** How long a started capture may take to say it runs, and to hand its stacks over at the end. */
 const START_WAIT_MS = 20_000;
 const FINISH_WAIT_MS = 120_000;
