@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { flameTree, frameTotals, topFrames } from '../../app/profiles/flame-graph.ts';
 import type { Profile, ProfileEntry } from '../../app/profiles/profiles.ts';
 import type { LiveRun } from '../../app/runs/runs.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closeDeployedLab, openLabBackend, redeployTemplate, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const INSTANCE = 'profiles';
@@ -23,18 +23,9 @@ describe('server profiles per runtime on the lab', { skip: labSkipReason() ?? fa
     lab = await openLabBackend(INSTANCE, 'benchlab-profiles-lab-', { sharedCaches: true });
   });
 
-  after(async () => {
-    if (!lab) return;
-    await lab.call('templates.stop', { hostId: lab.serverId });
-    await lab.close();
-  });
+  after(() => closeDeployedLab(lab));
 
-  async function deploy(templateId: string, variant: string): Promise<string> {
-    // One server at a time on the host: the previous test's goes first.
-    await lab.call('templates.stop', { hostId: lab.serverId });
-    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId, variant, port: PORT });
-    return deployment.url.replace(/\/$/, '');
-  }
+  const deploy = (templateId: string, variant: string) => redeployTemplate(lab, { templateId, variant, port: PORT });
 
   /** One closed-model run of `path`; its single run's profile entry (and the run's status). */
   async function profiledRun(target: string, path: string, options: { profileServer?: boolean } = {}): Promise<{ entry: ProfileEntry; session: LiveRun }> {

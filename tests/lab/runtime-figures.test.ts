@@ -13,7 +13,7 @@ import type { ReplayData } from '../../app/sessions/replay.ts';
 import type { Comparison } from '../../app/sessions/comparison.ts';
 import type { LivePoint, LiveRun } from '../../app/runs/runs.ts';
 import { median } from '../../app/common/median.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closeDeployedLab, openLabBackend, redeployTemplate, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const INSTANCE = 'gcloop';
@@ -28,17 +28,9 @@ describe("the runtimes' own figures per second on the lab", { skip: labSkipReaso
     lab = await openLabBackend(INSTANCE, 'benchlab-gcloop-lab-', { sharedCaches: true });
   });
 
-  after(async () => {
-    if (!lab) return;
-    await lab.call('templates.stop', { hostId: lab.serverId });
-    await lab.close();
-  });
+  after(() => closeDeployedLab(lab));
 
-  async function deploy(templateId: string, variant: string): Promise<string> {
-    await lab.call('templates.stop', { hostId: lab.serverId });
-    const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, templateId, variant, port: PORT });
-    return deployment.url.replace(/\/$/, '');
-  }
+  const deploy = (templateId: string, variant: string) => redeployTemplate(lab, { templateId, variant, port: PORT });
 
   /** A closed-model run of `path` without a CPU profile (its sampler would add to the figures); its session and measured seconds with a server reading. */
   async function run(target: string, path: string, connections: number, durationS = 5): Promise<{ sessionId: number; read: Read[]; requests: number }> {

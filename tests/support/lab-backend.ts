@@ -85,11 +85,22 @@ export interface TemplateDeploy {
   port: number;
 }
 
+/** Deploys a template on the lab's server; its URL without the trailing slash. */
+async function deployTemplate(lab: LabBackend, deploy: TemplateDeploy): Promise<string> {
+  const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, ...deploy });
+  return deployment.url.replace(/\/$/, '');
+}
+
 /** A lab back end with a template deployed on its server; `target` is its URL without the trailing slash. */
 export async function openDeployedLab(instance: LabInstance, dirPrefix: string, deploy: TemplateDeploy, options: LabBackendOptions = {}): Promise<{ lab: LabBackend; target: string }> {
   const lab = await openLabBackend(instance, dirPrefix, options);
-  const deployment = await lab.ok<{ url: string }>('templates.deploy', { hostId: lab.serverId, ...deploy });
-  return { lab, target: deployment.url.replace(/\/$/, '') };
+  return { lab, target: await deployTemplate(lab, deploy) };
+}
+
+/** One server at a time on the lab's server: stops whatever runs there, then deploys `deploy`; its URL without the trailing slash. */
+export async function redeployTemplate(lab: LabBackend, deploy: TemplateDeploy): Promise<string> {
+  await lab.call('templates.stop', { hostId: lab.serverId });
+  return deployTemplate(lab, deploy);
 }
 
 /** Stops the server's template and closes the back end (nothing when it never opened). */
