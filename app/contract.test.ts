@@ -174,30 +174,22 @@ describe('request and event names', () => {
 });
 
 describe('capability maps', () => {
-  // Each capability's map, with the namespaces its names may use.
-  const requestMaps: Array<[string, object, string[]]> = [
-    ['app', appRequests, ['app']],
-    ['log', logRequests, ['log']],
-    ['hosts', hostRequests, ['hosts']],
-    ['terminals', terminalRequests, ['terminal']],
-    ['sessions', sessionRequests, ['sessions', 'compare', 'replay']],
-    ['presets', presetRequests, ['presets']],
-    ['templates', templateRequests, ['templates']],
-    ['runs', runRequests, ['runs']],
-    ['plans', planRequests, ['plans']],
-    ['profiles', profileRequests, ['profiles']],
-    ['drafts', draftRequests, ['drafts']],
+  // Each capability's request map and event map (null: it publishes none), with the namespaces their names may use.
+  const capabilities: Array<[string, object, object | null, string[]]> = [
+    ['app', appRequests, null, ['app']],
+    ['log', logRequests, null, ['log']],
+    ['hosts', hostRequests, hostEvents, ['hosts']],
+    ['terminals', terminalRequests, terminalEvents, ['terminal']],
+    ['sessions', sessionRequests, sessionEvents, ['sessions', 'compare', 'replay']],
+    ['presets', presetRequests, presetEvents, ['presets']],
+    ['templates', templateRequests, templateEvents, ['templates']],
+    ['runs', runRequests, runEvents, ['runs']],
+    ['plans', planRequests, planEvents, ['plans']],
+    ['profiles', profileRequests, profileEvents, ['profiles']],
+    ['drafts', draftRequests, null, ['drafts']],
   ];
-  const eventMaps: Array<[string, object, string[]]> = [
-    ['hosts', hostEvents, ['hosts']],
-    ['terminals', terminalEvents, ['terminal']],
-    ['sessions', sessionEvents, ['sessions']],
-    ['presets', presetEvents, ['presets']],
-    ['templates', templateEvents, ['templates']],
-    ['runs', runEvents, ['runs']],
-    ['plans', planEvents, ['plans']],
-    ['profiles', profileEvents, ['profiles']],
-  ];
+  const requestMaps = capabilities.map(([capability, map, , namespaces]): [string, object, string[]] => [capability, map, namespaces]);
+  const eventMaps = capabilities.flatMap(([capability, , map, namespaces]): Array<[string, object, string[]]> => (map ? [[capability, map, namespaces]] : []));
 
   function assertComposed(maps: Array<[string, object, string[]]>, composed: object, appWide: string[]): void {
     const owner = new Map<string, string>();

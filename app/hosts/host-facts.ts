@@ -6,6 +6,7 @@
 // runs from main/ (which owns I/O); the findings are data, rendered by one UI component.
 
 import { z } from 'zod';
+import { splitSections } from '../common/script-sections.ts';
 import { SystemInfo } from './system-info.ts';
 
 export const FACTS_MARKER = '@@benchlab-facts@@';
@@ -95,20 +96,6 @@ export type SessionHostFacts = z.infer<typeof SessionHostFacts>;
 // ---------------------------------------------------------------------------------------------
 // Facts script output
 
-function sections(text: string): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  let current: string[] | null = null;
-  for (const raw of text.split(/\r?\n/)) {
-    if (raw.startsWith(`${FACTS_MARKER} `)) {
-      current = [];
-      found.set(raw.slice(FACTS_MARKER.length + 1).trim(), current);
-    } else if (current && raw.trim() !== '') {
-      current.push(raw.trim());
-    }
-  }
-  return found;
-}
-
 function first(lines: string[] | undefined): string | null {
   return lines?.[0] ?? null;
 }
@@ -169,7 +156,7 @@ function boostOf(found: Map<string, string[]>): HostReadings['boost'] {
  * script's own shell, the server under test). Throws when the script did not run to its end.
  */
 export function parseFactsOutput(text: string, excludePids: readonly number[] = []): HostReadings {
-  const found = sections(text);
+  const found = splitSections(text, FACTS_MARKER, (line) => line.trim());
   if (!found.has('end')) throw new Error(found.size === 0 ? 'the output holds no host facts (the script did not run)' : 'the host facts output is incomplete');
   const self = Number(first(found.get('self')));
   const clockTicks = Number(first(found.get('clk-tck'))) || 100;

@@ -97,90 +97,25 @@ OpenJDK 64-Bit Server VM (build 17.0.15+6-Debian-1deb12u1, mixed mode, sharing)
 @@benchlab-section@@ end
 `;
 
-/** Captured: the same script under busybox ash in a minimal root (Alpine's os-release, no node/java/apache). */
-const BUSYBOX_MINIMAL = `
-@@benchlab-section@@ hostname
-vm
-
-@@benchlab-section@@ os-release
-NAME="Alpine Linux"
+/**
+ * Captured: the same script under busybox ash in a minimal root on the same machine: only what
+ * differs from the Debian capture (Alpine's os-release, ulimit -u answers, no node/java/apache).
+ */
+const BUSYBOX_MINIMAL = withSections(DEBIAN_LAB_SERVER, {
+  hostname: 'vm',
+  'os-release': `NAME="Alpine Linux"
 ID=alpine
 VERSION_ID=3.20.3
 PRETTY_NAME="Alpine Linux v3.20"
 HOME_URL="https://alpinelinux.org/"
-BUG_REPORT_URL="https://gitlab.alpinelinux.org/alpine/aports/-/issues"
-
-@@benchlab-section@@ release-file
-3.20.3
-
-@@benchlab-section@@ kernel
-6.18.44-fc-v657
-
-@@benchlab-section@@ arch
-x86_64
-
-@@benchlab-section@@ cpuinfo
-processor	: 0
-model name	: AMD EPYC
-processor	: 1
-model name	: AMD EPYC
-
-@@benchlab-section@@ lscpu
-
-@@benchlab-section@@ nproc
-2
-
-@@benchlab-section@@ meminfo
-MemTotal:       24684092 kB
-
-@@benchlab-section@@ nofile-soft
-20000
-
-@@benchlab-section@@ nofile-hard
-20000
-
-@@benchlab-section@@ nproc-soft
-96365
-
-@@benchlab-section@@ nproc-hard
-96365
-
-@@benchlab-section@@ proc-limits
-Max processes             96365                96365                processes 
-Max open files            20000                20000                files     
-
-@@benchlab-section@@ sysctl net.ipv4.ip_local_port_range
-32768	60999
-
-@@benchlab-section@@ sysctl net.ipv4.tcp_tw_reuse
-2
-
-@@benchlab-section@@ sysctl net.core.somaxconn
-4096
-
-@@benchlab-section@@ sysctl net.ipv4.tcp_max_syn_backlog
-2048
-
-@@benchlab-section@@ sysctl net.core.netdev_max_backlog
-1000
-
-@@benchlab-section@@ sysctl net.ipv4.tcp_fin_timeout
-60
-
-@@benchlab-section@@ sysctl fs.file-max
-2466177
-
-@@benchlab-section@@ sysctl fs.nr_open
-1048576
-
-@@benchlab-section@@ node
-
-@@benchlab-section@@ java
-
-@@benchlab-section@@ apache
-
-@@benchlab-section@@ end
-`;
+BUG_REPORT_URL="https://gitlab.alpinelinux.org/alpine/aports/-/issues"`,
+  'release-file': '3.20.3',
+  'nproc-soft': '96365',
+  'nproc-hard': '96365',
+  'sysctl net.core.netdev_max_backlog': '1000',
+  node: '',
+  java: '',
+});
 
 /** Replaces (or with `null`, drops) sections of a captured output. */
 function withSections(output: string, changes: Record<string, string | null>): string {

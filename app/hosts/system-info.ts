@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { median } from '../common/median.ts';
+import { splitSections } from '../common/script-sections.ts';
 
 export const TRACKED_SYSCTLS = [
   'net.ipv4.ip_local_port_range',
@@ -78,20 +79,6 @@ export const SYSTEM_INFO_SECTIONS = [
 
 /** Shown for a field the host did not reveal (the schema has no null for these). */
 export const UNKNOWN = 'unknown';
-
-function splitSections(text: string): Map<string, string[]> {
-  const sections = new Map<string, string[]>();
-  let current: string[] | null = null;
-  for (const raw of text.split(/\r?\n/)) {
-    if (raw.startsWith(`${SYSTEM_INFO_MARKER} `)) {
-      current = [];
-      sections.set(raw.slice(SYSTEM_INFO_MARKER.length + 1).trim(), current);
-    } else if (current && raw.trim() !== '') {
-      current.push(raw.replace(/\s+$/, ''));
-    }
-  }
-  return sections;
-}
 
 function firstLine(lines: string[] | undefined): string | null {
   const line = lines?.find((candidate) => candidate.trim() !== '');
@@ -208,7 +195,7 @@ function runtimesOf(sections: Map<string, string[]>): SystemInfo['runtimes'] {
  * the end (a killed or truncated run must not be stored as a snapshot).
  */
 export function parseSystemInfoOutput(text: string, takenAt: string): SystemInfo {
-  const sections = splitSections(text);
+  const sections = splitSections(text, SYSTEM_INFO_MARKER, (line) => line.trimEnd());
   if (sections.size === 0) throw new Error('the output holds no system info sections (the script did not run)');
   if (!sections.has('end')) {
     const last = [...sections.keys()].pop();

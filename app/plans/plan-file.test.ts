@@ -110,17 +110,11 @@ describe('parsePlanFile: good files', () => {
   });
 
   test('the same plan in JSON reads the same, as JSON or as YAML', () => {
+    // The full plan's fields, with a short-form template and the profile's defaults left out, as a person writes them.
     const json = JSON.stringify({
-      version: 1,
-      name: 'Node async vs sync',
-      tags: ['nightly', 'node'],
-      hosts: { client: 'lab-client', server: 'root@10.77.0.2:22' },
-      presets: { client: 'load-client', server: null },
-      revertPresets: false,
-      templates: [{ template: 'node', variant: 'async', knobs: { workers: 2 }, port: 8080 }, 'node:sync'],
+      ...FULL_PLAN,
+      templates: [FULL_PLAN.templates![0], 'node:sync'],
       profile: { request: { method: 'GET', path: '/hello', timeoutMs: 5000 }, load: { model: 'closed', connections: 10, durationS: 10 }, warmupS: 2 },
-      repeats: 3,
-      thresholds: ['p99 < 20ms', 'errors < 0.1%'],
     }, null, '\t');
     assert.deepEqual(plan(json, 'json'), FULL_PLAN);
     assert.deepEqual(plan(json), FULL_PLAN);

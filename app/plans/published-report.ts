@@ -17,22 +17,22 @@ export function publishedFor(comparison: Pick<Comparison, 'sessions'>, published
 
 const BYTES_PER_MB = 1024 * 1024;
 
-/** A published figure's like in Benchlab's comparison: its column key and how its value becomes the figure's unit. */
-const LIKE: Partial<Record<PublishedFigure, { column: string; read: (value: number) => number }>> = {
-  requestsPerSecond: { column: 'rps', read: (v) => v },
-  meanMs: { column: 'mean', read: (v) => v },
-  stdDevMs: { column: 'stddev', read: (v) => v },
-  p50Ms: { column: 'p50', read: (v) => v },
-  p75Ms: { column: 'p75', read: (v) => v },
-  p90Ms: { column: 'p90', read: (v) => v },
-  p99Ms: { column: 'p99', read: (v) => v },
-  maxMs: { column: 'max', read: (v) => v },
-  failed: { column: 'failed', read: (v) => v },
-  timeouts: { column: 'timeouts', read: (v) => v },
-  under800: { column: 'band:< 800 ms', read: (v) => v },
-  from800To1200: { column: 'band:800–1200 ms', read: (v) => v },
-  over1200: { column: 'band:≥ 1200 ms', read: (v) => v },
-  memoryMb: { column: 'rssMax', read: (v) => v / BYTES_PER_MB },
+/** A published figure's like in Benchlab's comparison: its column key. */
+const LIKE: Partial<Record<PublishedFigure, string>> = {
+  requestsPerSecond: 'rps',
+  meanMs: 'mean',
+  stdDevMs: 'stddev',
+  p50Ms: 'p50',
+  p75Ms: 'p75',
+  p90Ms: 'p90',
+  p99Ms: 'p99',
+  maxMs: 'max',
+  failed: 'failed',
+  timeouts: 'timeouts',
+  under800: 'band:< 800 ms',
+  from800To1200: 'band:800–1200 ms',
+  over1200: 'band:≥ 1200 ms',
+  memoryMb: 'rssMax',
 };
 
 const COUNTS: ReadonlySet<PublishedFigure> = new Set(['requests', 'failed', 'timeouts', 'under800', 'from800To1200', 'over1200']);
@@ -51,13 +51,14 @@ function seedCell(row: PublishedRow, figure: PublishedFigure): string {
 
 function benchlabCell(comparison: Comparison, step: CompareStep, session: number, figure: PublishedFigure): string {
   const like = LIKE[figure];
-  const column = like ? comparison.columns.findIndex((candidate) => candidate.key === like.column) : -1;
+  const column = like ? comparison.columns.findIndex((candidate) => candidate.key === like) : -1;
   const value = column < 0 ? null : (step.rows.find((row) => row.session === session)?.values[column] ?? null);
   if (value === null || !Number.isFinite(value)) return '—';
   const unit = comparison.columns[column]!.unit;
   if (unit === 'us') return formatMs(value);
   if (unit === 'share') return `${(value * 100).toFixed(1)} %`;
-  if (unit === 'bytes') return String(Math.round(like!.read(value)));
+  // The seeds publish memory (their one figure in bytes here) in MB.
+  if (unit === 'bytes') return String(Math.round(value / BYTES_PER_MB));
   if (unit === 'rps') return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1);
   return Math.round(value).toLocaleString('en-US');
 }

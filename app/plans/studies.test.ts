@@ -136,6 +136,11 @@ function study(id: string): StudyType {
   return found;
 }
 
+/** A study's named requests as `name path`, in order. */
+function namedPaths(entry: StudyType): string[] | undefined {
+  return entry.profile.requests?.map((request) => `${request.name} ${request.path}`);
+}
+
 const templates = new Map<string, Manifest>(
   readdirSync(TEMPLATES_DIR, { withFileTypes: true })
     // A folder without a manifest is code the templates share (jvm-common), not a template.
@@ -270,15 +275,7 @@ describe('the shipped studies', () => {
 
   test('siege seed: its four endpoints as named requests, restify and Vert.x (handlers in Java, Rhino and Nashorn) with the database for its /docs step', () => {
     const entry = study('siege-mixed');
-    assert.deepEqual(
-      entry.profile.requests?.map((request) => [request.name, request.path]),
-      [
-        ['db', '/docs'],
-        ['json', '/json'],
-        ['concat', '/concat?n=10000'],
-        ['fib', '/fib?n=30'],
-      ],
-    );
+    assert.deepEqual(namedPaths(entry), ['db /docs', 'json /json', 'concat /concat?n=10000', 'fib /fib?n=30']);
     // The profile's own request is the first named one (what a reader of one request sees).
     assert.equal(entry.profile.request.path, '/docs');
     assert.deepEqual(entry.templates.find((target) => target.templateId === 'node-restify')?.knobs, { database: 'mongo' });
@@ -300,15 +297,7 @@ describe('the shipped studies', () => {
 
   test('TechEmpower-style database: one study whose requests are db, queries, updates and fortunes, across every template that serves them', () => {
     const entry = study('techempower');
-    assert.deepEqual(
-      entry.profile.requests?.map((request) => [request.name, request.path]),
-      [
-        ['db', '/db'],
-        ['queries', '/queries?n=20'],
-        ['updates', '/updates?n=20'],
-        ['fortunes', '/fortunes'],
-      ],
-    );
+    assert.deepEqual(namedPaths(entry), ['db /db', 'queries /queries?n=20', 'updates /updates?n=20', 'fortunes /fortunes']);
     const serving = [...templates.values()].filter((manifest) => manifest.database !== null).map((manifest) => manifest.id);
     assert.deepEqual([...new Set(entry.templates.map((target) => target.templateId))].sort(), [...serving].sort(), 'techempower runs every template with a database');
   });

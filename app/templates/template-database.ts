@@ -5,7 +5,7 @@
 // start script's report read into the facts recorded with the deployment.
 
 import { z } from 'zod';
-import { installPackageCommand, type PackageManager } from './template-hosts.ts';
+import { installPackageCommand, parseLookupLines, type PackageManager } from './template-hosts.ts';
 
 export interface FoundPostgres {
   /** The folder holding initdb, pg_ctl, postgres and psql. */
@@ -16,12 +16,7 @@ export interface FoundPostgres {
 
 /** The lookup's `postgres <bin dir> <version>` lines; anything else is ignored. */
 export function parseFoundPostgres(text: string): FoundPostgres[] {
-  const found: FoundPostgres[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^postgres (\/\S+) .*?(\d+(?:\.\d+)?)/.exec(line.trim());
-    if (match && !found.some((other) => other.bin === match[1])) found.push({ bin: match[1]!, version: match[2]! });
-  }
-  return found;
+  return parseLookupLines(text, 'postgres', /(\d+(?:\.\d+)?)/).map(({ path, version }) => ({ bin: path, version }));
 }
 
 export function postgresMajor(version: string): number {

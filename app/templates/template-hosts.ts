@@ -16,6 +16,21 @@ export interface FoundRuntime {
   version: string | null;
 }
 
+/**
+ * A lookup script's `<program> <absolute path> <version text>` lines (the databases' lookups): each
+ * path once, with the first number `version` (one capture group) finds in its text; anything else
+ * is ignored.
+ */
+export function parseLookupLines(text: string, program: string, version: RegExp): Array<{ path: string; version: string }> {
+  const found = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const [name, path, ...rest] = line.trim().split(' ');
+    const number = name === program && path?.startsWith('/') ? version.exec(rest.join(' '))?.[1] : undefined;
+    if (number !== undefined && !found.has(path!)) found.set(path!, number);
+  }
+  return [...found].map(([path, number]) => ({ path, version: number }));
+}
+
 export interface HostFacts {
   home: string;
   user: string;

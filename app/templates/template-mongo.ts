@@ -3,6 +3,8 @@
 // newest picked), else FerretDB (v1 on its SQLite backend, the one static binary Benchlab builds
 // from agent/ferretdb and uploads), the URL the server gets, and the settings recorded for each.
 
+import { parseLookupLines } from './template-hosts.ts';
+
 export const FERRETDB_ARCH = 'amd64';
 
 /** The binary's name in out/ferretdb (and the packaged app's ferretdb folder). */
@@ -24,12 +26,7 @@ export interface FoundMongod {
 
 /** The lookup's `mongod <path> <version line>` lines; anything else is ignored. */
 export function parseFoundMongod(text: string): FoundMongod[] {
-  const found: FoundMongod[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^mongod (\/\S+) .*?v?(\d+\.\d+(?:\.\d+)?)/.exec(line.trim());
-    if (match && !found.some((other) => other.path === match[1])) found.push({ path: match[1]!, version: match[2]! });
-  }
-  return found;
+  return parseLookupLines(text, 'mongod', /(\d+\.\d+(?:\.\d+)?)/);
 }
 
 function versionKey(version: string): number[] {

@@ -5,10 +5,10 @@
 // lists, and says so. hey keeps at most 1,000,000 results in memory and drops the rest silently, so
 // no hey CSV has more lines than that.
 
-import { ImportError, type FormatParser, type ImportedResult } from './imported-result.ts';
+import { ImportError, type FormatParser } from './imported-result.ts';
 import { checkLatencyUs, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
 import { column, headedCsv } from './csv-line.ts';
-import { RequestSeries } from './request-series.ts';
+import { answeredOnlyCsvParser, RequestSeries } from './request-series.ts';
 
 const REQUIRED = ['response-time', 'status-code', 'offset'];
 /** hey keeps this many results at most (its maxResult). */
@@ -30,25 +30,9 @@ export function createHeyParser(): FormatParser {
       series.add({ startMs: offsetMs, latencyUs, outcome: { status: readCount(column(fields, columns, 'status-code', number), number, 'status-code') }, bytes: 0 }, number);
     },
   );
-  return {
-    line: csv.line,
-    finish(): ImportedResult {
-      if (!csv.read) throw new ImportError(null, 'the file is empty');
-      if (series.count === 0) throw new ImportError(null, "hey's CSV lists no requests");
-      const reason = "hey's CSV lists answered requests only";
-      const missing = [`${reason}: failed counts its non-2xx answers; requests without an answer are not in it`, 'no sizes: bytes are not in the file', 'no clock time: the run is dated by the import'];
-      if (series.count >= HEY_MAX_RESULTS) missing.push(`${HEY_MAX_RESULTS} lines, hey's limit: it drops every result past it, so the run may have had more`);
-      return series.result(
-        {
-          format: 'hey',
-          source: "hey's CSV (-o csv)",
-          resolution: 'hey seconds with four decimals (0.1 ms)',
-          tool: {},
-          missing,
-          absent: { timeouts: reason, notSent: reason },
-        },
-        { dated: false },
-      );
-    },
-  };
+  const about = { format: 'hey', what: "hey's CSV", source: "hey's CSV (-o csv)", resolution: 'hey seconds with four decimals (0.1 ms)', unanswered: 'requests without an answer' } as const;
+  return answeredOnlyCsvParser(csv, series, about, () => [
+    'no sizes: bytes are not in the file',
+    ...(series.count >= HEY_MAX_RESULTS ? [`${HEY_MAX_RESULTS} lines, hey's limit: it drops every result past it, so the run may have had more`] : []),
+  ]);
 }

@@ -12,10 +12,10 @@
 // made (answered, refused, timed out, cut off) by the run's time; Benchlab's requests/s counts
 // answers, so it is the answers over that time, and oha's own figure is kept beside it, labelled.
 
-import { ImportError, parserByFirstLine, type FormatParser, type ImportedResult } from './imported-result.ts';
+import { ImportError, parserByFirstLine, type FormatParser } from './imported-result.ts';
 import { checkLatencyUs, jsonNumber, readCount, readNonNegative, toNanosecond } from './import-numbers.ts';
 import { column, headedCsv } from './csv-line.ts';
-import { RequestSeries } from './request-series.ts';
+import { answeredOnlyCsvParser, RequestSeries } from './request-series.ts';
 import { isObject, jsonObjectParser, objectAt } from './json-document.ts';
 import { printedResult, printedSummary, summaryOnlyAbsent } from './printed-summary.ts';
 import { errorKindOfMessage } from './error-kind.ts';
@@ -56,29 +56,8 @@ function createOhaCsvParser(): FormatParser {
     const status = readCount(column(fields, columns, 'status', number), number, 'status');
     series.add({ startMs: seconds('request-start') * 1000, latencyUs, outcome: { status }, bytes: readCount(column(fields, columns, 'bytes', number), number, 'bytes') }, number);
   });
-  return {
-    line: csv.line,
-    finish(): ImportedResult {
-      if (!csv.read) throw new ImportError(null, 'the file is empty');
-      if (series.count === 0) throw new ImportError(null, "oha's CSV lists no requests");
-      const reason = "oha's CSV lists answered requests only";
-      return series.result(
-        {
-          format: 'oha',
-          source: "oha's CSV (--output-format csv)",
-          resolution: 'oha seconds with fractions (to the nanosecond)',
-          tool: {},
-          missing: [
-            `${reason}: failed counts its non-2xx answers; requests without an answer (refused, reset, timed out) are not in it`,
-            'no clock time: the run is dated by the import',
-            "connect and first-byte times are in the file but not stored: Benchlab's request phases need the whole request's",
-          ],
-          absent: { timeouts: reason, notSent: reason },
-        },
-        { dated: false },
-      );
-    },
-  };
+  const about = { format: 'oha', what: "oha's CSV", source: "oha's CSV (--output-format csv)", resolution: 'oha seconds with fractions (to the nanosecond)', unanswered: 'requests without an answer (refused, reset, timed out)' } as const;
+  return answeredOnlyCsvParser(csv, series, about, () => ["connect and first-byte times are in the file but not stored: Benchlab's request phases need the whole request's"]);
 }
 
 function createOhaJsonParser(): FormatParser {

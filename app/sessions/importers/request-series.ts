@@ -13,7 +13,7 @@
 
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, HIGHEST_US, LOWEST_US, latencyStats, recordLatencyUs, type LatencyHistogram } from '../../common/hdr.ts';
 import { emptyErrors, emptyStatus, type ErrorKind } from '../../runs/run-summary-schema.ts';
-import { ImportError, type ImportedResult, type ImportedResultBase, type ImportedSecond } from './imported-result.ts';
+import { ImportError, type FormatParser, type ImportedResult, type ImportedResultBase, type ImportedSecond } from './imported-result.ts';
 
 export interface ImportedRequest {
   /** When it was sent, epoch ms (or ms from the run's start where the file has no clock). */
@@ -293,4 +293,28 @@ export class RequestSeries {
     }
     return bucket.histogram;
   }
+}
+
+/**
+ * The parser of a CSV that lists answered requests only and no clock time (hey's, oha's): no books
+ * (what was not answered is not in the file), the run dated by the import. `unanswered` names what
+ * the file leaves out beside the failures, `missing` what else it lacks (asked at the end).
+ */
+export function answeredOnlyCsvParser(
+  csv: { line(text: string, number: number): void; readonly read: boolean },
+  series: RequestSeries,
+  about: Pick<ImportedResultBase, 'format' | 'source' | 'resolution'> & { what: string; unanswered: string },
+  missing: () => string[],
+): FormatParser {
+  return {
+    line: csv.line,
+    finish(): ImportedResult {
+      if (!csv.read) throw new ImportError(null, 'the file is empty');
+      if (series.count === 0) throw new ImportError(null, `${about.what} lists no requests`);
+      const reason = `${about.what} lists answered requests only`;
+      const lacks = [`${reason}: failed counts its non-2xx answers; ${about.unanswered} are not in it`, 'no clock time: the run is dated by the import', ...missing()];
+      const { format, source, resolution } = about;
+      return series.result({ format, source, resolution, tool: {}, missing: lacks, absent: { timeouts: reason, notSent: reason } }, { dated: false });
+    },
+  };
 }

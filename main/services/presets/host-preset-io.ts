@@ -10,6 +10,7 @@ import { parseProcLimits, type ProcLimits } from '../../../app/presets/limits-co
 import { FileMeta, LIMITS_CONF, RestoreRecord, type HostFile, type HostPresetState, type HostSysctl } from '../../../app/presets/preset-plan.ts';
 import { DROP_IN_PATHS, normaliseSysctlValue, RESTORE_FILE, SYSCTL_DROP_IN, sysctlPath, type DropInPath } from '../../../app/presets/presets.ts';
 import type { LiveWrite } from '../../../app/presets/preset-verify.ts';
+import { splitSections } from '../../../app/common/script-sections.ts';
 import { shellQuote } from '../../../app/common/shell-quote.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
 import { runPrivileged } from '../hosts/privileged.ts';
@@ -36,19 +37,9 @@ function script(step: AnyStep, body: string): string {
   return `# benchlab-preset: ${step}\nLC_ALL=C\nexport LC_ALL\nm() { printf '\\n%s %s\\n' ${shellQuote(MARKER)} "$1"; }\n${body}`;
 }
 
-/** Output of a script, split at its marker lines: section name → lines. */
+/** Output of a script, split at its marker lines: section name → lines, kept as written. */
 export function sections(text: string): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  let current: string[] | null = null;
-  for (const raw of text.split(/\r?\n/)) {
-    if (raw.startsWith(`${MARKER} `)) {
-      current = [];
-      found.set(raw.slice(MARKER.length + 1).trim(), current);
-    } else if (current && raw !== '') {
-      current.push(raw);
-    }
-  }
-  return found;
+  return splitSections(text, MARKER);
 }
 
 export function said(result: { stdout: string; stderr: string; code: number | null }): string {
