@@ -1,6 +1,6 @@
-// npm run soak [-- --repeat N] [--seed S] [--only ID,ID] [--json FILE]: the fault-injection soak on
-// the lab (Linux, root). Each fault of tests/soak/faults.ts is injected N times (default 20) at
-// seeded random moments, and one table per fault prints its figures — min / median / max and
+// npm run soak [-- --repeat N] [--lanes L] [--seed S] [--only ID,ID] [--json FILE]: the fault-injection
+// soak on the lab (Linux, root). Each fault of tests/soak/faults.ts is injected N times (default 20) at
+// seeded random moments, on L lab instances side by side (default 1: the figures of a quiet machine), and one table per fault prints its figures — min / median / max and
 // counts — with the machine's load. Figures, not pass/fail: the short version in npm test
 // (tests/soak/soak.test.ts) asserts the invariants. docs/soak.md says how each figure is measured.
 
@@ -10,14 +10,15 @@ import { parseArgs } from 'node:util';
 import { labDown, labUnsupportedReason, labSudoPassword } from '../tests/lab/lab.ts';
 import { FAULTS } from '../tests/soak/faults.ts';
 import { figuresTable, type FaultFigures } from '../tests/soak/figures.ts';
-import { freshSeed, seededRandom } from '../tests/soak/seeded-random.ts';
-import { openSoakLab, SOAK_INSTANCE } from '../tests/soak/soak-lab.ts';
+import { injectFault, SOAK_LANES } from '../tests/soak/injections.ts';
+import { freshSeed } from '../tests/soak/seeded-random.ts';
+import { openSoakLab, type SoakLab } from '../tests/soak/soak-lab.ts';
 
-const USAGE = `usage: npm run soak -- [--repeat N] [--seed S] [--only ${FAULTS.map((fault) => fault.id).join(',')}] [--json FILE]`;
+const USAGE = `usage: npm run soak -- [--repeat N] [--lanes 1-${SOAK_LANES.length}] [--seed S] [--only ${FAULTS.map((fault) => fault.id).join(',')}] [--json FILE]`;
 
-function options(): { repeat: number; seed: number; only: string[]; json: string | null } {
+function options(): { repeat: number; lanes: number; seed: number; only: string[]; json: string | null } {
   const { values } = parseArgs({
-    options: { repeat: { type: 'string', default: '20' }, seed: { type: 'string' }, only: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' } },
+    options: { repeat: { type: 'string', default: '20' }, lanes: { type: 'string', default: '1' }, seed: { type: 'string' }, only: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' } },
   });
   if (values.help) {
     console.log(USAGE);
@@ -25,12 +26,14 @@ function options(): { repeat: number; seed: number; only: string[]; json: string
   }
   const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat: a whole number of at least 1, not "${values.repeat}"\n${USAGE}`);
+  const lanes = Number(values.lanes);
+  if (!Number.isInteger(lanes) || lanes < 1 || lanes > SOAK_LANES.length) throw new Error(`--lanes: a whole number from 1 to ${SOAK_LANES.length}, not "${values.lanes}"\n${USAGE}`);
   const seed = values.seed === undefined ? freshSeed() : Number(values.seed);
   if (!Number.isInteger(seed)) throw new Error(`--seed: a whole number, not "${values.seed}"\n${USAGE}`);
   const only = values.only ? values.only.split(',') : FAULTS.map((fault) => fault.id);
   const unknown = only.filter((id) => !FAULTS.some((fault) => fault.id === id));
   if (unknown.length > 0) throw new Error(`--only: no fault ${unknown.join(', ')}\n${USAGE}`);
-  return { repeat, seed, only, json: values.json ?? null };
+  return { repeat, lanes, seed, only, json: values.json ?? null };
 }
 
 function machine(): string {
@@ -39,30 +42,29 @@ function machine(): string {
 }
 
 async function main(): Promise<void> {
-  const { repeat, seed, only, json } = options();
+  const { repeat, lanes, seed, only, json } = options();
   const unsupported = labUnsupportedReason() ?? (labSudoPassword() === null ? 'the lab has no sudo user of its own here (presets need it)' : null);
   if (unsupported) throw new Error(`npm run soak needs the lab: ${unsupported}`);
-  console.log(`soak: ${repeat} injection${repeat === 1 ? '' : 's'} of each of ${only.join(', ')}; seed ${seed}`);
-  console.log(`soak: again with: npm run soak -- --repeat ${repeat} --seed ${seed}${only.length < FAULTS.length ? ` --only ${only.join(',')}` : ''}`);
+  console.log(`soak: ${repeat} injection${repeat === 1 ? '' : 's'} of each of ${only.join(', ')}, on ${lanes} lane${lanes === 1 ? '' : 's'}; seed ${seed}`);
+  console.log(`soak: again with: npm run soak -- --repeat ${repeat} --lanes ${lanes} --seed ${seed}${only.length < FAULTS.length ? ` --only ${only.join(',')}` : ''}`);
   console.log(`machine at the start: ${machine()}`);
   const started = Date.now();
-  const lab = await openSoakLab();
+  const labs: SoakLab[] = [];
   const results: Array<{ id: string; title: string; figures: FaultFigures[] }> = [];
   try {
+    for (const instance of SOAK_LANES.slice(0, lanes)) labs.push(await openSoakLab(instance));
     for (const fault of FAULTS.filter((candidate) => only.includes(candidate.id))) {
-      const random = seededRandom(seed, fault.id);
-      const figures: FaultFigures[] = [];
+      const figures = await injectFault(fault, labs, seed, repeat, (figure) => {
+        console.log(`${fault.id} ${figure.repeat}/${repeat}: ${figure.injectedAt}; ${summaryLine(figure)}`);
+      });
       results.push({ id: fault.id, title: fault.title, figures });
-      for (let index = 1; index <= repeat; index++) {
-        const figure = await fault.inject(lab, random, index);
-        figures.push(figure);
-        console.log(`${fault.id} ${index}/${repeat}: ${figure.injectedAt}; ${summaryLine(figure)}`);
-      }
     }
   } finally {
-    await lab.close();
-    const down = await labDown({ instance: SOAK_INSTANCE });
-    if (down.leftovers.length > 0) console.log(`lab ${SOAK_INSTANCE}: left behind: ${down.leftovers.join(', ')}`);
+    for (const lab of labs) await lab.close();
+    for (const instance of SOAK_LANES.slice(0, lanes)) {
+      const down = await labDown({ instance });
+      if (down.leftovers.length > 0) console.log(`lab ${instance}: left behind: ${down.leftovers.join(', ')}`);
+    }
   }
   console.log('');
   for (const result of results) console.log(`${figuresTable(result.title, result.figures)}\n`);

@@ -44,7 +44,7 @@ export async function globalSetup(): Promise<void> {
 }
 
 /** Lab instances that only tests use (pulled links, regenerated keys, plans): always taken down. */
-const TEST_ONLY_INSTANCES = ['disruptive', 'rekey', 'loadlink', 'plans', 'wizard', 'engine', 'studies', 'hostfacts', 'verdict', 'cli', 'faults', 'soak', 'revert', 'engines', 'scaleout', 'scaleui', 'logpanel', 'rundeploy', 'planclients', 'enginehosts', 'newconn', 'paused', 'owners', 'ownerplans', 'likewise', 'screens', 'badinput', 'seeds', 'tookeffect', 'deploycard', 'requests', 'think', 'calibrate', 'netem', 'mongo', 'runtime', 'profiles', 'reproduce', 'gcloop', 'asyncload'] as const;
+const TEST_ONLY_INSTANCES = ['disruptive', 'rekey', 'loadlink', 'plans', 'wizard', 'engine', 'studies', 'hostfacts', 'verdict', 'cli', 'faults', 'soak', 'soak2', 'soak3', 'revert', 'engines', 'scaleout', 'scaleui', 'logpanel', 'rundeploy', 'planclients', 'enginehosts', 'newconn', 'paused', 'owners', 'ownerplans', 'likewise', 'screens', 'badinput', 'seeds', 'tookeffect', 'deploycard', 'requests', 'think', 'calibrate', 'netem', 'mongo', 'runtime', 'profiles', 'reproduce', 'gcloop', 'asyncload'] as const;
 // Not `studyrun`: that instance holds the shipped studies run by hand with `benchlab run`, which
 // last many minutes; a test run's teardown took it down under them.
 

@@ -40,6 +40,9 @@ const INSTANCES = {
   // The soak (npm run soak and its short version in npm test): kills, pulled links and a full disk
   // on hosts no other test touches meanwhile.
   soak: { prefix: 'blq-', thirdOctet: 13 },
+  // The short soak's other lanes: its injections of one fault run side by side, one per lane.
+  soak2: { prefix: 'blq2-', thirdOctet: 43 },
+  soak3: { prefix: 'blq3-', thirdOctet: 44 },
   // Preset reverts that must restore mode, owner and group: its files get odd modes and a setgid
   // directory, which no other test should meet.
   revert: { prefix: 'blr-', thirdOctet: 14 },

@@ -6,7 +6,6 @@ import { until } from '../support/until.ts';
 import { machineLoad } from './figures.ts';
 import type { Random } from './seeded-random.ts';
 import { agentPid, type SoakLab } from './soak-lab.ts';
-import type { LabInstance } from '../lab/layout.ts';
 
 export interface ChildProfile {
   durationS: number;
@@ -52,10 +51,10 @@ function isSet(value: unknown): boolean {
  * random moment up to `withinMs` later (seeded: the moment is the fault's, not a wait for a state).
  * Gives the session, the load agent's pid, the delay chosen and the machine's load at that moment.
  */
-export async function faultMoment(run: ChildRun, owner: string, random: Random, withinMs: number, instance?: LabInstance): Promise<{ sessionId: number; agent: number; delay: number; loadAverage: number }> {
+export async function faultMoment(lab: SoakLab, run: ChildRun, owner: string, random: Random, withinMs: number): Promise<{ sessionId: number; agent: number; delay: number; loadAverage: number }> {
   await run.measured(1);
   const sessionId = run.sessionId();
-  const agent = await until(() => agentPid('client', owner, sessionId, 'load', instance), 'the load agent pid file', 5000, 20);
+  const agent = await until(() => agentPid('client', owner, sessionId, 'load', lab.instance), 'the load agent pid file', 5000, 20);
   const delay = random.between(0, withinMs);
   await new Promise((resolve) => setTimeout(resolve, delay));
   return { sessionId, agent, delay, loadAverage: machineLoad() };

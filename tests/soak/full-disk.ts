@@ -45,7 +45,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
   const owner = agentOwner(join(dataDir, 'benchlab.db'));
   const run = startChildRun(lab, dataDir, { durationS: DURATION_S, rate: 200 }, { exitWhenDone: true });
   try {
-    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 2000);
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(lab, run, owner, random, 2000);
     fillDisk(ballast);
     const fullAt = Date.now();
     const agentGone = goneAt(agent, DURATION_S * 1000 + SETTLE_MS);

@@ -23,7 +23,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
   const owner = agentOwner(join(dataDir, 'benchlab.db'));
   const run = startChildRun(lab, dataDir, { durationS: 60, rate: 200 }, { exitWhenDone: false });
   try {
-    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 4000);
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(lab, run, owner, random, 4000);
     run.child.kill('SIGKILL');
     const killedAt = Date.now();
     await run.exited;

@@ -14,12 +14,13 @@ import { SCRIPT_STEPS } from '../../main/services/presets/host-preset-io.ts';
 import { agentOwner } from '../../main/services/runs/run-service.ts';
 import { createServices } from '../../main/services/services.ts';
 import { labExec, labLayout, labSudoPassword, SUDO_USER } from '../lab/lab.ts';
+import type { LabInstance } from '../lab/layout.ts';
 import type { ApplyChildJob } from '../support/preset-apply-child.ts';
 import { within } from '../support/until.ts';
 import { faultFigures, machineLoad, type FaultFigures, type RevertCheck } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
-import { leftovers, SOAK_INSTANCE, type SoakLab } from './soak-lab.ts';
+import { leftovers, type SoakLab } from './soak-lab.ts';
 import { integrityOk } from './store-check.ts';
 
 const APPLY_CHILD = resolve(import.meta.dirname, '..', 'support', 'preset-apply-child.ts');
@@ -48,20 +49,20 @@ interface AdminFile {
   gid: number;
 }
 
-function adminFiles(): AdminFile[] {
-  const server = labLayout(SOAK_INSTANCE).hosts.server;
+function adminFiles(instance: LabInstance): AdminFile[] {
+  const server = labLayout(instance).hosts.server;
   return [
     { path: join(server.privateCopies['/etc/sysctl.d'], '90-benchlab.conf'), bytes: Buffer.from('# kept by the administrator\nnet.ipv4.tcp_fin_timeout = 30', 'latin1'), mode: 0o600, uid: 0, gid: 0 },
     { path: join(server.privateCopies['/etc/security/limits.d'], '90-benchlab.conf'), bytes: Buffer.from('# kept by the administrator\n* soft core 0\n', 'latin1'), mode: 0o640, uid: 0, gid: ADM_GID },
   ];
 }
 
-function restoreRecord(): string {
-  return join(labLayout(SOAK_INSTANCE).hosts.server.privateCopies['/var/lib/benchlab'], 'presets-restore.json');
+function restoreRecord(instance: LabInstance): string {
+  return join(labLayout(instance).hosts.server.privateCopies['/var/lib/benchlab'], 'presets-restore.json');
 }
 
-async function liveValues(): Promise<string> {
-  const result = await labExec('server', ['cat', ...LIVE_KEYS.map((key) => `/proc/sys/${key.replace(/\./g, '/')}`)], { instance: SOAK_INSTANCE });
+async function liveValues(instance: LabInstance): Promise<string> {
+  const result = await labExec('server', ['cat', ...LIVE_KEYS.map((key) => `/proc/sys/${key.replace(/\./g, '/')}`)], { instance });
   if (result.code !== 0) throw new Error(`reading the server's sysctls: ${result.stderr}`);
   return result.stdout.replace(/\s+/g, ' ').trim();
 }
@@ -80,14 +81,14 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
   const password = labSudoPassword();
   if (!password) throw new Error('the lab did not create its sudo user here: presets need it');
   const dataDir = mkdtempSync(join(tmpdir(), 'benchlab-soak-preset-'));
-  const files = adminFiles();
+  const files = adminFiles(lab.instance);
   try {
     for (const file of files) {
       writeFileSync(file.path, file.bytes);
       chmodSync(file.path, file.mode);
       chownSync(file.path, file.uid, file.gid);
     }
-    const liveBefore = await liveValues();
+    const liveBefore = await liveValues(lab.instance);
     const setup = createServices({ dataDir, transport: 'cli', version: 'soak' });
     let hostId: number;
     let presetId: string;
@@ -102,7 +103,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
     const stopBefore = random.pick(SCRIPT_STEPS);
     const loadAverage = machineLoad();
     await applyAndKill({ dataDir, hostId, presetId, password, stopBefore });
-    const changedByTheApply = existsSync(restoreRecord()) || !compare(files).bytes || (await liveValues()) !== liveBefore;
+    const changedByTheApply = existsSync(restoreRecord(lab.instance)) || !compare(files).bytes || (await liveValues(lab.instance)) !== liveBefore;
 
     // The next start: the journal shows the apply pending, and revert puts the host back.
     const services = createServices({ dataDir, transport: 'cli', version: 'soak' });
@@ -115,9 +116,9 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
     } finally {
       await services.close();
     }
-    const revert = { ...compare(files), liveValues: (await liveValues()) === liveBefore };
+    const revert = { ...compare(files), liveValues: (await liveValues(lab.instance)) === liveBefore };
     const left = await leftovers(lab, agentOwner(join(dataDir, 'benchlab.db')), SETTLE_MS);
-    if (existsSync(restoreRecord())) left.push('server: the restore record presets-restore.json');
+    if (existsSync(restoreRecord(lab.instance))) left.push('server: the restore record presets-restore.json');
     return faultFigures({
       repeat,
       injectedAt: `before the step ${stopBefore}`,

@@ -24,7 +24,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number): Prom
   const run = startChildRun(lab, dataDir, { durationS: DURATION_S, rate: 200 }, { exitWhenDone: true });
   let killed = false;
   try {
-    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 3000);
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(lab, run, owner, random, 3000);
     lab.server.kill();
     killed = true;
     const killedAt = Date.now();

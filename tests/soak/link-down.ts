@@ -14,7 +14,7 @@ import { faultMoment, firstReport, startChildRun } from './child-run.ts';
 import { faultFigures, runFaultFigures, type FaultFigures } from './figures.ts';
 import { SETTLE_MS } from './kill-backend.ts';
 import type { Random } from './seeded-random.ts';
-import { goneAt, holdFault, leftovers, SOAK_INSTANCE, type SoakLab } from './soak-lab.ts';
+import { goneAt, holdFault, leftovers, type SoakLab } from './soak-lab.ts';
 import { checkStore, secondsLost } from './store-check.ts';
 
 /** The wait for the back end to end its run once the link is back (SSH keepalive and the run's own end bound it). */
@@ -26,15 +26,15 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
   const run = startChildRun(lab, dataDir, { durationS: 60, rate: 200 }, { exitWhenDone: true });
   let linkDown = false;
   try {
-    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 3000);
-    await labSetLink('client', 'down', { instance: SOAK_INSTANCE });
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(lab, run, owner, random, 3000);
+    await labSetLink('client', 'down', { instance: lab.instance });
     const downAt = Date.now();
     linkDown = true;
     const agentGone = goneAt(agent, outageMs);
     await holdFault(lab, downAt, outageMs);
     const answeredBeforeUp = lab.server.answered();
     const lastRequestBeforeUp = lab.server.lastRequestAt();
-    await labSetLink('client', 'up', { instance: SOAK_INSTANCE });
+    await labSetLink('client', 'up', { instance: lab.instance });
     const upAt = Date.now();
     linkDown = false;
     const agentGoneAt = (await agentGone) ?? (await goneAt(agent, SETTLE_MS));
@@ -68,7 +68,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, outag
       },
     });
   } finally {
-    if (linkDown) await labSetLink('client', 'up', { instance: SOAK_INSTANCE });
+    if (linkDown) await labSetLink('client', 'up', { instance: lab.instance });
     run.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }

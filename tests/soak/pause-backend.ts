@@ -26,7 +26,7 @@ export async function inject(lab: SoakLab, random: Random, repeat: number, pause
   const run = startChildRun(lab, dataDir, { durationS, rate: 200 }, { exitWhenDone: true });
   let paused = false;
   try {
-    const { sessionId, agent, delay, loadAverage } = await faultMoment(run, owner, random, 2000, lab.instance);
+    const { sessionId, agent, delay, loadAverage } = await faultMoment(lab, run, owner, random, 2000);
     run.child.kill('SIGSTOP');
     const pausedAt = Date.now();
     paused = true;

@@ -114,13 +114,13 @@ function pidDir(role: LabRole, instance: LabInstance): string {
 }
 
 /** This data dir's pid files on a host (`owner` from agentOwner), by name. */
-export function pidFiles(role: LabRole, owner: string, instance: LabInstance = SOAK_INSTANCE): string[] {
+export function pidFiles(role: LabRole, owner: string, instance: LabInstance): string[] {
   const dir = pidDir(role, instance);
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(`${owner}-`)) : [];
 }
 
 /** The pid in a pid file of this data dir's agent of `role` for a session, or null. */
-export function agentPid(role: LabRole, owner: string, sessionId: number, agentRole: 'load' | 'sampler', instance: LabInstance = SOAK_INSTANCE): number | null {
+export function agentPid(role: LabRole, owner: string, sessionId: number, agentRole: 'load' | 'sampler', instance: LabInstance): number | null {
   const file = join(pidDir(role, instance), agentPidFileName(owner, sessionId, agentRole));
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').trim());

@@ -1,5 +1,6 @@
-// The soak, short: each fault of `npm run soak` injected 3 times on the lab (instance soak), with
-// the invariants asserted instead of figures printed: the store's integrity, balanced books, no
+// The soak, short: each fault of `npm run soak` injected 3 times on the lab, the three side by side
+// on lab instances of their own (tests/soak/injections.ts), with the invariants asserted instead of
+// figures printed: the store's integrity, balanced books, no
 // leftovers on the hosts, at most the second in flight lost per kill, the load stopped within the
 // agent's own limits (within 1 s of a killed back end), a paused back end costing nothing under the
 // heartbeat limit and named as silent past it, a lost link named by runs.live within its silence rule and the run ended as
@@ -14,7 +15,8 @@ import { SILENT_AFTER_MS } from '../../main/services/runs/silence-watch.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { FAULTS } from './faults.ts';
 import { figuresTable, type FaultFigures } from './figures.ts';
-import { freshSeed, seededRandom } from './seeded-random.ts';
+import { injectFault, SOAK_LANES } from './injections.ts';
+import { freshSeed } from './seeded-random.ts';
 import { openSoakLab, type SoakLab } from './soak-lab.ts';
 
 const skip = labSkipReason({ sudoUser: true });
@@ -78,23 +80,21 @@ function linkChecks(figure: FaultFigures): void {
 }
 
 describe('soak, short: each fault 3 times on the lab', { skip: skip ?? false, concurrency: false }, () => {
-  let lab: SoakLab;
+  const labs: SoakLab[] = [];
   const seed = freshSeed();
 
   before(async () => {
-    lab = await openSoakLab();
+    for (const instance of SOAK_LANES.slice(0, REPEAT)) labs.push(await openSoakLab(instance));
   });
 
   after(async () => {
-    await lab?.close();
+    for (const lab of labs) await lab.close();
   });
 
   for (const fault of FAULTS) {
     test(fault.title, async (t) => {
-      const random = seededRandom(seed, fault.id);
-      const figures: FaultFigures[] = [];
-      for (let repeat = 1; repeat <= REPEAT; repeat++) figures.push(await fault.inject(lab, random, repeat));
-      t.diagnostic(`seed ${seed} (npm run soak -- --repeat ${REPEAT} --seed ${seed} --only ${fault.id})\n${figuresTable(fault.title, figures)}`);
+      const figures = await injectFault(fault, labs, seed, REPEAT);
+      t.diagnostic(`seed ${seed} (npm run soak -- --repeat ${REPEAT} --lanes ${labs.length} --seed ${seed} --only ${fault.id})\n${figuresTable(fault.title, figures)}`);
       for (const figure of figures) {
         const where = `injection ${figure.repeat} (${figure.injectedAt})`;
         assert.equal(figure.integrityOk, true, `${where}: integrity_check`);
