@@ -1,5 +1,5 @@
 // Compare's per-endpoint layout: sessions that sent different requests become a row per endpoint
-// and a column per server (requests/s, p99, the server's peak memory), the best of each row marked;
+// and a column per server (requests/s, p99, the server's peak memory, a JVM's GC), the best of each row marked;
 // sessions that all sent one request keep the per-step tables alone.
 
 import assert from 'node:assert/strict';
@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { createLatencyHistogram, recordLatencyUs } from '../common/hdr.ts';
 import { SummaryAccumulator } from '../runs/run-summary.ts';
 import { buildComparison, type ComparedRunInput, type ComparedSessionInput } from './comparison.ts';
-import { buildEndpointTable, sessionRequestOf } from './comparison-endpoints.ts';
+import { buildEndpointTable, endpointGcText, sessionRequestOf } from './comparison-endpoints.ts';
+import { renderReportHtml } from './comparison-report.ts';
 
 function run(runId: number, templateId: string, latencyUs: number, rps: number, rssBytes: number | null): ComparedRunInput {
   const accumulator = new SummaryAccumulator();
@@ -77,6 +78,34 @@ test('sessions of two servers and two endpoints: a row per endpoint, a column pe
   // Best per row: vertx on json, node on fib.
   assert.deepEqual(json!.cells.map((cell) => [cell?.bestRps, cell?.bestP99]), [[false, false], [true, true]]);
   assert.deepEqual(fib!.cells.map((cell) => [cell?.bestRps, cell?.bestP99]), [[true, true], [false, false]]);
+});
+
+test("a JVM server's GC goes in its cells (share of the time in pauses, heap after GC); a server without a GC log says so", () => {
+  const gc = (entry: ComparedSessionInput, share: number, heap: number): ComparedSessionInput => {
+    const only = entry.runs[0]!;
+    const serverRuntime = { seconds: 3, threadsMax: 20, busiestCoreMedian: 0.9, runQueueMedian: 2, voluntarySwitchesPerSMedian: 100, involuntarySwitchesPerSMedian: 10, tcpRetransmits: 0, listenOverflows: 0, gcPauses: 12, gcPauseShare: share, gcLongestPauseMs: 9, heapAfterGcMaxBytes: heap };
+    return { ...entry, runs: [{ ...only, summary: { ...only.summary!, serverRuntime } }] };
+  };
+  const comparison = buildComparison([
+    session(1, 'node', { name: 'json', path: '/json' }, { p99Us: 1_000, rps: 9000, rss: 60e6 }),
+    session(2, 'node', { name: 'concat', path: '/concat?n=10000' }, { p99Us: 5_000, rps: 2000, rss: 80e6 }),
+    gc(session(3, 'vertx', { name: 'json', path: '/json' }, { p99Us: 900, rps: 9500, rss: 150e6 }), 0.004, 20e6),
+    gc(session(4, 'vertx', { name: 'concat', path: '/concat?n=10000' }, { p99Us: 4_000, rps: 2500, rss: 350e6 }), 0.031, 42e6),
+  ]);
+  const table = buildEndpointTable(comparison)!;
+  assert.equal(table.gc, true);
+  assert.deepEqual(
+    table.rows.map((row) => row.cells.map((cell) => [cell!.gcShare, cell!.heapAfterGcMaxBytes])),
+    [
+      [[null, null], [0.004, 20e6]],
+      [[null, null], [0.031, 42e6]],
+    ],
+  );
+  assert.deepEqual(table.rows[1]!.cells.map((cell) => endpointGcText(cell!)), ['GC —', 'GC 3.1 % · heap 42 MB']);
+  const pdf = renderReportHtml(comparison, { generatedAt: new Date('2026-01-01T00:00:00Z') });
+  const endpointsChapter = pdf.slice(pdf.indexOf('Results per endpoint'));
+  assert.ok(endpointsChapter.includes('GC 3.1 % · heap 42 MB') && endpointsChapter.includes('GC 0.4 % · heap 20 MB'), "the PDF's per-endpoint table prints each cell's GC");
+  assert.equal(buildEndpointTable(buildComparison([session(1, 'node', { path: '/json' }, { p99Us: 1, rps: 1, rss: null }), session(2, 'node', { path: '/fib' }, { p99Us: 1, rps: 1, rss: null })]))!.gc, false);
 });
 
 test('unnamed requests line up by method and path; a server that did not run an endpoint has an empty cell', () => {

@@ -1,12 +1,14 @@
 // Compare's layout for sessions that sent different requests (a plan's named requests, or one path
 // per session): a row per endpoint (and sweep step, when there are several), a column per server,
-// each cell the requests/s, p99 and the server's peak memory (RSS) of the runs there — a study's
-// endpoints side by side as its seed tabulated them. Repeats of one cell give their median. Pure:
+// each cell the requests/s, p99, the server's peak memory (RSS) and, for a JVM, its GC (the share of
+// the time in pauses, the highest heap after a GC) of the runs there — a study's endpoints side by
+// side as its seed tabulated them, with what each endpoint costs the server's memory. Repeats of one cell give their median. Pure:
 // built from the comparison Compare, the PDF and the CLI already have.
 
+import { formatBytes } from '../common/byte-size.ts';
 import { median } from '../common/median.ts';
 import { LoadProfile } from '../runs/load-profile.ts';
-import type { Comparison } from './comparison.ts';
+import type { Comparison, CompareRow } from './comparison.ts';
 import { isCompleted } from './configuration-key.ts';
 
 /** The request a session sent: the plan's name for it (null when unnamed), method and path. */
@@ -38,6 +40,9 @@ export interface EndpointCell {
   p99Us: number | null;
   /** The server's peak RSS over the run (median of the runs'); null when not read. */
   rssMaxBytes: number | null;
+  /** A JVM's share of the run's time in GC pauses (0..1) and its highest heap after a GC (medians); null: no GC log read. */
+  gcShare: number | null;
+  heapAfterGcMaxBytes: number | null;
   /** Highest requests/s, lowest p99 of the row. */
   bestRps: boolean;
   bestP99: boolean;
@@ -58,6 +63,8 @@ export interface EndpointTable {
   servers: Array<{ key: string; label: string }>;
   rows: EndpointRow[];
   memory: boolean;
+  /** Some cell has GC figures (a JVM server's GC log was read). */
+  gc: boolean;
 }
 
 /** A session's server: its set-ups and hosts, not its request. */
@@ -108,17 +115,36 @@ export function buildEndpointTable(comparison: Comparison): EndpointTable | null
         const here = found.filter((row) => keys[row.session] === key);
         if (here.length === 0) return null;
         const done = here.filter((row) => isCompleted(row.status) && isCompleted(comparison.sessions[row.session]!.status));
-        const pick = (at: number) => {
-          const values = (done.length > 0 ? done : here).map((row) => (at < 0 ? null : row.values[at] ?? null)).filter((value): value is number => value !== null);
+        const pick = (read: (row: CompareRow) => number | null | undefined) => {
+          const values = (done.length > 0 ? done : here).map((row) => read(row) ?? null).filter((value): value is number => value !== null);
           return values.length > 0 ? median(values) : null;
         };
-        return { sessions: [...new Set(here.map((row) => row.session))], runs: done.length, rps: pick(rpsAt), p99Us: pick(p99At), rssMaxBytes: pick(rssAt), bestRps: false, bestP99: false };
+        const valueAt = (at: number) => pick((row) => (at < 0 ? null : row.values[at]));
+        return {
+          sessions: [...new Set(here.map((row) => row.session))],
+          runs: done.length,
+          rps: valueAt(rpsAt),
+          p99Us: valueAt(p99At),
+          rssMaxBytes: valueAt(rssAt),
+          gcShare: pick((row) => row.serverRuntimeFigures?.gcPauseShare),
+          heapAfterGcMaxBytes: pick((row) => row.serverRuntimeFigures?.heapAfterGcMaxBytes),
+          bestRps: false,
+          bestP99: false,
+        };
       });
       markRowBest(cells);
       rows.push({ endpoint, request: `${sent.method} ${sent.path}`, step: label, cells });
     }
   }
-  return { servers, rows, memory: rows.some((row) => row.cells.some((cell) => cell?.rssMaxBytes !== null && cell !== null)) };
+  const anyCell = (has: (cell: EndpointCell) => boolean) => rows.some((row) => row.cells.some((cell) => cell !== null && has(cell)));
+  return { servers, rows, memory: anyCell((cell) => cell.rssMaxBytes !== null), gc: anyCell((cell) => cell.gcShare !== null || cell.heapAfterGcMaxBytes !== null) };
+}
+
+/** A cell's GC in words, "GC 2.1 % · heap 38 MB" (the share of the time in pauses, the highest heap after a GC), "GC —" without a GC log. */
+export function endpointGcText(cell: Pick<EndpointCell, 'gcShare' | 'heapAfterGcMaxBytes'>): string {
+  if (cell.gcShare === null && cell.heapAfterGcMaxBytes === null) return 'GC —';
+  const share = cell.gcShare === null ? '—' : `${(cell.gcShare * 100).toFixed(1)} %`;
+  return cell.heapAfterGcMaxBytes === null ? `GC ${share}` : `GC ${share} · heap ${formatBytes(cell.heapAfterGcMaxBytes)}`;
 }
 
 /** Per row: the highest requests/s and the lowest p99 among servers with completed runs (a lone value marks nothing). */

@@ -14,7 +14,7 @@ import { bottleneckText } from '../runs/bottleneck.ts';
 import { buildHeadline, configurationSeries, HEADLINE_LABELS, HEADLINE_METRICS, sessionLabel, type Headline, type HeadlineMetric } from './comparison-headline.ts';
 import type { CompareColumn, CompareRow, Comparison } from './comparison.ts';
 import { escapeXml, SERIES_COLORS, svgLineChart, type SvgSeries } from './svg-chart.ts';
-import { buildEndpointTable } from './comparison-endpoints.ts';
+import { buildEndpointTable, endpointGcText } from './comparison-endpoints.ts';
 
 export function formatMs(us: number): string {
   const ms = us / 1000;
@@ -349,12 +349,13 @@ function endpointsChapter(comparison: Comparison): string {
               line(cell.rps === null ? '—' : `${formatValue({ unit: 'rps' }, cell.rps)} req/s`, cell.bestRps),
               line(`p99 ${cell.p99Us === null ? '—' : `${formatMs(cell.p99Us)} ms`}`, cell.bestP99),
               endpoints.memory ? line(cell.rssMaxBytes === null ? 'RSS —' : `RSS ${formatBytes(cell.rssMaxBytes)}`, false) : '',
+              endpoints.gc ? line(endpointGcText(cell), false) : '',
               cell.runs !== 1 ? `<div class="meta">${cell.runs === 0 ? 'not completed' : `median of ${cell.runs} runs`}</div>` : '',
             ].join(''),
           },
     ),
   ]);
-  const intro = `<div class="meta">A row per endpoint, a column per server: requests/s, p99${endpoints.memory ? " and the server's peak memory (RSS)" : ''} of its runs (the median where a server ran an endpoint more than once). Best requests/s and p99 of each row in bold on green.</div>`;
+  const intro = `<div class="meta">A row per endpoint, a column per server: requests/s, p99${endpoints.memory ? ", the server's peak memory (RSS)" : ''}${endpoints.gc ? ', its share of the time in GC pauses and its highest heap after a GC' : ''} of its runs (the median where a server ran an endpoint more than once). Best requests/s and p99 of each row in bold on green.</div>`;
   const grid = table(['Endpoint', ...(stepped ? ['Step'] : []), ...endpoints.servers.map((server) => server.label)], rows, { textColumns: stepped ? 2 : 1, attributes: ' data-section="endpoints"' });
   return `<section class="chapter"><div class="keep"><h2>Results per endpoint</h2>${intro}</div>${grid}</section>`;
 }

@@ -22,7 +22,7 @@ export { configurationKey, distinctKnobs, isCompleted, knobsText } from './confi
 import { recordedDatabaseLine, recordedDatabaseOf } from '../templates/recorded-database.ts';
 import { calibrationLineOf } from '../runs/calibration-record.ts';
 import type { NoiseFinding } from '../hosts/host-facts.ts';
-import { ServerMemory, Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
+import { ServerMemory, ServerRuntime, Steadiness, type RunSummary } from '../runs/run-summary-schema.ts';
 import { MEMORY_MISSING } from '../runs/server-memory.ts';
 import { describeServerRuntime } from '../runs/server-runtime.ts';
 import { importProvenanceOf, type ImportFigure } from './importers/imported-result.ts';
@@ -93,8 +93,9 @@ export const CompareRow = z.object({
   latency: z.string().optional(),
   /** The server process's memory (RSS) over the run: lowest, highest, last reading; null or absent: not read. */
   serverMemory: ServerMemory.nullable().optional(),
-  /** Why the server ran as it did, in words (app/runs/server-runtime.ts); absent: not read. */
+  /** Why the server ran as it did, in words (app/runs/server-runtime.ts), and its figures (a JVM's GC…); absent: not read. */
   serverRuntime: z.string().optional(),
+  serverRuntimeFigures: ServerRuntime.optional(),
 });
 export type CompareRow = z.infer<typeof CompareRow>;
 
@@ -426,7 +427,7 @@ export function buildComparison(sessions: readonly ComparedSessionInput[], title
           bottleneck: run.bottleneck ?? null,
           status: run.status,
           serverMemory: run.summary?.serverMemory ?? null,
-          ...(run.summary?.serverRuntime ? { serverRuntime: describeServerRuntime(run.summary.serverRuntime) } : {}),
+          ...(run.summary?.serverRuntime ? { serverRuntime: describeServerRuntime(run.summary.serverRuntime), serverRuntimeFigures: run.summary.serverRuntime } : {}),
           ...(Object.keys(missing).length > 0 ? { missing } : {}),
           ...latency,
         };

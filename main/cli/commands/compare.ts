@@ -7,7 +7,7 @@ import { copyFile, rename, unlink } from 'node:fs/promises';
 import { parseArgs as parseRequestArgs } from '../../../app/contract.ts';
 import { formatMs, formatValue } from '../../../app/sessions/comparison-report.ts';
 import type { Comparison } from '../../../app/sessions/comparison.ts';
-import { buildEndpointTable, type EndpointTable } from '../../../app/sessions/comparison-endpoints.ts';
+import { buildEndpointTable, endpointGcText, type EndpointTable } from '../../../app/sessions/comparison-endpoints.ts';
 import { formatBytes } from '../../../app/common/byte-size.ts';
 import type { LibraryEntry } from '../../../app/sessions/session-library.ts';
 import { CHROMIUM_PATH } from '../../services/services.ts';
@@ -42,7 +42,8 @@ export const compareCommand: Command = {
 
   Per step, a row per session: requests/s, p50, p99, max, failed and not-sent requests.
   Sessions that sent different requests (a plan's named requests) also get a table with a row
-  per endpoint and a column per server: requests/s, p99 and the server's peak memory (RSS).
+  per endpoint and a column per server: requests/s, p99, the server's peak memory (RSS) and, for
+  a JVM, its share of the time in GC pauses and its highest heap after a GC.
   Repeated configurations get the median with its 95 % interval and the verdict against the
   first (a verdict needs 5 runs a side; fewer say "too few runs").`,
   example: `benchlab compare 12 15
@@ -151,7 +152,7 @@ function printComparison(ctx: CommandContext, comparison: Comparison): void {
   for (const warning of comparison.warnings) ctx.stderr.write(`warning: ${warning}\n`);
 }
 
-/** Sessions of different requests: a row per endpoint, a column per server (req/s, p99, RSS), as Compare shows them. */
+/** Sessions of different requests: a row per endpoint, a column per server (req/s, p99, RSS, GC), as Compare shows them. */
 function endpointLines(comparison: Comparison): string[] {
   const table = buildEndpointTable(comparison);
   if (!table) return [];
@@ -160,8 +161,9 @@ function endpointLines(comparison: Comparison): string[] {
     if (entry === null) return 'not run';
     const rps = entry.rps === null ? '-' : formatValue({ unit: 'rps' }, entry.rps);
     const p99 = entry.p99Us === null ? '-' : `${formatMs(entry.p99Us)} ms`;
-    return [`${rps}/s`, `p99 ${p99}`, ...(table.memory ? [entry.rssMaxBytes === null ? 'RSS -' : `RSS ${formatBytes(entry.rssMaxBytes)}`] : [])].join(', ');
+    const memory = table.memory ? [entry.rssMaxBytes === null ? 'RSS -' : `RSS ${formatBytes(entry.rssMaxBytes)}`] : [];
+    return [`${rps}/s`, `p99 ${p99}`, ...memory, ...(table.gc ? [endpointGcText(entry).replace('—', '-')] : [])].join(', ');
   };
   const rows = table.rows.map((row) => [`${row.endpoint}${row.endpoint === row.request ? '' : ` (${row.request})`}`, ...(stepped ? [row.step ?? ''] : []), ...row.cells.map(cell)]);
-  return ['per endpoint (req/s, p99' + (table.memory ? ', server RSS max' : '') + ')', formatTable(['ENDPOINT', ...(stepped ? ['STEP'] : []), ...table.servers.map((server) => server.label.toUpperCase())], rows)];
+  return ['per endpoint (req/s, p99' + (table.memory ? ', server RSS max' : '') + (table.gc ? ', GC time and heap after GC' : '') + ')', formatTable(['ENDPOINT', ...(stepped ? ['STEP'] : []), ...table.servers.map((server) => server.label.toUpperCase())], rows)];
 }

@@ -1,9 +1,9 @@
 // Compare's table for sessions that sent different requests: a row per endpoint (and step), a column
-// per server, each cell its requests/s, p99 and the server's peak memory (app/sessions/comparison-endpoints.ts).
+// per server, each cell its requests/s, p99, the server's peak memory and a JVM's GC (app/sessions/comparison-endpoints.ts).
 
 import { useMemo } from 'react';
 import { formatBytes } from '../../../../app/common/byte-size.ts';
-import { buildEndpointTable } from '../../../../app/sessions/comparison-endpoints.ts';
+import { buildEndpointTable, endpointGcText } from '../../../../app/sessions/comparison-endpoints.ts';
 import { formatMs, formatValue } from '../../../../app/sessions/comparison-report.ts';
 import type { Comparison } from '../../../../app/sessions/comparison.ts';
 
@@ -15,7 +15,8 @@ export function EndpointTable({ comparison }: { comparison: Comparison }) {
     <section data-testid="compare-endpoints">
       <h2>Per endpoint</h2>
       <p className="hint">
-        A row per endpoint, a column per server: requests/s, p99{table.memory ? ' and the server’s peak memory (RSS)' : ''} of its runs
+        A row per endpoint, a column per server: requests/s, p99{table.memory ? ', the server’s peak memory (RSS)' : ''}
+        {table.gc ? ', its share of the time in GC pauses and its highest heap after a GC' : ''} of its runs
         (the median where a server ran an endpoint more than once). Best requests/s and p99 of each row in bold.
       </p>
       <div className="table-scroll">
@@ -52,6 +53,7 @@ export function EndpointTable({ comparison }: { comparison: Comparison }) {
                           p99 {cell.p99Us === null ? '—' : `${formatMs(cell.p99Us)} ms`}
                         </div>
                         {table.memory && <div data-metric="rss">{cell.rssMaxBytes === null ? 'RSS —' : `RSS ${formatBytes(cell.rssMaxBytes)}`}</div>}
+                        {table.gc && <div data-metric="gc">{endpointGcText(cell)}</div>}
                         {cell.runs !== 1 && <div className="muted small">{cell.runs === 0 ? 'not completed' : `median of ${cell.runs} runs`}</div>}
                       </>
                     )}
