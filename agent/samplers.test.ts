@@ -11,6 +11,17 @@ import { ServerSampler } from './server-sampler.ts';
 
 const linux = process.platform === 'linux';
 
+/** A sampler of this process as the "server": it listens on a loopback port for as long as `use` runs. */
+async function withListeningSampler(use: (sampler: ServerSampler) => Promise<void> | void): Promise<void> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await use(new ServerSampler((server.address() as { port: number }).port));
+  } finally {
+    server.close();
+  }
+}
+
 describe('samplers', () => {
   test('the agent runs on the cores of its busy threads; idle helper threads say nothing', () => {
     const before = new Map([
@@ -49,12 +60,8 @@ describe('samplers', () => {
     assert.ok(metrics.agentCoresBusy !== null && metrics.agentCoresBusy > 0 && metrics.agentCoresBusy <= 1, String(metrics.agentCoresBusy));
   });
 
-  test('a server sample finds the listening process and reads its CPU, the busiest core and the listen counters', { skip: !linux }, async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (server.address() as { port: number }).port;
-      const sampler = new ServerSampler(port);
+  test('a server sample finds the listening process and reads its CPU, the busiest core and the listen counters', { skip: !linux }, () =>
+    withListeningSampler(async (sampler) => {
       sampler.sample(); // finds the process; its CPU counts from here
       const metrics = ServerMetrics.parse(sampler.sample());
       assert.equal(metrics.processPid, process.pid);
@@ -65,17 +72,10 @@ describe('samplers', () => {
       const later = sampler.sample();
       assert.ok(metrics.readAt !== undefined && later.readAt !== undefined && later.readAt >= metrics.readAt, `${metrics.readAt} then ${later.readAt}`);
       assert.ok(Math.abs(later.readAt - Date.now()) < 60_000, 'on the host’s epoch clock');
-    } finally {
-      server.close();
-    }
-  });
+    }));
 
-  test('a server sample reads each core, the run queue, the host\'s and the server threads\' context switches and the retransmits', { skip: !linux }, async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (server.address() as { port: number }).port;
-      const sampler = new ServerSampler(port);
+  test('a server sample reads each core, the run queue, the host\'s and the server threads\' context switches and the retransmits', { skip: !linux }, () =>
+    withListeningSampler(async (sampler) => {
       // The reading that finds the process has no earlier one of its threads to compare with: unknown, not zero.
       const first = ServerMetrics.parse(sampler.sample());
       assert.equal(first.processPid, process.pid);
@@ -92,10 +92,7 @@ describe('samplers', () => {
       assert.ok(metrics.processInvoluntarySwitchesPerS! >= 0);
       assert.ok(metrics.processVoluntarySwitchesPerS! <= metrics.hostContextSwitchesPerS!, 'a process switches no more than its host');
       assert.ok(Number.isInteger(metrics.tcpRetransmits));
-    } finally {
-      server.close();
-    }
-  });
+    }));
 
   test('lines from an older agent still parse, the new readings unknown or zero', () => {
     const client = ClientMetrics.parse({ cpu: 0.1, agentCpu: 0.1, cores: 2, eventLoopLagMs: 1, openSockets: 0, timeWait: 0, backlog: 0, sent: 0, portErrors: 0, portRangeSize: null });

@@ -5,15 +5,13 @@
 // "Connection Times" rows (connect, waiting, processing, total) beside Benchlab's phases, as ratios.
 // ab prints whole milliseconds, so a median below 1 ms reads 0 there: the ratios say so.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { LiveRun, StoredRun } from '../app/runs/runs.ts';
 import type { RunSummary } from '../app/runs/run-summary.ts';
-import { labDown, labExec, labStatus, labUp } from '../tests/lab/lab.ts';
+import { labExec, labUp } from '../tests/lab/lab.ts';
 import { openLabBackend, type LabBackend } from '../tests/support/lab-backend.ts';
 import { labSkipReason } from '../tests/support/lab-hosts.ts';
-import { startHelloNginx, type HelloNginx } from './hello-nginx.ts';
+import { withLabServerNginx } from './hello-nginx.ts';
 import { withMachineLoad, type MachineLoad } from './load-engine.ts';
 import { AGENT_BUNDLE } from './load-tools.ts';
 import { abPhaseMedians, type NewConnectionRun } from './new-connections.ts';
@@ -32,12 +30,6 @@ export interface ConnectAgreementRound {
 export interface ConnectAgreement {
   skipped: string | null;
   rounds: ConnectAgreementRound[];
-}
-
-async function startNginx(dir: string): Promise<HelloNginx> {
-  const { sshdPid, address } = (await labStatus({ instance: INSTANCE })).hosts.server;
-  if (sshdPid === null) throw new Error('the server host of the newconn lab is not running');
-  return startHelloNginx({ dir, address, port: NGINX_PORT, launcher: ['nsenter', '--target', String(sshdPid), '--net', '--'], where: 'on the lab server' });
 }
 
 async function runAb(url: string): Promise<ConnectAgreementRound['ab']> {
@@ -74,22 +66,16 @@ export async function benchConnectAgreement(): Promise<ConnectAgreement> {
     (existsSync('/usr/bin/ab') ? null : 'needs ab on this machine (apt-get install apache2-utils)') ??
     (existsSync(AGENT_BUNDLE) ? null : 'build the agent first: npm run build:agent');
   if (skipped) return { skipped, rounds: [] };
-  const dir = mkdtempSync(join(tmpdir(), 'benchlab-bench-connect-'));
-  await labUp({ instance: INSTANCE });
-  const lab = await openLabBackend(INSTANCE, 'benchlab-bench-connect-store-');
-  let nginx: HelloNginx | null = null;
-  try {
-    nginx = await startNginx(dir);
+  const open = async () => {
+    await labUp({ instance: INSTANCE });
+    return openLabBackend(INSTANCE, 'benchlab-bench-connect-store-');
+  };
+  return withLabServerNginx(INSTANCE, NGINX_PORT, open, async (nginx, lab) => {
     const rounds: ConnectAgreementRound[] = [];
     for (let round = 0; round < CONNECT_AGREEMENT_ROUNDS; round++) {
-      const { value, load } = await withMachineLoad(async () => ({ ab: await runAb(nginx!.url), benchlab: await runBenchlab(lab, nginx!.url) }));
+      const { value, load } = await withMachineLoad(async () => ({ ab: await runAb(nginx.url), benchlab: await runBenchlab(lab, nginx.url) }));
       rounds.push({ load, ...value });
     }
     return { skipped: null, rounds };
-  } finally {
-    await nginx?.stop();
-    await lab.close();
-    await labDown({ instance: INSTANCE });
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -10,11 +10,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
-import { engineBinary } from '../main/services/runs/engine-binary.ts';
 import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
 import { readTime, SERVER_CORE, TIME, timedOnGeneratorCore } from './pinned-time.ts';
-import { localExec, runAgentTool, runEngineAlone, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
+import { localEngineFile, localExec, runAgentTool, runEngineAlone, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
 
 const NGINX_PORT = 18481;
 const CONNECTIONS = 100;
@@ -121,9 +120,8 @@ export async function benchEngineEfficiency(): Promise<EngineEfficiency> {
     durationS: DURATION_S,
     repeats: REPEATS,
   };
-  if (result.skipped) return result;
-  const binary = await engineBinary(process.arch === 'arm64' ? 'arm64' : 'amd64');
-  if (!binary.ok) return { ...result, skipped: `the native engine is unavailable: ${binary.reason}` };
+  const engine = await localEngineFile(result.skipped);
+  if ('skipped' in engine) return { ...result, ...engine };
   const dir = mkdtempSync(join(tmpdir(), 'benchlab-engine-bench-'));
   const timeFile = join(dir, 'time.txt');
   const nginx = await startHelloNginx({ dir, address: '127.0.0.1', port: NGINX_PORT, launcher: ['taskset', '-c', SERVER_CORE] });
@@ -132,12 +130,12 @@ export async function benchEngineEfficiency(): Promise<EngineEfficiency> {
       for (let round = 0; round < REPEATS; round += 1) {
         for (let turn = 0; turn < GENERATORS.length; turn += 1) {
           const generator = GENERATORS[(round + turn) % GENERATORS.length]!;
-          result.runs[generator].push(await runGenerator(generator, binary.binary.file, timeFile, CONNECTIONS, DURATION_S));
+          result.runs[generator].push(await runGenerator(generator, engine.file, timeFile, CONNECTIONS, DURATION_S));
         }
       }
     });
     result.load = measured.load;
-    for (const generator of GENERATORS) result.rssAtManyConnections[generator] = await rssHolding(generator, binary.binary.file, timeFile, MANY_CONNECTIONS);
+    for (const generator of GENERATORS) result.rssAtManyConnections[generator] = await rssHolding(generator, engine.file, timeFile, MANY_CONNECTIONS);
   } finally {
     await nginx.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -2,12 +2,15 @@
 // every request, set for many keep-alive connections (up to 10,000 held at once). Its config and
 // log live in a given dir; a launcher puts it where the benchmark needs it (taskset pins it to a
 // core, nsenter puts it in a lab host's network namespace). Ready once its port takes connections;
-// stopped with SIGQUIT.
+// stopped with SIGQUIT. The lab benches run it on an instance's server host around their rounds.
 
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { labDown, labStatus } from '../tests/lab/lab.ts';
+import type { LabInstance } from '../tests/lab/layout.ts';
 
 export interface HelloNginxOptions {
   /** Where its config, pid file and log are written. */
@@ -81,4 +84,36 @@ export async function startHelloNginx(options: HelloNginxOptions): Promise<Hello
       await exited;
     },
   };
+}
+
+/** nginx inside a lab instance's server host (its network namespace, entered through its sshd). */
+async function startLabServerNginx(dir: string, instance: LabInstance, port: number): Promise<HelloNginx> {
+  const { sshdPid, address } = (await labStatus({ instance })).hosts.server;
+  if (sshdPid === null) throw new Error(`the server host of the ${instance} lab is not running`);
+  return startHelloNginx({ dir, address, port, launcher: ['nsenter', '--target', String(sshdPid), '--net', '--'], where: `on the ${instance} lab's server` });
+}
+
+/**
+ * Runs `use` against nginx on a lab instance's server host, with the Benchlab back end `open`
+ * gives; then stops nginx, closes the back end, takes the instance down and removes nginx's files.
+ */
+export async function withLabServerNginx<Lab extends { close(): Promise<void> }, T>(
+  instance: LabInstance,
+  port: number,
+  open: () => Promise<Lab>,
+  use: (nginx: HelloNginx, lab: Lab) => Promise<T>,
+): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), `benchlab-bench-nginx-${instance}-`));
+  let lab: Lab | null = null;
+  let nginx: HelloNginx | null = null;
+  try {
+    lab = await open();
+    nginx = await startLabServerNginx(dir, instance, port);
+    return await use(nginx, lab);
+  } finally {
+    await nginx?.stop();
+    await lab?.close();
+    await labDown({ instance });
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -49,16 +49,15 @@ async function write(stream: WriteStream, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
-/** vegeta's CSV lines again and again: the fixture's 400 requests 40 ms apart each pass. */
-async function vegetaFile(path: string, bytes: number): Promise<number> {
-  const lines = readFileSync(join(FIXTURES, 'vegeta.csv'), 'utf8').trim().split('\n');
-  const first = BigInt(lines[0]!.slice(0, lines[0]!.indexOf(',')));
+/** Writes `header` (when there is one), then passes 0, 1, … of `linesOf` until `bytes` are written; resolves with the lines of the passes. */
+async function writePasses(path: string, header: string | null, bytes: number, linesOf: (pass: number) => string[]): Promise<number> {
   const stream = createWriteStream(path);
+  if (header !== null) await write(stream, `${header}\n`);
   let written = 0;
   let count = 0;
   for (let pass = 0; written < bytes; pass++) {
-    const shift = BigInt(pass) * 40_000_000n;
-    const chunk = lines.map((line, i) => `${first + shift + BigInt(i) * 100_000n}${line.slice(line.indexOf(','))}`).join('\n') + '\n';
+    const lines = linesOf(pass);
+    const chunk = `${lines.join('\n')}\n`;
     await write(stream, chunk);
     written += chunk.length;
     count += lines.length;
@@ -66,6 +65,13 @@ async function vegetaFile(path: string, bytes: number): Promise<number> {
   stream.end();
   await once(stream, 'finish');
   return count;
+}
+
+/** vegeta's CSV lines again and again: the fixture's 400 requests 40 ms apart each pass. */
+function vegetaFile(path: string, bytes: number): Promise<number> {
+  const lines = readFileSync(join(FIXTURES, 'vegeta.csv'), 'utf8').trim().split('\n');
+  const first = BigInt(lines[0]!.slice(0, lines[0]!.indexOf(',')));
+  return writePasses(path, null, bytes, (pass) => lines.map((line, i) => `${first + BigInt(pass) * 40_000_000n + BigInt(i) * 100_000n}${line.slice(line.indexOf(','))}`));
 }
 
 /** ab's -g lines as ab writes them, by response time: the fixture's times in order, starts spread over 600 s (7,000 lines/s at 200 MB). */
@@ -93,23 +99,11 @@ async function abFile(path: string, bytes: number): Promise<number> {
 }
 
 /** hey's CSV lines again and again: the fixture's 1,000 requests 0.1 ms apart each pass. */
-async function heyFile(path: string, bytes: number): Promise<number> {
+function heyFile(path: string, bytes: number): Promise<number> {
   const [header, ...rows] = readFileSync(join(FIXTURES, 'hey.csv'), 'utf8').trim().split('\n');
   const offsets = rows.map((_, i) => i / 10_000);
   const span = rows.length / 10_000;
-  const stream = createWriteStream(path);
-  await write(stream, `${header}\n`);
-  let written = 0;
-  let count = 0;
-  for (let pass = 0; written < bytes; pass++) {
-    const chunk = rows.map((row, i) => `${row.slice(0, row.lastIndexOf(',') + 1)}${(offsets[i]! + pass * span).toFixed(4)}`).join('\n') + '\n';
-    await write(stream, chunk);
-    written += chunk.length;
-    count += rows.length;
-  }
-  stream.end();
-  await once(stream, 'finish');
-  return count;
+  return writePasses(path, header!, bytes, (pass) => rows.map((row, i) => `${row.slice(0, row.lastIndexOf(',') + 1)}${(offsets[i]! + pass * span).toFixed(4)}`));
 }
 
 const MAKERS = { vegeta: vegetaFile, ab: abFile, hey: heyFile } as const;

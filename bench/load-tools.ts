@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { AGENT_PROTOCOL_VERSION, LineSplitter, parseAgentLine, type LoadAgentConfig } from '../app/runs/agent-protocol.ts';
 import { SummaryAccumulator, type RunSummary } from '../app/runs/run-summary.ts';
+import { engineBinary } from '../main/services/runs/engine-binary.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const AGENT_BUNDLE = resolve(ROOT, 'out', 'agent', 'benchlab-agent.mjs');
@@ -46,6 +47,13 @@ export const localExec: Exec = (argv, timeoutMs) =>
       else fail(new Error(`${argv[0]} exited with ${code}: ${err.slice(-500)}`));
     });
   });
+
+/** This machine's native engine binary, or why a bench that needs it is skipped (`skipped` already: not built). */
+export async function localEngineFile(skipped: string | null): Promise<{ file: string } | { skipped: string }> {
+  if (skipped) return { skipped };
+  const binary = await engineBinary(process.arch === 'arm64' ? 'arm64' : 'amd64');
+  return binary.ok ? { file: binary.binary.file } : { skipped: `the native engine is unavailable: ${binary.reason}` };
+}
 
 /**
  * The native engine alone (`argv` ends in `<engine> run`), fed `config` on stdin, which stays open

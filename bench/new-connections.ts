@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
 import { latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
-import { engineBinary } from '../main/services/runs/engine-binary.ts';
 import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
-import { localExec, runAgentTool, runEngineAlone } from './load-tools.ts';
+import { localEngineFile, localExec, runAgentTool, runEngineAlone } from './load-tools.ts';
 import { readTime, SERVER_CORE, timedOnGeneratorCore } from './pinned-time.ts';
 
 const NGINX_PORT = 18483;
@@ -144,10 +143,9 @@ export async function benchNewConnections(skipped: string | null): Promise<NewCo
     durationS: DURATION_S,
     repeats: REPEATS,
   };
-  if (result.skipped) return result;
-  const binary = await engineBinary(process.arch === 'arm64' ? 'arm64' : 'amd64');
-  if (!binary.ok) return { ...result, skipped: `the native engine is unavailable: ${binary.reason}` };
-  const enginePath = binary.binary.file;
+  const engine = await localEngineFile(result.skipped);
+  if ('skipped' in engine) return { ...result, ...engine };
+  const enginePath = engine.file;
   const dir = mkdtempSync(join(tmpdir(), 'benchlab-new-connections-'));
   const timeFile = join(dir, 'time.txt');
   const nginx = await startHelloNginx({ dir, address: '127.0.0.1', port: NGINX_PORT, launcher: ['taskset', '-c', SERVER_CORE] });

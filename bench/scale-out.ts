@@ -7,17 +7,14 @@
 // beside the clock offsets and their uncertainty. The lab's hosts share this machine's cores, so two
 // clients show that the split, start and merge are right, not extra capacity.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { ClockOffset } from '../app/runs/clock-offset.ts';
 import type { LiveRun, StoredRun } from '../app/runs/runs.ts';
 import type { RunSummary } from '../app/runs/run-summary.ts';
 import { SamplesRepository } from '../main/services/runs/samples-repository.ts';
-import { labDown, labStatus } from '../tests/lab/lab.ts';
 import { openMultiClientLab, type MultiClientLab } from '../tests/support/lab-clients.ts';
 import { labSkipReason } from '../tests/support/lab-hosts.ts';
-import { startHelloNginx, type HelloNginx } from './hello-nginx.ts';
+import { withLabServerNginx } from './hello-nginx.ts';
 import { withMachineLoad, type MachineLoad } from './load-engine.ts';
 import { AGENT_BUNDLE } from './load-tools.ts';
 
@@ -42,13 +39,6 @@ export interface ScaleOutRun {
 export interface ScaleOut {
   skipped: string | null;
   runs: ScaleOutRun[];
-}
-
-/** nginx inside bl-server (its network namespace, entered through its sshd); resolves once it accepts connections. */
-async function startNginx(dir: string): Promise<HelloNginx> {
-  const { sshdPid, address } = (await labStatus({ instance: INSTANCE })).hosts.server;
-  if (sshdPid === null) throw new Error('bl-server of the scaleout lab is not running');
-  return startHelloNginx({ dir, address, port: NGINX_PORT, launcher: ['nsenter', '--target', String(sshdPid), '--net', '--'], where: 'on bl-server' });
 }
 
 async function session(lab: MultiClientLab, url: string, clients: number): Promise<ScaleOutRun> {
@@ -89,20 +79,11 @@ async function session(lab: MultiClientLab, url: string, clients: number): Promi
 export async function benchScaleOut(): Promise<ScaleOut> {
   const skipped = labSkipReason() ?? (existsSync('/usr/sbin/nginx') ? null : 'needs nginx on this machine (apt-get install nginx)') ?? (existsSync(AGENT_BUNDLE) ? null : 'build the agent first: npm run build:agent');
   if (skipped) return { skipped, runs: [] };
-  const dir = mkdtempSync(join(tmpdir(), 'benchlab-bench-scale-out-'));
-  const lab = await openMultiClientLab(INSTANCE, 'benchlab-bench-scale-out-store-', 2);
-  let nginx: HelloNginx | null = null;
-  try {
-    nginx = await startNginx(dir);
+  return withLabServerNginx(INSTANCE, NGINX_PORT, () => openMultiClientLab(INSTANCE, 'benchlab-bench-scale-out-store-', 2), async (nginx, lab) => {
     const runs: ScaleOutRun[] = [];
     for (let round = 0; round < SCALE_OUT_ROUNDS; round++) {
       for (const clients of [1, 2]) runs.push(await session(lab, nginx.url, clients));
     }
     return { skipped: null, runs };
-  } finally {
-    await nginx?.stop();
-    await lab.close();
-    await labDown({ instance: INSTANCE });
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -2,17 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ApiError } from './errors.ts';
+import { apiError } from '../../tests/support/api-error.ts';
 import { MAX_JSON_DEPTH, MAX_PAYLOAD_BYTES, nestingDepth, parseUntrustedJson, utf8ByteLength } from './safe-json.ts';
-
-function refusedWith(code: string, pattern: RegExp): (error: unknown) => boolean {
-  return (error) => {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    assert.equal(error.code, code);
-    assert.match(error.message, pattern);
-    return true;
-  };
-}
 
 /** Deterministic pseudo-random generator, so a failure can be reproduced from its seed. */
 function generator(seed: number): () => number {
@@ -78,8 +69,8 @@ describe('utf8ByteLength', () => {
 describe('parseUntrustedJson', () => {
   test('nesting thousands of levels deep is refused as too deep, not as invalid JSON from a stack overflow', () => {
     const deep = (levels: number, open = '[', close = ']') => `{"name":"app.info","args":${open.repeat(levels)}${close.repeat(levels)}}`;
-    assert.throws(() => parseUntrustedJson(deep(4000)), refusedWith('invalid_args', /^payload is nested too deep: more than 100 levels of \[ \] or \{ \}$/));
-    assert.throws(() => parseUntrustedJson(`${'{"a":'.repeat(4000)}1${'}'.repeat(4000)}`), refusedWith('invalid_args', /nested too deep/));
+    assert.throws(() => parseUntrustedJson(deep(4000)), apiError('invalid_args', /^payload is nested too deep: more than 100 levels of \[ \] or \{ \}$/));
+    assert.throws(() => parseUntrustedJson(`${'{"a":'.repeat(4000)}1${'}'.repeat(4000)}`), apiError('invalid_args', /nested too deep/));
     assert.equal((parseUntrustedJson(deep(MAX_JSON_DEPTH - 1)) as { name: string }).name, 'app.info', 'the top map plus 99 levels is within the cap');
     // Brackets inside strings are text, not nesting.
     assert.equal(nestingDepth(`{"a":"${'['.repeat(500)}\\"[["}`), 1);
@@ -112,7 +103,7 @@ describe('parseUntrustedJson', () => {
     ];
     for (const text of documents) {
       test(`refuses ${key} in ${text}`, () => {
-        assert.throws(() => parseUntrustedJson(text), refusedWith('invalid_args', new RegExp(`"${key}"`)));
+        assert.throws(() => parseUntrustedJson(text), apiError('invalid_args', new RegExp(`"${key}"`)));
         assert.equal(({} as Record<string, unknown>).polluted, undefined);
         assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'), false);
       });
@@ -121,14 +112,14 @@ describe('parseUntrustedJson', () => {
 
   for (const text of ['', ' ', '{', '{"a":1,}', "{'a':1}", 'undefined', 'NaN', '{"a":01}', '[1,2', '"unterminated', '{"a" 1}']) {
     test(`refuses malformed ${JSON.stringify(text)}`, () => {
-      assert.throws(() => parseUntrustedJson(text), refusedWith('invalid_args', /not valid JSON/));
+      assert.throws(() => parseUntrustedJson(text), apiError('invalid_args', /not valid JSON/));
     });
   }
 
   test('the cap is exact in bytes for ASCII', () => {
     const text = JSON.stringify('x'.repeat(98)); // 100 bytes
     assert.equal(parseUntrustedJson(text, 100), 'x'.repeat(98));
-    assert.throws(() => parseUntrustedJson(text, 99), refusedWith('too_large', /99 bytes/));
+    assert.throws(() => parseUntrustedJson(text, 99), apiError('too_large', /99 bytes/));
   });
 
   test('the cap counts UTF-8 bytes, not UTF-16 units, for multibyte text', () => {
@@ -141,7 +132,7 @@ describe('parseUntrustedJson', () => {
       const bytes = 2 + 50 * width;
       assert.equal(Buffer.byteLength(text), bytes);
       assert.equal(parseUntrustedJson(text, bytes), char.repeat(50), char);
-      assert.throws(() => parseUntrustedJson(text, bytes - 1), refusedWith('too_large', /larger than/), char);
+      assert.throws(() => parseUntrustedJson(text, bytes - 1), apiError('too_large', /larger than/), char);
     }
   });
 
@@ -151,7 +142,7 @@ describe('parseUntrustedJson', () => {
       const text = JSON.stringify({ v: randomText(random, 1 + Math.floor(random() * 100), false) });
       const bytes = Buffer.byteLength(text);
       assert.doesNotThrow(() => parseUntrustedJson(text, bytes), `seed ${seed}`);
-      assert.throws(() => parseUntrustedJson(text, bytes - 1), refusedWith('too_large', /larger than/), `seed ${seed}`);
+      assert.throws(() => parseUntrustedJson(text, bytes - 1), apiError('too_large', /larger than/), `seed ${seed}`);
     }
   });
 
@@ -159,15 +150,15 @@ describe('parseUntrustedJson', () => {
     assert.equal(MAX_PAYLOAD_BYTES, 1024 * 1024);
     const fits = JSON.stringify('a'.repeat(MAX_PAYLOAD_BYTES - 2));
     assert.equal((parseUntrustedJson(fits) as string).length, MAX_PAYLOAD_BYTES - 2);
-    assert.throws(() => parseUntrustedJson(JSON.stringify('a'.repeat(MAX_PAYLOAD_BYTES - 1))), refusedWith('too_large', /larger than/));
+    assert.throws(() => parseUntrustedJson(JSON.stringify('a'.repeat(MAX_PAYLOAD_BYTES - 1))), apiError('too_large', /larger than/));
     // Fewer UTF-16 units than the cap, but more bytes.
     const wide = JSON.stringify('€'.repeat(Math.ceil(MAX_PAYLOAD_BYTES / 3)));
     assert.ok(wide.length < MAX_PAYLOAD_BYTES);
-    assert.throws(() => parseUntrustedJson(wide), refusedWith('too_large', /larger than/));
+    assert.throws(() => parseUntrustedJson(wide), apiError('too_large', /larger than/));
   });
 
   test('size is checked before content: an oversized document with a forbidden key is too_large', () => {
     const text = `{"__proto__":"${'a'.repeat(200)}"}`;
-    assert.throws(() => parseUntrustedJson(text, 100), refusedWith('too_large', /larger than/));
+    assert.throws(() => parseUntrustedJson(text, 100), apiError('too_large', /larger than/));
   });
 });

@@ -9,6 +9,7 @@ import { SummaryAccumulator } from '../runs/run-summary.ts';
 import { buildComparison, type ComparedRunInput, type ComparedSessionInput } from './comparison.ts';
 import { buildEndpointTable, endpointGcText, sessionRequestOf } from './comparison-endpoints.ts';
 import { renderReportHtml } from './comparison-report.ts';
+import { comparedSession } from '../../tests/support/compared-session.ts';
 
 function run(runId: number, templateId: string, latencyUs: number, rps: number, rssBytes: number | null): ComparedRunInput {
   const accumulator = new SummaryAccumulator();
@@ -34,23 +35,13 @@ function run(runId: number, templateId: string, latencyUs: number, rps: number, 
 }
 
 function session(id: number, templateId: string, request: { name?: string; path: string }, figures: { p99Us: number; rps: number; rss: number | null }): ComparedSessionInput {
-  return {
-    id,
+  return comparedSession(id, [run(id * 10, templateId, figures.p99Us, figures.rps, figures.rss)], {
     name: `s${id}`,
-    status: 'completed',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    notes: '',
-    tags: [],
     config: {
       profile: { target: 'http://10.0.0.2:8080', request: { path: request.path }, load: { model: 'closed', connections: 50, durationS: 3 } },
       ...(request.name ? { requestName: request.name } : {}),
     },
-    clientHost: 'client',
-    serverHost: 'server',
-    systems: { client: null, server: null },
-    runs: [run(id * 10, templateId, figures.p99Us, figures.rps, figures.rss)],
-  };
+  });
 }
 
 test('sessions of two servers and two endpoints: a row per endpoint, a column per server, memory in each cell', () => {

@@ -8,6 +8,7 @@ import { diffHosts } from './host-diff.ts';
 import { SummaryAccumulator } from '../runs/run-summary.ts';
 import type { SystemInfo } from '../hosts/system-info.ts';
 import { seedSystemInfo } from '../../tests/support/session-seed.ts';
+import { comparedSession } from '../../tests/support/compared-session.ts';
 
 const systemInfo = (overrides: Partial<SystemInfo> = {}): SystemInfo => seedSystemInfo('server', overrides);
 
@@ -26,21 +27,11 @@ function run(runId: number, stepLabel: string, latencyUs: number, rps: number, s
 }
 
 function session(id: number, runs: ComparedRunInput[], overrides: Partial<ComparedSessionInput> = {}): ComparedSessionInput {
-  return {
-    id,
-    name: `session ${id}`,
-    status: 'completed',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    notes: '',
-    tags: [],
+  return comparedSession(id, runs, {
     config: { profile: { load: { model: 'closed', connections: [10, 100] } }, target: 'http://10.0.0.2:8080' },
-    clientHost: 'client',
-    serverHost: 'server',
     systems: { client: systemInfo({ hostname: 'client' }), server: systemInfo() },
-    runs,
     ...overrides,
-  };
+  });
 }
 
 test('one table per sweep step, best value of each column marked', () => {

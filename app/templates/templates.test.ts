@@ -49,6 +49,13 @@ function parse(overrides: Record<string, unknown> = {}, folder = 'demo') {
   return parseManifest(JSON.stringify(manifest(overrides)), folder);
 }
 
+/** Asserts the manifest is refused, its message matching `error`. */
+function assertRefused(overrides: Record<string, unknown>, error: RegExp, folder = 'demo'): void {
+  const result = parse(overrides, folder);
+  assert.equal(result.ok, false, `${JSON.stringify(overrides)} should be refused`);
+  if (!result.ok) assert.match(result.error, error);
+}
+
 function valid(overrides: Record<string, unknown> = {}): Manifest {
   const result = parse(overrides);
   assert.ok(result.ok, result.ok ? '' : result.error);
@@ -105,9 +112,7 @@ describe('template manifests', () => {
   });
 
   test('the id must match the folder', () => {
-    const result = parse({}, 'other');
-    assert.equal(result.ok, false);
-    if (!result.ok) assert.match(result.error, /id: "demo" must match its folder name "other"/);
+    assertRefused({}, /id: "demo" must match its folder name "other"/, 'other');
   });
 });
 
@@ -178,11 +183,7 @@ describe('the database a template declares', () => {
       [{ ...withDatabase, database: { kind: 'mysql', minVersion: 8, knob: 'database' } }, /database\.kind: must be "postgresql"/],
       [{ ...manifest(), start: ['{node}', '{db.url}'] }, /unknown placeholder \{db\.url\}/],
     ];
-    for (const [overrides, error] of cases) {
-      const result = parse(overrides);
-      assert.equal(result.ok, false, String(error));
-      if (!result.ok) assert.match(result.error, error);
-    }
+    for (const [overrides, error] of cases) assertRefused(overrides, error);
   });
 
   test('the knob turns it on: {db.url} and BENCHLAB_DB_URL carry the URL, or "none"', () => {
@@ -221,11 +222,7 @@ describe('a database knob that offers MongoDB too', () => {
       [{ ...withMongo, knobs: [{ ...withMongo.knobs[0], default: 'mongo' }] }, /with the default none/],
       [{ ...withMongo, database: { kind: 'postgresql', minVersion: 13, knob: 'database' } }, /"database" must be a boolean knob/],
     ];
-    for (const [overrides, error] of cases) {
-      const result = parse(overrides);
-      assert.equal(result.ok, false, String(error));
-      if (!result.ok) assert.match(result.error, error);
-    }
+    for (const [overrides, error] of cases) assertRefused(overrides, error);
   });
 
   test('the choice names the database; the booleans older plan files wrote still mean PostgreSQL and none', () => {
@@ -305,9 +302,7 @@ describe('the components a template names', () => {
 
   test('a components file no build step makes is refused', () => {
     for (const overrides of [{ components: 'dist/components.json' }, { ...bundled, components: 'dist/versions.json' }]) {
-      const result = parse(overrides);
-      assert.equal(result.ok, false);
-      if (!result.ok) assert.match(result.error, /components: "dist\/(components|versions)\.json" is not an artifact of a build step/);
+      assertRefused(overrides, /components: "dist\/(components|versions)\.json" is not an artifact of a build step/);
     }
   });
 });

@@ -22,6 +22,18 @@ function stage(id: string, kind: PlanStage['kind'], label: string): PlanStage {
   return { id, kind, label, status: 'pending', detail: null, target: 0, round: null, sessionId: null, estimateS: 10, startedAt: null, endedAt: null };
 }
 
+/** A stage running since START. */
+function runningStage(id: string, kind: PlanStage['kind'], label: string): PlanStage {
+  return { ...stage(id, kind, label), status: 'running', startedAt: new Date(START).toISOString() };
+}
+
+/** Progress written to a log (no live line, no timer of its own), on a clock the test moves. */
+function loggedProgress() {
+  const clock = { now: START };
+  const out = sink();
+  return { clock, out, progress: new RunProgress({ stream: out.stream, live: false, now: () => clock.now, tickMs: 0 }) };
+}
+
 function planWith(stages: PlanStage[]): PlanState {
   return { id: 1, name: 'p', status: 'running', stages, sessionIds: [], message: null, startedAt: new Date(START).toISOString(), endedAt: null, estimateS: 90 };
 }
@@ -116,15 +128,10 @@ describe('RunProgress', () => {
 
 describe('RunProgress in a log: never silent for long', () => {
   test('a long load says its stage, req/s, p99 and errors at least every 10 s, not every second', () => {
-    let now = START;
-    const out = sink();
-    const progress = new RunProgress({ stream: out.stream, live: false, now: () => now, tickMs: 0 });
-    const stages = [stage('load-0', 'load', 'Load node · async')];
-    stages[0]!.status = 'running';
-    stages[0]!.startedAt = new Date(START).toISOString();
-    progress.plan(planWith(stages));
+    const { clock, out, progress } = loggedProgress();
+    progress.plan(planWith([runningStage('load-0', 'load', 'Load node · async')]));
     for (let second = 1; second <= 45; second++) {
-      now = START + second * 1000;
+      clock.now = START + second * 1000;
       progress.points([{ ...point(1000, 2100), errorsPerS: second === 20 ? 5 : 0 }]);
     }
     const lines = out.chunks.join('').trimEnd().split('\n');
@@ -139,22 +146,12 @@ describe('RunProgress in a log: never silent for long', () => {
   });
 
   test('a stage with no news (a long build, a load before its first second) still gets a line every 10 s', () => {
-    let now = START;
-    const out = sink();
-    const progress = new RunProgress({ stream: out.stream, live: false, now: () => now, tickMs: 0 });
-    const stages = [stage('deploy-0', 'deploy', 'Deploy tomcat · sync')];
-    stages[0]!.status = 'running';
-    stages[0]!.startedAt = new Date(START).toISOString();
-    stages[0]!.detail = 'Build on this machine: mvn package';
-    progress.plan(planWith(stages));
-    now = START + 9_000;
-    progress.tick();
-    now = START + 10_000;
-    progress.tick();
-    now = START + 15_000;
-    progress.tick();
-    now = START + 20_000;
-    progress.tick();
+    const { clock, out, progress } = loggedProgress();
+    progress.plan(planWith([{ ...runningStage('deploy-0', 'deploy', 'Deploy tomcat · sync'), detail: 'Build on this machine: mvn package' }]));
+    for (const afterMs of [9_000, 10_000, 15_000, 20_000]) {
+      clock.now = START + afterMs;
+      progress.tick();
+    }
     progress.finish();
     assert.equal(
       out.chunks.join(''),
@@ -169,11 +166,8 @@ describe('RunProgress in a log: never silent for long', () => {
 
   test('a deploy says whether it built its artifact or reused it', () => {
     const ended = (details: string[]) => {
-      const out = sink();
-      const progress = new RunProgress({ stream: out.stream, live: false, now: () => START, tickMs: 0 });
-      const stages = [stage('deploy-0', 'deploy', 'Deploy tomcat · sync')];
-      stages[0]!.status = 'running';
-      stages[0]!.startedAt = new Date(START).toISOString();
+      const { out, progress } = loggedProgress();
+      const stages = [runningStage('deploy-0', 'deploy', 'Deploy tomcat · sync')];
       for (const detail of details) {
         stages[0]!.detail = detail;
         progress.plan(structuredClone(planWith(stages)));

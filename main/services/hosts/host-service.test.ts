@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { LogLine } from '../../../app/contract.ts';
-import { ApiError } from '../../../app/common/errors.ts';
+import { apiError } from '../../../tests/support/api-error.ts';
 import type { SystemInfo } from '../../../app/hosts/system-info.ts';
 import { labSkipReason, labTargets } from '../../../tests/support/lab-hosts.ts';
 import { EventBus } from '../event-bus.ts';
@@ -57,15 +57,6 @@ afterEach(() => {
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function apiError(code: string, pattern: RegExp): (error: unknown) => boolean {
-  return (error) => {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    assert.equal(error.code, code);
-    assert.match(error.message, pattern);
-    return true;
-  };
-}
 
 const sshHost = { name: 'server', address: '10.0.0.3', port: 22, user: 'bench', auth: 'agent' } as const;
 

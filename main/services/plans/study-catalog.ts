@@ -6,11 +6,11 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parsePublishedResults, type PublishedResults } from '../../../app/plans/published-results.ts';
 import { parseStudy, type StudyCatalog } from '../../../app/plans/studies.ts';
 import { publishedChapter, publishedFor } from '../../../app/plans/published-report.ts';
 import type { Comparison } from '../../../app/sessions/comparison.ts';
+import { builtInResourceDir } from '../resources.ts';
 
 /** The folder beside the studies with each seed's published figures. */
 const PUBLISHED_DIR = 'published';
@@ -18,14 +18,9 @@ const PUBLISHED_DIR = 'published';
 /** A study is a plan file: YAML, or JSON (which is YAML too). */
 const STUDY_FILE = /\.(ya?ml|json)$/;
 
+/** resources/studies of this installation. */
 export function builtInStudiesDir(): string | null {
-  const resourcesPath = (process as { resourcesPath?: string }).resourcesPath;
-  const candidates = [
-    ...(resourcesPath ? [join(resourcesPath, 'studies')] : []),
-    fileURLToPath(new URL('../../../resources/studies/', import.meta.url)),
-    fileURLToPath(new URL('../../resources/studies/', import.meta.url)),
-  ];
-  return candidates.find((dir) => existsSync(dir)) ?? null;
+  return builtInResourceDir('studies');
 }
 
 export async function loadStudies(dir: string | null): Promise<StudyCatalog> {

@@ -1,26 +1,17 @@
 // Every preset the user can pick: the built-in ones shipped as JSON files in resources/presets/
 // (read-only, validated when loaded) and the user's own, stored in SQLite.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describeZodError } from '../../../app/common/zod-issues.ts';
 import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import { PresetDefinition, PresetFile, userPresetRowId, type Preset } from '../../../app/presets/presets.ts';
+import { builtInResourceDir } from '../resources.ts';
 import type { PresetsRepository } from './presets-repository.ts';
 
-/**
- * resources/presets as run from source (web mode, CLI, tests: main/services/presets/), from the
- * electron-vite bundle (out/main/), or packaged (electron-builder copies it into resourcesPath).
- */
+/** resources/presets of this installation. */
 export function builtInPresetsDir(): string | null {
-  const resourcesPath = (process as { resourcesPath?: string }).resourcesPath;
-  const candidates = [
-    ...(resourcesPath ? [join(resourcesPath, 'presets')] : []),
-    fileURLToPath(new URL('../../../resources/presets/', import.meta.url)),
-    fileURLToPath(new URL('../../resources/presets/', import.meta.url)),
-  ];
-  return candidates.find((dir) => existsSync(dir)) ?? null;
+  return builtInResourceDir('presets');
 }
 
 export interface LoadedPresets {

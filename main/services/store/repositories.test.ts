@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
-import { ApiError } from '../../../app/common/errors.ts';
+import { apiError } from '../../../tests/support/api-error.ts';
 import { testDatabasePerTest } from '../../../tests/support/test-database.ts';
 import { HostsRepository, type ValidHostInput } from '../hosts/hosts-repository.ts';
 import { SessionsRepository } from '../runs/sessions-repository.ts';
@@ -15,15 +15,6 @@ beforeEach(() => {
   hosts = new HostsRepository(store.db);
   sessions = new SessionsRepository(store.db);
 });
-
-function apiError(code: string, pattern?: RegExp): (error: unknown) => boolean {
-  return (error) => {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    assert.equal(error.code, code);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  };
-}
 
 function hostInput(overrides: Partial<ValidHostInput> = {}): ValidHostInput {
   return { name: 'client', address: '10.0.0.2', port: 22, user: 'bench', auth: 'agent', ...overrides };
