@@ -8,6 +8,8 @@
 
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const PATTERNS = ['app/**/*.test.ts', 'main/**/*.test.ts', 'agent/**/*.test.ts', 'tests/**/*.test.ts'];
 
@@ -20,10 +22,17 @@ const RUN_ALONE: Record<string, string> = {
   'tests/lab/server-runtime.test.ts': 'the server threads’ waits at ten times the load against one, which other suites’ load swamps',
 };
 
+/**
+ * Node's compile cache for every process the tests start (test files, CLIs, child back ends,
+ * web servers), which inherit it: each loads hundreds of TypeScript modules, and with the cache
+ * their stripped and compiled code is read from disk after the first load instead of made again.
+ */
+const COMPILE_CACHE = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'benchlab-test-compile-cache');
+
 function runPass(files: string[], concurrency: number): number {
   if (files.length === 0) return 0;
   const args = ['--test', `--test-concurrency=${concurrency}`, '--test-global-setup=tests/global-setup.ts', ...files];
-  return spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1;
+  return spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE } }).status ?? 1;
 }
 
 const files = globSync(PATTERNS).sort();
