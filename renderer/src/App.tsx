@@ -1,5 +1,6 @@
 // The window: navigation on the left, the current page, notices on top and a status bar below.
 
+import type { ReactElement } from 'react';
 import { useApi, useConnection } from './api-context.tsx';
 import { PAGES, usePage, type PageId } from './navigation.ts';
 import { Banner, ErrorBanner } from './common/Banner.tsx';
@@ -15,25 +16,21 @@ import { TerminalsPage } from './features/terminals/TerminalsPage.tsx';
 import { LogDrawer, LogDrawerToggle, useLogDrawer } from './features/terminals/LogDrawer.tsx';
 import { WizardPage } from './features/plans/WizardPage.tsx';
 
+/** Each page's component: a page added to PAGES without one here does not compile. */
+const PAGE_VIEWS: Record<PageId, () => ReactElement> = {
+  wizard: WizardPage,
+  hosts: HostsPage,
+  compare: ComparePage,
+  sessions: SessionsPage,
+  terminals: TerminalsPage,
+  templates: TemplatesPage,
+  presets: PresetsPage,
+  run: RunPage,
+};
+
 function PageView({ page }: { page: PageId }) {
-  switch (page) {
-    case 'wizard':
-      return <WizardPage />;
-    case 'hosts':
-      return <HostsPage />;
-    case 'compare':
-      return <ComparePage />;
-    case 'sessions':
-      return <SessionsPage />;
-    case 'terminals':
-      return <TerminalsPage />;
-    case 'templates':
-      return <TemplatesPage />;
-    case 'presets':
-      return <PresetsPage />;
-    case 'run':
-      return <RunPage />;
-  }
+  const View = PAGE_VIEWS[page];
+  return <View />;
 }
 
 export function App() {

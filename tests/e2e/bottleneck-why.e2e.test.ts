@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { expectText } from '../support/browser.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
+import type { OpenWebApp } from '../support/open-web-app.ts';
 import { pdfPages } from '../support/pdf-layout.ts';
 import { SYNC_PROFILE, seedProfile } from '../support/profile-seed.ts';
-import { createSeeder } from '../support/session-seed.ts';
-import { exportPdf, SessionsLibrary } from './pages/compare-pages.ts';
+import { exportPdf, openSeededLibrary, type SessionsLibrary } from './pages/compare-pages.ts';
 
 const CAUSE = /The server is the bottleneck \(most of its CPU time went to binding\.read\)/;
 const HOTSPOT = /the CPU profile \(v8\) found most of the server's samples in one frame: binding\.read, 62 % of 1,000 samples/;
@@ -23,17 +22,11 @@ let page: Page;
 let library: SessionsLibrary;
 
 before(async () => {
-  opened = await openWebApp({
-    seed: (db) => {
-      const seeder = createSeeder(db);
-      const hot = seeder.session({ name: 'Node sync, timing out', templateId: 'node', variant: 'sync', rps: 300, latencyUs: 20_000, seconds: 10, stepLoad: [{ timeoutShare: 0.2 }], startedAt: new Date('2026-03-01T10:00:00Z') });
-      seeder.session({ name: 'Node sync, unprofiled', templateId: 'node', variant: 'sync', rps: 300, latencyUs: 20_000, seconds: 10, stepLoad: [{ timeoutShare: 0.2 }], startedAt: new Date('2026-03-02T10:00:00Z') });
-      seedProfile(db, hot.runIds[0]!, SYNC_PROFILE);
-    },
-  });
-  page = opened.page;
-  library = new SessionsLibrary(page);
-  await library.open();
+  ({ opened, page, library } = await openSeededLibrary((seeder, db) => {
+    const hot = seeder.session({ name: 'Node sync, timing out', templateId: 'node', variant: 'sync', rps: 300, latencyUs: 20_000, seconds: 10, stepLoad: [{ timeoutShare: 0.2 }], startedAt: new Date('2026-03-01T10:00:00Z') });
+    seeder.session({ name: 'Node sync, unprofiled', templateId: 'node', variant: 'sync', rps: 300, latencyUs: 20_000, seconds: 10, stepLoad: [{ timeoutShare: 0.2 }], startedAt: new Date('2026-03-02T10:00:00Z') });
+    seedProfile(db, hot.runIds[0]!, SYNC_PROFILE);
+  }));
 });
 
 after(async () => {

@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { expectAttribute, expectCount, expectText } from '../support/browser.ts';
-import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
+import type { OpenWebApp } from '../support/open-web-app.ts';
 import { pdfPages } from '../support/pdf-layout.ts';
 import { ASYNC_PROFILE, SYNC_PROFILE, seedMissingProfile, seedProfile } from '../support/profile-seed.ts';
-import { createSeeder } from '../support/session-seed.ts';
-import { exportPdf, SessionsLibrary } from './pages/compare-pages.ts';
+import { exportPdf, openSeededLibrary, type SessionsLibrary } from './pages/compare-pages.ts';
 import { ProfileViewPage } from './pages/flame-graph.ts';
 
 const NO_PERF = 'perf is not installed on the server host: apt install linux-perf';
@@ -23,20 +22,14 @@ let page: Page;
 let library: SessionsLibrary;
 
 before(async () => {
-  opened = await openWebApp({
-    seed: (db) => {
-      const seeder = createSeeder(db);
-      const sync = seeder.session({ name: 'Node sync', templateId: 'node', variant: 'sync', rps: 900, latencyUs: 5000, seconds: 10, sweep: [10, 100], startedAt: new Date('2026-03-01T10:00:00Z') });
-      const async_ = seeder.session({ name: 'Node async', templateId: 'node', variant: 'async', rps: 2400, latencyUs: 1500, seconds: 10, sweep: [10, 100], startedAt: new Date('2026-03-02T10:00:00Z') });
-      const apache = seeder.session({ name: 'Apache', templateId: 'apache', rps: 3000, latencyUs: 1000, seconds: 10, startedAt: new Date('2026-03-03T10:00:00Z') });
-      for (const runId of sync.runIds) seedProfile(db, runId, SYNC_PROFILE);
-      for (const runId of async_.runIds) seedProfile(db, runId, ASYNC_PROFILE);
-      seedMissingProfile(db, apache.runIds[0]!, NO_PERF);
-    },
-  });
-  page = opened.page;
-  library = new SessionsLibrary(page);
-  await library.open();
+  ({ opened, page, library } = await openSeededLibrary((seeder, db) => {
+    const sync = seeder.session({ name: 'Node sync', templateId: 'node', variant: 'sync', rps: 900, latencyUs: 5000, seconds: 10, sweep: [10, 100], startedAt: new Date('2026-03-01T10:00:00Z') });
+    const async_ = seeder.session({ name: 'Node async', templateId: 'node', variant: 'async', rps: 2400, latencyUs: 1500, seconds: 10, sweep: [10, 100], startedAt: new Date('2026-03-02T10:00:00Z') });
+    const apache = seeder.session({ name: 'Apache', templateId: 'apache', rps: 3000, latencyUs: 1000, seconds: 10, startedAt: new Date('2026-03-03T10:00:00Z') });
+    for (const runId of sync.runIds) seedProfile(db, runId, SYNC_PROFILE);
+    for (const runId of async_.runIds) seedProfile(db, runId, ASYNC_PROFILE);
+    seedMissingProfile(db, apache.runIds[0]!, NO_PERF);
+  }));
 });
 
 after(async () => {

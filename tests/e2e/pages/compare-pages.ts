@@ -4,6 +4,7 @@
 
 import type { Download, Locator, Page } from 'playwright-core';
 import { openWebApp, type OpenWebApp, type OpenWebAppOptions } from '../../support/open-web-app.ts';
+import type { Db } from '../../../main/services/store/database.ts';
 import { createSeeder, type Seeder } from '../../support/session-seed.ts';
 import { ExportMenu } from './export-menu.ts';
 import { NavPage } from './nav-page.ts';
@@ -105,10 +106,11 @@ export class SessionsLibrary extends NavPage {
 
 /**
  * An e2e suite's start on the Sessions library: the app opened on a store seeded with sessions
- * (tests/support/session-seed.ts), the library open. The caller closes `opened`.
+ * (tests/support/session-seed.ts; `db` for what else the suite stores, its profiles, say), the
+ * library open. The caller closes `opened`.
  */
-export async function openSeededLibrary(seed: (seeder: Seeder) => void, options: Omit<OpenWebAppOptions, 'seed'> = {}): Promise<{ opened: OpenWebApp; page: Page; library: SessionsLibrary }> {
-  const opened = await openWebApp({ ...options, seed: (db) => seed(createSeeder(db)) });
+export async function openSeededLibrary(seed: (seeder: Seeder, db: Db) => void, options: Omit<OpenWebAppOptions, 'seed'> = {}): Promise<{ opened: OpenWebApp; page: Page; library: SessionsLibrary }> {
+  const opened = await openWebApp({ ...options, seed: (db) => seed(createSeeder(db), db) });
   const library = new SessionsLibrary(opened.page);
   await library.open();
   return { opened, page: opened.page, library };

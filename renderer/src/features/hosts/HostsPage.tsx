@@ -16,6 +16,8 @@ import { ConnectDialog } from './ConnectDialog.tsx';
 import { HostForm } from './HostForm.tsx';
 import { ImportSshConfig } from './ImportSshConfig.tsx';
 import { SystemInfoPanel } from './SystemInfoPanel.tsx';
+import { EntryOptions } from '../../common/EntryOptions.tsx';
+import { useRequest } from '../../common/use-request.ts';
 
 type Panel = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; host: Host } | { mode: 'connect'; host: Host } | { mode: 'import' };
 
@@ -41,47 +43,23 @@ function ReachabilityCheck({ hosts, connections }: { hosts: Host[]; connections:
   const connected = hosts.filter((host) => connections.get(host.id)?.state === 'connected');
   const [from, setFrom] = useState<number | null>(null);
   const [to, setTo] = useState<number | null>(null);
-  const [result, setResult] = useState<Reachability | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, answer: result, error, send } = useRequest<Reachability>();
   if (connected.length < 1 || hosts.filter((host) => host.kind === 'ssh').length < 2) return null;
   const fromId = from ?? connected[0]!.id;
   const toId = to ?? hosts.find((host) => host.kind === 'ssh' && host.id !== fromId)?.id ?? null;
   const check = () => {
-    if (toId === null) return;
-    setBusy(true);
-    api.hosts.reachability({ from: fromId, to: toId }).then(
-      (answer) => {
-        setResult(answer);
-        setError(null);
-        setBusy(false);
-      },
-      (failure: unknown) => {
-        setError(errorMessage(failure));
-        setBusy(false);
-      },
-    );
+    if (toId !== null) send(() => api.hosts.reachability({ from: fromId, to: toId }));
   };
   return (
     <div className="card" data-testid="reachability">
       <h2>Client → server reachability</h2>
       <div className="actions">
         <select value={fromId} onChange={(event) => setFrom(Number(event.target.value))} aria-label="from">
-          {connected.map((host) => (
-            <option key={host.id} value={host.id}>
-              {host.name}
-            </option>
-          ))}
+          <EntryOptions entries={connected} />
         </select>
         <span>→</span>
         <select value={toId ?? ''} onChange={(event) => setTo(Number(event.target.value))} aria-label="to">
-          {hosts
-            .filter((host) => host.kind === 'ssh' && host.id !== fromId)
-            .map((host) => (
-              <option key={host.id} value={host.id}>
-                {host.name}
-              </option>
-            ))}
+          <EntryOptions entries={hosts.filter((host) => host.kind === 'ssh' && host.id !== fromId)} />
         </select>
         <button type="button" onClick={check} disabled={busy || toId === null} data-testid="reachability-check">
           {busy ? 'Checking…' : 'Check'}

@@ -1,41 +1,22 @@
 // A host's system info (host_snapshot): what the benchmark numbers depend on, with a refresh.
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import { formatMemory } from '../../../../app/common/byte-size.ts';
 import type { SystemInfo } from '../../../../app/hosts/system-info.ts';
-import { errorMessage, useApi } from '../../api-context.tsx';
+import { useApi } from '../../api-context.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
+import { useRequest } from '../../common/use-request.ts';
 
 export function SystemInfoPanel(props: { hostId: number; connected: boolean }) {
   const api = useApi();
-  const [info, setInfo] = useState<SystemInfo | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(
-    (refresh: boolean) =>
-      api.hosts.systemInfo({ id: props.hostId, refresh }).then(
-        (result) => {
-          setInfo(result);
-          setError(null);
-          setLoading(false);
-        },
-        (failure: unknown) => {
-          setError(errorMessage(failure));
-          setLoading(false);
-        },
-      ),
-    [api, props.hostId],
-  );
+  const { busy: loading, answer: info, error, send } = useRequest<SystemInfo | null>();
+  const load = useCallback((refresh: boolean) => send(() => api.hosts.systemInfo({ id: props.hostId, refresh })), [api, send, props.hostId]);
 
   useEffect(() => {
-    void load(false);
+    load(false);
   }, [load, props.connected]);
 
-  const refresh = () => {
-    setLoading(true);
-    void load(true);
-  };
+  const refresh = () => load(true);
 
   return (
     <div className="system-info" data-testid="system-info">

@@ -14,6 +14,7 @@ import { FormField } from '../../common/FormField.tsx';
 import { ClientHostsField } from '../runs/ClientHostsField.tsx';
 import type { ClientPick } from '../runs/client-picks.ts';
 import { wizardClients, type WizardDraft } from './wizard-draft.ts';
+import { EntryOptions } from '../../common/EntryOptions.tsx';
 
 type Role = 'client' | 'server';
 
@@ -118,11 +119,7 @@ export function HostsStep(props: {
           <div className="inline">
             <select value={draft.serverHostId ?? ''} data-testid="wizard-server-host" onChange={(event) => props.onChange({ serverHostId: event.target.value ? Number(event.target.value) : null })}>
               <option value="">Choose…</option>
-              {hosts.map((host) => (
-                <option key={host.id} value={host.id}>
-                  {hostText(host)}
-                </option>
-              ))}
+              <EntryOptions entries={hosts} text={hostText} />
             </select>
             <button type="button" data-testid="wizard-server-add" onClick={() => setAdding('server')}>
               Add…

@@ -11,6 +11,7 @@ import { FormField } from '../../common/FormField.tsx';
 import { ErrorBanner } from '../../common/Banner.tsx';
 import { plural } from '../../../../app/common/plural.ts';
 import { clientHostIds, type WizardDraft } from './wizard-draft.ts';
+import { EntryOptions } from '../../common/EntryOptions.tsx';
 
 export type PlanLookup = PresetPlan | string | null;
 /** The plan of the role's chosen preset on one host: the plan, why there is none, or null while it is read. */
@@ -66,11 +67,7 @@ export function PresetsStep(props: {
                 onChange={(event) => props.onChange(role === 'client' ? { clientPreset: event.target.value || null } : { serverPreset: event.target.value || null })}
               >
                 <option value="">No preset (leave the host as it is)</option>
-                {presets.map((preset) => (
-                  <option key={preset.id} value={preset.id}>
-                    {preset.name}
-                  </option>
-                ))}
+                <EntryOptions entries={presets} />
               </select>
             </FormField>
             {presetId &&

@@ -4,6 +4,7 @@
 
 import type { Study } from '../../../../app/plans/studies.ts';
 import { FormField } from '../../common/FormField.tsx';
+import { EntryOptions } from '../../common/EntryOptions.tsx';
 
 export function StudyFirst(props: { studies: Study[]; studyId: string | null; onStudy: (study: Study | null) => void }) {
   if (props.studies.length === 0) return null;
@@ -20,11 +21,7 @@ export function StudyFirst(props: { studies: Study[]; studyId: string | null; on
             }}
           >
             <option value="">No study: choose templates and load yourself</option>
-            {props.studies.map((study) => (
-              <option key={study.id} value={study.id}>
-                {study.name}
-              </option>
-            ))}
+            <EntryOptions entries={props.studies} />
           </select>
         </FormField>
       </div>

@@ -1,9 +1,8 @@
 // A preset's network side in a plan (the Presets page and the wizard's preset step): the interface
 // and why it was chosen, its root qdisc now, each setting current → planned, and the tc command
-// apply runs; and, after a revert, the interface's qdisc as it was and as it is.
+// apply runs.
 
 import type { PresetPlan } from '../../../../app/presets/preset-plan.ts';
-import type { RevertResult } from '../../../../app/presets/presets-contract.ts';
 import { TableHead } from '../../common/TableHead.tsx';
 
 type NetworkPlan = NonNullable<PresetPlan['network']>;
@@ -48,18 +47,5 @@ export function NetworkPlanView({ network }: { network: NetworkPlan }) {
         <p className="hint">No tc command to run: the interface is already as planned.</p>
       )}
     </div>
-  );
-}
-
-export function NetworkRevertRow({ network }: { network: NonNullable<RevertResult['network']> }) {
-  return (
-    <tr data-testid="revert-row" data-network={network.interface}>
-      <td className="mono">{network.interface} root qdisc</td>
-      <td className="mono">{network.original}</td>
-      <td>
-        {network.status}
-        {network.reason && <div className="state-message">{network.reason}</div>}
-      </td>
-    </tr>
   );
 }

@@ -11,7 +11,7 @@ import { plural } from '../../../../app/common/plural.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { TableHead } from '../../common/TableHead.tsx';
-import { NetworkPlanView, NetworkRevertRow } from './NetworkPlanView.tsx';
+import { NetworkPlanView } from './NetworkPlanView.tsx';
 
 type Stage =
   | { kind: 'idle' }
@@ -156,16 +156,9 @@ function RevertView({ result }: { result: RevertResult }) {
               </tr>
             ))}
             {result.sysctls.map((row) => (
-              <tr key={row.key} data-testid="revert-row">
-                <td className="mono">{row.key}</td>
-                <td className="mono">{row.original}</td>
-                <td>
-                  {row.status}
-                  {row.reason && <div className="state-message">{row.reason}</div>}
-                </td>
-              </tr>
+              <RevertedValueRow key={row.key} what={row.key} value={row} />
             ))}
-            {result.network && <NetworkRevertRow network={result.network} />}
+            {result.network && <RevertedValueRow what={`${result.network.interface} root qdisc`} value={result.network} network={result.network.interface} />}
           </tbody>
         </table>
       )}
@@ -286,5 +279,19 @@ export function PresetHostPanel(props: { preset: Preset; host: Host; pendingReve
       {stage.kind === 'applied' && <Verification result={stage.result} />}
       {stage.kind === 'reverted' && <RevertView result={stage.result} />}
     </div>
+  );
+}
+
+/** One value a revert put back (a sysctl, the shaped interface's qdisc): what it is, its original, how it went. */
+function RevertedValueRow(props: { what: string; value: { original: string; status: string; reason: string | null }; network?: string }) {
+  return (
+    <tr data-testid="revert-row" data-network={props.network}>
+      <td className="mono">{props.what}</td>
+      <td className="mono">{props.value.original}</td>
+      <td>
+        {props.value.status}
+        {props.value.reason && <div className="state-message">{props.value.reason}</div>}
+      </td>
+    </tr>
   );
 }

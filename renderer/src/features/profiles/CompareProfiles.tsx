@@ -10,17 +10,14 @@ import { DiffView } from './DiffView.tsx';
 import { ProfileView } from './ProfileView.tsx';
 import { entryLabel } from './RunProfiles.tsx';
 import { useProfile, useProfileEntries } from './use-profiles.ts';
+import { EntryOptions } from '../../common/EntryOptions.tsx';
 
 function RunChoice({ label, value, options, onChange, testId }: { label: string; value: number | null; options: ReadonlyArray<{ runId: number; label: string }>; onChange: (runId: number) => void; testId: string }) {
   return (
     <label>
       {label}{' '}
       <select value={value ?? ''} data-testid={testId} onChange={(event) => onChange(Number(event.target.value))}>
-        {options.map((option) => (
-          <option key={option.runId} value={option.runId}>
-            {option.label}
-          </option>
-        ))}
+        <EntryOptions entries={options.map((option) => ({ id: option.runId, name: option.label }))} />
       </select>
     </label>
   );

@@ -21,6 +21,7 @@ import { useHosts } from '../hosts/use-hosts.ts';
 import { useLoaded } from '../../common/use-loaded.ts';
 import { Banner, ErrorBanner } from '../../common/Banner.tsx';
 import { Page } from '../../common/Page.tsx';
+import { EntryOptions } from '../../common/EntryOptions.tsx';
 
 export function TemplatesPage() {
   const api = useApi();
@@ -105,11 +106,7 @@ export function TemplatesPage() {
             <label className="field">
               <span>Host</span>
               <select value={target?.id ?? ''} onChange={(event) => setHostId(Number(event.target.value))} data-testid="templates-host" data-default-known={roles ? 'yes' : 'no'}>
-                {connected.map((host) => (
-                  <option key={host.id} value={host.id}>
-                    {host.name}
-                  </option>
-                ))}
+                <EntryOptions entries={connected} />
               </select>
             </label>
             <label className="field">
