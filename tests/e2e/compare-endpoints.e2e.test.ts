@@ -1,7 +1,7 @@
 // Compare's per-endpoint layout, end to end in web mode and real Chromium: four sessions of two
 // servers and two named requests (as a plan with requests makes them) show a row per endpoint and a
-// column per server, each cell with requests/s, p99 and the server's memory, the best of each row
-// marked; sessions that sent one request show no such table.
+// column per server, each cell with requests/s, p99, the server's memory and a JVM's GC, the best of
+// each row marked; sessions that sent one request show no such table.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -20,8 +20,10 @@ before(async () => {
     const at = (minute: number) => new Date(`2026-03-01T10:0${minute}:00Z`);
     seeder.session({ name: SESSIONS[0]!, templateId: 'node', variant: 'async', path: '/json', config: { requestName: 'json' }, rps: 9000, latencyUs: 1_000, seconds: 3, startedAt: at(0) });
     seeder.session({ name: SESSIONS[1]!, templateId: 'node', variant: 'async', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 90, latencyUs: 100_000, seconds: 3, startedAt: at(1) });
-    seeder.session({ name: SESSIONS[2]!, templateId: 'vertx', variant: 'eventloop', path: '/json', config: { requestName: 'json' }, rps: 12000, latencyUs: 800, seconds: 3, startedAt: at(2) });
-    seeder.session({ name: SESSIONS[3]!, templateId: 'vertx', variant: 'eventloop', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 60, latencyUs: 150_000, seconds: 3, startedAt: at(3) });
+    // Vert.x's GC log: one 20 ms pause a second (2 % of the time), 40 MB of heap after it.
+    const gc = { gcPauses: 1, gcPauseMs: 20, gcLongestPauseMs: 20, heapAfterGcBytes: 40e6 };
+    seeder.session({ name: SESSIONS[2]!, templateId: 'vertx', variant: 'eventloop', path: '/json', config: { requestName: 'json' }, rps: 12000, latencyUs: 800, seconds: 3, startedAt: at(2), serverFigures: gc });
+    seeder.session({ name: SESSIONS[3]!, templateId: 'vertx', variant: 'eventloop', path: '/fib?n=30', config: { requestName: 'fib' }, rps: 60, latencyUs: 150_000, seconds: 3, startedAt: at(3), serverFigures: gc });
   }));
 });
 
@@ -34,7 +36,7 @@ function compare(names: string[]): Promise<void> {
   return library.compare(names, SESSIONS);
 }
 
-test('sessions of different requests: a row per endpoint, a column per server, requests/s, p99 and memory in each cell', async () => {
+test("sessions of different requests: a row per endpoint, a column per server, requests/s, p99, memory and a JVM's GC in each cell", async () => {
   await compare(SESSIONS);
   await page.getByTestId('compare-endpoints').waitFor();
   const table = new EndpointTable(page);
@@ -48,6 +50,8 @@ test('sessions of different requests: a row per endpoint, a column per server, r
       assert.match(cell.p99, /^p99 [\d.,]+ ms$/);
       assert.match(cell.rss ?? '', /^RSS [\d.]+ (MB|MiB|KB|KiB|GB|GiB)/);
     }
+    // Node writes no GC log; Vert.x's cells carry its GC.
+    assert.deepEqual(row.cells.map((cell) => cell.gc), ['GC —', 'GC 2.0 % · heap 40 MB']);
   }
   // Vert.x is ahead on json, Node on fib: the best marks follow each row, not a column.
   assert.deepEqual(rows[0]!.cells.map((cell) => cell.best.sort()), [[], ['p99', 'rps']]);

@@ -57,6 +57,8 @@ export interface SeedOptions {
   stepLoad?: Array<{ rpsFactor?: number; timeoutShare?: number }>;
   /** false: no server was sampled (no server readings in any second); default: every second has one. */
   serverReadings?: boolean;
+  /** Figures every second's server reading adds (a JVM's GC pauses and heap, say). */
+  serverFigures?: Partial<NonNullable<SampleInput['serverMetrics']>>;
   /** The closed load's think time (app/runs/think-time.ts); none when absent. */
   thinkTime?: ThinkTimeInput;
   /** More of the session's config (a plan's `calibration`, say), beside what the seeder records. */
@@ -163,7 +165,7 @@ export function createSeeder(db: Db, hostNames = { client: 'seed-client', server
             maxUs: histogram.maxValue,
             histogram: encoded[second % pool.length]!,
             clientMetrics: { cpu: 0.4, agentCpu: 0.8, cores: 2, eventLoopLagMs: 2, openSockets: 100, timeWait: 0, backlog: 0, sent: requests, portErrors: 0, at: clock + (second + 1) * 1000, durationMs: 1000 },
-            serverMetrics: options.serverReadings === false ? null : { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6, processThreads: 24, runQueue: 2, processVoluntarySwitchesPerS: 1500, processInvoluntarySwitchesPerS: 40, tcpRetransmits: 0 },
+            serverMetrics: options.serverReadings === false ? null : { cpu: 0.6, cpuUser: 0.4, cpuSystem: 0.2, cpuIowait: 0, cores: 2, memTotalBytes: 8e9, memUsedBytes: 2e9, processRssBytes: 8e7, rxBytesPerS: 1e6, txBytesPerS: 5e6, processThreads: 24, runQueue: 2, processVoluntarySwitchesPerS: 1500, processInvoluntarySwitchesPerS: 40, tcpRetransmits: 0, ...options.serverFigures },
           });
           accumulator.add({ scheduled: requests + timeouts, inFlight: 0, requests, bytes: requests * 120, durationMs: 1000, errors: { timeout: timeouts }, status: { '2xx': requests }, histogram });
           if (batch.length === 600) samples.append(runId, batch.splice(0));

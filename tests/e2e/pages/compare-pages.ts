@@ -217,8 +217,8 @@ export class EndpointTable {
     return this.page.getByTestId('compare-endpoint-server').allInnerTexts();
   }
 
-  /** Each row's endpoint and, per server, its cell's requests/s, p99 and memory lines as shown. */
-  async rows(): Promise<Array<{ endpoint: string; cells: Array<{ rps: string; p99: string; rss: string | null; best: string[] }> }>> {
+  /** Each row's endpoint and, per server, its cell's requests/s, p99, memory and GC lines as shown. */
+  async rows(): Promise<Array<{ endpoint: string; cells: Array<{ rps: string; p99: string; rss: string | null; gc: string | null; best: string[] }> }>> {
     const rows = this.page.getByTestId('compare-endpoint-row');
     const result = [];
     for (let r = 0; r < (await rows.count()); r++) {
@@ -229,7 +229,7 @@ export class EndpointTable {
         const cell = cells.nth(c);
         const text = async (metric: string) => ((await cell.locator(`[data-metric="${metric}"]`).count()) > 0 ? await cell.locator(`[data-metric="${metric}"]`).innerText() : null);
         const best = await cell.locator('.best').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-metric') ?? ''));
-        parsed.push({ rps: (await text('rps')) ?? '', p99: (await text('p99')) ?? '', rss: await text('rss'), best });
+        parsed.push({ rps: (await text('rps')) ?? '', p99: (await text('p99')) ?? '', rss: await text('rss'), gc: await text('gc'), best });
       }
       result.push({ endpoint: (await row.getAttribute('data-endpoint')) ?? '', cells: parsed });
     }
