@@ -38,9 +38,9 @@ export async function startTestServer(body = 'hello world'): Promise<TestServer>
     lastRequestAt = Date.now();
     response.end(body);
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port, close } = await listenOnLoopback(server);
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     answered: () => answered,
     lastRequestAt: () => lastRequestAt,
     firstRequestAt: () => firstRequestAt,
@@ -49,6 +49,18 @@ export async function startTestServer(body = 'hello world'): Promise<TestServer>
       const until = Date.now() + ms;
       while (Date.now() < until);
     },
+    close,
+  };
+}
+
+/**
+ * Puts a test's HTTP server on a free loopback port (`backlog`: the kernel's accept queue, when the
+ * test needs it short); `close` ends its connections and resolves once it stopped.
+ */
+export async function listenOnLoopback(server: Server, backlog?: number): Promise<{ port: number; close(): Promise<void> }> {
+  await new Promise<void>((done) => server.listen({ port: 0, host: '127.0.0.1', ...(backlog === undefined ? {} : { backlog }) }, done));
+  return {
+    port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise((done) => {
         server.closeAllConnections();

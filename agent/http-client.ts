@@ -263,6 +263,14 @@ export class HttpConnection {
     }
   };
 
+  /** Counts what a sized part (a length body, a chunk) still awaits out of `available` bytes; returns how many it took. */
+  #takeSized(available: number): number {
+    const take = Math.min(this.#remaining, available);
+    this.#bytes += take;
+    this.#remaining -= take;
+    return take;
+  }
+
   #parse(chunk: Buffer): void {
     let at = 0;
     const length = chunk.length;
@@ -274,14 +282,10 @@ export class HttpConnection {
           at = this.#readHead(chunk, at);
           break;
         }
-        case Body.Length: {
-          const take = Math.min(this.#remaining, length - at);
-          this.#bytes += take;
-          this.#remaining -= take;
-          at += take;
+        case Body.Length:
+          at += this.#takeSized(length - at);
           if (this.#remaining === 0) this.#complete();
           break;
-        }
         case Body.UntilClose:
           this.#bytes += length - at;
           at = length;
@@ -305,10 +309,7 @@ export class HttpConnection {
           break;
         }
         case Body.ChunkData: {
-          const take = Math.min(this.#remaining, length - at);
-          this.#bytes += take;
-          this.#remaining -= take;
-          at += take;
+          at += this.#takeSized(length - at);
           if (this.#remaining === 0) {
             this.#state = Body.ChunkEnd;
             this.#lineLength = 0;

@@ -10,7 +10,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { after, before, test } from 'node:test';
 import type { LoadAgentConfig } from '../../app/runs/agent-protocol.ts';
 import { latencyStats, mergeEncodedHistograms, type LatencyStats } from '../../app/common/hdr.ts';
-import { assertBooks, endOf, runAgent, samplesOf, type AgentRun } from '../agent-harness.ts';
+import { assertBooks, endOf, listenOnLoopback, runAgent, samplesOf, type AgentRun } from '../agent-harness.ts';
 import { describeEachEngine } from './engines.ts';
 
 /** How long the server holds each accept: connects beyond its queue of two wait for a resent SYN. */
@@ -40,20 +40,15 @@ async function startLateAcceptServer(): Promise<LateServer> {
     const until = performance.now() + ACCEPT_HOLD_MS;
     while (performance.now() < until);
   });
-  await new Promise<void>((done) => server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, done));
+  const listening = await listenOnLoopback(server, 1);
   return {
-    port: (server.address() as AddressInfo).port,
+    ...listening,
     requests: () => requests,
     mostOnOneConnection: () => {
       const seen = most;
       most = 0;
       return seen;
     },
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
   };
 }
 

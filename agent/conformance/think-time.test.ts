@@ -7,12 +7,11 @@
 
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { LoadAgentConfig } from '../../app/runs/agent-protocol.ts';
 import { latencyStats, mergeEncodedHistograms } from '../../app/common/hdr.ts';
 import { ThinkTime, type ThinkTimeInput } from '../../app/runs/think-time.ts';
-import { assertBooks, endOf, runAgent, samplesOf } from '../agent-harness.ts';
+import { assertBooks, endOf, listenOnLoopback, runAgent, samplesOf } from '../agent-harness.ts';
 import { describeEachEngine, type Engine } from './engines.ts';
 
 const CONNECTIONS = 4;
@@ -35,19 +34,14 @@ async function startCountingServer(closeIdleAfterMs?: number): Promise<CountingS
     if (closeIdleAfterMs !== undefined) setTimeout(() => request.socket.end(), closeIdleAfterMs);
   });
   server.on('connection', () => connections++);
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const listening = await listenOnLoopback(server);
   return {
-    port: (server.address() as AddressInfo).port,
+    ...listening,
     takeConnections: () => {
       const seen = connections;
       connections = 0;
       return seen;
     },
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
   };
 }
 

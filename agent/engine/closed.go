@@ -81,11 +81,7 @@ func (d *closedDriver) halt(int64) { d.stopped = true }
 
 func (d *closedDriver) settle() {
 	d.stopped = true
-	for _, c := range d.l.slots {
-		if c != nil {
-			c.end(errTimeout, 0)
-		}
-	}
+	d.l.timeOutInFlight()
 }
 
 func (d *closedDriver) finish() {

@@ -143,6 +143,16 @@ func newLoop(index int, setup *engineSetup, plan ThreadPlan, out chan<- loopMess
 
 func (l *loop) now() int64 { return monotonicNs() }
 
+// timeOutInFlight ends every request still on the wire as timed out: the drain is over (a driver's
+// settle) and no answer may come in any more.
+func (l *loop) timeOutInFlight() {
+	for _, c := range l.slots {
+		if c != nil {
+			c.end(errTimeout, 0)
+		}
+	}
+}
+
 func (l *loop) stampTurn() int64 {
 	now := time.Now()
 	mono := int64(now.Sub(processStart))

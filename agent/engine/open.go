@@ -134,9 +134,14 @@ func (d *openDriver) catchUp(at int64) {
 	d.dispatch()
 }
 
-func (d *openDriver) drain(at int64) {
+// stopScheduling releases what is due by `at` and schedules nothing after it (a drain, a halt).
+func (d *openDriver) stopScheduling(at int64) {
 	d.release(at)
 	d.scheduling = false
+}
+
+func (d *openDriver) drain(at int64) {
+	d.stopScheduling(at)
 	d.draining = true
 	d.dispatch()
 }
@@ -148,8 +153,7 @@ func (d *openDriver) notSendWaiting() {
 }
 
 func (d *openDriver) halt(at int64) {
-	d.release(at)
-	d.scheduling = false
+	d.stopScheduling(at)
 	d.halted = true
 	// Slots already due but still waiting for a connection will never go out: the step ended.
 	d.notSendWaiting()
@@ -158,11 +162,7 @@ func (d *openDriver) halt(at int64) {
 func (d *openDriver) settle() {
 	d.scheduling = false
 	d.notSendWaiting()
-	for _, c := range d.l.slots {
-		if c != nil {
-			c.end(errTimeout, 0)
-		}
-	}
+	d.l.timeOutInFlight()
 }
 
 func (d *openDriver) finish() {

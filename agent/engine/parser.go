@@ -39,69 +39,76 @@ func (c *conn) parse(chunk []byte, now int64) error {
 			}
 			at = next
 		case stateLength:
-			take := min(c.remaining, int64(len(chunk)-at))
-			c.bytes += take
-			c.remaining -= take
-			at += int(take)
+			at += c.takeSized(len(chunk) - at)
 			if c.remaining == 0 {
 				c.complete(now)
 			}
 		case stateUntilClose:
 			c.bytes += int64(len(chunk) - at)
 			at = len(chunk)
-		case stateChunkSize:
-			b := chunk[at]
-			at++
-			c.bytes++
-			if digit := hexValue(b); digit >= 0 {
-				c.remaining = c.remaining*16 + int64(digit)
-				if c.remaining > 1<<48 {
-					return errProtocol
-				}
-			} else if b == '\n' {
-				c.chunkSizeDone()
-			} else if b == ';' {
-				c.state = stateChunkExtension
-			} else if b != '\r' && b != ' ' && b != '\t' {
-				return errProtocol
-			}
-		case stateChunkExtension:
-			b := chunk[at]
-			at++
-			c.bytes++
-			if b == '\n' {
-				c.chunkSizeDone()
-			}
 		case stateChunkData:
-			take := min(c.remaining, int64(len(chunk)-at))
-			c.bytes += take
-			c.remaining -= take
-			at += int(take)
+			at += c.takeSized(len(chunk) - at)
 			if c.remaining == 0 {
 				c.state = stateChunkEnd
 			}
-		case stateChunkEnd:
+		default:
+			// The chunked framing's lines, read a byte at a time.
 			b := chunk[at]
 			at++
 			c.bytes++
-			if b == '\n' {
-				c.state = stateChunkSize
-				c.remaining = 0
-			} else if b != '\r' {
+			if err := c.framingByte(b, now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// takeSized counts what a sized part (a length body, a chunk) still awaits out of the available
+// bytes, and returns how many it took.
+func (c *conn) takeSized(available int) int {
+	take := min(c.remaining, int64(available))
+	c.bytes += take
+	c.remaining -= take
+	return int(take)
+}
+
+// framingByte reads one byte of a chunk's size line, its extension, the line ending its data, or
+// the trailers.
+func (c *conn) framingByte(b byte, now int64) error {
+	switch c.state {
+	case stateChunkSize:
+		if digit := hexValue(b); digit >= 0 {
+			c.remaining = c.remaining*16 + int64(digit)
+			if c.remaining > 1<<48 {
 				return errProtocol
 			}
-		case stateTrailers:
-			b := chunk[at]
-			at++
-			c.bytes++
-			if b == '\n' {
-				if c.lineBytes == 0 {
-					c.complete(now)
-				}
-				c.lineBytes = 0
-			} else if b != '\r' {
-				c.lineBytes++
+		} else if b == '\n' {
+			c.chunkSizeDone()
+		} else if b == ';' {
+			c.state = stateChunkExtension
+		} else if b != '\r' && b != ' ' && b != '\t' {
+			return errProtocol
+		}
+	case stateChunkExtension:
+		if b == '\n' {
+			c.chunkSizeDone()
+		}
+	case stateChunkEnd:
+		if b == '\n' {
+			c.state = stateChunkSize
+			c.remaining = 0
+		} else if b != '\r' {
+			return errProtocol
+		}
+	case stateTrailers:
+		if b == '\n' {
+			if c.lineBytes == 0 {
+				c.complete(now)
 			}
+			c.lineBytes = 0
+		} else if b != '\r' {
+			c.lineBytes++
 		}
 	}
 	return nil

@@ -6,8 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import { listenOnLoopback } from '../../agent/agent-harness.ts';
 import { expectAttribute } from '../support/browser.ts';
 import { runPageOnThisMachine } from './pages/run-page.ts';
 import { NARROW_WINDOW } from './pages/table-layout.ts';
@@ -24,15 +24,7 @@ async function slowingServer(): Promise<{ port: number; close: () => Promise<voi
     const delayMs = 40 + 120 * count++;
     setTimeout(() => response.end('late'), delayMs);
   });
-  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-  return {
-    port: (http.address() as AddressInfo).port,
-    close: () =>
-      new Promise((done) => {
-        http.closeAllConnections();
-        http.close(() => done());
-      }),
-  };
+  return listenOnLoopback(http);
 }
 
 const msOf = (text: string) => Number(text.replace(/,/g, ''));
