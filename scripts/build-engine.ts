@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { NATIVE_ENGINE_ARCHS, nativeEngineFileName, type NativeEngineArch } from '../app/runs/engine-choice.ts';
 import { stepInputsHash } from '../main/services/templates/local-build.ts';
 import { writeEngineSecond } from './generate-engine-second.ts';
-import { findGo, goBuildInto, goSourceFiles } from './go-sources.ts';
+import { findGo, goBuildInto, goSourceFiles, runGoBuildScript } from './go-sources.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 export const ENGINE_SOURCE_DIR = join(REPO_ROOT, 'agent', 'engine');
@@ -80,16 +80,5 @@ export async function buildEngine(options: EngineBuildOptions = {}): Promise<Eng
 }
 
 if (import.meta.main) {
-  const started = Date.now();
-  const result = await buildEngine().catch((error: unknown) => {
-    console.error((error as Error).message);
-    process.exit(1);
-  });
-  if (result.status === 'unavailable') {
-    console.log(`native engine: not built: ${result.reason}; runs on engine "auto" use the Node engine`);
-  } else {
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const how = result.status === 'built' ? `built in ${seconds} s` : 'up to date (sources unchanged)';
-    console.log(`native engine: ${ENGINE_ARCHS.map((arch) => nativeEngineFileName(arch)).join(', ')} in ${ENGINE_OUT_DIR}, ${how}, sources sha256 ${result.hash.slice(0, 12)}`);
-  }
+  await runGoBuildScript('native engine', buildEngine, () => `${ENGINE_ARCHS.map((arch) => nativeEngineFileName(arch)).join(', ')} in ${ENGINE_OUT_DIR}`, 'runs on engine "auto" use the Node engine');
 }

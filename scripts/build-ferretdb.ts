@@ -12,7 +12,7 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FERRETDB_ARCH, ferretdbFileName } from '../app/templates/template-mongo.ts';
 import { stepInputsHash } from '../main/services/templates/local-build.ts';
-import { findGo, goBuildInto, goSourceFiles } from './go-sources.ts';
+import { findGo, goBuildInto, goSourceFiles, runGoBuildScript } from './go-sources.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 export const FERRETDB_SOURCE_DIR = join(REPO_ROOT, 'agent', 'ferretdb');
@@ -110,11 +110,5 @@ async function buildUnlocked(sourceDir: string, outDir: string): Promise<Ferretd
 }
 
 if (import.meta.main) {
-  const started = Date.now();
-  const result = await buildFerretdb().catch((error: unknown) => {
-    console.error((error as Error).message);
-    process.exit(1);
-  });
-  if (result.status === 'unavailable') console.log(`FerretDB: not built: ${result.reason}; deploys with the database mongo need the host's own mongod`);
-  else console.log(`FerretDB: ${result.binary}, ${result.status === 'built' ? `built in ${((Date.now() - started) / 1000).toFixed(1)} s` : 'up to date (sources unchanged)'}, sources sha256 ${result.hash.slice(0, 12)}`);
+  await runGoBuildScript('FerretDB', buildFerretdb, (result) => result.binary, "deploys with the database mongo need the host's own mongod");
 }

@@ -1,5 +1,5 @@
 // What the Go builds (build-engine.ts, build-ferretdb.ts) share: the toolchain to build with, the
-// files a binary is built from, which its hash covers, and the build of one binary into its place.
+// files a binary is built from, which its hash covers, the build of one binary into its place, and the line a build script prints.
 
 import { execFile } from 'node:child_process';
 import { readdir, rename, rm } from 'node:fs/promises';
@@ -48,4 +48,29 @@ export async function goBuildInto(go: string, binary: string, what: string, opti
     throw new Error(`${what} did not build:\n${said.split('\n').slice(-15).join('\n')}`, { cause: error });
   }
   await rename(partial, binary);
+}
+
+/**
+ * A Go build run as its script's command line: one line naming what it made (`made`), how (built
+ * in so many seconds, or up to date) and its sources' hash; or why it was not built and what goes
+ * without it (`without`); exit 1 when the build failed.
+ */
+export async function runGoBuildScript<Built extends { status: 'built' | 'up-to-date'; hash: string }>(
+  name: string,
+  build: () => Promise<Built | { status: 'unavailable'; reason: string }>,
+  made: (result: Built) => string,
+  without: string,
+): Promise<void> {
+  const started = Date.now();
+  const result = await build().catch((error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(1);
+  });
+  if (result.status === 'unavailable') {
+    console.log(`${name}: not built: ${(result as { reason: string }).reason}; ${without}`);
+    return;
+  }
+  const built = result as Built;
+  const how = built.status === 'built' ? `built in ${((Date.now() - started) / 1000).toFixed(1)} s` : 'up to date (sources unchanged)';
+  console.log(`${name}: ${made(built)}, ${how}, sources sha256 ${built.hash.slice(0, 12)}`);
 }

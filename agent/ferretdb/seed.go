@@ -60,28 +60,34 @@ func seed(args []string) error {
 	if err != nil || count < 0 {
 		return fmt.Errorf("--docs must be a whole number, got %q", values["docs"])
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), readyWithin+60*time.Second)
+	return withDocs(values["url"], 60*time.Second, func(ctx context.Context, client *mongo.Client, docs *mongo.Collection) error {
+		if err := docs.Drop(ctx); err != nil {
+			return fmt.Errorf("cannot drop docs: %w", err)
+		}
+		rows := make([]any, count)
+		for i := range rows {
+			rows[i] = bson.D{{Key: "title", Value: letters(10)}, {Key: "body", Value: letters(100)}, {Key: "count", Value: 1 + rand.IntN(10000)}}
+		}
+		if count > 0 {
+			if _, err := docs.InsertMany(ctx, rows); err != nil {
+				return fmt.Errorf("cannot seed docs: %w", err)
+			}
+		}
+		return printFacts(ctx, client.Database("admin"))
+	})
+}
+
+// withDocs connects to the database at `address` (given the time to become ready, plus `work` for
+// what `use` does), hands `use` the URL's database's docs collection, and disconnects after.
+func withDocs(address string, work time.Duration, use func(ctx context.Context, client *mongo.Client, docs *mongo.Collection) error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), readyWithin+work)
 	defer cancel()
-	client, err := connect(ctx, values["url"])
+	client, err := connect(ctx, address)
 	if err != nil {
 		return err
 	}
 	defer client.Disconnect(context.Background())
-	db := client.Database(dbName(values["url"]))
-	docs := db.Collection("docs")
-	if err = docs.Drop(ctx); err != nil {
-		return fmt.Errorf("cannot drop docs: %w", err)
-	}
-	rows := make([]any, count)
-	for i := range rows {
-		rows[i] = bson.D{{Key: "title", Value: letters(10)}, {Key: "body", Value: letters(100)}, {Key: "count", Value: 1 + rand.IntN(10000)}}
-	}
-	if count > 0 {
-		if _, err = docs.InsertMany(ctx, rows); err != nil {
-			return fmt.Errorf("cannot seed docs: %w", err)
-		}
-	}
-	return printFacts(ctx, client.Database("admin"))
+	return use(ctx, client, client.Database(dbName(address)).Collection("docs"))
 }
 
 // dbName is the URL's database, `benchlab` when it names none.
@@ -126,36 +132,30 @@ func showDocs(args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), readyWithin+30*time.Second)
-	defer cancel()
-	client, err := connect(ctx, values["url"])
-	if err != nil {
-		return err
-	}
-	defer client.Disconnect(context.Background())
-	docs := client.Database(dbName(values["url"])).Collection("docs")
-	total, err := docs.CountDocuments(ctx, bson.D{})
-	if err != nil {
-		return err
-	}
-	fmt.Printf("count %d\n", total)
-	cursor, err := docs.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: -1}}).SetLimit(100))
-	if err != nil {
-		return err
-	}
-	defer cursor.Close(ctx)
-	for cursor.Next(ctx) {
-		var doc struct {
-			ID    primitive.ObjectID `bson:"_id"`
-			Title string             `bson:"title"`
-			Body  string             `bson:"body"`
-			Count int64              `bson:"count"`
-		}
-		if err = cursor.Decode(&doc); err != nil {
+	return withDocs(values["url"], 30*time.Second, func(ctx context.Context, _ *mongo.Client, docs *mongo.Collection) error {
+		total, err := docs.CountDocuments(ctx, bson.D{})
+		if err != nil {
 			return err
 		}
-		line, _ := json.Marshal(map[string]any{"id": doc.ID.Hex(), "title": doc.Title, "body": doc.Body, "count": doc.Count})
-		fmt.Println(string(line))
-	}
-	return cursor.Err()
+		fmt.Printf("count %d\n", total)
+		cursor, err := docs.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: -1}}).SetLimit(100))
+		if err != nil {
+			return err
+		}
+		defer cursor.Close(ctx)
+		for cursor.Next(ctx) {
+			var doc struct {
+				ID    primitive.ObjectID `bson:"_id"`
+				Title string             `bson:"title"`
+				Body  string             `bson:"body"`
+				Count int64              `bson:"count"`
+			}
+			if err = cursor.Decode(&doc); err != nil {
+				return err
+			}
+			line, _ := json.Marshal(map[string]any{"id": doc.ID.Hex(), "title": doc.Title, "body": doc.Body, "count": doc.Count})
+			fmt.Println(string(line))
+		}
+		return cursor.Err()
+	})
 }

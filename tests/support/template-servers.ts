@@ -8,9 +8,11 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { after, before } from 'node:test';
 import { parseManifest, renderStartArgv, resolveDeploySettings, serverEnvironment, type DeployChoice, type DeploySettings, type Manifest } from '../../app/templates/templates.ts';
 import { buildInWorkspace } from '../../main/services/templates/build-workspace.ts';
 import { bundledPaths } from '../../main/services/templates/catalog.ts';
+import { freePort } from './database-endpoints.ts';
 import { until } from './until.ts';
 
 /** The database pool of one server process, as the templates size it: min(2 × cores, 32) connections. */
@@ -83,4 +85,41 @@ export class RunningServer {
     this.child.kill('SIGTERM');
     await until(() => this.exitCode !== null, 'the server exits', 15_000);
   }
+}
+
+/**
+ * A suite's Node template bundles against a database it starts by hand: the database started and
+ * each template built the way a deploy builds it (`built` sees each build) before the suite's
+ * tests, every server `start` started and the database stopped after them. Call it inside the
+ * suite's describe.
+ */
+export function nodeBundlesAgainst(
+  database: { start(): Promise<unknown>; stop(): void },
+  ids: readonly string[],
+  buildDir: string,
+  built: (build: Awaited<ReturnType<typeof buildBundled>>) => void = () => {},
+): { start(id: string, databaseUrl: string, workers?: number): Promise<{ server: RunningServer; port: number }> } {
+  const bundles = new Map<string, string>();
+  const servers: RunningServer[] = [];
+  before(async () => {
+    await database.start();
+    for (const id of ids) {
+      const build = await buildBundled(id, bundledManifest(id), buildDir);
+      built(build);
+      bundles.set(id, join(build.dir, 'dist', 'server.mjs'));
+    }
+  });
+  after(async () => {
+    for (const server of servers) await server.stop();
+    database.stop();
+  });
+  return {
+    /** The template's bundle started with this database, and its port. */
+    async start(id, databaseUrl, workers = 1) {
+      const port = await freePort();
+      const server = new RunningServer(nodeBundleArgv(bundles.get(id)!, port, workers), { BENCHLAB_DB_URL: databaseUrl });
+      servers.push(server);
+      return { server, port };
+    },
+  };
 }

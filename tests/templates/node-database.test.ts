@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertWorlds, checkDatabaseEndpoints, checkNoDatabase, fetchAnswer, fetchJson, freePort, postgresSkipReason, PrivatePostgres } from '../support/database-endpoints.ts';
-import { buildBundled, bundledManifest, DATABASE_POOL as POOL, nodeBundleArgv, RunningServer } from '../support/template-servers.ts';
+import { DATABASE_POOL as POOL, nodeBundlesAgainst, type RunningServer } from '../support/template-servers.ts';
 import { until } from '../support/until.ts';
 
 const TEMPLATES = ['node', 'node-express', 'node-fastify', 'node-restify'];
@@ -19,29 +19,8 @@ const BUILD_DIR = join(tmpdir(), 'benchlab-test-node-template-builds');
 
 describe('Node templates: the database endpoints against a private PostgreSQL', { skip: postgresSkipReason }, () => {
   const postgres = new PrivatePostgres();
-  const bundles = new Map<string, string>();
-  const servers: RunningServer[] = [];
-
-  before(async () => {
-    await postgres.start();
-    for (const id of TEMPLATES) {
-      const built = await buildBundled(id, bundledManifest(id), BUILD_DIR);
-      assert.deepEqual(built.artifacts, ['dist/server.mjs', 'dist/components.json']);
-      bundles.set(id, join(built.dir, 'dist', 'server.mjs'));
-    }
-  });
-  after(async () => {
-    for (const server of servers) await server.stop();
-    postgres.stop();
-  });
-
-  /** The template's bundle started with this database, and its port. */
-  async function start(id: string, databaseUrl: string, workers = 1): Promise<{ server: RunningServer; port: number }> {
-    const port = await freePort();
-    const server = new RunningServer(nodeBundleArgv(bundles.get(id)!, port, workers), { BENCHLAB_DB_URL: databaseUrl });
-    servers.push(server);
-    return { server, port };
-  }
+  const bundles = nodeBundlesAgainst(postgres, TEMPLATES, BUILD_DIR, (built) => assert.deepEqual(built.artifacts, ['dist/server.mjs', 'dist/components.json']));
+  const start = bundles.start;
 
   async function serve(id: string, databaseUrl = postgres.url, workers = 1): Promise<{ server: RunningServer; port: number }> {
     const started = await start(id, databaseUrl, workers);

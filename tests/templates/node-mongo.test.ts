@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fetchAnswer, freePort } from '../support/database-endpoints.ts';
+import { describe, test } from 'node:test';
+import { fetchAnswer } from '../support/database-endpoints.ts';
 import { checkMongoEndpoints, ferretdbSkipReason, PrivateFerretdb } from '../support/mongo-endpoints.ts';
-import { buildBundled, bundledManifest, DATABASE_POOL as POOL, nodeBundleArgv, RunningServer } from '../support/template-servers.ts';
+import { DATABASE_POOL as POOL, nodeBundlesAgainst } from '../support/template-servers.ts';
 import { until } from '../support/until.ts';
 
 /** Kept between runs: an unchanged template is not built again. Its own (the PostgreSQL tests may build the same templates at once). */
@@ -18,28 +18,8 @@ const BUILD_DIR = join(tmpdir(), 'benchlab-test-node-mongo-builds');
 
 describe('Node templates: /docs with Mongoose against the real FerretDB', { skip: ferretdbSkipReason }, () => {
   const ferretdb = new PrivateFerretdb();
-  const bundles = new Map<string, string>();
-  const servers: RunningServer[] = [];
-
-  before(async () => {
-    await ferretdb.start();
-    for (const id of ['node-restify', 'node']) {
-      const built = await buildBundled(id, bundledManifest(id), BUILD_DIR);
-      bundles.set(id, join(built.dir, 'dist', 'server.mjs'));
-    }
-  });
-  after(async () => {
-    for (const server of servers) await server.stop();
-    ferretdb.stop();
-  });
-
-  /** The template's bundle started with the FerretDB as its database, and its port. */
-  async function start(id: string): Promise<{ server: RunningServer; port: number }> {
-    const port = await freePort();
-    const server = new RunningServer(nodeBundleArgv(bundles.get(id)!, port), { BENCHLAB_DB_URL: ferretdb.url });
-    servers.push(server);
-    return { server, port };
-  }
+  const bundles = nodeBundlesAgainst(ferretdb, ['node-restify', 'node'], BUILD_DIR);
+  const start = (id: string) => bundles.start(id, ferretdb.url);
 
   test('FerretDB is the shipped version, seeded with the contract’s 100 documents', () => {
     assert.match(ferretdb.version, /^\d+\.\d+\.\d+$/, 'answers buildInfo with the MongoDB version it speaks');

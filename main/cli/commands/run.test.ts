@@ -14,6 +14,14 @@ const { dir, run } = scratchCli('benchlab-cli-run-');
 
 const cli = (dataDir: string, ...args: string[]) => run(['run', '--data-dir', dataDir, ...args], { cwd: dir });
 
+/** Runs `benchlab run` on bad input: exit 2 with nothing on stdout; returns what it said on stderr. */
+function refused(dataDir: string, ...args: string[]): string {
+  const result = cli(dataDir, ...args);
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stdout, '');
+  return result.stderr;
+}
+
 function planFile(name: string, text: string): string {
   const file = join(dir, name);
   writeFileSync(file, text);
@@ -32,7 +40,6 @@ thresholds:
 
 describe('benchlab run: bad input is exit 2, before anything connects', () => {
   test('a broken plan file: every problem with its line and column, nothing opened', () => {
-    const dataDir = join(dir, 'data-broken');
     const file = planFile(
       'broken.yaml',
       `version: 1
@@ -48,11 +55,9 @@ thresholds: [p95 < 3ms]
 colour: blue
 `,
     );
-    const result = cli(dataDir, file);
-    assert.equal(result.code, 2);
-    assert.equal(result.stdout, '');
+    const dataDir = join(dir, 'data-broken');
     assert.equal(
-      result.stderr,
+      refused(dataDir, file),
       [
         `${file}:5:5 templates[1].variant: is required`,
         `${file}:9:39 profile.load.connections: must be at least 1`,
@@ -65,7 +70,6 @@ colour: blue
   });
 
   test('knobs, variants, studies and host logins are checked against what is installed: every problem with its line, before anything connects', () => {
-    const dataDir = join(dir, 'data-knobs');
     const file = planFile(
       'knobs.yaml',
       `version: 1
@@ -89,10 +93,9 @@ profile:
   load: { model: closed, connections: 0, durationS: 2 }
 `,
     );
-    const result = cli(dataDir, file);
-    assert.equal(result.code, 2);
-    assert.equal(result.stdout, '');
-    const lines = result.stderr.trimEnd().split('\n');
+    const dataDir = join(dir, 'data-knobs');
+    const stderr = refused(dataDir, file);
+    const lines = stderr.trimEnd().split('\n');
     assert.deepEqual(
       lines.map((line) => line.slice(file.length).split(': ')[0]),
       [
@@ -106,7 +109,7 @@ profile:
         ':16:25 templates[2].knobs.container',
         ':19:39 profile.load.connections',
       ],
-      result.stderr,
+      stderr,
     );
     assert.match(lines[1]!, /the address "bad_host!" must be a hostname/);
     assert.match(lines[2]!, /the port "99999" must be between 1 and 65535/);
@@ -137,54 +140,34 @@ profile:
 
   test('a JSON plan is held to JSON', () => {
     const file = planFile('plan.json', '{ "version": 1, "name": args }');
-    const result = cli(join(dir, 'data-json'), file);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:\\d+ YAML: `));
+    assert.match(refused(join(dir, 'data-json'), file), new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:\\d+ YAML: `));
   });
 
   test('hosts are required, from the file or the command line', () => {
     const file = planFile('no-hosts.yaml', GOOD_PLAN);
-    const result = cli(join(dir, 'data-hosts'), file);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /^benchlab run: no client host: add hosts\.client to the plan file or pass --client HOST\n/);
+    assert.match(refused(join(dir, 'data-hosts'), file), /^benchlab run: no client host: add hosts\.client to the plan file or pass --client HOST\n/);
     assert.match(cli(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1').stderr, /no server host: add hosts\.server to the plan file or pass --server HOST/);
     // Several clients: a host named twice, or a weight out of range, is refused before anything connects.
-    const twice = cli(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1', '--client', 'a@127.0.0.1:22:2', '--server', 'a@127.0.0.1');
-    assert.equal(twice.code, 2);
-    assert.match(twice.stderr, /^benchlab run: a@127\.0\.0\.1:22 is named twice as a load client: name each client host once\n/);
+    assert.match(refused(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1', '--client', 'a@127.0.0.1:22:2', '--server', 'a@127.0.0.1'), /^benchlab run: a@127\.0\.0\.1:22 is named twice as a load client: name each client host once\n/);
     assert.match(cli(join(dir, 'data-hosts'), file, '--client', 'x@127.0.0.1', '--client', 'x@127.0.0.1', '--server', 'x@127.0.0.1').stderr, /^benchlab run: --client x@127\.0\.0\.1 is given twice: name each client host once\n/);
-    const weight = cli(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1', '--client', 'b@127.0.0.1:22:0', '--server', 'a@127.0.0.1');
-    assert.equal(weight.code, 2);
-    assert.match(weight.stderr, /--client b@127\.0\.0\.1:22:0: a weight must be above 0 and at most 1000/);
+    assert.match(refused(join(dir, 'data-hosts'), file, '--client', 'a@127.0.0.1', '--client', 'b@127.0.0.1:22:0', '--server', 'a@127.0.0.1'), /--client b@127\.0\.0\.1:22:0: a weight must be above 0 and at most 1000/);
   });
 
   test('thresholds and options from the command line are checked like the file', () => {
     const file = planFile('options.yaml', GOOD_PLAN);
     const dataDir = join(dir, 'data-options');
-    const threshold = cli(dataDir, file, '--threshold', 'rps > 10', '--threshold', 'p99 < 3kb', '--threshold', 'nonsense');
-    assert.equal(threshold.code, 2);
-    assert.match(threshold.stderr, /"p99 < 3kb": p99 is a time: write it in us, ms or s; "nonsense" is not a threshold/);
-    const repeats = cli(dataDir, file, '--repeats', '21');
-    assert.equal(repeats.code, 2);
-    assert.match(repeats.stderr, /--repeats must be a whole number from 1 to 20, got "21"/);
-    const engine = cli(dataDir, file, '--engine', 'turbo');
-    assert.equal(engine.code, 2);
-    assert.match(engine.stderr, /--engine must be one of auto, native, node/);
-    const regression = cli(dataDir, file, '--threshold', 'p99 regression < 10%');
-    assert.equal(regression.code, 2);
-    assert.match(regression.stderr, /a regression threshold needs a baseline: pass --baseline SESSION\|TAG/);
-    const folder = cli(dataDir, file, '--junit', join(dir, 'no-such-folder', 'results.xml'));
-    assert.equal(folder.code, 2);
-    assert.match(folder.stderr, /--junit .*results\.xml: the folder .*no-such-folder does not exist/);
+    assert.match(refused(dataDir, file, '--threshold', 'rps > 10', '--threshold', 'p99 < 3kb', '--threshold', 'nonsense'), /"p99 < 3kb": p99 is a time: write it in us, ms or s; "nonsense" is not a threshold/);
+    assert.match(refused(dataDir, file, '--repeats', '21'), /--repeats must be a whole number from 1 to 20, got "21"/);
+    assert.match(refused(dataDir, file, '--engine', 'turbo'), /--engine must be one of auto, native, node/);
+    assert.match(refused(dataDir, file, '--threshold', 'p99 regression < 10%'), /a regression threshold needs a baseline: pass --baseline SESSION\|TAG/);
+    assert.match(refused(dataDir, file, '--junit', join(dir, 'no-such-folder', 'results.xml')), /--junit .*results\.xml: the folder .*no-such-folder does not exist/);
     assert.equal(existsSync(dataDir), false);
   });
 
   test('a baseline that names no session is refused before any host is touched', () => {
     const file = planFile('baseline.yaml', `${GOOD_PLAN}hosts: { client: nobody@127.0.0.1, server: nobody@127.0.0.1 }\n`);
     const dataDir = join(dir, 'data-baseline');
-    const result = cli(dataDir, file, '--baseline', 'no-such-tag', '--threshold', 'p99 regression < 10%');
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /--baseline: "no-such-tag" is neither a session id nor a tag of any session/);
+    assert.match(refused(dataDir, file, '--baseline', 'no-such-tag', '--threshold', 'p99 regression < 10%'), /--baseline: "no-such-tag" is neither a session id nor a tag of any session/);
     const listed = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'benchlab.ts'), 'hosts', 'list', '--json', '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
     assert.deepEqual(JSON.parse(listed.stdout), [], 'no host was added for the refs');
     assert.ok(readdirSync(dataDir).length > 0);
