@@ -53,6 +53,25 @@ export async function startTestServer(body = 'hello world'): Promise<TestServer>
   };
 }
 
+/** A figure a test server keeps and hands over, starting again from zero: connections or the most requests on one since the last look. */
+export class Tally {
+  #value = 0;
+
+  add(count = 1): void {
+    this.#value += count;
+  }
+
+  raise(to: number): void {
+    this.#value = Math.max(this.#value, to);
+  }
+
+  take(): number {
+    const value = this.#value;
+    this.#value = 0;
+    return value;
+  }
+}
+
 /**
  * Puts a test's HTTP server on a free loopback port (`backlog`: the kernel's accept queue, when the
  * test needs it short); `close` ends its connections and resolves once it stopped.

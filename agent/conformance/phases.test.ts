@@ -10,7 +10,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { after, before, test } from 'node:test';
 import type { LoadAgentConfig } from '../../app/runs/agent-protocol.ts';
 import { latencyStats, mergeEncodedHistograms, type LatencyStats } from '../../app/common/hdr.ts';
-import { assertBooks, endOf, listenOnLoopback, runAgent, samplesOf, type AgentRun } from '../agent-harness.ts';
+import { assertBooks, endOf, listenOnLoopback, runAgent, samplesOf, Tally, type AgentRun } from '../agent-harness.ts';
 import { describeEachEngine } from './engines.ts';
 
 /** How long the server holds each accept: connects beyond its queue of two wait for a resent SYN. */
@@ -26,13 +26,13 @@ interface LateServer {
 
 async function startLateAcceptServer(): Promise<LateServer> {
   let requests = 0;
-  let most = 0;
+  const most = new Tally();
   const perSocket = new WeakMap<object, number>();
   const server: HttpServer = createHttpServer((request, response) => {
     requests++;
     const carried = (perSocket.get(request.socket) ?? 0) + 1;
     perSocket.set(request.socket, carried);
-    most = Math.max(most, carried);
+    most.raise(carried);
     response.end('hello');
   });
   server.on('connection', () => {
@@ -44,11 +44,7 @@ async function startLateAcceptServer(): Promise<LateServer> {
   return {
     ...listening,
     requests: () => requests,
-    mostOnOneConnection: () => {
-      const seen = most;
-      most = 0;
-      return seen;
-    },
+    mostOnOneConnection: () => most.take(),
   };
 }
 

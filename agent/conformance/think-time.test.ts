@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type { LoadAgentConfig } from '../../app/runs/agent-protocol.ts';
 import { latencyStats, mergeEncodedHistograms } from '../../app/common/hdr.ts';
 import { ThinkTime, type ThinkTimeInput } from '../../app/runs/think-time.ts';
-import { assertBooks, endOf, listenOnLoopback, runAgent, samplesOf } from '../agent-harness.ts';
+import { assertBooks, endOf, listenOnLoopback, runAgent, samplesOf, Tally } from '../agent-harness.ts';
 import { describeEachEngine, type Engine } from './engines.ts';
 
 const CONNECTIONS = 4;
@@ -28,20 +28,16 @@ interface CountingServer {
 
 /** `closeIdleAfterMs`: the server closes each connection this long after an answer (a short keep-alive timeout). */
 async function startCountingServer(closeIdleAfterMs?: number): Promise<CountingServer> {
-  let connections = 0;
+  const connections = new Tally();
   const server: Server = createServer((request, response) => {
     response.end('hello');
     if (closeIdleAfterMs !== undefined) setTimeout(() => request.socket.end(), closeIdleAfterMs);
   });
-  server.on('connection', () => connections++);
+  server.on('connection', () => connections.add());
   const listening = await listenOnLoopback(server);
   return {
     ...listening,
-    takeConnections: () => {
-      const seen = connections;
-      connections = 0;
-      return seen;
-    },
+    takeConnections: () => connections.take(),
   };
 }
 
