@@ -3,6 +3,7 @@
 
 package benchlab.springboot;
 
+import benchlab.common.DatabaseEndpoints;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.context.annotation.Profile;
 import org.springframework.http.ResponseEntity;
@@ -45,7 +46,7 @@ class AsyncDatabaseController {
 
     @GetMapping("/fortunes")
     CompletableFuture<ResponseEntity<byte[]>> fortunes() {
-        return work.submit(() -> Replies.html(FortunesPage.render(worlds.fortunes())));
+        return work.submit(() -> Replies.html(DatabaseEndpoints.fortunes(worlds.fortunes()).body()));
     }
 
     @RequestMapping(path = "/docs", method = {RequestMethod.GET, RequestMethod.POST})

@@ -2,6 +2,7 @@
 
 package benchlab.springboot;
 
+import benchlab.common.DatabaseEndpoints;
 import org.springframework.context.annotation.Profile;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,7 +40,7 @@ class BlockingDatabaseController {
 
     @GetMapping("/fortunes")
     ResponseEntity<byte[]> fortunes() {
-        return Replies.html(FortunesPage.render(worlds.fortunes()));
+        return Replies.html(DatabaseEndpoints.fortunes(worlds.fortunes()).body());
     }
 
     @RequestMapping(path = "/docs", method = {RequestMethod.GET, RequestMethod.POST})

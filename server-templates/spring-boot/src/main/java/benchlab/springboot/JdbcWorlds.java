@@ -5,7 +5,7 @@
 package benchlab.springboot;
 
 import benchlab.springboot.Rows.Doc;
-import benchlab.springboot.Rows.Fortune;
+import benchlab.common.DatabaseEndpoints.Fortune;
 import benchlab.springboot.Rows.NewDoc;
 import benchlab.springboot.Rows.World;
 import java.util.ArrayList;

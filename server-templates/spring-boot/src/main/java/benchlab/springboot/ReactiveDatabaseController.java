@@ -2,6 +2,7 @@
 
 package benchlab.springboot;
 
+import benchlab.common.DatabaseEndpoints;
 import org.springframework.context.annotation.Profile;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -40,7 +41,7 @@ class ReactiveDatabaseController {
 
     @GetMapping("/fortunes")
     Mono<ResponseEntity<byte[]>> fortunes() {
-        return worlds.fortunes().map(rows -> Replies.html(FortunesPage.render(rows)));
+        return worlds.fortunes().map(rows -> Replies.html(DatabaseEndpoints.fortunes(rows).body()));
     }
 
     @RequestMapping(path = "/docs", method = {RequestMethod.GET, RequestMethod.POST})

@@ -1,4 +1,5 @@
-// The database endpoints' rows (TechEmpower's World and Fortune, the document of /docs) and the rules
+// The database endpoints' rows (TechEmpower's World, the document of /docs; the fortunes and their
+// page are jvm-common's DatabaseEndpoints) and the rules
 // of the requests on them: how many rows /queries and /updates take, the random values they use.
 // Jackson writes the records with their component names: {"id":1,"randomNumber":2}.
 
@@ -11,8 +12,6 @@ final class Rows {
     private static final String LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
     record World(int id, int randomNumber) {}
-
-    record Fortune(int id, String message) {}
 
     record Doc(int id, String title, String body, int count) {}
 
