@@ -298,20 +298,17 @@ func TestPipelining(t *testing.T) {
 }
 
 func TestConnectionCloseAndReadUntilClose(t *testing.T) {
-	for name, answer := range map[string]string{
+	forEachAnswer(t, map[string]string{
 		"connection close": "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok",
 		"until close":      "HTTP/1.0 200 OK\r\n\r\nbody without a length",
-	} {
-		t.Run(name, func(t *testing.T) {
-			server := startServer(t, answeringOnce(answer))
-			ls := runEngine(t, closedConfig(server.port(), 2, map[string]any{"requests": 30}))
-			b := assertBooks(t, ls)
-			if b.status["2xx"] != 30 || sumOf(toAny(b.errors)) != 0 || b.bytes != int64(30*len(answer)) {
-				t.Fatalf("2xx %d errors %v bytes %d", b.status["2xx"], b.errors, b.bytes)
-			}
-			if server.connections.Load() < 30 || b.newConnections < 30 {
-				t.Fatalf("%d connections: each answer closes its own", server.connections.Load())
-			}
-		})
-	}
+	}, answeringOnce, func(t *testing.T, server *testServer, answer string) {
+		ls := runEngine(t, closedConfig(server.port(), 2, map[string]any{"requests": 30}))
+		b := assertBooks(t, ls)
+		if b.status["2xx"] != 30 || sumOf(toAny(b.errors)) != 0 || b.bytes != int64(30*len(answer)) {
+			t.Fatalf("2xx %d errors %v bytes %d", b.status["2xx"], b.errors, b.bytes)
+		}
+		if server.connections.Load() < 30 || b.newConnections < 30 {
+			t.Fatalf("%d connections: each answer closes its own", server.connections.Load())
+		}
+	})
 }

@@ -116,21 +116,18 @@ func TestStalledServerTimesOut(t *testing.T) {
 }
 
 func TestMalformedAnswersAreOtherErrors(t *testing.T) {
-	for name, answer := range map[string]string{
+	forEachAnswer(t, map[string]string{
 		"not HTTP":               "garbage that is no status line\r\n\r\n",
 		"a status with no class": "HTTP/1.1 600 Beyond\r\nContent-Length: 0\r\n\r\n",
 		"a bad length":           "HTTP/1.1 200 OK\r\nContent-Length: twelve\r\n\r\n",
-	} {
-		t.Run(name, func(t *testing.T) {
-			server := startServer(t, answering(answer))
-			ls := runEngine(t, closedConfig(server.port(), 2, map[string]any{"requests": 20}))
-			assertEnd(t, ls, "completed")
-			b := assertBooks(t, ls)
-			if b.errors["other"] != 20 || b.answered != 0 {
-				t.Fatalf("errors %v, answered %d: want 20 of kind other", b.errors, b.answered)
-			}
-		})
-	}
+	}, answering, func(t *testing.T, server *testServer, answer string) {
+		ls := runEngine(t, closedConfig(server.port(), 2, map[string]any{"requests": 20}))
+		assertEnd(t, ls, "completed")
+		b := assertBooks(t, ls)
+		if b.errors["other"] != 20 || b.answered != 0 {
+			t.Fatalf("errors %v, answered %d: want 20 of kind other", b.errors, b.answered)
+		}
+	})
 }
 
 func openDescriptors(t *testing.T) int {

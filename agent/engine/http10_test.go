@@ -17,32 +17,29 @@ import (
 )
 
 func TestHTTP10RequestsOpenAConnectionEach(t *testing.T) {
-	for name, answer := range map[string]string{
+	forEachAnswer(t, map[string]string{
 		"length":      "HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello",
 		"until close": "HTTP/1.0 200 OK\r\n\r\nhello until the close",
 		"1.1 closing": "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello",
-	} {
-		t.Run(name, func(t *testing.T) {
-			server := startServer(t, answeringOnce(answer))
-			config := closedConfig(server.port(), 4, map[string]any{"requests": 40})
-			setRequest(config, "httpVersion", "1.0")
-			ls := runEngine(t, config)
-			assertEnd(t, ls, "completed")
-			b := assertBooks(t, ls)
-			if b.status["2xx"] != 40 || sumOf(toAny(b.errors)) != 0 || b.bytes != int64(40*len(answer)) {
-				t.Fatalf("2xx %d, errors %v, bytes %d", b.status["2xx"], b.errors, b.bytes)
-			}
-			if server.connections.Load() != 40 || b.newConnections != 40 {
-				t.Fatalf("%d connections at the server, %d reported: want one per request", server.connections.Load(), b.newConnections)
-			}
-			server.mu.Lock()
-			head := server.heads[0]
-			server.mu.Unlock()
-			if !strings.HasPrefix(head, "GET / HTTP/1.0\r\n") || strings.Contains(strings.ToLower(head), "keep-alive") {
-				t.Fatalf("the request was %q: want an HTTP/1.0 request line and no keep-alive", head)
-			}
-		})
-	}
+	}, answeringOnce, func(t *testing.T, server *testServer, answer string) {
+		config := closedConfig(server.port(), 4, map[string]any{"requests": 40})
+		setRequest(config, "httpVersion", "1.0")
+		ls := runEngine(t, config)
+		assertEnd(t, ls, "completed")
+		b := assertBooks(t, ls)
+		if b.status["2xx"] != 40 || sumOf(toAny(b.errors)) != 0 || b.bytes != int64(40*len(answer)) {
+			t.Fatalf("2xx %d, errors %v, bytes %d", b.status["2xx"], b.errors, b.bytes)
+		}
+		if server.connections.Load() != 40 || b.newConnections != 40 {
+			t.Fatalf("%d connections at the server, %d reported: want one per request", server.connections.Load(), b.newConnections)
+		}
+		server.mu.Lock()
+		head := server.heads[0]
+		server.mu.Unlock()
+		if !strings.HasPrefix(head, "GET / HTTP/1.0\r\n") || strings.Contains(strings.ToLower(head), "keep-alive") {
+			t.Fatalf("the request was %q: want an HTTP/1.0 request line and no keep-alive", head)
+		}
+	})
 }
 
 // A server that would keep the connection alive all the same gets no second request on it: the

@@ -177,6 +177,14 @@ func (s *testServer) readRequest(r *bufio.Reader) (method string, ok bool) {
 }
 
 // answering serves every request on a connection with the same answer bytes.
+// forEachAnswer runs check as a subtest per named answer, against a server that gives it (`serve`:
+// answering, or answeringOnce to close after it).
+func forEachAnswer(t *testing.T, answers map[string]string, serve func(string) func(*testServer, net.Conn, *bufio.Reader), check func(t *testing.T, server *testServer, answer string)) {
+	for name, answer := range answers {
+		t.Run(name, func(t *testing.T) { check(t, startServer(t, serve(answer)), answer) })
+	}
+}
+
 func answering(answer string) func(*testServer, net.Conn, *bufio.Reader) {
 	return func(s *testServer, c net.Conn, r *bufio.Reader) {
 		for {
