@@ -6,37 +6,30 @@
 // A run with the switch off stores its profile as off.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { flameTree, frameTotals, topFrames } from '../../app/profiles/flame-graph.ts';
 import type { Profile, ProfileEntry } from '../../app/profiles/profiles.ts';
 import type { LiveRun } from '../../app/runs/runs.ts';
-import { closeDeployedLab, openLabBackend, redeployTemplate, type LabBackend } from '../support/lab-backend.ts';
+import { oneServerLab } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const INSTANCE = 'profiles';
 const PORT = 18491;
 
 describe('server profiles per runtime on the lab', { skip: labSkipReason() ?? false }, () => {
-  let lab: LabBackend;
-
-  before(async () => {
-    lab = await openLabBackend(INSTANCE, 'benchlab-profiles-lab-', { sharedCaches: true });
-  });
-
-  after(() => closeDeployedLab(lab));
-
-  const deploy = (templateId: string, variant: string) => redeployTemplate(lab, { templateId, variant, port: PORT });
+  const suite = oneServerLab(INSTANCE, 'benchlab-profiles-lab-', PORT);
+  const { deploy } = suite;
 
   /** One closed-model run of `path`; its single run's profile entry (and the run's status). */
   async function profiledRun(target: string, path: string, options: { profileServer?: boolean } = {}): Promise<{ entry: ProfileEntry; session: LiveRun }> {
-    const started = await lab.ok<LiveRun>('runs.start', {
-      clientHostId: lab.clientId,
-      serverHostId: lab.serverId,
+    const started = await suite.lab.ok<LiveRun>('runs.start', {
+      clientHostId: suite.lab.clientId,
+      serverHostId: suite.lab.serverId,
       profile: { target, request: { path }, load: { model: 'closed', connections: 4, durationS: 4 }, ...(options.profileServer === false ? { profileServer: false } : {}) },
     });
-    const session = await lab.services.runs.finished(started.sessionId);
+    const session = await suite.lab.services.runs.finished(started.sessionId);
     assert.equal(session.status, 'completed', session.message ?? '');
-    const entries = await lab.ok<ProfileEntry[]>('profiles.list', { sessionId: started.sessionId });
+    const entries = await suite.lab.ok<ProfileEntry[]>('profiles.list', { sessionId: started.sessionId });
     assert.equal(entries.length, 1, JSON.stringify(entries));
     return { entry: entries[0]!, session };
   }
@@ -44,7 +37,7 @@ describe('server profiles per runtime on the lab', { skip: labSkipReason() ?? fa
   async function capturedTop(entry: ProfileEntry, tool: string): Promise<{ names: string[]; profile: Profile }> {
     assert.equal(entry.status, 'captured', entry.reason ?? '');
     assert.equal(entry.tool, tool);
-    const profile = await lab.ok<Profile>('profiles.get', { runId: entry.runId });
+    const profile = await suite.lab.ok<Profile>('profiles.get', { runId: entry.runId });
     assert.ok(profile.facts.samples > 0 && profile.facts.samples === entry.samples);
     return { names: topFrames(flameTree(profile.folded), 20).map((frame) => frame.name), profile };
   }

@@ -8,12 +8,12 @@
 // 1 KB a second. Relations only: how often a JVM collects depends on its heap and the machine.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ReplayData } from '../../app/sessions/replay.ts';
 import type { Comparison } from '../../app/sessions/comparison.ts';
 import type { LivePoint, LiveRun } from '../../app/runs/runs.ts';
 import { median } from '../../app/common/median.ts';
-import { closeDeployedLab, openLabBackend, redeployTemplate, type LabBackend } from '../support/lab-backend.ts';
+import { oneServerLab } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const INSTANCE = 'gcloop';
@@ -22,26 +22,19 @@ const PORT = 18541;
 type Read = LivePoint & { server: NonNullable<LivePoint['server']> };
 
 describe("the runtimes' own figures per second on the lab", { skip: labSkipReason() ?? false }, () => {
-  let lab: LabBackend;
-
-  before(async () => {
-    lab = await openLabBackend(INSTANCE, 'benchlab-gcloop-lab-', { sharedCaches: true });
-  });
-
-  after(() => closeDeployedLab(lab));
-
-  const deploy = (templateId: string, variant: string) => redeployTemplate(lab, { templateId, variant, port: PORT });
+  const suite = oneServerLab(INSTANCE, 'benchlab-gcloop-lab-', PORT);
+  const { deploy } = suite;
 
   /** A closed-model run of `path` without a CPU profile (its sampler would add to the figures); its session and measured seconds with a server reading. */
   async function run(target: string, path: string, connections: number, durationS = 5): Promise<{ sessionId: number; read: Read[]; requests: number }> {
-    const started = await lab.ok<LiveRun>('runs.start', {
-      clientHostId: lab.clientId,
-      serverHostId: lab.serverId,
+    const started = await suite.lab.ok<LiveRun>('runs.start', {
+      clientHostId: suite.lab.clientId,
+      serverHostId: suite.lab.serverId,
       profile: { target, request: { path }, load: { model: 'closed', connections, durationS }, profileServer: false },
     });
-    const ended = await lab.services.runs.finished(started.sessionId);
+    const ended = await suite.lab.services.runs.finished(started.sessionId);
     assert.equal(ended.status, 'completed', ended.message ?? '');
-    const replay = await lab.ok<ReplayData>('replay.load', { sessionId: started.sessionId });
+    const replay = await suite.lab.ok<ReplayData>('replay.load', { sessionId: started.sessionId });
     // The sampler's first reading of the server only marks where its files end (as it does for the
     // threads' switches, which it has nothing to compare with yet): the seconds after it are read.
     const read = replay.points.filter((point): point is Read => !point.warmup && !point.drain && point.server !== undefined && point.server.voluntarySwitchesPerS !== null);
@@ -50,7 +43,7 @@ describe("the runtimes' own figures per second on the lab", { skip: labSkipReaso
   }
 
   async function runtimeLines(sessionIds: number[]): Promise<string[]> {
-    const comparison = await lab.ok<Comparison>('compare.open', { sessionIds });
+    const comparison = await suite.lab.ok<Comparison>('compare.open', { sessionIds });
     return comparison.steps.flatMap((step) => step.rows).map((row) => row.serverRuntime ?? '');
   }
 

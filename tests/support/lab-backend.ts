@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { labExec, type LabInstance } from '../lab/lab.ts';
 import { nativeEngineArch } from '../../app/runs/engine-choice.ts';
 import { engineBinary, type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
@@ -101,6 +102,29 @@ export async function openDeployedLab(instance: LabInstance, dirPrefix: string, 
 export async function redeployTemplate(lab: LabBackend, deploy: TemplateDeploy): Promise<string> {
   await lab.call('templates.stop', { hostId: lab.serverId });
   return deployTemplate(lab, deploy);
+}
+
+/**
+ * A suite that puts one server at a time on its lab instance's server host: the back end opened
+ * before its tests (with the shared caches) and closed after them, the server stopped; `deploy`
+ * replaces the server. Call it inside the suite's describe; `lab` is the back end once open.
+ */
+export function oneServerLab(instance: LabInstance, dirPrefix: string, port: number): { readonly lab: LabBackend; deploy(templateId: string, variant: string): Promise<string> } {
+  let opened: LabBackend | undefined;
+  before(async () => {
+    opened = await openLabBackend(instance, dirPrefix, { sharedCaches: true });
+  });
+  after(() => closeDeployedLab(opened));
+  const lab = () => {
+    if (!opened) throw new Error(`the ${instance} lab's back end is read before the suite opened it`);
+    return opened;
+  };
+  return {
+    get lab() {
+      return lab();
+    },
+    deploy: (templateId, variant) => redeployTemplate(lab(), { templateId, variant, port }),
+  };
 }
 
 /** Stops the server's template and closes the back end (nothing when it never opened). */
