@@ -10,16 +10,15 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { decodeHistogram } from '../../app/common/hdr.ts';
 import type { LoadEngineKind } from '../../app/runs/agent-protocol.ts';
 import { type EngineChoice } from '../../app/runs/engine-choice.ts';
 import type { ReplayData } from '../../app/sessions/replay.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import type { LiveRun, StoredRun } from '../../app/runs/runs.ts';
-import { type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
 import { SamplesRepository } from '../../main/services/runs/samples-repository.ts';
-import { closeDeployedLab, labClientEngine, openDeployedLab, type LabBackend } from '../support/lab-backend.ts';
+import { engineLab } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { labExec } from './lab.ts';
 
@@ -29,31 +28,23 @@ const PORT = 18495;
 const AGENT_DIR = '/var/lib/benchlab/agent';
 
 describe('a whole session on each load engine', { skip: skip ?? false }, () => {
-  let lab: LabBackend;
-  let target: string;
-  let native: EngineBinaryLookup;
-
-  before(async () => {
-    ({ lab, target } = await openDeployedLab(INSTANCE, 'benchlab-engines-lab-', { templateId: 'node', variant: 'async', port: PORT }));
-    native = await labClientEngine(INSTANCE);
-  });
-  after(() => closeDeployedLab(lab));
+  const suite = engineLab(INSTANCE, 'benchlab-engines-lab-', PORT);
 
   /** Runs a short closed session with `engine` and returns it once over, with its stored run. */
   async function session(engine: EngineChoice, profile: Record<string, unknown> = {}): Promise<{ live: LiveRun; stored: StoredRun; session: Session; log: string[] }> {
     const log: string[] = [];
-    const unsubscribe = lab.services.bus.subscribe('log', (line) => log.push(line.message));
-    const started = await lab.ok<LiveRun>('runs.start', {
-      clientHostId: lab.clientId,
-      serverHostId: lab.serverId,
-      profile: { target, request: { path: '/hello' }, load: { model: 'closed', connections: 4, durationS: 3 }, warmupS: 1, ...profile },
+    const unsubscribe = suite.lab.services.bus.subscribe('log', (line) => log.push(line.message));
+    const started = await suite.lab.ok<LiveRun>('runs.start', {
+      clientHostId: suite.lab.clientId,
+      serverHostId: suite.lab.serverId,
+      profile: { target: suite.target, request: { path: '/hello' }, load: { model: 'closed', connections: 4, durationS: 3 }, warmupS: 1, ...profile },
       engine,
     });
-    const live = await lab.services.runs.finished(started.sessionId);
+    const live = await suite.lab.services.runs.finished(started.sessionId);
     unsubscribe();
     assert.equal(live.status, 'completed', live.message ?? '');
-    const [stored] = await lab.ok<StoredRun[]>('runs.list', { sessionId: started.sessionId });
-    return { live, stored: stored!, session: await lab.ok<Session>('sessions.get', { id: started.sessionId }), log };
+    const [stored] = await suite.lab.ok<StoredRun[]>('runs.list', { sessionId: started.sessionId });
+    return { live, stored: stored!, session: await suite.lab.ok<Session>('sessions.get', { id: started.sessionId }), log };
   }
 
   /** What every engine's session must show: the engine recorded, balanced books, real numbers. */
@@ -66,7 +57,7 @@ describe('a whole session on each load engine', { skip: skip ?? false }, () => {
       [],
       'the agent said in its hello that it runs the engine asked for',
     );
-    assert.deepEqual((await lab.ok<ReplayData>('replay.load', { sessionId: live.sessionId })).run.engine, live.engine, 'replay shows it');
+    assert.deepEqual((await suite.lab.ok<ReplayData>('replay.load', { sessionId: live.sessionId })).run.engine, live.engine, 'replay shows it');
 
     const summary = stored.summary!;
     assert.ok(summary.requests > 0, `${summary.requests} requests`);
@@ -78,7 +69,7 @@ describe('a whole session on each load engine', { skip: skip ?? false }, () => {
     const [p50, p99] = [summary.p50Us ?? 0, summary.p99Us ?? 0];
     assert.ok(p50 > 0 && p50 <= p99, `p50 ${p50} µs, p99 ${p99} µs`);
 
-    const measured = new SamplesRepository(lab.services.db).forRun(stored.id).filter((second) => second.phase === 'measure');
+    const measured = new SamplesRepository(suite.lab.services.db).forRun(stored.id).filter((second) => second.phase === 'measure');
     assert.equal(measured.length, 3);
     for (const second of measured) {
       assert.ok(second.requests > 0, `second ${second.second}: no requests`);
@@ -91,15 +82,12 @@ describe('a whole session on each load engine', { skip: skip ?? false }, () => {
   }
 
   test('the native engine: uploaded beside the agent under its hash, a real session recorded as native', async (t) => {
-    if (!native.ok) {
-      if (process.env.BENCHLAB_REQUIRE_ENGINE === '1') assert.fail(`the native engine is required here: ${native.reason}`);
-      t.skip(native.reason);
-      return;
-    }
+    const native = suite.nativeEngine(t);
+    if (native === null) return;
     const result = await session('native');
     await assertRealSession(result, 'native');
     assert.equal(result.live.engine?.notice, null);
-    const hash12 = createHash('sha256').update(readFileSync(native.binary.file)).digest('hex').slice(0, 12);
+    const hash12 = createHash('sha256').update(readFileSync(native.file)).digest('hex').slice(0, 12);
     const listed = await labExec('client', ['sh', '-c', `ls -l ${AGENT_DIR}/benchlab-engine-${hash12}`], { instance: INSTANCE });
     assert.match(listed.stdout, /^-rwx/, `the binary is executable on the client: ${listed.stdout}${listed.stderr}`);
   });
@@ -126,10 +114,10 @@ describe('a whole session on each load engine', { skip: skip ?? false }, () => {
   });
 
   test('a forced native engine that cannot run is refused before anything starts', async () => {
-    const before = (await lab.ok<unknown[]>('sessions.list', {})).length;
-    const refused = await lab.call('runs.start', {
-      clientHostId: lab.clientId,
-      profile: { target: target.replace(/^http:/, 'https:'), request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 1 } },
+    const before = (await suite.lab.ok<unknown[]>('sessions.list', {})).length;
+    const refused = await suite.lab.call('runs.start', {
+      clientHostId: suite.lab.clientId,
+      profile: { target: suite.target.replace(/^http:/, 'https:'), request: { path: '/hello' }, load: { model: 'closed', connections: 1, durationS: 1 } },
       engine: 'native',
     });
     assert.equal(refused.ok, false);
@@ -137,6 +125,6 @@ describe('a whole session on each load engine', { skip: skip ?? false }, () => {
       refused.ok ? '' : refused.error.message,
       'the native engine is unavailable on lab-client: the target is https, which the native engine does not speak; choose the engine auto or node',
     );
-    assert.equal((await lab.ok<unknown[]>('sessions.list', {})).length, before, 'no session was stored');
+    assert.equal((await suite.lab.ok<unknown[]>('sessions.list', {})).length, before, 'no session was stored');
   });
 });

@@ -5,12 +5,11 @@
 // is far below it). Relations only, between the two sessions and with the configured pause.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LoadEngineKind } from '../../app/runs/agent-protocol.ts';
 import type { LiveRun, StoredRun } from '../../app/runs/runs.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
-import { type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
-import { closeDeployedLab, labClientEngine, openDeployedLab, type LabBackend } from '../support/lab-backend.ts';
+import { engineLab } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const skip = labSkipReason();
@@ -21,38 +20,26 @@ const DURATION_S = 3;
 const PAUSE_MS = 100;
 
 describe('think time on the lab, on each load engine', { skip: skip ?? false }, () => {
-  let lab: LabBackend;
-  let target: string;
-  let native: EngineBinaryLookup;
-
-  before(async () => {
-    ({ lab, target } = await openDeployedLab(INSTANCE, 'benchlab-think-lab-', { templateId: 'node', variant: 'async', port: PORT }));
-    native = await labClientEngine(INSTANCE);
-  });
-  after(() => closeDeployedLab(lab));
+  const suite = engineLab(INSTANCE, 'benchlab-think-lab-', PORT);
 
   async function session(engine: LoadEngineKind, thinkTime?: Record<string, unknown>): Promise<{ stored: StoredRun; session: Session }> {
     const load = { model: 'closed', connections: CONNECTIONS, durationS: DURATION_S, ...(thinkTime ? { thinkTime } : {}) };
-    const started = await lab.ok<LiveRun>('runs.start', {
-      clientHostId: lab.clientId,
-      serverHostId: lab.serverId,
-      profile: { target, request: { path: '/hello' }, load },
+    const started = await suite.lab.ok<LiveRun>('runs.start', {
+      clientHostId: suite.lab.clientId,
+      serverHostId: suite.lab.serverId,
+      profile: { target: suite.target, request: { path: '/hello' }, load },
       engine,
     });
-    const live = await lab.services.runs.finished(started.sessionId);
+    const live = await suite.lab.services.runs.finished(started.sessionId);
     assert.equal(live.status, 'completed', live.message ?? '');
     assert.equal(live.engine?.kind, engine);
-    const [stored] = await lab.ok<StoredRun[]>('runs.list', { sessionId: started.sessionId });
-    return { stored: stored!, session: await lab.ok<Session>('sessions.get', { id: started.sessionId }) };
+    const [stored] = await suite.lab.ok<StoredRun[]>('runs.list', { sessionId: started.sessionId });
+    return { stored: stored!, session: await suite.lab.ok<Session>('sessions.get', { id: started.sessionId }) };
   }
 
   for (const engine of ['native', 'node'] as const) {
     test(`the ${engine} engine: a pause of ${PAUSE_MS} ms per connection bounds the rate and stays out of the latency`, async (t) => {
-      if (engine === 'native' && !native.ok) {
-        if (process.env.BENCHLAB_REQUIRE_ENGINE === '1') assert.fail(`the native engine is required here: ${native.reason}`);
-        t.skip(native.reason);
-        return;
-      }
+      if (engine === 'native' && suite.nativeEngine(t) === null) return;
       const none = await session(engine);
       const paused = await session(engine, { kind: 'fixed', ms: PAUSE_MS });
       const [a, b] = [none.stored.summary!, paused.stored.summary!];

@@ -1,15 +1,16 @@
 // A Benchlab back end for lab tests: real services on a fresh data dir, the contract's dispatcher
 // (so arguments are validated as the UI's are), and both hosts of a lab instance added with their
 // keys pinned and connected; also one with a template deployed on its server, and the native
-// engine built for the lab client's architecture.
+// engine built for the lab client's architecture; and the suites that hold one such lab from their start to their end.
 
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, before, type TestContext } from 'node:test';
 import { labExec, type LabInstance } from '../lab/lab.ts';
 import { nativeEngineArch } from '../../app/runs/engine-choice.ts';
-import { engineBinary, type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
+import { engineBinary, type EngineBinary, type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
 import { createDispatcher, type Dispatcher } from '../../main/api/dispatch.ts';
 import { createHandlers } from '../../main/api/handlers.ts';
 import { createServices, type Services } from '../../main/services/services.ts';
@@ -125,6 +126,42 @@ export function oneServerLab(instance: LabInstance, dirPrefix: string, port: num
     },
     deploy: (templateId, variant) => redeployTemplate(lab(), { templateId, variant, port }),
   };
+}
+
+/**
+ * A suite that loads the Node template (async) on its lab instance with each load engine: the back
+ * end opened and the template deployed before its tests, the native engine for the lab's client
+ * looked up, all closed after. `nativeEngine(t)` is that engine's binary, or null once the test is
+ * skipped for want of one (failed instead under BENCHLAB_REQUIRE_ENGINE=1). Call it inside the
+ * suite's describe; `lab` and `target` are read once it opened.
+ */
+export function engineLab(instance: LabInstance, dirPrefix: string, port: number): EngineLab {
+  const suite = new EngineLab();
+  before(async () => {
+    // The back end is kept before the engine's lookup, so that a lookup that throws still closes it.
+    ({ lab: suite.opened, target: suite.target } = await openDeployedLab(instance, dirPrefix, { templateId: 'node', variant: 'async', port }));
+    suite.native = await labClientEngine(instance);
+  });
+  after(() => closeDeployedLab(suite.opened));
+  return suite;
+}
+
+class EngineLab {
+  opened: LabBackend | undefined;
+  target = '';
+  native: EngineBinaryLookup = { ok: false, reason: 'not looked up yet' };
+
+  get lab(): LabBackend {
+    if (!this.opened) throw new Error('the lab is read before the suite opened it');
+    return this.opened;
+  }
+
+  nativeEngine(t: TestContext): EngineBinary | null {
+    if (this.native.ok) return this.native.binary;
+    if (process.env.BENCHLAB_REQUIRE_ENGINE === '1') assert.fail(`the native engine is required here: ${this.native.reason}`);
+    t.skip(this.native.reason);
+    return null;
+  }
 }
 
 /** Stops the server's template and closes the back end (nothing when it never opened). */
