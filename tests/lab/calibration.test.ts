@@ -6,13 +6,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { PlanState } from '../../app/plans/plan.ts';
 import { capacityStepRates } from '../../app/plans/calibration.ts';
 import { describeCalibration, recordedCalibrationOf } from '../../app/runs/calibration-record.ts';
 import type { StoredRun } from '../../app/runs/runs.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../app/plans/plan-file.ts';
-import { openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { openLabBackend, startLabPlan, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const skip = labSkipReason();
@@ -33,17 +32,13 @@ describe('capacity steps on the lab', { skip: skip ?? false }, () => {
   });
 
   test('the calibration measures the reference, the steps are its multiples, and the capacity step saturates less than 3.5× it', async (t) => {
-    const started = await lab.ok<PlanState>('plans.start', {
+    const started = await startLabPlan(lab, {
       name: 'capacity steps',
-      clientHostId: lab.clientId,
-      serverHostId: lab.serverId,
-      presets: { client: null, server: null },
       targets: [{ templateId: 'node', variant: 'sync' }],
       // The Gatling study's request, with a short timeout so the overloaded step ends in seconds.
       profile: { target: STUDY_TARGET_PLACEHOLDER, request: { path: '/file', timeoutMs: 2000 }, load: { model: 'open', rate: 1, durationS: 4 }, pauseS: 1 },
       capacity: { reference: { templateId: 'node', variant: 'sync' }, times: TIMES, maxS: 40 },
     });
-    assert.equal(started.status, 'running');
     assert.equal(started.stages[0]!.kind, 'calibrate', 'the calibration comes first');
     const final = (await lab.services.plans.settled())!;
     const stages = final.stages.map((stage) => `${stage.id}: ${stage.status} ${stage.detail ?? ''}`).join('\n');

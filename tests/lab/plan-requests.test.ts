@@ -5,13 +5,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { PlanState } from '../../app/plans/plan.ts';
 import type { StoredRun } from '../../app/runs/runs.ts';
 import type { Session } from '../../app/sessions/sessions.ts';
 import { STUDY_TARGET_PLACEHOLDER } from '../../app/plans/plan-file.ts';
 import { buildEndpointTable } from '../../app/sessions/comparison-endpoints.ts';
 import type { Comparison } from '../../app/sessions/comparison.ts';
-import { closePlanLab, openLabBackend, type LabBackend } from '../support/lab-backend.ts';
+import { closePlanLab, openLabBackend, startLabPlan, type LabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 
 const skip = labSkipReason();
@@ -30,11 +29,8 @@ describe('a plan with several named requests on the lab', { skip: skip ?? false 
     const unwatch = lab.services.bus.subscribe('plans.progress', (state) => {
       for (const stage of state.stages) if (stage.kind === 'deploy' && stage.status === 'running' && !deploys.includes(stage.id)) deploys.push(stage.id);
     });
-    const started = await lab.ok<PlanState>('plans.start', {
+    await startLabPlan(lab, {
       name: 'Endpoints',
-      clientHostId: lab.clientId,
-      serverHostId: lab.serverId,
-      presets: { client: null, server: null },
       targets: [{ templateId: 'node', variant: 'async' }],
       profile: { target: STUDY_TARGET_PLACEHOLDER, request: { path: '/json' }, load: { model: 'closed', connections: 4, durationS: 3 }, sweep: [2, 4] },
       requests: [
@@ -42,7 +38,6 @@ describe('a plan with several named requests on the lab', { skip: skip ?? false 
         { name: 'slow', path: '/fib?n=30' },
       ],
     });
-    assert.equal(started.status, 'running');
     const final = (await lab.services.plans.settled())!;
     unwatch();
     assert.equal(final.status, 'completed', `${final.message ?? ''} ${final.stages.map((stage) => `${stage.id}: ${stage.status} ${stage.detail ?? ''}`).join('; ')}`);

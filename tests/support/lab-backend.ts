@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, type TestContext } from 'node:test';
 import { labExec, type LabInstance } from '../lab/lab.ts';
+import type { PlanState } from '../../app/plans/plan.ts';
 import { nativeEngineArch } from '../../app/runs/engine-choice.ts';
 import { engineBinary, type EngineBinary, type EngineBinaryLookup } from '../../main/services/runs/engine-binary.ts';
 import { createDispatcher, type Dispatcher } from '../../main/api/dispatch.ts';
@@ -169,6 +170,13 @@ export async function closeDeployedLab(lab: LabBackend | undefined): Promise<voi
   if (!lab) return;
   await lab.call('templates.stop', { hostId: lab.serverId });
   await lab.close();
+}
+
+/** Starts a plan from the lab's client to its server with no preset on either (`plan` says the rest), and checks that it runs. */
+export async function startLabPlan(lab: LabBackend, plan: Record<string, unknown>): Promise<PlanState> {
+  const started = await lab.ok<PlanState>('plans.start', { clientHostId: lab.clientId, serverHostId: lab.serverId, presets: { client: null, server: null }, ...plan });
+  assert.equal(started.status, 'running');
+  return started;
 }
 
 /** After a plan's tests: cancels a plan still running, stops the server's template, reverts a preset left on the server, closes the back end. */
