@@ -4,8 +4,8 @@
 // lengths, warm-ups, pauses) — and asserts the direction of its seed's
 // finding by relations alone: one server against another, a step against the one before. No
 // latency or rate is bounded in absolute terms, so the findings hold on a busy machine as on a
-// quiet one. Where a finding rests on some of a study's servers, the test runs those (each as the
-// study lists it, knobs and all) to keep the file's length in minutes. The figures are printed as
+// quiet one. Where a finding rests on some of a study's servers or requests, the test runs those
+// (each as the study lists it, knobs and all) to keep the file's length in minutes. The figures are printed as
 // diagnostics.
 
 import assert from 'node:assert/strict';
@@ -112,7 +112,7 @@ describe('the shipped studies reproduce their seeds’ findings on the lab', { s
    * plus knobs that tell entries apart). Returns each session's steps keyed by server name, then
    * request name.
    */
-  async function runStudy(t: TestContext, studyId: string, servers: readonly string[], by: Shortening, distinguishing: readonly string[] = []): Promise<Map<string, StepResult[]>> {
+  async function runStudy(t: TestContext, studyId: string, servers: readonly string[], by: Shortening, distinguishing: readonly string[] = [], requestNames?: readonly string[]): Promise<Map<string, StepResult[]>> {
     const study = studies.get(studyId);
     assert.ok(study, `the catalog has the study ${studyId}`);
     const targets = servers.map((name) => {
@@ -120,7 +120,9 @@ describe('the shipped studies reproduce their seeds’ findings on the lab', { s
       assert.ok(entry, `${studyId} lists ${name} (it lists ${study.templates.map((listed) => serverName({ ...listed, knobs: listed.knobs ?? {} }, distinguishing)).join(', ')})`);
       return entry;
     });
-    const { requests, ...profile } = shortened(study.profile, by);
+    const { requests: studyRequests, ...profile } = shortened(study.profile, by);
+    const requests = requestNames ? studyRequests?.filter((request) => requestNames.includes(request.name)) : studyRequests;
+    if (requestNames) assert.deepEqual(requests?.map((request) => request.name), requestNames, `${studyId} has the requests ${requestNames.join(', ')}`);
     const capacity = study.capacity;
     const started = await lab.ok<PlanState>('plans.start', {
       name: studyId,
@@ -266,31 +268,34 @@ describe('the shipped studies reproduce their seeds’ findings on the lab', { s
   });
 
   // Last: a plan that fails here leaves its server on the host, which would refuse the seeds above.
-  // Not reproduced on the lab yet, and said so on every run rather than skipped. Run alone, the plan
-  // completes, and concat, fib and the JavaScript engines go the seed's way (Vert.x in Java 1933 and
-  // 196 req/s against restify's 1746 and 53; Rhino and Nashorn behind both), but on json restify
-  // leads (6214 req/s against 5340), where the seed's Vert.x led. The test runs and prints its
-  // figures; its assertions stay the seed's finding.
-  const SIEGE_NOT_REPRODUCED = 'on the lab restify answers json faster than Vert.x in Java (the seed’s finding is not reproduced here yet)';
+  // json and concat are not reproduced on the lab, and said so on every run rather than skipped.
+  // With a connection per request, as siege sent them, a cold JVM spends up to five times Node's CPU
+  // per answer until its JIT has compiled the accept-and-close path, on two cores the client
+  // shares: restify leads json (2089 req/s against 1259) and concat is level (1097 against 1136),
+  // where the seed's Vert.x led both. Their assertions stay the seed's finding.
+  const SIEGE_NOT_REPRODUCED = 'with a connection per request a cold Vert.x trails restify on json and is level on concat on the 2-core lab (the seed’s finding is not reproduced here yet)';
 
-  test('siege seed: Vert.x beats restify on json, concat and fib; on Rhino and Nashorn it loses on concat and fib', { timeout: 900_000, todo: SIEGE_NOT_REPRODUCED }, async (t) => {
-    // 5 s per endpoint instead of 30 s, siege's 100 users and the db step's think time kept.
+  test('siege seed: Vert.x beats restify on fib; on Rhino and Nashorn it loses on concat and fib', { timeout: 900_000 }, async (t) => {
+    // 5 s per endpoint instead of 30 s, siege's 100 users and its connection per request kept. The
+    // database step is not run: it is printed, never asserted, and on the lab Vert.x's 100 parallel
+    // /docs grew the private FerretDB past 20 GB of memory.
     const servers = ['node-restify:async/mongo', 'vertx:eventloop/mongo/java', 'vertx:eventloop/mongo/rhino', 'vertx:eventloop/mongo/nashorn'];
-    const results = await runStudy(t, 'siege-mixed', servers, { durationS: 5 }, ['database', 'language']);
+    const results = await runStudy(t, 'siege-mixed', servers, { durationS: 5 }, ['database', 'language'], ['json', 'concat', 'fib']);
     const rps = (server: string, request: string) => only(results, `${server} ${request}`).summary.requestsPerSecond;
     const [restify, java, rhino, nashorn] = servers as [string, string, string, string];
-    for (const request of ['json', 'concat', 'fib']) {
-      assert.ok(rps(java, request) > rps(restify, request), `${request}: Vert.x ${fixed(rps(java, request), 0)} req/s against restify ${fixed(rps(restify, request), 0)}`);
-    }
-    for (const request of ['concat', 'fib']) {
-      for (const engine of [rhino, nashorn]) {
-        assert.ok(rps(engine, request) < rps(java, request), `${request}: ${engine} ${fixed(rps(engine, request), 0)} req/s against Java ${fixed(rps(java, request), 0)}`);
-        assert.ok(rps(engine, request) < rps(restify, request), `${request}: ${engine} ${fixed(rps(engine, request), 0)} req/s against restify ${fixed(rps(restify, request), 0)}`);
+    const ahead = (request: string) => assert.ok(rps(java, request) > rps(restify, request), `${request}: Vert.x ${fixed(rps(java, request), 0)} req/s against restify ${fixed(rps(restify, request), 0)}`);
+    await t.test('Vert.x in Java ahead of restify on fib; Rhino and Nashorn behind both on concat and fib', () => {
+      ahead('fib');
+      for (const request of ['concat', 'fib']) {
+        for (const engine of [rhino, nashorn]) {
+          assert.ok(rps(engine, request) < rps(java, request), `${request}: ${engine} ${fixed(rps(engine, request), 0)} req/s against Java ${fixed(rps(java, request), 0)}`);
+          assert.ok(rps(engine, request) < rps(restify, request), `${request}: ${engine} ${fixed(rps(engine, request), 0)} req/s against restify ${fixed(rps(restify, request), 0)}`);
+        }
       }
-    }
-    // The database step (the seed's tie at the users' pace) is printed, not asserted: it runs first
-    // on each new deployment, against a private FerretDB that a busy machine slows for one server
-    // and not the other.
-    t.diagnostic(`db: Vert.x ${fixed(rps(java, 'db'), 0)} req/s against restify ${fixed(rps(restify, 'db'), 0)}`);
+    });
+    await t.test('Vert.x in Java ahead of restify on json and concat', { todo: SIEGE_NOT_REPRODUCED }, () => {
+      ahead('json');
+      ahead('concat');
+    });
   });
 });
