@@ -5,11 +5,12 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ServerMetrics } from '../app/runs/agent-protocol.ts';
+import { EVENT_LOOP_FOLDER } from '../app/runs/event-loop-monitor.ts';
 import { withRuntimeMonitors } from '../app/runs/runtime-monitors.ts';
 import { ServerSampler } from './server-sampler.ts';
 
@@ -26,12 +27,15 @@ after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts a server as a template's `{node}` or `{java}` start would, with the monitor's flags; resolves once it prints its port. */
-async function startMonitored(placeholder: '{node}' | '{java}', argv: string[]): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * Starts a server as a template's `{node}` or `{java}` start would, with the monitor's flags; resolves
+ * once it prints its port. `silentMonitor`: the preloaded module writes nothing (the test writes its lines).
+ */
+async function startMonitored(placeholder: '{node}' | '{java}', argv: string[], silentMonitor = false): Promise<{ child: ChildProcess; port: number; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'benchlab-runtime-'));
   dirs.push(dir);
   const started = withRuntimeMonitors(placeholder, argv, dir, JAVA_VERSION);
-  for (const file of started.files) writeFileSync(join(dir, file.name), file.text);
+  for (const file of started.files) writeFileSync(join(dir, file.name), silentMonitor ? '' : file.text);
   const child = spawn(started.argv[0]!, started.argv.slice(1), { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
   const port = await new Promise<number>((resolve, reject) => {
@@ -42,7 +46,7 @@ async function startMonitored(placeholder: '{node}' | '{java}', argv: string[]):
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code} before it printed its port`)));
   });
-  return { child, port };
+  return { child, port, dir };
 }
 
 /** Samples once a second (as the agent does) until `done` says a reading is the one wanted, at most `most` times. */
@@ -105,6 +109,18 @@ describe("the runtime's own figures from real processes", { skip: !linux }, () =
     assert.ok(stalled.eventLoopDelayP50Ms! > blocked.eventLoopDelayMaxMs!, `a loop blocked for seconds, after one blocked for ${BLOCK_MS} ms: ${JSON.stringify(blocked)} then ${JSON.stringify(stalled)}`);
     assert.equal(stalled.eventLoopDelayP50Ms, stalled.eventLoopDelayMaxMs);
     assert.equal(stalled.gcPauses, undefined, 'a Node server keeps no GC log');
+  });
+
+  test('a second read before the monitor’s next line gives the line it wrote last, from the first reading on', async () => {
+    const { child, port, dir } = await startMonitored('{node}', [process.execPath, '-e', NODE_SERVER], true);
+    const folder = join(dir, EVENT_LOOP_FOLDER);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `${child.pid}.jsonl`), `${JSON.stringify({ at: Date.now(), p50: 0.1, p99: 0.7, max: 3 })}\n`);
+    const sampler = new ServerSampler(port);
+    const first = ServerMetrics.parse(sampler.sample());
+    assert.equal(first.eventLoopDelayP99Ms, undefined, 'the first reading only marks where the file ends');
+    const next = ServerMetrics.parse(sampler.sample());
+    assert.deepEqual([next.eventLoopDelayP50Ms, next.eventLoopDelayP99Ms, next.eventLoopDelayMaxMs], [0.1, 0.7, 3]);
   });
 
   test('a JVM’s GC pauses from its GC log: counted from the run’s start, with their total, the longest and the heap after', { skip: !java }, async () => {

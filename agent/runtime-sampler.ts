@@ -68,6 +68,28 @@ class FollowedFile {
   }
 }
 
+/** The last whole line a file holds now (read from its last 4 KB), or null. */
+function lastLineOf(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = Buffer.alloc(Math.min(size, 4096));
+    const text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, size - buffer.length)).toString('utf8');
+    const end = text.lastIndexOf('\n');
+    const line = text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
+    return end > 0 && line !== '' ? line : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A path as the process means it: a relative one from its working directory. */
 function fromProcess(pid: number, path: string): string {
   return path.startsWith('/') ? path : `/proc/${pid}/cwd/${path}`;
@@ -103,15 +125,28 @@ export class RuntimeSampler {
     if (logs.eventLoopFolder !== null) this.#eventLoopFolder = fromProcess(pid, logs.eventLoopFolder);
   }
 
-  /** Each process of the tree that has a file: its delay for the interval; the worst of them. */
+  /**
+   * Each process of the tree that has a file: its delay for the interval; the worst of them. A file
+   * met for the first time is only marked, but its last line is kept as the process's latest: the
+   * monitor writes a line a second on its own clock, so the next reading may come just before the
+   * next line, and then reports that latest line (as for any second without a new one) rather than
+   * nothing.
+   */
   #eventLoop(tree: readonly number[], nowMs: number): ReturnType<typeof eventLoopFiguresOf> {
     const loops = new Map<number, { file: FollowedFile; last: EventLoopLine | null }>();
     const delays: Array<EventLoopLine | null> = [];
     for (const pid of tree) {
-      const loop = this.#loops.get(pid) ?? { file: new FollowedFile(`${this.#eventLoopFolder}/${pid}.jsonl`), last: null };
+      const known = this.#loops.get(pid);
+      const path = `${this.#eventLoopFolder}/${pid}.jsonl`;
+      const loop = known ?? { file: new FollowedFile(path), last: null };
       const text = loop.file.read();
       if (text === null) continue;
       loops.set(pid, loop);
+      if (!known) {
+        const line = lastLineOf(path);
+        loop.last = line === null ? null : (parseEventLoopLines(`${line}\n`).at(-1) ?? null);
+        continue;
+      }
       const fresh = parseEventLoopLines(text);
       delays.push(processDelay(fresh, loop.last, nowMs));
       if (fresh.length > 0) loop.last = fresh.at(-1)!;
