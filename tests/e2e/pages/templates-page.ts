@@ -59,7 +59,9 @@ export class TemplatesPage extends NavPage {
       await this.deployment(hostName).getByTestId('deployment-state').filter({ hasText: new RegExp(`^${state}$`) }).waitFor({ timeout });
     } catch (error) {
       const shown = await this.deployment(hostName).innerText({ timeout: 1000 }).catch(() => '(no deployment shown)');
-      throw new Error(`${hostName} did not reach "${state}"; the page shows:\n${shown}`, { cause: error });
+      // A deploy refused before it began changes no card: what it said is beside its button.
+      const refused = await this.page.getByTestId('template-deploy-refused').allInnerTexts();
+      throw new Error(`${hostName} did not reach "${state}"; the page shows:\n${shown}${refused.map((text) => `\nrefused beside a Deploy button: ${text}`).join('')}`, { cause: error });
     }
   }
 
