@@ -91,7 +91,7 @@ templates:
   - { template: node, variant: async, port: ${PORT + 2} }
 profile:
   request: { path: /hello }
-  load: { model: closed, connections: 1, durationS: 20 }
+  load: { model: closed, connections: 1, durationS: 45 }
 `,
     );
     const child = spawn(process.execPath, [CLI, 'run', 'held.yaml', '--data-dir', dataDir], { cwd: dataDir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -109,8 +109,17 @@ profile:
       await templates.open();
       await templates.target('lab-server', PORT + 1);
       await templates.deploy('node', 'sync');
-      // Refused at its first step, on the card beside the button that asked.
-      await templates.waitForState('lab-server', 'failed');
+      // Once the plan's server is up (on a busy machine, before the click), Deploy first asks to
+      // replace it, naming the plan's run; replacing it is then refused by the hold like any deploy.
+      const failed = templates.deployment('lab-server').getByTestId('deployment-state').filter({ hasText: /^failed$/ });
+      await templates.replaceQuestion('node').or(failed).waitFor({ timeout: 90_000 });
+      if (await templates.replaceQuestion('node').isVisible()) {
+        assert.match(await templates.replaceQuestion('node').innerText(), /Overnight/);
+        await templates.answerReplace('node', true);
+      }
+      // Refused at its first step, on the card beside the button that asked. The plan loads its
+      // server for 45 s, so it still holds the host however long the deploy takes to get there.
+      await templates.waitForState('lab-server', 'failed', 90_000);
       const refused = templates.card('node').getByTestId('deployment-message');
       assert.match(
         await refused.innerText(),
