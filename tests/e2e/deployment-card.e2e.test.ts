@@ -110,11 +110,11 @@ profile:
       await templates.target('lab-server', PORT + 1);
       await templates.deploy('node', 'sync');
       // Once the plan's server is up (on a busy machine, before the click), Deploy first asks to
-      // replace it, naming the plan's run; replacing it is then refused by the hold like any deploy.
+      // replace it, naming who holds it; replacing it is then refused by the hold like any deploy.
       const failed = templates.deployment('lab-server').getByTestId('deployment-state').filter({ hasText: /^failed$/ });
       await templates.replaceQuestion('node').or(failed).waitFor({ timeout: 90_000 });
       if (await templates.replaceQuestion('node').isVisible()) {
-        assert.match(await templates.replaceQuestion('node').innerText(), /Overnight/);
+        assert.match(await templates.replaceQuestion('node').innerText(), /^lab-server runs Node\.js \(node:http\) \(async\) on port \d+, held by the benchlab CLI \(pid \d+ on [^)]+\)/);
         await templates.answerReplace('node', true);
       }
       // Refused at its first step, on the card beside the button that asked. The plan loads its
