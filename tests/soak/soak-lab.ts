@@ -1,4 +1,4 @@
-// The soak's lab: the `soak` instance's two hosts, a counting HTTP server on the server host (its own
+// The soak's lab: one lab instance's two hosts (a lane of tests/soak/injections.ts), a counting HTTP server on the server host (its own
 // process, started with nsenter into the host, so it can be killed and started again), the load
 // agents' pids and pid files as the hosts hold them, and what a fault left behind on each host.
 // Lab hosts share the machine's pid namespace and clock: their processes are read from /proc here
@@ -14,7 +14,6 @@ import { labTargets } from '../support/lab-hosts.ts';
 import { until, within } from '../support/until.ts';
 import { agentPidFileName } from '../../main/services/runs/agent-host.ts';
 
-export const SOAK_INSTANCE: LabInstance = 'soak';
 const COUNTING_SERVER = resolve(import.meta.dirname, 'counting-server.ts');
 const SERVER_PORT = 18480;
 
@@ -42,7 +41,7 @@ export interface SoakLab {
   close(): Promise<void>;
 }
 
-export async function openSoakLab(instance: LabInstance = SOAK_INSTANCE): Promise<SoakLab> {
+export async function openSoakLab(instance: LabInstance): Promise<SoakLab> {
   await labUp({ instance });
   const targets = await labTargets(instance);
   const connect = LAB_ROLES.map((role) => ({
