@@ -89,6 +89,11 @@ export const ServerOccupant = z.object({
   holder: z.string().nullable(),
   /** The sessions loading it now (by name), from any Benchlab sharing this store. */
   runs: z.array(z.string()),
+  /**
+   * A plan holds the host, in words (`plan "Overnight" of the benchlab CLI (pid 4242)`): a deploy is
+   * refused until it ends, so there is nothing to ask. Null: no plan holds it.
+   */
+  heldBy: z.string().nullable(),
 });
 export type ServerOccupant = z.infer<typeof ServerOccupant>;
 

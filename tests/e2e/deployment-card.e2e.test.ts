@@ -1,8 +1,9 @@
 // The deployment card's Stop in web mode and real Chromium against the lab (instance `deploycard`):
 // while a run loads the server, Stop asks first, naming the run (as Deploy's Replace does); Keep it
 // running keeps it; Stop it stops it, and the run that loaded it ends failed, its server lost. And
-// Deploy while a plan (a `benchlab run` on the same store) holds the server host: refused beside the
-// button, naming the plan, and the plan runs to its end undisturbed.
+// Deploy while a plan (a `benchlab run` on the same store) holds the server host and runs its server:
+// the page says the plan holds it, naming the plan, and offers no Replace the hold would refuse; the
+// plan runs to its end undisturbed. (Refused while no server runs yet: tests/lab/deploy-hold.test.ts.)
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -78,7 +79,7 @@ describe('the deployment card with the lab', { skip: skip ?? false }, () => {
     assert.deepEqual(ended, { status: 'failed', lost: 'server' });
   });
 
-  test('Deploy while a plan holds the server host is refused beside the button, naming the plan; the plan runs to its end', async () => {
+  test('Deploy while a plan holds the server host says so beside the button, naming the plan, and asks nothing; the plan runs to its end', async () => {
     // The hosts the first test added, named in the plan file; the CLI works on the web app's store.
     const dataDir = opened.app.dataDir;
     writeFileSync(
@@ -105,29 +106,29 @@ profile:
         120_000,
         200,
       );
+      // The plan's own server up too: Deploy would replace it, but while the plan holds the host no
+      // answer could let it, so the page says so instead of asking.
+      await until(
+        async () => (await labExec('server', ['sh', '-c', `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:${PORT + 2}/hello`], { instance: INSTANCE })).stdout === '200',
+        "the plan's server answering",
+        120_000,
+        200,
+      );
       const templates = new TemplatesPage(page);
       await templates.open();
       await templates.target('lab-server', PORT + 1);
       await templates.deploy('node', 'sync');
-      // Once the plan's server is up (on a busy machine, before the click), Deploy first asks to
-      // replace it, naming who holds it; replacing it is then refused by the hold like any deploy.
-      const failed = templates.deployment('lab-server').getByTestId('deployment-state').filter({ hasText: /^failed$/ });
-      await templates.replaceQuestion('node').or(failed).waitFor({ timeout: 90_000 });
-      if (await templates.replaceQuestion('node').isVisible()) {
-        assert.match(await templates.replaceQuestion('node').innerText(), /^lab-server runs Node\.js \(node:http\) \(async\) on port \d+, held by the benchlab CLI \(pid \d+ on [^)]+\)/);
-        await templates.answerReplace('node', true);
-      }
-      // Refused at its first step, on the card beside the button that asked. The plan loads its
-      // server for 45 s, so it still holds the host however long the deploy takes to get there.
-      await templates.waitForState('lab-server', 'failed', 90_000);
-      const refused = templates.card('node').getByTestId('deployment-message');
+      const held = templates.replaceQuestion('node');
+      await held.waitFor({ timeout: 30_000 });
+      assert.equal(await held.getAttribute('data-held'), 'yes');
       assert.match(
-        await refused.innerText(),
-        /^Deploying Node\.js \(node:http\) to lab-server failed at "[^"]+": lab-server is held by plan "Overnight" of the benchlab CLI \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) was not deployed and nothing on lab-server was touched\. Deploy once that plan has ended, or choose another host\.$/,
+        await held.getByTestId('template-replace-question').innerText(),
+        /^lab-server runs Node\.js \(node:http\) \(async\) on port \d+, held by the benchlab CLI \(pid \d+ on [^)]+\).*\. The host is held by plan "Overnight" of the benchlab CLI \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) \(sync\) on port \d+ cannot be deployed until that plan has ended; nothing was touched\.$/,
       );
-      assert.equal(await page.getByTestId('templates-error').count(), 0, 'said once, beside the button');
-      assert.equal(await refused.isVisible(), true);
-      await page.screenshot({ path: join(tmpdir(), 'benchlab-deploy-refused.png'), fullPage: false });
+      assert.equal(await held.getByTestId('template-replace-confirm').count(), 0, 'no Replace to offer that the hold would refuse');
+      await page.screenshot({ path: join(tmpdir(), 'benchlab-deploy-held.png'), fullPage: false });
+      await templates.answerReplace('node', false);
+      assert.equal(await templates.deployment('lab-server').getByTestId('deployment-state').filter({ hasText: /^failed$/ }).count(), 0, 'nothing was deployed, so nothing failed');
     } finally {
       const code = await ended;
       assert.equal(code, 0, stderr);

@@ -86,7 +86,7 @@ test('a plan of several clients gives one reviewed plan per client, and a client
 
 test('another Benchlab’s server on the host fails each run before it starts, and is left running', async () => {
   const { runner, calls, started } = fakePlanRunner({
-    occupant: () => ({ templateName: 'Go', variant: 'std', port: 9090, startedBy: 'other', state: 'ready', heartbeatAgeSeconds: 2, deploymentId: 'd9', holder: 'the benchlab CLI (pid 7 on ci)', runs: [] }),
+    occupant: () => ({ templateName: 'Go', variant: 'std', port: 9090, startedBy: 'other', state: 'ready', heartbeatAgeSeconds: 2, deploymentId: 'd9', holder: 'the benchlab CLI (pid 7 on ci)', runs: [], heldBy: null }),
   });
   await runner.start(fakePlanSpec({}));
   const plan = (await runner.settled()) as PlanState;

@@ -34,7 +34,7 @@ test('another plan holding the server host refuses this one at its start, before
 
 test('a server another Benchlab holds on the server host refuses the plan at its start, naming its holder and its load', async () => {
   const { runner, calls, holds } = fakePlanRunner({
-    occupantAtStart: { templateName: 'Express', variant: 'sync', port: 9090, startedBy: 'other', state: 'ready', heartbeatAgeSeconds: 3, deploymentId: 'd9', holder: 'the Benchlab app (pid 9 on desk)', runs: ['A — Express'] },
+    occupantAtStart: { templateName: 'Express', variant: 'sync', port: 9090, startedBy: 'other', state: 'ready', heartbeatAgeSeconds: 3, deploymentId: 'd9', holder: 'the Benchlab app (pid 9 on desk)', runs: ['A — Express'], heldBy: null },
   });
   await assert.rejects(runner.start(fakePlanSpec({ presets: serverPreset })), {
     code: 'conflict',

@@ -13,7 +13,7 @@ import { heldElsewhere, ownershipOf } from './server-owner.ts';
 import { ended, follow, unfollow } from './server-watch.ts';
 
 /** The server running on the host that a deploy would have to take down: ours, or one another Benchlab drives. */
-export async function occupantOf(book: DeploymentBook, hostId: number): Promise<ServerOccupant | null> {
+export async function occupantOf(book: DeploymentBook, hostId: number, ownPlanHold: string | null = null): Promise<ServerOccupant | null> {
   const active = book.get(hostId);
   if (active && (active.deployment.state === 'ready' || BUSY_STATES.has(active.deployment.state))) {
     const { deployment } = active;
@@ -27,6 +27,7 @@ export async function occupantOf(book: DeploymentBook, hostId: number): Promise<
       deploymentId: active.id,
       holder: book.options.holder ?? null,
       runs: book.loadsOn(hostId, deployment.port),
+      heldBy: ownPlanHold === null ? null : `${ownPlanHold} of this Benchlab`,
     };
   }
   const transport = book.options.connections.transportFor(hostId);
@@ -44,6 +45,7 @@ export async function occupantOf(book: DeploymentBook, hostId: number): Promise<
     deploymentId: recorded?.id ?? null,
     holder: recorded?.holder ?? null,
     runs: book.loadsOn(hostId, recorded?.port ?? null),
+    heldBy: inspection.heldBy,
   };
 }
 

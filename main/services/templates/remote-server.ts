@@ -6,6 +6,7 @@ import { ApiError, messageOf } from '../../../app/common/errors.ts';
 import type { DatabaseFacts } from '../../../app/templates/template-database.ts';
 import { parseHostFacts, type HostFacts } from '../../../app/templates/template-hosts.ts';
 import type { HostTransport } from '../hosts/host-transport.ts';
+import { describeRecord } from './server-hold.ts';
 import { untilAborted } from './until-aborted.ts';
 import {
   heartbeatScript,
@@ -56,11 +57,13 @@ export interface RunInspection {
   portInUse: boolean;
   /** Something of Benchlab's is in the run dir (files, processes, a private database). */
   present: boolean;
+  /** A plan holds the host (server-hold.ts), in words: `plan "Overnight" of the benchlab CLI (pid 4242)`; null: none. */
+  heldBy: string | null;
 }
 
 export async function inspectRun(transport: HostTransport, run: string, port: number, signal?: AbortSignal): Promise<RunInspection> {
   const result = await untilAborted(transport.exec('sh -s', { stdin: inspectScript(run, port), timeoutMs: SHORT_MS }), signal);
-  const inspection: RunInspection = { deployment: null, alive: null, heartbeatAgeSeconds: null, exitCode: null, portInUse: false, present: false };
+  const inspection: RunInspection = { deployment: null, alive: null, heartbeatAgeSeconds: null, exitCode: null, portInUse: false, present: false, heldBy: null };
   for (const line of result.stdout.split('\n')) {
     const [key, ...rest] = line.trim().split(' ');
     const value = rest.join(' ');
@@ -79,6 +82,7 @@ export async function inspectRun(transport: HostTransport, run: string, port: nu
     } else if (key === 'stale-boot' || key === 'database') inspection.present = true;
     else if (key === 'heartbeat-age' && /^-?\d+$/.test(value)) inspection.heartbeatAgeSeconds = Number(value);
     else if (key === 'exit-code') inspection.exitCode = value;
+    else if (key === 'held') inspection.heldBy = describeRecord(value);
   }
   if (!result.stdout.includes('end')) throw new ApiError('unavailable', 'cannot inspect Benchlab\'s run folder on the host');
   return inspection;

@@ -27,7 +27,8 @@ export interface HostHold {
   release(): Promise<void>;
 }
 
-function describeRecord(text: string): string {
+/** A hold record as words: `plan "Overnight" of the benchlab CLI (pid 4242) (since …)`. */
+export function describeRecord(text: string): string {
   try {
     const record = JSON.parse(text) as Partial<HoldRecord>;
     if (typeof record.what === 'string') return `${record.what}${record.holder ? ` of ${record.holder}` : ''}${record.since ? ` (since ${record.since})` : ''}`;

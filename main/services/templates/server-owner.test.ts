@@ -9,7 +9,7 @@ import { heldElsewhere, ownershipOf, sessionsLoading } from './server-owner.ts';
 import { howToFreeHost } from '../../../app/templates/server-words.ts';
 
 const recorded = { id: 'd1', templateId: 'node', templateName: 'Node.js (node:http)', variant: 'async', port: 8080, holder: 'the benchlab CLI (pid 7 on ci)' };
-const inspection = (over: Partial<RunInspection>): RunInspection => ({ deployment: recorded, alive: true, heartbeatAgeSeconds: 2, exitCode: null, portInUse: false, present: true, ...over });
+const inspection = (over: Partial<RunInspection>): RunInspection => ({ deployment: recorded, alive: true, heartbeatAgeSeconds: 2, exitCode: null, portInUse: false, present: true, heldBy: null, ...over });
 
 test('ours by id; another live one by a fresh heartbeat; a stale or dead one is a leftover; an empty dir is none', () => {
   assert.deepEqual(ownershipOf(inspection({}), 'd1', 20), { kind: 'ours' });

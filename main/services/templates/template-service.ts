@@ -164,7 +164,7 @@ export class TemplateService {
 
   /** The server running on the host that a deploy would have to take down: ours, or one another Benchlab drives. */
   occupant(hostId: number): Promise<ServerOccupant | null> {
-    return occupantOf(this.#book, hostId);
+    return occupantOf(this.#book, hostId, this.#planHolds.get(hostId) ?? null);
   }
 
   /** What Benchlab runs on the host now, read there (not from memory), in words: said when a run's server changed. */

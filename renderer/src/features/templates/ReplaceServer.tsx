@@ -1,6 +1,7 @@
 // Asked before a deploy would take down the server running on the host (as the wizard's "Stop it…?"
 // asks): which server, who holds it, and the runs loading it now. Replace names that very
-// deployment to the back end, so a server that changed meanwhile is never the one taken down.
+// deployment to the back end, so a server that changed meanwhile is never the one taken down. While
+// a plan holds the host no deploy can go ahead, whatever the answer: the banner says so instead of asking.
 
 import type { ServerOccupant } from '../../../../app/templates/templates-contract.ts';
 import { describeHolder, describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
@@ -18,12 +19,17 @@ export interface ReplaceServerProps {
 export function ReplaceServer(props: ReplaceServerProps) {
   const { occupant } = props;
   const who = occupant.startedBy === 'this' ? 'deployed from this Benchlab' : describeHolder(occupant.holder, occupant.heartbeatAgeSeconds);
-  const id = occupant.deploymentId;
+  const id = occupant.heldBy === null ? occupant.deploymentId : null;
+  const why = occupant.heldBy !== null
+    ? `The host is held by ${occupant.heldBy}: ${props.replacement} cannot be deployed until that plan has ended; nothing was touched.`
+    : id
+      ? `Replace it with ${props.replacement}? Whoever uses it loses it.`
+      : 'It cannot be named to replace it: stop it from the Benchlab that runs it.';
   return (
-    <Banner tone="warning" className="confirm" testId="template-replace" data-started-by={occupant.startedBy}>
+    <Banner tone="warning" className="confirm" testId="template-replace" data-started-by={occupant.startedBy} data-held={occupant.heldBy === null ? undefined : 'yes'}>
       <span data-testid="template-replace-question">
         {props.hostName} runs {describeServer(occupant)}, {who}
-        {describeLoads(occupant.runs)}. {id ? `Replace it with ${props.replacement}? Whoever uses it loses it.` : 'It cannot be named to replace it: stop it from the Benchlab that runs it.'}
+        {describeLoads(occupant.runs)}. {why}
       </span>
       <div className="actions">
         {id && (
@@ -32,7 +38,7 @@ export function ReplaceServer(props: ReplaceServerProps) {
           </button>
         )}
         <button type="button" data-testid="template-replace-cancel" onClick={props.onKeep}>
-          Keep it
+          {id ? 'Keep it' : 'OK'}
         </button>
       </div>
     </Banner>
