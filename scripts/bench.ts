@@ -1,5 +1,6 @@
 // `npm run bench`: prints Benchlab's speed and size figures. No pass/fail: goals are read, not asserted.
 
+import { loadavg } from 'node:os';
 import { benchAgentStop } from '../bench/agent-stop.ts';
 import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchFlameOpen } from '../bench/flame-open.ts';
@@ -14,7 +15,7 @@ import { benchNewConnections, cpuUsPerRequest, NEW_CONNECTION_GENERATORS } from 
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchScaleOut, SCALE_OUT_LOAD, SCALE_OUT_ROUNDS } from '../bench/scale-out.ts';
-import { benchProfileCost, PROFILE_COST_LOAD, PROFILE_COST_ROUNDS, PROFILE_SIZE_RUN_S } from '../bench/profile-cost.ts';
+import { benchProfileCost, PROFILE_COST_BLOCKS, PROFILE_COST_LOAD, PROFILE_SIZE_RUN_S, profileCostVerdict } from '../bench/profile-cost.ts';
 import { benchRuntimeFiguresBytes } from '../bench/runtime-figures-bytes.ts';
 import { benchSshConfigImport } from '../bench/ssh-config-import.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
@@ -258,15 +259,19 @@ const profileCost = await benchProfileCost();
 if (profileCost.skipped) console.log(`\nThe server's CPU profile, its cost: skipped (${profileCost.skipped})`);
 else {
   const figures: Record<string, string> = {};
+  const ratio = (value: number) => `${(value * 100).toFixed(1)} %`;
   for (const row of profileCost.rows) {
-    figures[`${row.template} req/s`] = `on ${row.on.rps.toFixed(0)}, off ${row.off.rps.toFixed(0)}: on/off ${percentOf(row.on.rps, row.off.rps)} (goal >= 98 %; rounds ${row.rounds.map((round) => `${round.on.toFixed(0)}/${round.off.toFixed(0)}`).join(', ')})`;
-    figures[`${row.template} p99`] = `on ${msText(row.on.p99Us / 1000)}, off ${msText(row.off.p99Us / 1000)}: on/off ${percentOf(row.on.p99Us, row.off.p99Us)} (goal <= 102 %)`;
+    const runs = row.runs.map((one) => `${one.profile ? 'on' : 'off'} ${one.rps.toFixed(0)}`).join(', ');
+    figures[`${row.template} req/s`] = `on/off ${ratio(row.onOff.rps)} (goal >= 98 %); two alike runs apart by ${ratio(row.sameSame.rpsSpread)} (runs ${runs})`;
+    figures[`${row.template} p99`] = `on/off ${ratio(row.onOff.p99)} (goal <= 102 %); two alike runs apart by ${ratio(row.sameSame.p99Spread)}`;
+    figures[`${row.template} goal`] = profileCostVerdict(row);
     figures[`${row.template} ${PROFILE_SIZE_RUN_S} s stored`] = row.size
       ? `${(row.size.bytes / 1024).toFixed(0)} KB (${row.size.tool}: ${row.size.samples.toLocaleString('en-US')} samples, ${row.size.stacks.toLocaleString('en-US')} stacks; goal <= 2048 KB)`
       : 'no profile captured';
   }
+  figures['machine load'] = `load average ${loadavg()[0]!.toFixed(2)} after the runs`;
   print(
-    `The server's CPU profile, its cost (lab: /hello, closed model, ${PROFILE_COST_LOAD.connections} connections, ${PROFILE_COST_LOAD.durationS} s after ${PROFILE_COST_LOAD.warmupS} s warm-up, ${PROFILE_COST_ROUNDS} interleaved rounds on/off; medians)`,
+    `The server's CPU profile, its cost (lab: /hello, closed model, ${PROFILE_COST_LOAD.connections} connections, ${PROFILE_COST_LOAD.durationS} s after ${PROFILE_COST_LOAD.warmupS} s warm-up; client and server each pinned to a core; ${PROFILE_COST_BLOCKS} blocks of on, off, off, on; medians of adjacent pairs)`,
     figures,
   );
 }

@@ -11,7 +11,7 @@ import { globSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const PATTERNS = ['app/**/*.test.ts', 'main/**/*.test.ts', 'agent/**/*.test.ts', 'tests/**/*.test.ts'];
+const PATTERNS = ['app/**/*.test.ts', 'bench/**/*.test.ts', 'main/**/*.test.ts', 'agent/**/*.test.ts', 'tests/**/*.test.ts'];
 
 /** The suites run alone, each for the reason beside it. */
 const RUN_ALONE: Record<string, string> = {
