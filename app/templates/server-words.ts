@@ -42,3 +42,11 @@ export function howToFreeHost(frontDoor: FrontDoor, hostName: string, occupant: 
   const named = occupant.startedBy === 'other' && occupant.deploymentId ? ` --deployment ${shellWord(occupant.deploymentId)}` : '';
   return `Stop that server first (\`benchlab stop ${shellWord(hostName)}${named}\`, or Ctrl-C where it is served), or choose another server host.`;
 }
+
+/**
+ * Said instead of offering a stop or a replace that a plan's hold of the host would refuse:
+ * "The host is held by plan "Overnight" of the benchlab CLI (pid 7 on ci): Go can be deployed once that plan has ended".
+ */
+export function describeHostHeld(heldBy: string, afterwards: string): string {
+  return `The host is held by ${heldBy}: ${afterwards} once that plan has ended`;
+}

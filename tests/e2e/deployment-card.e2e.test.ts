@@ -123,7 +123,7 @@ profile:
       assert.equal(await held.getAttribute('data-held'), 'yes');
       assert.match(
         await held.getByTestId('template-replace-question').innerText(),
-        /^lab-server runs Node\.js \(node:http\) \(async\) on port \d+, held by the benchlab CLI \(pid \d+ on [^)]+\).*\. The host is held by plan "Overnight" of the benchlab CLI \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) \(sync\) on port \d+ cannot be deployed until that plan has ended; nothing was touched\.$/,
+        /^lab-server runs Node\.js \(node:http\) \(async\) on port \d+, held by the benchlab CLI \(pid \d+ on [^)]+\).*\. The host is held by plan "Overnight" of the benchlab CLI \(pid \d+ on [^)]+\) \(since [^)]+\): Node\.js \(node:http\) \(sync\) on port \d+ can be deployed once that plan has ended; nothing was touched\.$/,
       );
       assert.equal(await held.getByTestId('template-replace-confirm').count(), 0, 'no Replace to offer that the hold would refuse');
       await page.screenshot({ path: join(tmpdir(), 'benchlab-deploy-held.png'), fullPage: false });

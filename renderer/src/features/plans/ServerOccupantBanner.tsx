@@ -1,9 +1,11 @@
 // The server already running on the plan's server host, said before the plan fails on it: what runs
-// there and who started it, and Stop it — after a confirmation, since whoever uses it loses it.
+// there and who started it, and Stop it — after a confirmation, since whoever uses it loses it. A
+// server another plan holds the host for is not offered to stop: that plan's runs would lose it, and
+// this plan starts there once that one has ended.
 
 import { useState } from 'react';
 import type { ServerOccupant } from '../../../../app/templates/templates-contract.ts';
-import { describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
+import { describeHostHeld, describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
 import { errorMessage, useApi } from '../../api-context.tsx';
 import { Banner } from '../../common/Banner.tsx';
 
@@ -12,7 +14,8 @@ function describe(occupant: ServerOccupant, hostName: string): string {
     occupant.startedBy === 'this'
       ? `started from this Benchlab (Templates page${occupant.state === 'ready' ? '' : `, ${occupant.state}`})`
       : `driven by another Benchlab (${occupant.holder ?? 'another window or benchlab run'}; heartbeat ${occupant.heartbeatAgeSeconds ?? '?'} s ago)`;
-  return `${hostName} already runs ${describeServer(occupant)}, ${who}${describeLoads(occupant.runs)}. The plan deploys there: stop it first.`;
+  const then = occupant.heldBy === null ? 'The plan deploys there: stop it first.' : `${describeHostHeld(occupant.heldBy, 'this plan can run there')}.`;
+  return `${hostName} already runs ${describeServer(occupant)}, ${who}${describeLoads(occupant.runs)}. ${then}`;
 }
 
 export function ServerOccupantBanner(props: { hostId: number; hostName: string; occupant: ServerOccupant; onStopped: () => void }) {
@@ -33,11 +36,11 @@ export function ServerOccupantBanner(props: { hostId: number; hostName: string; 
     }
   };
   return (
-    <Banner tone="warning" className="confirm" testId="wizard-occupant" data-started-by={props.occupant.startedBy}>
+    <Banner tone="warning" className="confirm" testId="wizard-occupant" data-started-by={props.occupant.startedBy} data-held={props.occupant.heldBy === null ? undefined : 'yes'}>
       <span>{describe(props.occupant, props.hostName)}</span>
       {error && <div className="field-error">{error}</div>}
       <div className="actions">
-        {stage === 'confirming' ? (
+        {props.occupant.heldBy !== null ? null : stage === 'confirming' ? (
           <>
             <span>Stop {props.occupant.templateName} on {props.hostName}? Whoever uses it loses it.</span>
             <button type="button" className="danger" data-testid="wizard-occupant-stop-confirm" onClick={() => void stop()}>

@@ -4,7 +4,7 @@
 // a plan holds the host no deploy can go ahead, whatever the answer: the banner says so instead of asking.
 
 import type { ServerOccupant } from '../../../../app/templates/templates-contract.ts';
-import { describeHolder, describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
+import { describeHolder, describeHostHeld, describeLoads, describeServer } from '../../../../app/templates/server-words.ts';
 import { Banner } from '../../common/Banner.tsx';
 
 export interface ReplaceServerProps {
@@ -21,7 +21,7 @@ export function ReplaceServer(props: ReplaceServerProps) {
   const who = occupant.startedBy === 'this' ? 'deployed from this Benchlab' : describeHolder(occupant.holder, occupant.heartbeatAgeSeconds);
   const id = occupant.heldBy === null ? occupant.deploymentId : null;
   const why = occupant.heldBy !== null
-    ? `The host is held by ${occupant.heldBy}: ${props.replacement} cannot be deployed until that plan has ended; nothing was touched.`
+    ? `${describeHostHeld(occupant.heldBy, `${props.replacement} can be deployed`)}; nothing was touched.`
     : id
       ? `Replace it with ${props.replacement}? Whoever uses it loses it.`
       : 'It cannot be named to replace it: stop it from the Benchlab that runs it.';
