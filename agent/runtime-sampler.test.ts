@@ -61,13 +61,25 @@ async function sampleUntil(sampler: ServerSampler, done: (metrics: ServerMetrics
   return readings;
 }
 
-/** A server whose loop runs a busy wait of N ms for each line `block N` on its stdin. */
+/**
+ * A server whose loop runs a busy wait of N ms for each line `block N` on its stdin, and builds N
+ * strings of a million letters one letter at a time (as the templates' /concat) for `alloc N`.
+ */
 const NODE_SERVER = `
 const server = require('node:net').createServer(() => {});
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+let kept = 0;
 require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const ms = Number(line.split(' ')[1]);
-  const until = Date.now() + ms;
+  const [what, count] = line.split(' ');
+  if (what === 'alloc') {
+    for (let i = 0; i < Number(count); i++) {
+      let text = '';
+      for (let j = 0; j < 1000000; j++) text += String.fromCharCode(97 + (j % 26));
+      kept += text.length;
+    }
+    return;
+  }
+  const until = Date.now() + Number(count);
   while (Date.now() < until);
 });
 `;
@@ -108,7 +120,27 @@ describe("the runtime's own figures from real processes", { skip: !linux }, () =
     const stalled = (await sampleUntil(sampler, (metrics) => (metrics.eventLoopDelayP50Ms ?? 0) > blocked.eventLoopDelayMaxMs!, 6)).at(-1)!;
     assert.ok(stalled.eventLoopDelayP50Ms! > blocked.eventLoopDelayMaxMs!, `a loop blocked for seconds, after one blocked for ${BLOCK_MS} ms: ${JSON.stringify(blocked)} then ${JSON.stringify(stalled)}`);
     assert.equal(stalled.eventLoopDelayP50Ms, stalled.eventLoopDelayMaxMs);
-    assert.equal(stalled.gcPauses, undefined, 'a Node server keeps no GC log');
+  });
+
+  test("a Node server's GC from V8 as its monitor observes it: every second has its count, pauses while it allocates, with the time paused and the heap after; the monitor's own timer runs", async () => {
+    const { child, port } = await startMonitored('{node}', [process.execPath, '-e', NODE_SERVER]);
+    const sampler = new ServerSampler(port);
+    assert.equal(ServerMetrics.parse(sampler.sample()).gcPauses, undefined, 'the first reading only marks where the file ends');
+    const idle = (await sampleUntil(sampler, (metrics) => metrics.gcPauses !== undefined, 10)).at(-1)!;
+    assert.ok(idle.gcPauses !== undefined && idle.monitorWakesPerS !== undefined, `the monitor wrote its second: ${JSON.stringify(idle)}`);
+    // An idle loop: its only timers are the monitor's, about a hundred runs a second (10 ms apart).
+    assert.ok(idle.monitorWakesPerS! > 10, `the monitor's timer ran: ${idle.monitorWakesPerS}`);
+
+    child.stdin!.write('alloc 8\n');
+    const readings = await sampleUntil(sampler, (metrics) => (metrics.gcPauses ?? 0) > idle.gcPauses!, 8);
+    const collected = readings.at(-1)!;
+    assert.ok(collected.gcPauses! > idle.gcPauses!, `allocating, more pauses: ${idle.gcPauses} then ${JSON.stringify(readings.map((metrics) => metrics.gcPauses))}`);
+    assert.ok(readings.every((metrics) => metrics.gcPauses !== undefined), 'every reading has its count, zero when no pause ended');
+    assert.ok(collected.gcPauseMs! >= collected.gcLongestPauseMs! && collected.gcLongestPauseMs! > 0, JSON.stringify(collected));
+    assert.ok(collected.gcPauseMs! > idle.gcPauseMs!, `more time paused than idle: ${idle.gcPauseMs} then ${collected.gcPauseMs}`);
+    assert.ok(collected.heapAfterGcBytes! > 0, `the heap after its last pause: ${collected.heapAfterGcBytes}`);
+    // The loop was busy building strings: the monitor's timer ran fewer times than while it idled.
+    assert.ok(collected.monitorWakesPerS! < idle.monitorWakesPerS!, `a busy loop, fewer timer runs: ${idle.monitorWakesPerS} then ${collected.monitorWakesPerS}`);
   });
 
   test('a second read before the monitor’s next line gives the line it wrote last, from the first reading on', async () => {

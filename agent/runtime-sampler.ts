@@ -1,21 +1,21 @@
 // The server runtime's own figures of each second, read on the server host from the files the runtime
 // writes (app/runs/runtime-monitors.ts says which, from the server process's command line): a JVM's
-// GC pauses from its unified GC log, a Node server's event-loop delay from the lines its preloaded
-// monitor writes per process. Each file is followed from where it ended at the first reading, so what
+// GC pauses from its unified GC log, a Node server's event-loop delay, GC pauses and the monitor's own
+// timer runs from the lines its preloaded monitor writes per process. Each file is followed from where it ended at the first reading, so what
 // happened before the run is never counted; a file that shrank was started again and is read from
 // its beginning.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ServerMetrics } from '../app/runs/agent-protocol.ts';
 import { gcFiguresOf, parseGcPauses } from '../app/runs/gc-log.ts';
-import { eventLoopFiguresOf, parseEventLoopLines, processDelay, type EventLoopLine } from '../app/runs/event-loop-monitor.ts';
+import { eventLoopFiguresOf, nodeGcFiguresOf, parseEventLoopLines, processDelay, processGcOf, type EventLoopLine, type ProcessGc } from '../app/runs/event-loop-monitor.ts';
 import { runtimeLogsOf } from '../app/runs/runtime-monitors.ts';
 import { readProc } from './proc-files.ts';
 
 /** More new text than this in one second is passed over to the file's end (a log flooded by other tags). */
 const MAX_READ_BYTES = 1024 * 1024;
 
-type RuntimeFigures = Pick<ServerMetrics, 'gcPauses' | 'gcPauseMs' | 'gcLongestPauseMs' | 'heapAfterGcBytes' | 'eventLoopDelayP50Ms' | 'eventLoopDelayP99Ms' | 'eventLoopDelayMaxMs'>;
+type RuntimeFigures = Pick<ServerMetrics, 'gcPauses' | 'gcPauseMs' | 'gcLongestPauseMs' | 'heapAfterGcBytes' | 'eventLoopDelayP50Ms' | 'eventLoopDelayP99Ms' | 'eventLoopDelayMaxMs' | 'monitorWakesPerS'>;
 
 /** A file followed from an offset; whole lines only (a line being written waits for its end). */
 class FollowedFile {
@@ -95,11 +95,18 @@ function fromProcess(pid: number, path: string): string {
   return path.startsWith('/') ? path : `/proc/${pid}/cwd/${path}`;
 }
 
+/** A process's monitor file as followed: its latest line and the heap it left after its latest GC pause. */
+interface Loop {
+  file: FollowedFile;
+  last: EventLoopLine | null;
+  heapBytes: number | null;
+}
+
 export class RuntimeSampler {
   #pid: number | null = null;
   #gcLog: FollowedFile | null = null;
   #eventLoopFolder: string | null = null;
-  #loops = new Map<number, { file: FollowedFile; last: EventLoopLine | null }>();
+  #loops = new Map<number, Loop>();
 
   /** The figures of the interval for the server process `pid` and its tree; none while it writes none. */
   sample(pid: number | null, tree: readonly number[], nowMs: number): RuntimeFigures {
@@ -130,28 +137,38 @@ export class RuntimeSampler {
    * met for the first time is only marked, but its last line is kept as the process's latest: the
    * monitor writes a line a second on its own clock, so the next reading may come just before the
    * next line, and then reports that latest line (as for any second without a new one) rather than
-   * nothing.
+   * nothing. GC comes from the new lines only (a pause is counted once), of the processes whose
+   * monitor observes it (one of older Benchlab does not: it says nothing of GC, rather than zero).
    */
-  #eventLoop(tree: readonly number[], nowMs: number): ReturnType<typeof eventLoopFiguresOf> {
-    const loops = new Map<number, { file: FollowedFile; last: EventLoopLine | null }>();
+  #eventLoop(tree: readonly number[], nowMs: number): RuntimeFigures | null {
+    const loops = new Map<number, Loop>();
     const delays: Array<EventLoopLine | null> = [];
+    const gcs: ProcessGc[] = [];
     for (const pid of tree) {
       const known = this.#loops.get(pid);
       const path = `${this.#eventLoopFolder}/${pid}.jsonl`;
-      const loop = known ?? { file: new FollowedFile(path), last: null };
+      const loop = known ?? { file: new FollowedFile(path), last: null, heapBytes: null };
       const text = loop.file.read();
       if (text === null) continue;
       loops.set(pid, loop);
       if (!known) {
         const line = lastLineOf(path);
         loop.last = line === null ? null : (parseEventLoopLines(`${line}\n`).at(-1) ?? null);
+        loop.heapBytes = loop.last?.heap ?? null;
         continue;
       }
       const fresh = parseEventLoopLines(text);
       delays.push(processDelay(fresh, loop.last, nowMs));
+      if ((fresh.at(-1) ?? loop.last)?.gc !== undefined) {
+        const gc = processGcOf(fresh, loop.heapBytes);
+        loop.heapBytes = gc.heapBytes;
+        gcs.push(gc);
+      }
       if (fresh.length > 0) loop.last = fresh.at(-1)!;
     }
     this.#loops = loops;
-    return eventLoopFiguresOf(delays);
+    const delay = eventLoopFiguresOf(delays);
+    const gc = nodeGcFiguresOf(gcs);
+    return delay === null && gc === null ? null : { ...delay, ...gc };
   }
 }

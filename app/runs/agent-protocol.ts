@@ -282,14 +282,16 @@ export const ServerMetrics = z.object({
   /** TCP segments the server host sent again in this interval (Tcp RetransSegs, its namespace). */
   tcpRetransmits: Count.optional(),
   /**
-   * A JVM server's GC pauses that ended in this interval, from its unified GC log (`-Xlog:gc`, which
-   * Benchlab's JVM templates start with): how many, their total and the longest, in ms. Absent when
-   * the server keeps no GC log the sampler can read (not a JVM, or started without one).
+   * The server's GC pauses that ended in this interval: a JVM's from its unified GC log (`-Xlog:gc`,
+   * which Benchlab's JVM templates start with), a Node server's from V8 as the monitor its start
+   * preloads observes them (with several processes, a cluster: the pauses added up, the time paused
+   * the most-paused process's, the longest of any). How many, their total and the longest, in ms.
+   * Absent when the server's runtime says nothing the sampler can read (started without either).
    */
   gcPauses: Count.optional(),
   gcPauseMs: z.number().min(0).optional(),
   gcLongestPauseMs: z.number().min(0).optional(),
-  /** The heap in use after the interval's last GC pause (bytes); absent when no pause ended in it. */
+  /** The heap in use after the interval's last GC pause (bytes; a Node cluster: each process's latest added up); absent when no pause ended in it. */
   heapAfterGcBytes: z.number().min(0).optional(),
   /**
    * A Node server's event-loop delay in this interval (ms, from the monitor Benchlab's Node templates
@@ -299,6 +301,11 @@ export const ServerMetrics = z.object({
   eventLoopDelayP50Ms: z.number().min(0).optional(),
   eventLoopDelayP99Ms: z.number().min(0).optional(),
   eventLoopDelayMaxMs: z.number().min(0).optional(),
+  /**
+   * How often that monitor's own timers ran in this interval (its processes added up): each may have
+   * woken an idle loop, so up to this many of `processVoluntarySwitchesPerS` may be the monitor's.
+   */
+  monitorWakesPerS: Count.optional(),
   /**
    * When the sampler read these figures (epoch ms, the server host's clock): the client second they
    * are stored with is the one that ended closest to it (app/runs/server-readings.ts). Absent from

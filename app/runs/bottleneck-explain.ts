@@ -16,7 +16,7 @@ import { median } from '../common/median.ts';
 import { plural } from '../common/plural.ts';
 
 export const EXPLAIN_LIMITS = {
-  /** GC pauses above this share of the server's time (over the seconds that read its GC log). */
+  /** GC pauses above this share of the server's time (over the seconds that read its GC: a JVM's log, a Node server's monitor). */
   gcShare: 0.1,
   /** A server's event loop counts as blocked in a second whose delay p99 is above this (ms; the client's own limit). */
   serverLoopDelayMs: 50,

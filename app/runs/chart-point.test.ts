@@ -46,7 +46,7 @@ test('a second becomes the point the dashboard draws, placed at the time the age
     countsPerS: { scheduled: 1020, requests: 1000, bytes: 43_000 },
     p50Us: 100, p90Us: 200, p99Us: 900, maxUs: null,
     clientCpu: 0.5, eventLoopLagMs: 4, serverCpu: 0.25, serverRssBytes: 10, serverMemUsedBytes: 20, rxBytesPerS: 30, txBytesPerS: 40,
-    server: { coreCpu: [], threads: null, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null, gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null },
+    server: { coreCpu: [], threads: null, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null, gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null, monitorWakesPerS: null },
   });
 });
 
@@ -117,11 +117,11 @@ test("the server's own story reaches the point: each core, threads, run queue, s
     // 4 segments and 6 overflows in a half-second interval.
     tcpRetransmitsPerS: 8,
     listenOverflowsPerS: 12,
-    gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null,
+    gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null, monitorWakesPerS: null,
   });
   // A reading of older Benchlab: the figures it never had are unknown, not zero.
   const older = chartPoint(second({ serverMetrics: { cpu: 0.5, processThreads: 7 } }), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 });
-  assert.deepEqual(older.server, { coreCpu: [], threads: 7, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null, gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null });
+  assert.deepEqual(older.server, { coreCpu: [], threads: 7, runQueue: null, voluntarySwitchesPerS: null, involuntarySwitchesPerS: null, tcpRetransmitsPerS: null, listenOverflowsPerS: null, gcPauses: null, gcPauseMs: null, gcLongestPauseMs: null, heapAfterGcBytes: null, eventLoopDelayP50Ms: null, eventLoopDelayP99Ms: null, eventLoopDelayMaxMs: null, monitorWakesPerS: null });
   assert.equal(chartPoint(second({}), { sessionId: 1, step: 0, stepOffsetS: 0, startedAtMs: 0 }).server, undefined, 'a gap has no server figures');
 });
 
@@ -131,4 +131,6 @@ test("a runtime's own figures reach the point as the server sampler read them: a
   assert.deepEqual([jvm.server?.gcPauses, jvm.server?.gcPauseMs, jvm.server?.gcLongestPauseMs, jvm.server?.heapAfterGcBytes, jvm.server?.eventLoopDelayP99Ms], [3, 12.5, 8, 40e6, null]);
   const node = chartPoint(second({ serverMetrics: { cpu: 0.5, eventLoopDelayP50Ms: 0.4, eventLoopDelayP99Ms: 12, eventLoopDelayMaxMs: 30 } }), context);
   assert.deepEqual([node.server?.eventLoopDelayP50Ms, node.server?.eventLoopDelayP99Ms, node.server?.eventLoopDelayMaxMs, node.server?.gcPauses], [0.4, 12, 30, null]);
+  const nodeGc = chartPoint(second({ serverMetrics: { cpu: 0.5, eventLoopDelayP99Ms: 12, gcPauses: 40, gcPauseMs: 180, gcLongestPauseMs: 20, heapAfterGcBytes: 60e6, monitorWakesPerS: 94 } }), context);
+  assert.deepEqual([nodeGc.server?.gcPauses, nodeGc.server?.gcPauseMs, nodeGc.server?.gcLongestPauseMs, nodeGc.server?.heapAfterGcBytes, nodeGc.server?.monitorWakesPerS], [40, 180, 20, 60e6, 94], "a Node server's GC and its monitor's timer runs");
 });

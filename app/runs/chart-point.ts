@@ -75,6 +75,7 @@ export function chartPoint(second: RunSecond, context: PointContext, parts?: rea
             eventLoopDelayP50Ms: server.eventLoopDelayP50Ms ?? null,
             eventLoopDelayP99Ms: server.eventLoopDelayP99Ms ?? null,
             eventLoopDelayMaxMs: server.eventLoopDelayMaxMs ?? null,
+            monitorWakesPerS: server.monitorWakesPerS ?? null,
           },
         }
       : {}),

@@ -94,8 +94,8 @@ export const ServerRuntime = z.object({
   tcpRetransmits: z.number().nullable(),
   listenOverflows: z.number().nullable(),
   /**
-   * A JVM server's GC over the window (absent from summaries of older Benchlab, null when no second
-   * read a GC log): pauses added up, the share of the read seconds' time spent in them (0..1), the
+   * The server's GC over the window, a JVM's from its GC log, a Node server's from its monitor (absent
+   * from summaries of older Benchlab, null when no second read it): pauses added up, the share of the read seconds' time spent in them (0..1), the
    * longest pause and the highest heap after a GC.
    */
   gcPauses: z.number().nullable().optional(),
@@ -105,6 +105,8 @@ export const ServerRuntime = z.object({
   /** A Node server's event-loop delay: the median of the seconds' p99 and the worst delay (ms); absent or null as above. */
   eventLoopDelayP99MsMedian: z.number().nullable().optional(),
   eventLoopDelayMaxMs: z.number().nullable().optional(),
+  /** The median of the seconds' runs of the event-loop monitor's own timers: up to that many of the voluntary switches are its. */
+  monitorWakesPerSMedian: z.number().nullable().optional(),
 });
 export type ServerRuntime = z.infer<typeof ServerRuntime>;
 

@@ -162,7 +162,7 @@ export const LivePoint = z.object({
       involuntarySwitchesPerS: z.number().nullable(),
       tcpRetransmitsPerS: z.number().nullable(),
       listenOverflowsPerS: z.number().nullable(),
-      /** A JVM server's GC pauses of the second: how many, their total and the longest (ms); heap after the last (bytes). */
+      /** The server's GC pauses of the second (a JVM's GC log, a Node server's monitor): how many, their total and the longest (ms); heap after the last (bytes). */
       gcPauses: z.number().nullable(),
       gcPauseMs: z.number().nullable(),
       gcLongestPauseMs: z.number().nullable(),
@@ -171,6 +171,8 @@ export const LivePoint = z.object({
       eventLoopDelayP50Ms: z.number().nullable(),
       eventLoopDelayP99Ms: z.number().nullable(),
       eventLoopDelayMaxMs: z.number().nullable(),
+      /** Times the event-loop monitor's own timers ran in the second: up to that many of the voluntary switches are its. */
+      monitorWakesPerS: z.number().nullable().optional(),
     })
     .optional(),
   /** Each client's own part of the second (several clients only): its requests/s and p99. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeServerRuntime, serverRuntimeOf } from './server-runtime.ts';
+import { describeServerRuntime, gcWords, serverRuntimeOf } from './server-runtime.ts';
 
 const reading = (change: Record<string, number>) => ({ cpu: 0.5, processThreads: 10, busiestCoreCpu: 0.8, runQueue: 2, processVoluntarySwitchesPerS: 1000, processInvoluntarySwitchesPerS: 50, tcpRetransmits: 1, listenOverflows: 0, ...change });
 
@@ -29,13 +29,14 @@ test("a run's runtime line: medians of the rates, the highest thread count, the 
     heapAfterGcMaxBytes: null,
     eventLoopDelayP99MsMedian: null,
     eventLoopDelayMaxMs: null,
+    monitorWakesPerSMedian: null,
   });
   assert.equal(describeServerRuntime(runtime!), 'threads up to 40 · busiest core 80 % · run queue 2 · context switches/s 1,100 waited, 50 preempted · 5 TCP retransmits · accept queue full 7 times (medians per second over 3 s)');
 });
 
 test('readings of older Benchlab: the figures they never had are left out, not shown as zero; no reading at all is null', () => {
   const runtime = serverRuntimeOf([{ second: 0, phase: 'measure', serverMetrics: { cpu: 0.3, processThreads: 8 } }]);
-  assert.deepEqual(runtime, { seconds: 1, threadsMax: 8, busiestCoreMedian: null, runQueueMedian: null, voluntarySwitchesPerSMedian: null, involuntarySwitchesPerSMedian: null, tcpRetransmits: null, listenOverflows: null, gcPauses: null, gcPauseShare: null, gcLongestPauseMs: null, heapAfterGcMaxBytes: null, eventLoopDelayP99MsMedian: null, eventLoopDelayMaxMs: null });
+  assert.deepEqual(runtime, { seconds: 1, threadsMax: 8, busiestCoreMedian: null, runQueueMedian: null, voluntarySwitchesPerSMedian: null, involuntarySwitchesPerSMedian: null, tcpRetransmits: null, listenOverflows: null, gcPauses: null, gcPauseShare: null, gcLongestPauseMs: null, heapAfterGcMaxBytes: null, eventLoopDelayP99MsMedian: null, eventLoopDelayMaxMs: null, monitorWakesPerSMedian: null });
   assert.equal(describeServerRuntime(runtime!), 'threads up to 8 (medians per second over 1 s)');
   assert.equal(serverRuntimeOf([{ second: 0, phase: 'measure', serverMetrics: null }]), null);
 });
@@ -64,4 +65,38 @@ test("a Node server's event-loop delay over the run: the median second's p99 and
   ])!;
   assert.deepEqual([runtime.eventLoopDelayP99MsMedian, runtime.eventLoopDelayMaxMs, runtime.gcPauses], [2.5, 140, null]);
   assert.equal(describeServerRuntime(runtime), 'event-loop delay p99 2.5 ms, worst 140 ms (medians per second over 3 s)');
+});
+
+test("a Node server's GC reads as a JVM's, and its waits say how many of them may be the monitor's own timer", () => {
+  const node = (pauses: number, pauseMs: number, longest: number, wakes: number, heap?: number) => ({
+    cpu: 0.5,
+    processVoluntarySwitchesPerS: 400,
+    processInvoluntarySwitchesPerS: 3,
+    gcPauses: pauses,
+    gcPauseMs: pauseMs,
+    gcLongestPauseMs: longest,
+    ...(heap === undefined ? {} : { heapAfterGcBytes: heap }),
+    eventLoopDelayP50Ms: 0.2,
+    eventLoopDelayP99Ms: 2,
+    eventLoopDelayMaxMs: 9,
+    monitorWakesPerS: wakes,
+  });
+  const runtime = serverRuntimeOf([
+    { second: 0, phase: 'measure', serverMetrics: node(30, 150, 12, 90, 48e6) },
+    { second: 1, phase: 'measure', serverMetrics: node(25, 130, 9, 95, 52e6) },
+    { second: 2, phase: 'measure', serverMetrics: node(0, 0, 0, 101) },
+  ])!;
+  assert.deepEqual([runtime.gcPauses, runtime.gcPauseShare, runtime.gcLongestPauseMs, runtime.heapAfterGcMaxBytes, runtime.monitorWakesPerSMedian], [55, 0.28 / 3, 12, 52e6, 95]);
+  assert.equal(
+    describeServerRuntime(runtime),
+    "context switches/s 400 waited (up to 95 of them the event-loop monitor's timer), 3 preempted · GC 55 pauses, 9.3 % of the time, longest 12 ms, heap after GC up to 52 MB · event-loop delay p99 2 ms, worst 9 ms (medians per second over 3 s)",
+  );
+});
+
+test('GC is said one way: the runtime line and a Compare cell give the same share and heap in the same words', () => {
+  assert.equal(gcWords({ pauses: 2, share: 0.0214, longestMs: 8.25, heapAfterGcMaxBytes: 38.4e6 }), 'GC 2 pauses, 2.1 % of the time, longest 8.3 ms, heap after GC up to 38 MB');
+  assert.equal(gcWords({ share: 0.0214, heapAfterGcMaxBytes: 38.4e6 }), 'GC 2.1 % of the time, heap after GC up to 38 MB');
+  assert.equal(gcWords({ share: 0.123, heapAfterGcMaxBytes: null }), 'GC 12 % of the time');
+  assert.equal(gcWords({ share: null, heapAfterGcMaxBytes: 4e6 }), 'GC — of the time, heap after GC up to 4.0 MB');
+  assert.equal(gcWords({ share: null, heapAfterGcMaxBytes: null }), 'GC —');
 });

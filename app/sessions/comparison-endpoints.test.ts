@@ -92,10 +92,10 @@ test("a JVM server's GC goes in its cells (share of the time in pauses, heap aft
       [[null, null], [0.031, 42e6]],
     ],
   );
-  assert.deepEqual(table.rows[1]!.cells.map((cell) => endpointGcText(cell!)), ['GC —', 'GC 3.1 % · heap 42 MB']);
+  assert.deepEqual(table.rows[1]!.cells.map((cell) => endpointGcText(cell!)), ['GC —', 'GC 3.1 % of the time, heap after GC up to 42 MB']);
   const pdf = renderReportHtml(comparison, { generatedAt: new Date('2026-01-01T00:00:00Z') });
   const endpointsChapter = pdf.slice(pdf.indexOf('Results per endpoint'));
-  assert.ok(endpointsChapter.includes('GC 3.1 % · heap 42 MB') && endpointsChapter.includes('GC 0.4 % · heap 20 MB'), "the PDF's per-endpoint table prints each cell's GC");
+  assert.ok(endpointsChapter.includes('GC 3.1 % of the time, heap after GC up to 42 MB') && endpointsChapter.includes('GC 0.4 % of the time, heap after GC up to 20 MB'), "the PDF's per-endpoint table prints each cell's GC");
   assert.equal(buildEndpointTable(buildComparison([session(1, 'node', { path: '/json' }, { p99Us: 1, rps: 1, rss: null }), session(2, 'node', { path: '/fib' }, { p99Us: 1, rps: 1, rss: null })]))!.gc, false);
 });
 

@@ -1,13 +1,14 @@
 // Compare's layout for sessions that sent different requests (a plan's named requests, or one path
 // per session): a row per endpoint (and sweep step, when there are several), a column per server,
-// each cell the requests/s, p99, the server's peak memory (RSS) and, for a JVM, its GC (the share of
-// the time in pauses, the highest heap after a GC) of the runs there — a study's endpoints side by
+// each cell the requests/s, p99, the server's peak memory (RSS) and its GC (the share of the time in
+// pauses, the highest heap after a GC: a JVM's from its GC log, a Node server's from its monitor,
+// in the runtime line's words) of the runs there — a study's endpoints side by
 // side as its seed tabulated them, with what each endpoint costs the server's memory. Repeats of one cell give their median. Pure:
 // built from the comparison Compare, the PDF and the CLI already have.
 
-import { formatBytes } from '../common/byte-size.ts';
 import { median } from '../common/median.ts';
 import { LoadProfile } from '../runs/load-profile.ts';
+import { gcWords } from '../runs/server-runtime.ts';
 import type { Comparison, CompareRow } from './comparison.ts';
 import { isCompleted } from './configuration-key.ts';
 
@@ -40,7 +41,7 @@ export interface EndpointCell {
   p99Us: number | null;
   /** The server's peak RSS over the run (median of the runs'); null when not read. */
   rssMaxBytes: number | null;
-  /** A JVM's share of the run's time in GC pauses (0..1) and its highest heap after a GC (medians); null: no GC log read. */
+  /** The server's share of the run's time in GC pauses (0..1) and its highest heap after a GC (medians); null: its GC was not read. */
   gcShare: number | null;
   heapAfterGcMaxBytes: number | null;
   /** Highest requests/s, lowest p99 of the row. */
@@ -63,7 +64,7 @@ export interface EndpointTable {
   servers: Array<{ key: string; label: string }>;
   rows: EndpointRow[];
   memory: boolean;
-  /** Some cell has GC figures (a JVM server's GC log was read). */
+  /** Some cell has GC figures (a JVM's GC log or a Node server's monitor was read). */
   gc: boolean;
 }
 
@@ -140,11 +141,9 @@ export function buildEndpointTable(comparison: Comparison): EndpointTable | null
   return { servers, rows, memory: anyCell((cell) => cell.rssMaxBytes !== null), gc: anyCell((cell) => cell.gcShare !== null || cell.heapAfterGcMaxBytes !== null) };
 }
 
-/** A cell's GC in words, "GC 2.1 % · heap 38 MB" (the share of the time in pauses, the highest heap after a GC), "GC —" without a GC log. */
+/** A cell's GC in the runtime line's words, "GC 2.1 % of the time, heap after GC up to 38 MB"; "GC —" when its GC was not read. */
 export function endpointGcText(cell: Pick<EndpointCell, 'gcShare' | 'heapAfterGcMaxBytes'>): string {
-  if (cell.gcShare === null && cell.heapAfterGcMaxBytes === null) return 'GC —';
-  const share = cell.gcShare === null ? '—' : `${(cell.gcShare * 100).toFixed(1)} %`;
-  return cell.heapAfterGcMaxBytes === null ? `GC ${share}` : `GC ${share} · heap ${formatBytes(cell.heapAfterGcMaxBytes)}`;
+  return gcWords({ share: cell.gcShare, heapAfterGcMaxBytes: cell.heapAfterGcMaxBytes });
 }
 
 /** Per row: the highest requests/s and the lowest p99 among servers with completed runs (a lone value marks nothing). */

@@ -1,5 +1,5 @@
-// The charts of a server runtime's own figures, without a browser (run-charts.ts): a JVM's GC charts and
-// a Node server's event-loop chart are added after the server threads chart only for a session whose
+// The charts of a server runtime's own figures, without a browser (run-charts.ts): the GC charts (a JVM's
+// or a Node server's) and a Node server's event-loop chart are added after the server threads chart only for a session whose
 // readings have them, and each draws its figure from LivePoint.server.
 
 import assert from 'node:assert/strict';
@@ -18,6 +18,15 @@ test("a JVM's GC charts and a Node server's event-loop chart follow the server t
   const node = ids(withRuntimeCharts(RUN_CHARTS, { gc: false, eventLoop: true }));
   assert.equal(node[node.indexOf('server-threads') + 1], 'server-event-loop');
   assert.ok(!node.includes('server-gc'));
+});
+
+test("a Node server's context switches chart draws, beside the waits, how many of them its event-loop monitor's timer may be; a JVM's does not", () => {
+  const switches = (runtime: { gc: boolean; eventLoop: boolean }) => withRuntimeCharts(RUN_CHARTS, runtime).find((chart) => chart.id === 'server-switches')!;
+  const point = { server: { voluntarySwitchesPerS: 400, involuntarySwitchesPerS: 3, monitorWakesPerS: 95 } } as unknown as LivePoint;
+  assert.deepEqual(switches({ gc: true, eventLoop: true }).series.map((series) => series.value(point)), [400, 3, 95]);
+  assert.match(switches({ gc: true, eventLoop: true }).series[2]!.label, /monitor/);
+  assert.deepEqual(switches({ gc: true, eventLoop: false }).series.map((series) => series.value(point)), [400, 3]);
+  assert.equal(RUN_CHARTS.find((chart) => chart.id === 'server-switches')!.series.length, 2, 'the shared list is left as it was');
 });
 
 test('each runtime chart draws its figure of the second, in its unit; a second without it is a gap', () => {

@@ -115,7 +115,7 @@ function latestCoreCount(points: readonly LivePoint[]): number {
   return 0;
 }
 
-/** Which runtime figures the latest readings carry (a JVM's GC, a Node server's event-loop delay). */
+/** Which runtime figures the latest readings carry (GC, a JVM's or a Node server's; a Node server's event-loop delay). */
 function latestRuntimeFigures(points: readonly LivePoint[]): RuntimeFigures {
   const figures = { gc: false, eventLoop: false };
   for (let index = points.length - 1; index >= 0 && index >= points.length - 30; index--) {

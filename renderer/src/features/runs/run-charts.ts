@@ -3,8 +3,9 @@
 // second's slowest answer, the drain's late answers included, so the chart reaches the table's max;
 // the drain is no second of the window, so it has no requests/s; the requests scheduled per second
 // beside those answered); the server's own story (each core, its threads and the host's run queue,
-// its context switches, TCP retransmits and a full accept queue; a JVM's GC pauses and heap after GC,
-// a Node server's event-loop delay, for a session whose readings have them); with several load
+// its context switches, TCP retransmits and a full accept queue; the runtime's GC pauses and heap after
+// GC (a JVM's or a Node server's), a Node server's event-loop delay and, beside its context switches,
+// how many of them its event-loop monitor's timer may be, for a session whose readings have them); with several load
 // clients, on demand, each client's requests/s and p99 beside the merged ones; and where the steps
 // start, marked on every chart.
 
@@ -58,17 +59,17 @@ export const RUN_CHARTS: RunChart[] = [
   },
 ];
 
-/** A JVM server's GC, from its GC log: the time paused in each second with its longest pause, the pauses, the heap each left. */
+/** The server's GC (a JVM's GC log, a Node server's monitor): the time paused in each second with its longest pause, the pauses, the heap each left. */
 export const GC_CHARTS: RunChart[] = [
   {
     id: 'server-gc',
-    title: 'Server GC pauses (JVM)',
+    title: 'Server GC pauses',
     unit: 'ms',
     series: [line('paused in the second', '#c05621', (p) => p.server?.gcPauseMs ?? null), line('longest pause', '#9b2c2c', (p) => p.server?.gcLongestPauseMs ?? null)],
   },
-  { id: 'server-gc-count', title: 'Server GC pauses per second (JVM)', unit: 'pauses', series: [line('pauses', '#975a16', (p) => p.server?.gcPauses ?? null)] },
+  { id: 'server-gc-count', title: 'Server GC pauses per second', unit: 'pauses', series: [line('pauses', '#975a16', (p) => p.server?.gcPauses ?? null)] },
   // A point per second that ended a pause: the heap in use just after it.
-  { id: 'server-heap', title: 'Server heap after GC (JVM)', unit: 'MB', series: [line('heap after GC', '#2c7a7b', (p) => mb(p.server?.heapAfterGcBytes ?? null))] },
+  { id: 'server-heap', title: 'Server heap after GC', unit: 'MB', series: [line('heap after GC', '#2c7a7b', (p) => mb(p.server?.heapAfterGcBytes ?? null))] },
 ];
 
 /** A Node server's event-loop delay, from the monitor its start preloads: how late its loop ran a timer. */
@@ -80,18 +81,28 @@ export const EVENT_LOOP_CHART: RunChart = {
   series: [line('p50', '#1f9d55', (p) => p.server?.eventLoopDelayP50Ms ?? null), line('p99', '#c2362b', (p) => p.server?.eventLoopDelayP99Ms ?? null), line('max', '#6b46c1', (p) => p.server?.eventLoopDelayMaxMs ?? null)],
 };
 
+/**
+ * A Node server's context switches with its event-loop monitor's timer runs beside them: each run
+ * may have woken an idle loop, so up to that many of the voluntary switches may be the monitor's.
+ */
+const MONITOR_WAKES = line("up to this many waits: the event-loop monitor's timer", '#a0aec0', (p) => p.server?.monitorWakesPerS ?? null);
+
 /** Which of a runtime's own figures a session's readings carry. */
 export interface RuntimeFigures {
   gc: boolean;
   eventLoop: boolean;
 }
 
-/** The charts with the runtime's own (GC, event loop) after the server's threads chart, for the figures the readings have. */
+/**
+ * The charts with the runtime's own (GC, event loop) after the server's threads chart, for the figures
+ * the readings have; with a Node server's monitor, its timer runs drawn on the context switches chart.
+ */
 export function withRuntimeCharts(charts: readonly RunChart[], runtime: RuntimeFigures): RunChart[] {
   const added = [...(runtime.gc ? GC_CHARTS : []), ...(runtime.eventLoop ? [EVENT_LOOP_CHART] : [])];
   if (added.length === 0) return [...charts];
-  const at = charts.findIndex((chart) => chart.id === 'server-threads');
-  return [...charts.slice(0, at + 1), ...added, ...charts.slice(at + 1)];
+  const shown = runtime.eventLoop ? charts.map((chart) => (chart.id === 'server-switches' ? { ...chart, series: [...chart.series, MONITOR_WAKES] } : chart)) : [...charts];
+  const at = shown.findIndex((chart) => chart.id === 'server-threads');
+  return [...shown.slice(0, at + 1), ...added, ...shown.slice(at + 1)];
 }
 
 /** Colours of the server's cores on the per-core chart, core 0 first. */
