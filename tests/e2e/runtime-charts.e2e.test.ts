@@ -1,7 +1,8 @@
 // The runtime's own charts end to end in web mode and real Chromium, with "This machine" as client
 // and server: a Node server started as the Node templates start (the event-loop monitor preloaded)
-// and blocking its loop for each request gets the event-loop delay chart, drawn live and again in
-// replay; a JVM's GC charts, which its readings do not have, are not shown.
+// and blocking its loop for each request gets the event-loop delay chart and, from V8's pauses as the
+// monitor observes them, the GC charts a JVM gets, drawn live and again in replay; its context
+// switches chart draws the monitor's own timer runs beside the waits.
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,8 +17,10 @@ import { openWebApp, type OpenWebApp } from '../support/open-web-app.ts';
 import { HostsPage } from './pages/hosts-page.ts';
 import { RunPage } from './pages/run-page.ts';
 
-/** The event-loop chart's p99 colour (run-charts.ts). */
+/** The event-loop chart's p99 colour, the GC chart's time paused and the monitor's timer runs on the switches chart (run-charts.ts). */
 const P99_COLOR = '#c2362b';
+const PAUSED_COLOR = '#c05621';
+const MONITOR_COLOR = '#a0aec0';
 
 /** Answers each request after a 20 ms busy wait on its loop: the monitor sees timers run late. */
 const BLOCKING_SERVER = `
@@ -55,7 +58,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test("a Node server's event-loop delay is charted live and in replay; no GC charts for it", async () => {
+test("a Node server's event-loop delay and GC are charted live and in replay, with its monitor's timer runs beside its context switches", async () => {
   const run = new RunPage(page);
   await run.open();
   await run.fill({ client: 'This machine', server: 'This machine', target: `http://127.0.0.1:${port}`, model: 'closed', connections: '2', durationS: '4', warmupS: '0', sweep: '' });
@@ -64,7 +67,11 @@ test("a Node server's event-loop delay is charted live and in replay; no GC char
   await run.waitForChartPoints('server-event-loop', 2, 20_000);
   assert.equal(await run.waitForState(['completed', 'failed', 'cancelled']), 'completed');
   assert.ok((await run.chartInk('server-event-loop', P99_COLOR)) > 0, 'the p99 line is drawn');
-  assert.equal(await page.getByTestId('chart-server-gc').count(), 0, 'no GC charts for a server without a GC log');
+  await run.waitForChartPoints('server-gc', 2, 20_000);
+  assert.ok((await run.chartInk('server-gc', PAUSED_COLOR)) > 0, "the GC chart's time paused is drawn");
+  assert.ok((await run.chartInk('server-switches', MONITOR_COLOR)) > 0, "the monitor's timer runs are drawn beside the switches");
+  await page.getByTestId('chart-server-switches').screenshot({ path: join(tmpdir(), 'benchlab-runtime-switches-chart.png') });
+  await page.getByTestId('chart-server-gc').screenshot({ path: join(tmpdir(), 'benchlab-runtime-gc-chart.png') });
   await page.getByTestId('chart-server-event-loop').screenshot({ path: join(tmpdir(), 'benchlab-runtime-event-loop-chart.png') });
   const sessionId = await run.sessionId();
 
@@ -75,5 +82,6 @@ test("a Node server's event-loop delay is charted live and in replay; no GC char
   await page.getByTestId('replay-seek').fill(duration);
   await expectAttribute(page.getByTestId('chart-server-event-loop'), 'data-points', { atLeast: 2 });
   assert.ok((await run.chartInk('server-event-loop', P99_COLOR)) > 0, 'replay draws the p99 line');
+  await expectAttribute(page.getByTestId('chart-server-gc'), 'data-points', { atLeast: 2 });
   assert.deepEqual(await opened.cspViolations(), []);
 });

@@ -55,8 +55,8 @@ describe("the runtimes' own figures per second on the lab", { skip: labSkipReaso
 
   /** The bytes the runtime's figures add to a stored second (as the reading keeps them, by name). */
   function storedBytes(point: Read): number {
-    const { gcPauses, gcPauseMs, gcLongestPauseMs, heapAfterGcBytes, eventLoopDelayP50Ms, eventLoopDelayP99Ms, eventLoopDelayMaxMs } = point.server;
-    const figures = { gcPauses, gcPauseMs, gcLongestPauseMs, heapAfterGcBytes, eventLoopDelayP50Ms, eventLoopDelayP99Ms, eventLoopDelayMaxMs };
+    const { gcPauses, gcPauseMs, gcLongestPauseMs, heapAfterGcBytes, eventLoopDelayP50Ms, eventLoopDelayP99Ms, eventLoopDelayMaxMs, monitorWakesPerS } = point.server;
+    const figures = { gcPauses, gcPauseMs, gcLongestPauseMs, heapAfterGcBytes, eventLoopDelayP50Ms, eventLoopDelayP99Ms, eventLoopDelayMaxMs, monitorWakesPerS };
     return JSON.stringify(Object.fromEntries(Object.entries(figures).filter(([, value]) => value !== null))).length - 2;
   }
 
@@ -77,7 +77,7 @@ describe("the runtimes' own figures per second on the lab", { skip: labSkipReaso
     assert.ok(heaps.length > 0 && heaps.every((bytes) => bytes > 0), `the heap after a GC: ${heaps.join(', ')}`);
 
     const [, heavyLine] = await runtimeLines([light.sessionId, heavy.sessionId]);
-    assert.match(heavyLine!, / · GC [\d,]+ pauses, [\d.]+ % of the time, longest [\d.,]+ ms, heap after GC up to [\d,]+ MB \(medians/);
+    assert.match(heavyLine!, / · GC [\d,]+ pauses, [\d.]+ % of the time, longest [\d.,]+ ms, heap after GC up to [\d.,]+ [kMG]?B \(medians/);
   });
 
   test("Node (sync): event-loop delay every second from the preloaded monitor, longer while each /sleep blocks the loop; its GC and the monitor's own timer runs too", async (t) => {
@@ -116,13 +116,15 @@ describe("the runtimes' own figures per second on the lab", { skip: labSkipReaso
 
     // Compare: the runtime line and the per-endpoint cells say the same GC in the same words, and so does the PDF.
     const comparison = await suite.lab.ok<Comparison>('compare.open', { sessionIds: [light.sessionId, heavy.sessionId] });
+    t.diagnostic(`stored runtime figures: at most ${Math.max(...[...light.read, ...heavy.read].map(storedBytes))} bytes a second`);
+    for (const point of [...light.read, ...heavy.read]) assert.ok(storedBytes(point) <= 1024, `${storedBytes(point)} bytes`);
     const [lightLine, heavyLine] = comparison.steps.flatMap((step) => step.rows).map((row) => row.serverRuntime ?? '');
-    assert.match(heavyLine!, / · GC [\d,]+ pauses, [\d.]+ % of the time, longest [\d.,]+ ms, heap after GC up to [\d.]+ MB · event-loop delay/);
+    assert.match(heavyLine!, / · GC [\d,]+ pauses, [\d.]+ % of the time, longest [\d.,]+ ms, heap after GC up to [\d.,]+ [kMG]?B · event-loop delay/);
     assert.match(lightLine!, /context switches\/s [\d,]+ waited \(up to [\d,]+ of them the event-loop monitor's timer\)/);
     const table = buildEndpointTable(comparison)!;
     assert.equal(table.gc, true, 'the per-endpoint table has its GC line');
     const cells = table.rows.map((row) => endpointGcText(row.cells[0]!));
-    for (const cell of cells) assert.match(cell, /^GC [\d.]+ % of the time, heap after GC up to [\d.]+ MB$/);
+    for (const cell of cells) assert.match(cell, /^GC [\d.]+ % of the time, heap after GC up to [\d.,]+ [kMG]?B$/);
     assert.ok(heavyLine!.includes(cells.find((cell) => table.rows[cells.indexOf(cell)]!.request.includes('concat'))!.slice('GC '.length).split(',')[0]!), `the same share in both: ${heavyLine} / ${cells.join(' / ')}`);
     const pdf = renderReportHtml(comparison, { generatedAt: new Date() });
     for (const cell of cells) assert.ok(pdf.includes(cell), `the PDF prints ${cell}`);
