@@ -1,9 +1,10 @@
 // Figure: what the server's runtime figures add to each stored second (goal: at most 1 KB). A stored
 // second keeps the server's reading as JSON (samples-repository.ts, `server_metrics`); the runtime
-// figures are each core's busy share, the run queue, the host's and the server threads' context
-// switches, the retransmits, and a JVM's GC pauses and heap after GC or a Node server's event-loop
-// delay. Measured on the reading as the store keeps it (storedServerMetrics), against the same
-// reading without them, for hosts of 2, 8 and 64 cores. Pure: the same every run.
+// figures are each core's busy share (one string, two bytes a core: app/runs/core-busy.ts), the run
+// queue, the host's and the server threads' context switches, the retransmits, and a JVM's GC pauses
+// and heap after GC or a Node server's event-loop delay. Measured on the reading as the store keeps it
+// (storedServerMetrics), against the same reading without them, for hosts of 2, 8, 64 and 256 cores.
+// Pure: the same every run.
 
 import { storedServerMetrics } from '../app/runs/run-second.ts';
 import type { ServerMetrics } from '../app/runs/agent-protocol.ts';
@@ -23,16 +24,26 @@ function runtimeFigures(cores: number, runtime: 'jvm' | 'node'): Partial<ServerM
   };
 }
 
+/** The hosts measured: a laptop to a 256-core server. */
+export const BENCH_CORES = [2, 8, 64, 256] as const;
+
 const bytes = (reading: ServerMetrics) => Buffer.byteLength(JSON.stringify(storedServerMetrics(reading)));
 
+/** The goal: the runtime figures add at most this to a stored second. */
+export const GOAL_BYTES = 1024;
+
+function addedBytes(cores: number, runtime: 'jvm' | 'node'): { addedBytes: number; readingBytes: number } {
+  const full = bytes({ ...BASE, cores, ...runtimeFigures(cores, runtime) });
+  return { addedBytes: full - bytes({ ...BASE, cores }), readingBytes: full };
+}
+
 export function benchRuntimeFiguresBytes(): Array<{ cores: number; runtime: 'jvm' | 'node'; addedBytes: number; readingBytes: number }> {
-  const rows = [];
-  for (const cores of [2, 8, 64]) {
-    for (const runtime of ['jvm', 'node'] as const) {
-      const base = bytes({ ...BASE, cores });
-      const full = bytes({ ...BASE, cores, ...runtimeFigures(cores, runtime) });
-      rows.push({ cores, runtime, addedBytes: full - base, readingBytes: full });
-    }
-  }
-  return rows;
+  return BENCH_CORES.flatMap((cores) => (['jvm', 'node'] as const).map((runtime) => ({ cores, runtime, ...addedBytes(cores, runtime) })));
+}
+
+/** The most cores a host may have for its figures to stay within the goal, for either runtime (the reading keeps up to 1024). */
+export function mostCoresWithinGoal(): number {
+  let cores = 0;
+  while (cores < 1024 && (['jvm', 'node'] as const).every((runtime) => addedBytes(cores + 1, runtime).addedBytes <= GOAL_BYTES)) cores++;
+  return cores;
 }

@@ -317,10 +317,13 @@ export type ServerMetrics = z.infer<typeof ServerMetrics>;
 
 /**
  * The server's reading as a stored second keeps it: its figures (each may be absent, as in rows stored
- * before it was read; unknowns are not kept), the TCP states flattened as `tcp.<STATE>`, each core's
- * busy share as `core.<N>`.
+ * before it was read; unknowns are not kept), the TCP states flattened as `tcp.<STATE>`, and each
+ * core's busy share in one string, `coreBusy` (app/runs/core-busy.ts), or in rows stored before it
+ * one key per core, `core.<N>`. Read the cores only with `coreCpuOf`, which reads both.
  */
-export type SecondServerMetrics = { [K in Exclude<keyof ServerMetrics, 'tcp' | 'coreCpu'>]?: NonNullable<ServerMetrics[K]> } & { [state: `tcp.${string}`]: number } & { [core: `core.${number}`]: number };
+export type SecondServerMetrics = { [K in Exclude<keyof ServerMetrics, 'tcp' | 'coreCpu'>]?: NonNullable<ServerMetrics[K]> } & {
+  coreBusy?: string;
+} & { [state: `tcp.${string}`]: number } & { [core: `core.${number}`]: number };
 
 export const ServerSampleLine = z.object({
   type: z.literal('server'),

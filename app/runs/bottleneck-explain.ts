@@ -12,6 +12,7 @@
 // Rows stored before a figure was read simply lack it: the rule that needs it stays quiet.
 
 import type { SecondServerMetrics } from './agent-protocol.ts';
+import { coreCpuOf } from './core-busy.ts';
 import { median } from '../common/median.ts';
 import { plural } from '../common/plural.ts';
 
@@ -97,16 +98,6 @@ function figure(reading: Reading, key: keyof SecondServerMetrics): number | null
 
 function figures(readings: readonly Reading[], key: keyof SecondServerMetrics): number[] {
   return readings.map((reading) => figure(reading, key)).filter((value): value is number => value !== null);
-}
-
-/** Each core's busy share of a reading, core 0 first (`core.<N>` as stored); [] for older rows. */
-function coreShares(reading: Reading): number[] {
-  const shares: number[] = [];
-  for (let core = 0; ; core++) {
-    const value = reading[`core.${core}`];
-    if (typeof value !== 'number') return shares;
-    shares.push(value);
-  }
 }
 
 function gc(readings: readonly Reading[], state: ServerState): Explanation | null {
@@ -210,7 +201,7 @@ function oneCore(readings: readonly Reading[], state: ServerState): Explanation 
   let hostCores = 0;
   const others: number[] = [];
   for (const reading of readings) {
-    const shares = coreShares(reading);
+    const shares = coreCpuOf(reading);
     if (shares.length < 2) continue;
     const busiest = Math.max(...shares);
     const rest = [...shares];

@@ -5,7 +5,8 @@
 // step's window (answers that came late) is a point too, marked as such: the summary table counts
 // those answers, so a chart that left them out would show a lower tail than the table.
 
-import { coreCpuOf, type RunSecond } from './run-second.ts';
+import { coreCpuOf } from './core-busy.ts';
+import type { RunSecond } from './run-second.ts';
 import { SECOND_COUNTS, type SecondCounts } from './second-kinds.ts';
 import type { LivePoint } from './runs.ts';
 

@@ -9,6 +9,7 @@ import type { BottleneckSecond } from './bottleneck.ts';
 import type { SummarySecond } from './run-summary.ts';
 import type { SecondCounts } from './second-kinds.ts';
 import type { SecondForSteadiness } from './steady-state.ts';
+import { encodeCoreBusy } from './core-busy.ts';
 
 /** `warmup` seconds are charted but never stored; `drain` is the answers due after the window. */
 export type SecondPhase = 'warmup' | 'measure' | 'drain';
@@ -52,20 +53,16 @@ function numbersOnly(readings: Readonly<Record<string, unknown>>): Record<string
   return numbers;
 }
 
-/** The server's reading as stored: numbers only, TCP states as `tcp.<STATE>`, each core's busy share as `core.<N>`. */
+/**
+ * The server's reading as stored: numbers only, TCP states as `tcp.<STATE>`, and each core's busy
+ * share in one string, `coreBusy` (core-busy.ts: read back with `coreCpuOf`).
+ */
 export function storedServerMetrics(server: ServerMetrics): SecondServerMetrics {
   const { tcp, coreCpu, ...figures } = server;
-  const flat = numbersOnly(figures);
+  const flat: SecondServerMetrics = numbersOnly(figures);
   for (const [state, count] of Object.entries(tcp)) flat[`tcp.${state}`] = count;
-  for (const [core, busy] of (coreCpu ?? []).entries()) flat[`core.${core}`] = busy;
-  return flat as SecondServerMetrics;
-}
-
-/** Each core's busy share (0..1) of a stored server reading, core 0 first; empty when it was not read. */
-export function coreCpuOf(server: Readonly<SecondServerMetrics> | null): number[] {
-  const cores: number[] = [];
-  for (let core = 0; server && typeof server[`core.${core}`] === 'number'; core++) cores.push(server[`core.${core}`]!);
-  return cores;
+  if (coreCpu && coreCpu.length > 0) flat.coreBusy = encodeCoreBusy(coreCpu);
+  return flat;
 }
 
 /**

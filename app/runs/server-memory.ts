@@ -48,7 +48,7 @@ export const MEMORY_MISSING = {
  */
 export function storedServerMemory(
   summary: { serverMemory?: ServerMemory | null } | null | undefined,
-  seconds: () => Iterable<{ second: number; phase: string; serverMetrics: Readonly<Record<string, number>> | null }>,
+  seconds: () => Iterable<{ second: number; phase: string; serverMetrics: Readonly<SecondServerMetrics> | null }>,
 ): ServerMemory | string {
   if (summary?.serverMemory) return summary.serverMemory;
   const read = [...seconds()].filter((second) => second.phase !== 'warmup');

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import * as hdr from 'hdr-histogram-js';
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs, type LatencyHistogram } from '../common/hdr.ts';
 import type { RunSecond } from '../runs/run-second.ts';
+import { encodeCoreBusy } from '../runs/core-busy.ts';
 import { csvCell, exportSession, sessionCsv, sessionHdrLog, sessionJson, type ExportRun, type SessionExportInput } from './session-export.ts';
 import type { Session } from './sessions.ts';
 import { HostsRepository } from '../../main/services/hosts/hosts-repository.ts';
@@ -187,6 +188,19 @@ test("CSV: a JVM server's GC pauses and heap after GC, a Node server's event-loo
   const columns = ['server_gc_pauses', 'server_gc_pause_ms', 'server_gc_longest_pause_ms', 'server_heap_after_gc_bytes', 'server_event_loop_p50_ms', 'server_event_loop_p99_ms', 'server_event_loop_max_ms'];
   assert.deepEqual(columns.map((column) => row(first!)[column]), ['2', '7.5', '5', '40000000', '', '', '']);
   assert.deepEqual(columns.map((column) => row(second!)[column]), ['', '', '', '', '0.2', '3.5', '12']);
+});
+
+test("JSON: each core's busy share is a list, coreCpu, whether the row kept one string or a key per core", () => {
+  const input = structuredClone(storedSingle);
+  const seconds = input.runs[0]!.seconds;
+  seconds[0] = { ...seconds[0]!, serverMetrics: { ...seconds[0]!.serverMetrics, coreBusy: encodeCoreBusy([0.973, 0.05, 0]) } };
+  seconds[1] = { ...seconds[1]!, serverMetrics: { ...seconds[1]!.serverMetrics, 'core.0': 0.973, 'core.1': 0.05, 'core.2': 0 } };
+  const document = JSON.parse(sessionJson(input, exportedAt)) as { runs: Array<{ seconds: Array<{ serverMetrics: Record<string, unknown> }> }> };
+  const [now, before, none] = document.runs[0]!.seconds.map((second) => second.serverMetrics);
+  assert.deepEqual(now!.coreCpu, [0.973, 0.05, 0]);
+  assert.deepEqual(Object.keys(before!), Object.keys(now!), 'an older row exports in the same shape');
+  assert.deepEqual(before!.coreCpu, now!.coreCpu);
+  assert.equal(none!.coreCpu, undefined, 'a reading without cores has no list');
 });
 
 test('CSV: text cells are quoted as RFC 4180 says and formulas are neutralised; numbers stay numbers', () => {

@@ -13,6 +13,7 @@ import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, type RunSummary } from '
 import { summarizeRun, summaryRulesOf } from '../runs/summarize-run.ts';
 import { recordedEngineOf } from '../runs/engine-choice.ts';
 import type { SecondServerMetrics } from '../runs/agent-protocol.ts';
+import { coreCpuOf } from '../runs/core-busy.ts';
 import { serverMemoryOf } from '../runs/server-memory.ts';
 import { recordedDatabaseOf } from '../templates/recorded-database.ts';
 import { importProvenanceOf } from './importers/imported-result.ts';
@@ -209,8 +210,15 @@ function secondDocument(second: RunSecond) {
     /** Answers whose request opened its own connection (their latency includes it); null before the phases were measured. */
     withConnect: second.phases?.withConnect ?? null,
     clientMetrics: second.clientMetrics ? withSortedKeys(second.clientMetrics) : null,
-    serverMetrics: second.serverMetrics ? withSortedKeys(second.serverMetrics) : null,
+    serverMetrics: second.serverMetrics ? withSortedKeys(exportedServerMetrics(second.serverMetrics)) : null,
   };
+}
+
+/** The server's reading with each core's busy share as a list, `coreCpu` (core 0 first), however the row stored them. */
+function exportedServerMetrics(server: Readonly<SecondServerMetrics>): Record<string, unknown> {
+  const cores = coreCpuOf(server);
+  const figures: Record<string, unknown> = Object.fromEntries(Object.entries(server).filter(([key]) => key !== 'coreBusy' && !key.startsWith('core.')));
+  return cores.length > 0 ? { ...figures, coreCpu: cores } : figures;
 }
 
 /** The known kinds first, in their order and zero when absent, then anything else a store held, sorted. */
