@@ -1,8 +1,9 @@
 // Figure: what the server's runtime figures add to each stored second (goal: at most 1 KB). A stored
 // second keeps the server's reading as JSON (samples-repository.ts, `server_metrics`); the runtime
 // figures are each core's busy share (one string, two bytes a core: app/runs/core-busy.ts), the run
-// queue, the host's and the server threads' context switches, the retransmits, and a JVM's GC pauses
-// and heap after GC or a Node server's event-loop delay. Measured on the reading as the store keeps it
+// queue, the host's and the server threads' context switches, the retransmits, the GC pauses and heap
+// after GC (a JVM's or a Node server's), and a Node server's event-loop delay and its monitor's wakes.
+// Measured on the reading as the store keeps it
 // (storedServerMetrics), against the same reading without them, for hosts of 2, 8, 64 and 256 cores.
 // Pure: the same every run.
 
@@ -20,7 +21,9 @@ function runtimeFigures(cores: number, runtime: 'jvm' | 'node'): Partial<ServerM
   return {
     coreCpu: Array.from({ length: cores }, (_, core) => Math.round((0.35 + ((core * 37) % 60) / 100) * 1000) / 1000),
     runQueue: 7, hostContextSwitchesPerS: 48_211, processVoluntarySwitchesPerS: 12_843, processInvoluntarySwitchesPerS: 1_204, tcpRetransmits: 2,
-    ...(runtime === 'jvm' ? { gcPauses: 3, gcPauseMs: 14.273, gcLongestPauseMs: 8.125, heapAfterGcBytes: 61_865_984 } : { eventLoopDelayP50Ms: 0.213, eventLoopDelayP99Ms: 12.583, eventLoopDelayMaxMs: 41.287 }),
+    // Both runtimes' GC (a Node server's from V8, as its monitor observes it); a Node server's event-loop delay and its monitor's wakes besides.
+    gcPauses: 3, gcPauseMs: 14.273, gcLongestPauseMs: 8.125, heapAfterGcBytes: 61_865_984,
+    ...(runtime === 'node' ? { eventLoopDelayP50Ms: 0.213, eventLoopDelayP99Ms: 12.583, eventLoopDelayMaxMs: 41.287, monitorWakesPerS: 101 } : {}),
   };
 }
 

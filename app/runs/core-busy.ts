@@ -53,3 +53,8 @@ export function coreCpuOf(server: Readonly<SecondServerMetrics> | null): number[
   for (let core = 0; typeof server[`core.${core}`] === 'number'; core++) cores.push(server[`core.${core}`]!);
   return cores;
 }
+
+/** A stored server reading less its cores, however it stored them (for a reader that shows `coreCpuOf` in their place). */
+export function withoutCores(server: Readonly<SecondServerMetrics>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(server).filter(([key]) => key !== 'coreBusy' && !/^core\.\d+$/.test(key)));
+}

@@ -13,7 +13,7 @@ import { ERROR_KINDS, NOT_SENT_REASONS, STATUS_CLASSES, type RunSummary } from '
 import { summarizeRun, summaryRulesOf } from '../runs/summarize-run.ts';
 import { recordedEngineOf } from '../runs/engine-choice.ts';
 import type { SecondServerMetrics } from '../runs/agent-protocol.ts';
-import { coreCpuOf } from '../runs/core-busy.ts';
+import { coreCpuOf, withoutCores } from '../runs/core-busy.ts';
 import { serverMemoryOf } from '../runs/server-memory.ts';
 import { recordedDatabaseOf } from '../templates/recorded-database.ts';
 import { importProvenanceOf } from './importers/imported-result.ts';
@@ -217,8 +217,7 @@ function secondDocument(second: RunSecond) {
 /** The server's reading with each core's busy share as a list, `coreCpu` (core 0 first), however the row stored them. */
 function exportedServerMetrics(server: Readonly<SecondServerMetrics>): Record<string, unknown> {
   const cores = coreCpuOf(server);
-  const figures: Record<string, unknown> = Object.fromEntries(Object.entries(server).filter(([key]) => key !== 'coreBusy' && !key.startsWith('core.')));
-  return cores.length > 0 ? { ...figures, coreCpu: cores } : figures;
+  return cores.length > 0 ? { ...withoutCores(server), coreCpu: cores } : withoutCores(server);
 }
 
 /** The known kinds first, in their order and zero when absent, then anything else a store held, sorted. */
