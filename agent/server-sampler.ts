@@ -6,8 +6,8 @@
 // the accept-queue overflows of the interval (TcpExt ListenOverflows/ListenDrops, per network
 // namespace, as nstat shows them). Why one server beats another: each core's busy share, the run
 // queue and the host's context switches, the server threads' own voluntary and involuntary switches,
-// and TCP retransmits; the runtime's own figures where it writes them (a JVM's GC pauses, a Node
-// server's event-loop delay: runtime-sampler.ts). Each reading says when it was taken (`readAt`), so
+// and TCP retransmits; the runtime's own figures where it writes them (a JVM's or a Node server's GC
+// pauses, a Node server's event-loop delay: runtime-sampler.ts). Each reading says when it was taken (`readAt`), so
 // Benchlab stores it with the client second it belongs to and never with another.
 
 import { availableParallelism } from 'node:os';

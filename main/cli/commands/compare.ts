@@ -42,8 +42,8 @@ export const compareCommand: Command = {
 
   Per step, a row per session: requests/s, p50, p99, max, failed and not-sent requests.
   Sessions that sent different requests (a plan's named requests) also get a table with a row
-  per endpoint and a column per server: requests/s, p99, the server's peak memory (RSS) and, for
-  a JVM, its share of the time in GC pauses and its highest heap after a GC.
+  per endpoint and a column per server: requests/s, p99, the server's peak memory (RSS) and its
+  share of the time in GC pauses and its highest heap after a GC (a JVM's or a Node server's).
   Repeated configurations get the median with its 95 % interval and the verdict against the
   first (a verdict needs 5 runs a side; fewer say "too few runs").`,
   example: `benchlab compare 12 15

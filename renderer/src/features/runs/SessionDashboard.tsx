@@ -3,7 +3,7 @@
 // pre-flight for the next run in the same box, each figure saying when it was read), the load clients, the
 // summary table, each step's connect/waiting/processing/total (as ab's report) with what its latency
 // includes, and the charts with their step markers (each client's requests/s and p99 on demand; a
-// JVM's GC and a Node server's event loop when the readings have them).
+// server's GC, a JVM's or a Node server's, and a Node server's event loop when the readings have them).
 // One component, so replay shows what the user saw live.
 
 import { useMemo, useState } from 'react';
@@ -46,7 +46,7 @@ export function SessionDashboard(props: {
   const clientNames = JSON.stringify(clients.map((client) => [client.index, client.name]));
   // The server host's cores, from the latest point that read them: a new count rebuilds the charts.
   const serverCores = latestCoreCount(props.buffer.points);
-  // A JVM's GC and a Node server's event loop get their charts once a reading has them.
+  // The server's GC and a Node server's event loop get their charts once a reading has them.
   const { gc, eventLoop } = latestRuntimeFigures(props.buffer.points);
   const charts = useMemo(
     () =>

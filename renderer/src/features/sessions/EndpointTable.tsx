@@ -1,5 +1,5 @@
 // Compare's table for sessions that sent different requests: a row per endpoint (and step), a column
-// per server, each cell its requests/s, p99, the server's peak memory and a JVM's GC (app/sessions/comparison-endpoints.ts).
+// per server, each cell its requests/s, p99, the server's peak memory and its GC (app/sessions/comparison-endpoints.ts).
 
 import { useMemo } from 'react';
 import { formatBytes } from '../../../../app/common/byte-size.ts';
