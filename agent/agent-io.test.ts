@@ -3,6 +3,7 @@
 // heartbeats still come, or its silence is under the limit); a Benchlab gone (stdin closed) is not.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { encodeLine } from '../app/runs/agent-protocol.ts';
@@ -85,5 +86,40 @@ describe('agent io while Benchlab does not read', () => {
     await io.finish({ type: 'end', reason: 'stdin-closed' });
     assert.ok(Date.now() - startedAt <= 1000 + LIMIT_MS, `waited ${Date.now() - startedAt} ms for a Benchlab that is gone`);
     output.destroy();
+  });
+});
+
+describe("the agent's own stall", () => {
+  test("an agent that did not run for longer than the limit reads Benchlab's heartbeats from the pipe before it judges Benchlab silent", async () => {
+    // Benchlab's side as a real pipe: its heartbeats wait in the pipe while the agent's loop does not run.
+    const beating = spawn('sh', ['-c', `while :; do echo '${encodeLine({ type: 'hb' }).trim()}'; sleep 0.05; done`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const output = new PassThrough();
+      output.resume();
+      const io = new AgentIo(beating.stdout, output, LIMIT_MS);
+      await new Promise((resolve) => beating.stdout.once('data', resolve));
+      // The loop stalls for three limits while it handles another pipe's input (a host too busy to
+      // run the agent, or a long line): when it ends, the next turn of the loop runs the timers,
+      // the watchdog's among them, before it reads the pipe the heartbeats wait in.
+      const other = spawn('sh', ['-c', 'echo go'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      await new Promise<void>((resolve) =>
+        other.stdout.once('data', () => {
+          const until = Date.now() + 3 * LIMIT_MS;
+          while (Date.now() < until) {
+            // stalled
+          }
+          resolve();
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2 * LIMIT_MS));
+      assert.equal(io.stopReason, null, "stopped for Benchlab's silence while its heartbeats waited in the pipe");
+      beating.kill();
+      await new Promise((resolve) => beating.once('close', resolve));
+      // And a Benchlab really silent (its side closed here) is still noticed.
+      await new Promise((resolve) => setTimeout(resolve, 2 * LIMIT_MS));
+      assert.notEqual(io.stopReason, null);
+    } finally {
+      beating.kill();
+    }
   });
 });

@@ -46,9 +46,7 @@ export class AgentIo {
     input.on('error', gone);
     // A broken stdout (EPIPE) also means Benchlab's side is gone: stop cleanly instead of crashing.
     output.on('error', gone);
-    this.#watchdog = setInterval(() => {
-      if (Date.now() - this.#lastHeardAt > heartbeatTimeoutMs) this.stop('heartbeat');
-    }, WATCHDOG_EVERY_MS);
+    this.#watchdog = setInterval(() => this.#whenSilent(this.#lastHeardAt, () => this.stop('heartbeat')), WATCHDOG_EVERY_MS);
     this.#watchdog.unref();
   }
 
@@ -106,11 +104,26 @@ export class AgentIo {
         resolve();
       };
       const guard = setInterval(() => {
-        const now = Date.now();
-        if (this.#goneAt !== null ? now - this.#goneAt > 1000 : now - Math.max(this.#lastHeardAt, startedAt) > this.#heartbeatTimeoutMs) done();
+        if (this.#goneAt !== null) {
+          if (Date.now() - this.#goneAt > 1000) done();
+        } else this.#whenSilent(startedAt, done);
       }, WATCHDOG_EVERY_MS);
       guard.unref();
       this.#out.write(encodeLine(line), done);
+    });
+  }
+
+  /**
+   * Calls `then` if Benchlab has been silent past the limit (counted from `since` at the earliest).
+   * Judged only once the loop has read its pipes: timers run before a loop reads them, so after a
+   * stall of the agent's own (a host too busy to run it for the limit) the heartbeats Benchlab sent
+   * meanwhile wait unread, and a check right then would blame Benchlab for the agent's own stall.
+   */
+  #whenSilent(since: number, then: () => void): void {
+    const silent = () => Date.now() - Math.max(this.#lastHeardAt, since) > this.#heartbeatTimeoutMs;
+    if (!silent()) return;
+    setImmediate(() => {
+      if (silent()) then();
     });
   }
 
