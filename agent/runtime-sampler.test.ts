@@ -1,11 +1,12 @@
 // The runtime's own figures read from real processes on this machine: a Node server started with the
-// event-loop monitor preloaded, whose loop is then blocked on request, and a JVM started with the GC
-// log flag, allocating until it collects. Each is found by its port, as the server sampler finds a
-// template's server, and read through the flags the templates start with.
+// event-loop monitor preloaded, whose loop is then blocked on request or made to allocate, a Node
+// cluster (a primary and two workers) whose monitor lines the test writes, read as one server, and a
+// JVM started with the GC log flag, allocating until it collects. Each is found by its port, as the
+// server sampler finds a template's server, and read through the flags the templates start with.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -84,6 +85,16 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', (l
 });
 `;
 
+/** A Node cluster: the primary listens (so the sampler finds it) and forks two workers that idle. */
+const CLUSTER_SERVER = `
+const cluster = require('node:cluster');
+if (cluster.isPrimary) {
+  const server = require('node:net').createServer(() => {});
+  let online = 0;
+  for (let i = 0; i < 2; i++) cluster.fork().on('online', () => { if (++online === 2) server.listen(0, '127.0.0.1', () => console.log(server.address().port)); });
+} else setInterval(() => {}, 1000);
+`;
+
 /** A JVM that listens (so the sampler finds it) and allocates, on a small heap, until it is killed. */
 const JAVA_SERVER = `
 public class Alloc {
@@ -120,6 +131,36 @@ describe("the runtime's own figures from real processes", { skip: !linux }, () =
     const stalled = (await sampleUntil(sampler, (metrics) => (metrics.eventLoopDelayP50Ms ?? 0) > blocked.eventLoopDelayMaxMs!, 6)).at(-1)!;
     assert.ok(stalled.eventLoopDelayP50Ms! > blocked.eventLoopDelayMaxMs!, `a loop blocked for seconds, after one blocked for ${BLOCK_MS} ms: ${JSON.stringify(blocked)} then ${JSON.stringify(stalled)}`);
     assert.equal(stalled.eventLoopDelayP50Ms, stalled.eventLoopDelayMaxMs);
+  });
+
+  test("a Node cluster's GC is one server's: the processes' pauses added up, the most-paused process's time, the longest of any, their heaps added up; the monitor's runs added up", async () => {
+    // A file, not -e: node:cluster forks its workers from the primary's script.
+    const scriptDir = mkdtempSync(join(tmpdir(), 'benchlab-cluster-'));
+    dirs.push(scriptDir);
+    writeFileSync(join(scriptDir, 'cluster.cjs'), CLUSTER_SERVER);
+    const { child, port, dir } = await startMonitored('{node}', [process.execPath, join(scriptDir, 'cluster.cjs')], true);
+    const workers = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    assert.equal(workers.length, 2, 'the primary forked its two workers');
+    const folder = join(dir, EVENT_LOOP_FOLDER);
+    mkdirSync(folder, { recursive: true });
+    const write = (pid: number, figures: object) => appendFileSync(join(folder, `${pid}.jsonl`), `${JSON.stringify({ at: Date.now(), p50: 0.1, p99: 1, max: 2, ...figures })}\n`);
+    const [primary, first, second] = [child.pid!, workers[0]!, workers[1]!];
+    // Before the run: the primary's heap after its last pause is known from its file's last line.
+    write(primary, { wakes: 100, gc: 1, gcMs: 1, gcMaxMs: 1, heap: 5e6 });
+    write(first, { wakes: 100, gc: 0, gcMs: 0, gcMaxMs: 0 });
+    write(second, { wakes: 100, gc: 0, gcMs: 0, gcMaxMs: 0 });
+    const sampler = new ServerSampler(port);
+    assert.equal(ServerMetrics.parse(sampler.sample()).gcPauses, undefined, 'the first reading only marks where the files end');
+
+    write(primary, { wakes: 101, gc: 0, gcMs: 0, gcMaxMs: 0 });
+    write(first, { wakes: 90, gc: 3, gcMs: 30, gcMaxMs: 20, heap: 40e6 });
+    write(second, { wakes: 80, gc: 5, gcMs: 45, gcMaxMs: 12, heap: 42e6 });
+    const busy = ServerMetrics.parse(sampler.sample());
+    assert.deepEqual([busy.gcPauses, busy.gcPauseMs, busy.gcLongestPauseMs, busy.heapAfterGcBytes, busy.monitorWakesPerS], [8, 45, 20, 87e6, 271]);
+
+    write(first, { wakes: 100, gc: 0, gcMs: 0, gcMaxMs: 0 });
+    const quiet = ServerMetrics.parse(sampler.sample());
+    assert.deepEqual([quiet.gcPauses, quiet.gcPauseMs, quiet.heapAfterGcBytes, quiet.monitorWakesPerS], [0, 0, undefined, 100], 'no pause ended: no heap after one, as a JVM; a process without a new line has paused nothing');
   });
 
   test("a Node server's GC from V8 as its monitor observes it: every second has its count, pauses while it allocates, with the time paused and the heap after; the monitor's own timer runs counted", async () => {
