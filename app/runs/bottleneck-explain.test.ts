@@ -51,6 +51,14 @@ describe('the verdict explains the server from its own readings', () => {
     assert.equal(judgeBottleneck(gcRun(80, 1000), null), null);
   });
 
+  test("a Node server's GC, from its monitor, is named as a JVM's: the cluster's pauses, its most-paused process's time, a small heap as the runtime line prints it", () => {
+    const node = run(10, () => second({ requests: 300, server: { gcPauses: 60, gcPauseMs: 320, gcLongestPauseMs: 25, heapAfterGcBytes: 9.5e6, eventLoopDelayP99Ms: 30, monitorWakesPerS: 40 } }));
+    const verdict = judgeBottleneck(node, null);
+    assert.equal(verdict?.verdict, 'server-bound');
+    assert.match(verdict!.headline, /\(GC took 32 % of its time\)/);
+    assert.equal(messageOf(verdict, 'gc'), 'GC paused the server 32 % of the time: 600 pauses in 10 s, the longest 25 ms; heap after GC up to 9.5 MB');
+  });
+
   test("a Node server's blocked event loop is named; a loop within its limit, or late in one second only, is not", () => {
     const blocked = run(5, (i) => second({ requests: 300, server: { eventLoopDelayP50Ms: 11, eventLoopDelayP99Ms: i < 3 ? 180 + i * 10 : 20, eventLoopDelayMaxMs: 400 } }));
     const verdict = judgeBottleneck(blocked, 1000);

@@ -13,6 +13,7 @@
 
 import type { SecondServerMetrics } from './agent-protocol.ts';
 import { coreCpuOf } from './core-busy.ts';
+import { formatBytes } from '../common/byte-size.ts';
 import { median } from '../common/median.ts';
 import { plural } from '../common/plural.ts';
 
@@ -109,7 +110,8 @@ function gc(readings: readonly Reading[], state: ServerState): Explanation | nul
   const pauses = figures(read, 'gcPauses').reduce((sum, value) => sum + value, 0);
   const longest = Math.max(0, ...figures(read, 'gcLongestPauseMs'));
   const heap = figures(read, 'heapAfterGcBytes');
-  const heapWords = heap.length > 0 ? `; heap after GC up to ${count(Math.max(...heap) / 1e6)} MB` : '';
+  // The heap as the runtime line and Compare's cells print it (server-runtime.ts gcWords).
+  const heapWords = heap.length > 0 ? `; heap after GC up to ${formatBytes(Math.max(...heap))}` : '';
   return {
     kind: 'gc',
     seconds: read.length,
