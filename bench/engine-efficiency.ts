@@ -92,7 +92,8 @@ async function rssHolding(generator: Generator, enginePath: string, timeFile: st
   }
 }
 
-function skipReason(): string | null {
+/** Why the pinned benches (nginx on one core, a generator on the other) cannot run here, or null. */
+export function pinnedBenchSkipReason(): string | null {
   if (availableParallelism() < 2) return 'needs 2 cores: one for nginx, one for the generator';
   for (const [tool, install] of [
     ['nginx', 'apt-get install nginx'],
@@ -111,7 +112,7 @@ function emptyRuns(): Record<Generator, GeneratorRun[]> {
 
 export async function benchEngineEfficiency(): Promise<EngineEfficiency> {
   const result: EngineEfficiency = {
-    skipped: skipReason(),
+    skipped: pinnedBenchSkipReason(),
     load: null,
     runs: emptyRuns(),
     rssAtManyConnections: { 'native engine': null, 'Node engine': null, autocannon: null, wrk: null },

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
 import { latencyStats, mergeEncodedHistograms } from '../app/common/hdr.ts';
+import { pinnedBenchSkipReason } from './engine-efficiency.ts';
 import { startHelloNginx } from './hello-nginx.ts';
 import { agentConfig, withMachineLoad, type MachineLoad } from './load-engine.ts';
 import { localEngineFile, localExec, runAgentTool, runEngineAlone } from './load-tools.ts';
@@ -133,10 +134,10 @@ function emptyRuns(): Record<NewConnectionGenerator, NewConnectionRun[]> {
   return Object.fromEntries(NEW_CONNECTION_GENERATORS.map((generator) => [generator, []])) as unknown as Record<NewConnectionGenerator, NewConnectionRun[]>;
 }
 
-/** Runs the table; `skipped` is the efficiency bench's reason when the tools or cores are missing. */
-export async function benchNewConnections(skipped: string | null): Promise<NewConnectionBench> {
+/** Runs the table, or says why it cannot (the pinned benches' tools or cores, or ab, missing). */
+export async function benchNewConnections(): Promise<NewConnectionBench> {
   const result: NewConnectionBench = {
-    skipped: skipped ?? (existsSync('/usr/bin/ab') ? null : 'ab is missing (apt-get install apache2-utils)'),
+    skipped: pinnedBenchSkipReason() ?? (existsSync('/usr/bin/ab') ? null : 'ab is missing (apt-get install apache2-utils)'),
     load: null,
     runs: emptyRuns(),
     concurrency: CONCURRENCY,
