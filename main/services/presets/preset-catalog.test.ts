@@ -40,11 +40,12 @@ describe('built-in presets', () => {
     assert.equal(study.presets.server, 'gatling-seed-link');
   });
 
-  test("the wrk seed's preset is the seed's tuning, verbatim", () => {
+  test("the wrk seed's preset is the seed's tuning, its limits for root too (the seed's servers, started by a user, had them)", () => {
     const seed = loadBuiltInPresets(builtInPresetsDir()).presets.find((preset) => preset.id === 'wrk-seed')!;
+    const seedLimits = ['soft nofile 100000', 'hard nofile 100000', 'soft nproc 100000', 'hard nproc 100000'];
     assert.deepEqual(
       seed.limits.map((limit) => `${limit.domain} ${limit.type} ${limit.item} ${limit.value}`),
-      ['* soft nofile 100000', '* hard nofile 100000', '* soft nproc 100000', '* hard nproc 100000'],
+      [...seedLimits.map((limit) => `* ${limit}`), ...seedLimits.map((limit) => `root ${limit}`)],
     );
     assert.deepEqual(seed.sysctls, [
       { key: 'net.ipv4.ip_local_port_range', value: '18000 65535' },
@@ -74,7 +75,7 @@ describe('user presets', () => {
 
     const edited = catalog.save({ ...copy, sysctls: [{ key: 'net.ipv4.tcp_tw_reuse', value: '2' }] }, { id: copy.id });
     assert.deepEqual(catalog.get(copy.id).sysctls, [{ key: 'net.ipv4.tcp_tw_reuse', value: '2' }]);
-    assert.equal(edited.limits.length, 4);
+    assert.equal(edited.limits.length, seed.limits.length);
 
     assert.throws(() => catalog.save({ ...seed, name: 'WRK SEED (limits.conf 100000, port range, tw_reuse)' }), { code: 'conflict' });
     assert.throws(() => catalog.save({ ...seed, name: 'Other' }, { id: 'wrk-seed' }), { code: 'conflict', message: /duplicate it/ });
