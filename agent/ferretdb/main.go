@@ -4,7 +4,8 @@
 // shell cannot: seeding the contract's `docs` collection and reading back what runs (the same
 // for a host's own mongod). Commands:
 //
-//	serve --dir DATA --ports P1,P2,… --port-file FILE   listen on 127.0.0.1 at the first free port
+//	serve --dir DATA --ports P1,P2,… --port-file FILE [--memory-limit BYTES]
+//	                                                    listen on 127.0.0.1 at the first free port
 //	seed --url mongodb://127.0.0.1:PORT/NAME --docs N    wait for it, seed, print version and settings
 //	docs --url mongodb://127.0.0.1:PORT/NAME             a look inside: `count N`, then the newest 100 as JSON lines
 //	version                                               print FerretDB's module version
@@ -69,7 +70,7 @@ func ferretVersion() string {
 	return "unknown"
 }
 
-// flags reads `--name value` pairs; every flag is required.
+// flags reads `--name value` pairs; every flag named is required (others are optional).
 func flags(args []string, names ...string) (map[string]string, error) {
 	values := map[string]string{}
 	for i := 0; i+1 < len(args); i += 2 {
@@ -93,6 +94,15 @@ func serve(args []string) error {
 	dir, err := filepath.Abs(values["dir"])
 	if err != nil {
 		return err
+	}
+	if text := values["memory-limit"]; text != "" {
+		limit, convErr := strconv.ParseInt(text, 10, 64)
+		if convErr != nil || limit <= 0 {
+			return fmt.Errorf("--memory-limit must be a positive number of bytes, got %q", text)
+		}
+		if err = boundMemory(limit); err != nil {
+			return err
+		}
 	}
 	if err = os.MkdirAll(dir, 0o700); err != nil {
 		return err

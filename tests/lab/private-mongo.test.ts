@@ -3,7 +3,10 @@
 // seeded and recorded with the deployment (which server, its version and settings); its /docs
 // inserts and answers the newest 100 through Mongoose, read back with FerretDB's own `docs`; and
 // Stop leaves no process, no data folder and a free port. The mongod branch (the lab has no mongod)
-// runs against a stand-in that takes mongod's options and serves them with FerretDB.
+// runs against a stand-in that takes mongod's options and serves them with FerretDB. Vert.x's
+// Mongo client, 100 selects at a time on a grown collection: FerretDB's memory stays where the first
+// quarter of them left it, and every one answers (its findWithOptions once asked FerretDB for
+// batches of 2^31 - 1 documents, a 16 GiB slice per find).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +18,11 @@ import { hostIsClean, processesIn, templateLab, type TemplateLab } from '../supp
 
 const skip = labSkipReason();
 const PORT = 18230;
+const VERTX_PORT = 18232;
+/** The collection the parallel selects start from (each reads and sorts all of it on FerretDB v1). */
+const GROWN_DOCS = 1000;
+const PARALLEL = 100;
+const SELECTS = 400;
 
 describe('the private MongoDB-protocol database on the lab server', { skip: skip ?? false }, () => {
   let lab: TemplateLab;
@@ -46,8 +54,9 @@ describe('the private MongoDB-protocol database on the lab server', { skip: skip
     assert.equal(database.kind, 'ferretdb', 'the lab has no mongod: FerretDB serves');
     assert.match(database.version, /^v\d+\.\d+\.\d+ \(MongoDB \d+\.\d+\.\d+\)$/);
     assert.equal(database.name, 'benchlab');
-    assert.deepEqual(Object.keys(database.settings).sort(), ['auth', 'backend', 'bindIp', 'sqlitePragmas']);
+    assert.deepEqual(Object.keys(database.settings).sort(), ['auth', 'backend', 'bindIp', 'memoryLimit', 'sqlitePragmas']);
     assert.equal(database.settings.backend, 'sqlite');
+    assert.match(database.settings.memoryLimit!, /^\d+ MiB$/, 'the memory FerretDB may take is recorded');
     const stages = lab.progress.map((change) => change.step?.detail).filter((detail) => detail);
     for (const stage of [/^starting FerretDB \(SQLite\) on 127\.0\.0\.1$/, /^seeding docs$/]) {
       assert.ok(stages.some((detail) => stage.test(detail!)), `a progress line ${stage} among ${JSON.stringify(stages)}`);
@@ -83,6 +92,53 @@ describe('the private MongoDB-protocol database on the lab server', { skip: skip
     assert.ok(clean.clean, clean.why);
     const left = await onServer(running);
     assert.equal(left.trim(), '', 'no FerretDB process is left');
+  });
+
+  test("Vert.x's Mongo client, 100 selects at a time on a grown collection: FerretDB's memory stays bounded and every select answers", async (t) => {
+    const deployment = await lab.service.deploy(lab.hostId, 'vertx', { variant: 'eventloop', knobs: { database: 'mongo', language: 'java' }, port: VERTX_PORT });
+    assert.equal(deployment.state, 'ready', deployment.message ?? '');
+    const database = deployment.database!;
+    assert.equal(database.kind, 'ferretdb');
+    const ferretdb = shellQuote(`${lab.root}/bin/benchlab-ferretdb`);
+    const url = shellQuote(`mongodb://127.0.0.1:${database.port}/benchlab`);
+    await onServer(`${ferretdb} seed --url ${url} --docs ${GROWN_DOCS}`);
+    const pid = (await onServer(`cat ${shellQuote(`${lab.run}/mongo/pid`)}`)).trim();
+    assert.match(pid, /^\d+$/);
+    /** FerretDB's peak resident memory so far (VmHWM), in kB; it fails when FerretDB is gone. */
+    const peakKb = async () => Number(/^VmHWM:\s+(\d+)/m.exec(await onServer(`cat /proc/${pid}/status`))?.[1]);
+
+    let sent = 0;
+    const failures: string[] = [];
+    /** `count` more selects, PARALLEL at a time; each must answer 200 with the newest 100. */
+    async function select(count: number): Promise<void> {
+      const last = sent + count;
+      const worker = async () => {
+        while (sent < last) {
+          sent++;
+          try {
+            const answer = await fetch(`http://${lab.address}:${VERTX_PORT}/docs`, { signal: AbortSignal.timeout(120_000) });
+            const text = await answer.text();
+            if (answer.status !== 200) failures.push(`${answer.status} ${text.slice(0, 200)}`);
+            else if ((JSON.parse(text) as unknown[]).length !== 100) failures.push(`${(JSON.parse(text) as unknown[]).length} documents`);
+          } catch (error) {
+            failures.push((error as Error).message);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: PARALLEL }, worker));
+    }
+
+    await select(SELECTS / 4);
+    assert.deepEqual(failures.slice(0, 3), [], `every one of the first ${SELECTS / 4} selects answered`);
+    const quarter = await peakKb();
+    await select(SELECTS - SELECTS / 4);
+    assert.deepEqual(failures.slice(0, 3), [], `every one of ${SELECTS} selects answered`);
+    const whole = await peakKb();
+    t.diagnostic(`FerretDB peak memory: ${quarter} kB after ${SELECTS / 4} selects, ${whole} kB after ${SELECTS}`);
+    assert.ok(whole < quarter * 1.5, `FerretDB's peak memory after ${SELECTS} selects (${whole} kB) within 1.5× its peak after ${SELECTS / 4} (${quarter} kB)`);
+    const count = (await onServer(`${ferretdb} docs --url ${url} | head -n 1`)).trim();
+    assert.equal(count, `count ${GROWN_DOCS + SELECTS}`, 'each select inserted its document');
+    await lab.service.stop(lab.hostId);
   });
 
   test("a host's own mongod: started with its own dbpath and port, seeded, recorded as mongod, stopped by stop.sh", async () => {

@@ -79,9 +79,18 @@ exit 0
 `;
 }
 
+/**
+ * FerretDB's memory limit on this host: a quarter of its memory, at most 4 GiB (FerretDB v1 sorts a
+ * whole collection in memory per read, so a long run on a fast server can grow it without end;
+ * over the limit it stops with `out of memory` in ferretdb.log rather than take the host's memory).
+ */
+const FERRETDB_MEMORY_LIMIT_SHELL = `limit=$(awk '/^MemTotal:/ { b = $2 * 1024 / 4; if (b > 4294967296) b = 4294967296; printf "%.0f", b }' /proc/meminfo)
+[ -n "$limit" ] && [ "$limit" -gt 0 ] || limit=1073741824`;
+
 function startFerretdb(ferretdb: string, ports: readonly number[]): string {
   return `echo "progress starting FerretDB (SQLite) on 127.0.0.1"
-setsid ${ferretdb} serve --dir "$data" --ports ${ports.join(',')} --port-file "$(pwd -P)/port" </dev/null > ferretdb.log 2>&1 &
+${FERRETDB_MEMORY_LIMIT_SHELL}
+setsid ${ferretdb} serve --dir "$data" --ports ${ports.join(',')} --port-file "$(pwd -P)/port" --memory-limit "$limit" </dev/null > ferretdb.log 2>&1 &
 echo $! > pid
 i=0
 while [ ! -s port ] && kill -0 "$(cat pid)" 2>/dev/null && [ "$i" -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
@@ -132,6 +141,7 @@ grep -qx seeded seed.out || fail "the seed did not finish"
 ${version}
 grep '^setting ' seed.out
 ${settings.join('\n')}
+${spec.mongod ? '' : 'echo "setting memoryLimit $((limit / 1048576)) MiB"'}
 echo "port $port"
 echo started
 } </dev/null 2>&1

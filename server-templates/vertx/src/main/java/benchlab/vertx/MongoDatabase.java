@@ -3,8 +3,11 @@
 // one document of the shared random fields inserted into `docs`, then the 100 newest (by _id,
 // descending) answered with the same fields as over PostgreSQL, the id as the ObjectId's hex. One
 // shared client of DatabaseUrl.poolSize() connections; ObjectIds for new documents (the client's
-// default is a string _id, which would sort apart from the seeded ones). The other database
-// endpoints are PostgreSQL's rows: they answer 503 here.
+// default is a string _id, which would sort apart from the seeded ones). The read asks for what it
+// needs, 100 documents in one batch: the client's findWithOptions asks the server for batches of
+// 2^31 - 1 documents (it requests everything the driver can give), which FerretDB v1 takes as a slice
+// to allocate per find, 16 GiB each; findBatchWithOptions sends the FindOptions' batch size instead.
+// The other database endpoints are PostgreSQL's rows: they answer 503 here.
 
 package benchlab.vertx;
 
@@ -21,6 +24,7 @@ import io.vertx.ext.mongo.FindOptions;
 import io.vertx.ext.mongo.MongoClient;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.stream.Collectors;
 
 final class MongoDatabase implements Database {
     static final String SCHEME = "mongodb://";
@@ -57,9 +61,11 @@ final class MongoDatabase implements Database {
         if (query.kind() != DatabaseEndpoints.Kind.DOCS) return Future.succeededFuture(POSTGRES_ONLY);
         NewDoc doc = DatabaseEndpoints.randomDoc();
         JsonObject stored = new JsonObject().put("title", doc.title()).put("body", doc.body()).put("count", doc.count());
-        FindOptions newest = new FindOptions().setSort(new JsonObject().put("_id", -1)).setLimit(NEWEST_DOCS);
+        // One batch one larger than the limit, so a server that closes a cursor only on a short batch
+        // (FerretDB v1) closes it here too: no cursor is left for the client to kill.
+        FindOptions newest = new FindOptions().setSort(new JsonObject().put("_id", -1)).setLimit(NEWEST_DOCS).setBatchSize(NEWEST_DOCS + 1);
         return client.insert("docs", stored)
-                .compose(id -> client.findWithOptions("docs", new JsonObject(), newest))
+                .compose(id -> client.findBatchWithOptions("docs", new JsonObject(), newest).collect(Collectors.toList()))
                 .map(rows -> {
                     JsonArray docs = new JsonArray();
                     for (JsonObject row : rows) {
