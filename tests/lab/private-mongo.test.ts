@@ -135,7 +135,9 @@ describe('the private MongoDB-protocol database on the lab server', { skip: skip
     assert.deepEqual(failures.slice(0, 3), [], `every one of ${SELECTS} selects answered`);
     const whole = await peakKb();
     t.diagnostic(`FerretDB peak memory: ${quarter} kB after ${SELECTS / 4} selects, ${whole} kB after ${SELECTS}`);
-    assert.ok(whole < quarter * 1.5, `FerretDB's peak memory after ${SELECTS} selects (${whole} kB) within 1.5× its peak after ${SELECTS / 4} (${quarter} kB)`);
+    // A cursor left open holds a sorted copy of the whole collection (about 1 MB here) until its
+    // connection closes: 300 more of them would pass twice the first quarter's peak many times over.
+    assert.ok(whole < quarter * 2, `FerretDB's peak memory after ${SELECTS} selects (${whole} kB) within 2× its peak after ${SELECTS / 4} (${quarter} kB)`);
     const count = (await onServer(`${ferretdb} docs --url ${url} | head -n 1`)).trim();
     assert.equal(count, `count ${GROWN_DOCS + SELECTS}`, 'each select inserted its document');
     await lab.service.stop(lab.hostId);
