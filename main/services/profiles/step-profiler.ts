@@ -18,7 +18,7 @@ import type { ProfileOutcome } from './profiles-repository.ts';
  * cost a Node server 9 % of its requests/s on a 2-core host (12,071 against 13,259 /hello a second).
  */
 const V8_INTERVAL_US = 10_000;
-/** JFR's "default" settings sample Java threads every 20 ms. */
+/** JFR samples Java threads every 20 ms (its own default period), from a settings file that records nothing else. */
 const JFR_INTERVAL_US = 20_000;
 /** How long a started capture may take to say it runs, and to hand its stacks over at the end. */
 const START_WAIT_MS = 20_000;
@@ -92,7 +92,7 @@ export class StepProfiler {
       choice.tool === 'v8'
         ? v8CaptureCommand(pid, exe!, request.port, V8_INTERVAL_US)
         : choice.tool === 'jfr'
-          ? jfrCaptureCommand(pid, paths.jcmd!, paths.jfr!, request.runId)
+          ? jfrCaptureCommand(pid, paths.jcmd!, paths.jfr!, request.runId, JFR_INTERVAL_US / 1000)
           : perfCaptureCommand(pids, paths.perf!);
     const { tool, runtime } = choice;
     let stdout = '';
