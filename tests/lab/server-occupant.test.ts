@@ -44,12 +44,13 @@ describe('the server already running on a host, seen from this Benchlab and anot
       deploymentId: mine.deploymentId,
       holder: 'the Benchlab app (pid 1 on ours)',
       runs: [],
+      heldBy: null,
     });
     const seen = await theirs.service.occupant(theirs.hostId);
     assert.ok(seen, 'the other Benchlab sees it');
     assert.deepEqual(
       { ...seen, heartbeatAgeSeconds: null },
-      { templateName: 'Node.js (node:http)', variant: 'async', port: PORT, startedBy: 'other', state: 'ready', heartbeatAgeSeconds: null, deploymentId: mine.deploymentId, holder: 'the Benchlab app (pid 1 on ours)', runs: [] },
+      { templateName: 'Node.js (node:http)', variant: 'async', port: PORT, startedBy: 'other', state: 'ready', heartbeatAgeSeconds: null, deploymentId: mine.deploymentId, holder: 'the Benchlab app (pid 1 on ours)', runs: [], heldBy: null },
     );
     assert.ok(seen.heartbeatAgeSeconds !== null && seen.heartbeatAgeSeconds < 15, `heartbeat ${seen.heartbeatAgeSeconds} s ago`);
     // What a plan of the other Benchlab would fail on without a stop.

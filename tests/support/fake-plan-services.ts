@@ -109,7 +109,7 @@ export function fakePlanRunner(choices: FakeChoices = {}): { runner: PlanRunner;
         if (!deployed) return choices.occupantAtStart ?? null;
         return choices.occupant
           ? choices.occupant(deployed)
-          : { templateName: deployed.templateName, variant: deployed.variant, port: deployed.port, startedBy: 'this', state: 'ready', heartbeatAgeSeconds: null, deploymentId: 'd1', holder: null, runs: [] };
+          : { templateName: deployed.templateName, variant: deployed.variant, port: deployed.port, startedBy: 'this', state: 'ready', heartbeatAgeSeconds: null, deploymentId: 'd1', holder: null, runs: [], heldBy: null };
       },
       cancel: () => undefined,
       stop: async () => {
