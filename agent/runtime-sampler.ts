@@ -1,9 +1,9 @@
 // The server runtime's own figures of each second, read on the server host from the files the runtime
 // writes (app/runs/runtime-monitors.ts says which, from the server process's command line): a JVM's
 // GC pauses from its unified GC log, a Node server's event-loop delay, GC pauses and the monitor's own
-// timer runs from the lines its preloaded monitor writes per process. Each file is followed from where it ended at the first reading, so what
-// happened before the run is never counted; a file that shrank was started again and is read from
-// its beginning.
+// timer runs from the lines its preloaded monitor writes per process. Each file is followed from
+// where it ended at the first reading, so what happened before the run is never counted; a file that
+// shrank was started again and is read from its beginning.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ServerMetrics } from '../app/runs/agent-protocol.ts';

@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { diffProfiles } from '../app/profiles/flame-diff.ts';
 import { layoutFlame, flameTree, topFrames } from '../app/profiles/flame-graph.ts';
+import { median } from '../app/common/median.ts';
 
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -34,11 +35,6 @@ export function syntheticFolded(bytes: number, seed = 1): string {
     size += line.length + 1;
   }
   return `${lines.join('\n')}\n`;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
 }
 
 export function benchFlameOpen(rounds = 5) {

@@ -11,13 +11,9 @@ import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import { createServices } from '../main/services/services.ts';
 import { createSeeder } from '../tests/support/session-seed.ts';
+import { median } from '../app/common/median.ts';
 
 const CLI = join(import.meta.dirname, '..', 'main', 'cli', 'benchlab.ts');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
-}
 
 /** Wall time of a command, ms; throws when it fails so a broken CLI never prints a fast figure. */
 function timed(command: string, args: string[]): number {

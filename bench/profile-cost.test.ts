@@ -2,18 +2,12 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { abbaOrder, median, pairRatios, profileCostVerdict } from './profile-cost.ts';
+import { abbaOrder, pairRatios, profileCostVerdict } from './profile-cost.ts';
 
 const figures = (rps: number, p99Us: number, p99Spread = 0, rpsSpread = 0) => ({ rps, p99: p99Us, rpsSpread, p99Spread });
 
 test('the runs go on, off, off, on in each block, so a drift weighs on both sides alike', () => {
   assert.deepEqual(abbaOrder(2), [true, false, false, true, true, false, false, true]);
-});
-
-test('a median of an even count is the mean of its middle two', () => {
-  assert.equal(median([4, 1, 3, 2]), 2.5);
-  assert.equal(median([3, 1, 2]), 2);
-  assert.ok(Number.isNaN(median([])));
 });
 
 test('adjacent runs pair as on over off where they differ and first over second where alike', () => {

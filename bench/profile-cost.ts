@@ -12,6 +12,7 @@
 // measurable here, and the bench says so instead of printing a verdict.
 
 import { execFileSync } from 'node:child_process';
+import { median } from '../app/common/median.ts';
 import type { Profile, ProfileEntry } from '../app/profiles/profiles.ts';
 import type { LiveRun, StoredRun } from '../app/runs/runs.ts';
 import { labLayout } from '../tests/lab/layout.ts';
@@ -54,13 +55,6 @@ export interface ProfileCostRow {
 export interface ProfileCost {
   skipped: string | null;
   rows: ProfileCostRow[];
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
 }
 
 /** The run order: `blocks` times on, off, off, on. */

@@ -2,6 +2,7 @@
 // `npm run bench -- --only profile-cost,runtime-bytes` runs only the sections named.
 
 import { loadavg } from 'node:os';
+import { median } from '../app/common/median.ts';
 import { benchAgentStop } from '../bench/agent-stop.ts';
 import { benchComparisonOpen } from '../bench/comparison-open.ts';
 import { benchFlameOpen } from '../bench/flame-open.ts';
@@ -161,19 +162,16 @@ if (wanted('new-connections')) {
   const newConnections = await benchNewConnections();
   if (newConnections.skipped) console.log(`\nA new connection per request: skipped (${newConnections.skipped})`);
   else {
-    const median = (values: (number | null)[]) => {
-      const sorted = values.filter((value): value is number => value !== null && Number.isFinite(value)).sort((a, b) => a - b);
-      return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-    };
-    const abRps = median(newConnections.runs.ab.map((run) => run.rps));
-    const abCpu = median(newConnections.runs.ab.map(cpuUsPerRequest));
+    const measured = (values: (number | null)[]) => median(values.filter((value): value is number => value !== null && Number.isFinite(value)));
+    const abRps = measured(newConnections.runs.ab.map((run) => run.rps));
+    const abCpu = measured(newConnections.runs.ab.map(cpuUsPerRequest));
     const figures: Record<string, string> = {
       'machine load': `load average ${newConnections.load!.loadAverage.toFixed(2)}, all cores ${percentOf(newConnections.load!.busy, 1)} busy over the ${newConnections.repeats} rounds`,
     };
     for (const generator of NEW_CONNECTION_GENERATORS) {
       const runs = newConnections.runs[generator];
-      const rps = median(runs.map((run) => run.rps));
-      const cpu = median(runs.map(cpuUsPerRequest));
+      const rps = measured(runs.map((run) => run.rps));
+      const cpu = measured(runs.map(cpuUsPerRequest));
       const goal = generator.startsWith('native engine') ? ' (goal >= 100 %)' : '';
       figures[`${generator}`] =
         `${rps.toFixed(0)} req/s (rounds ${runs.map((run) => run.rps.toFixed(0)).join(', ')}), ${percentOf(rps, abRps)} of ab's; ` +

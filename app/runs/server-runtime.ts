@@ -3,8 +3,9 @@
 // TCP retransmits and a full accept queue; its GC pauses, from a JVM's GC log or a Node server's
 // monitor; a Node server's event-loop delay) reduced to one line a comparison can set side by side —
 // medians of the rates (one slow second does not make a run), the highest thread count (a pool that
-// grew under load), the TCP trouble and the GC pauses added up, the worst pause and delay. Null when no second carried a reading. Also the one way GC is
-// put in words (`gcWords`), which Compare's per-endpoint cells use too.
+// grew under load), the TCP trouble and the GC pauses added up, the worst pause and delay. Null
+// when no second carried a reading. Also the one way GC is put in words (`gcWords`), which
+// Compare's per-endpoint cells use too.
 
 import type { SecondServerMetrics } from './agent-protocol.ts';
 import { formatBytes } from '../common/byte-size.ts';
