@@ -159,8 +159,11 @@ if cd ${shellQuote(run)} 2>/dev/null; then
   case $beat in ''|*[!0-9]*) ;; *) echo "heartbeat-age $(( $(date +%s) - beat ))" ;; esac
   [ -f exit-code ] && echo "exit-code $(cat exit-code)"
 fi
-# A plan holding the host (holdScript's lock is taken): who, so a deploy is refused before any question.
-if command -v flock >/dev/null 2>&1 && [ -e ${shellQuote(`${run}.hold-lock`)} ] && ! flock -n ${shellQuote(`${run}.hold-lock`)} true; then
+# A plan holding the host (holdScript's lock taken, and its record written): who, so a deploy is
+# refused before any question. Read from /proc/locks, not by trying the lock: a try would hold it
+# for a moment, and a plan starting then would be refused.
+ino=$(stat -c %i ${shellQuote(`${run}.hold-lock`)} 2>/dev/null)
+if [ -n "$ino" ] && [ -s ${shellQuote(`${run}.hold`)} ] && grep -q ":$ino " /proc/locks 2>/dev/null; then
   echo "held $(head -c 2000 ${shellQuote(`${run}.hold`)} 2>/dev/null | tr -d '\\n')"
 fi
 echo end
