@@ -177,17 +177,17 @@ test('CSV: a header with units, one row per stored second and client', () => {
   assert.ok(lines[1]!.startsWith('1,"c=10, 12 s",vertx,event-loop,0,0,measure,1000,'), 'a label with a comma is quoted');
 });
 
-test("CSV: a JVM server's GC pauses and heap after GC, a Node server's event-loop delay, each second in its own columns", () => {
+test("CSV: a JVM server's GC pauses and heap after GC, a Node server's event-loop delay and its monitor's wakes, each second in its own columns", () => {
   const input = structuredClone(storedSingle);
   const seconds = input.runs[0]!.seconds;
   seconds[0] = { ...seconds[0]!, serverMetrics: { ...seconds[0]!.serverMetrics, gcPauses: 2, gcPauseMs: 7.5, gcLongestPauseMs: 5, heapAfterGcBytes: 40_000_000 } };
-  seconds[1] = { ...seconds[1]!, serverMetrics: { ...seconds[1]!.serverMetrics, eventLoopDelayP50Ms: 0.2, eventLoopDelayP99Ms: 3.5, eventLoopDelayMaxMs: 12 } };
+  seconds[1] = { ...seconds[1]!, serverMetrics: { ...seconds[1]!.serverMetrics, eventLoopDelayP50Ms: 0.2, eventLoopDelayP99Ms: 3.5, eventLoopDelayMaxMs: 12, monitorWakesPerS: 97 } };
   const [headerLine, first, second] = sessionCsv(input).split('\r\n');
   const header = cellsOf(headerLine!);
   const row = (line: string) => Object.fromEntries(cellsOf(line).map((cell, i) => [header[i]!, cell]));
-  const columns = ['server_gc_pauses', 'server_gc_pause_ms', 'server_gc_longest_pause_ms', 'server_heap_after_gc_bytes', 'server_event_loop_p50_ms', 'server_event_loop_p99_ms', 'server_event_loop_max_ms'];
-  assert.deepEqual(columns.map((column) => row(first!)[column]), ['2', '7.5', '5', '40000000', '', '', '']);
-  assert.deepEqual(columns.map((column) => row(second!)[column]), ['', '', '', '', '0.2', '3.5', '12']);
+  const columns = ['server_gc_pauses', 'server_gc_pause_ms', 'server_gc_longest_pause_ms', 'server_heap_after_gc_bytes', 'server_event_loop_p50_ms', 'server_event_loop_p99_ms', 'server_event_loop_max_ms', 'server_monitor_wakes_per_s'];
+  assert.deepEqual(columns.map((column) => row(first!)[column]), ['2', '7.5', '5', '40000000', '', '', '', '']);
+  assert.deepEqual(columns.map((column) => row(second!)[column]), ['', '', '', '', '0.2', '3.5', '12', '97']);
 });
 
 test("JSON: each core's busy share is a list, coreCpu, whether the row kept one string or a key per core", () => {

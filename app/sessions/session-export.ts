@@ -282,6 +282,7 @@ export const CSV_COLUMNS = [
   'server_event_loop_p50_ms',
   'server_event_loop_p99_ms',
   'server_event_loop_max_ms',
+  'server_monitor_wakes_per_s',
 ] as const;
 
 export type CsvCell = string | number | null;
@@ -301,7 +302,8 @@ export function csvText(rows: ReadonlyArray<readonly CsvCell[]>): string {
 /** The server's figures of a second in the CSV's server_* columns' order; empty cells where unknown. */
 function serverCells(server: Readonly<SecondServerMetrics> | null): CsvCell[] {
   const figures = [server?.cpu, server?.busiestCoreCpu, server?.processCpu, server?.processRssBytes, server?.processThreads, server?.runQueue, server?.processVoluntarySwitchesPerS, server?.processInvoluntarySwitchesPerS, server?.tcpRetransmits, server?.listenOverflows,
-    server?.gcPauses, server?.gcPauseMs, server?.gcLongestPauseMs, server?.heapAfterGcBytes, server?.eventLoopDelayP50Ms, server?.eventLoopDelayP99Ms, server?.eventLoopDelayMaxMs];
+    server?.gcPauses, server?.gcPauseMs, server?.gcLongestPauseMs, server?.heapAfterGcBytes, server?.eventLoopDelayP50Ms, server?.eventLoopDelayP99Ms, server?.eventLoopDelayMaxMs,
+    server?.monitorWakesPerS];
   return figures.map((figure) => figure ?? null);
 }
 

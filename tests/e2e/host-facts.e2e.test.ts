@@ -2,7 +2,7 @@
 // and server: the Run page warns before a start that client and server are one machine, with the
 // evidence and when it was read; once a session is shown, one box holds its start's reading and the
 // pre-flight for the next run, each figure labelled with when it was read; the summary table has
-// the server's memory and fits 1280 px.
+// the server's memory, the step's runtime line is beneath it, and both fit 1280 px.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -59,6 +59,8 @@ test('the Run page warns before a start that client and server are one machine, 
   // The server (this machine) was sampled: its memory is in the summary, every column fitting 1280 px.
   assert.match(await page.getByTestId('summary-memory').innerText(), /^[\d.]+ (kB|MB|GB)$/);
   assert.match((await page.getByTestId('summary-memory').getAttribute('title')) ?? '', /lowest, .* highest, .* at the end$/);
+  // And why it ran so, under the table: the step's runtime line, as Compare shows it.
+  assert.match(await page.getByTestId('run-runtime').innerText(), /^Server, .+: threads up to \d+ · .*\(medians per second over \d+ s\)$/);
   await page.setViewportSize(NARROW_WINDOW);
   assert.deepEqual(await run.layoutProblems(), []);
 });

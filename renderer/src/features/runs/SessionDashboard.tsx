@@ -1,8 +1,8 @@
 // What a session shows, live on the Run page and again in replay: the bottleneck verdict (per client
 // too), a step that lost a client, the noise findings stored at its start (with the Run page's
-// pre-flight for the next run in the same box, each figure saying when it was read), the load clients, the
-// summary table, each step's connect/waiting/processing/total (as ab's report) with what its latency
-// includes, and the charts with their step markers (each client's requests/s and p99 on demand; a
+// pre-flight for the next run in the same box, each figure saying when it was read), the load clients,
+// the summary table with each ended step's server runtime line beneath it, each step's
+// connect/waiting/processing/total (as ab's report) with what its latency includes, and the charts with their step markers (each client's requests/s and p99 on demand; a
 // server's GC, a JVM's or a Node server's, and a Node server's event loop when the readings have them).
 // One component, so replay shows what the user saw live.
 
@@ -16,6 +16,7 @@ import { LiveChart } from './LiveChart.tsx';
 import { NoiseFindings, type NoiseReading } from './NoiseFindings.tsx';
 import { PhasesTable } from './PhasesTable.tsx';
 import { perClientCharts, RUN_CHARTS, withRuntimeCharts, withServerCores, type RuntimeFigures } from './run-charts.ts';
+import { ServerRuntimeLines } from './ServerRuntimeLines.tsx';
 import { SummaryTable } from './SummaryTable.tsx';
 import type { PointBuffer } from './use-live-run.ts';
 import { useSessionNoise } from './use-preflight.ts';
@@ -72,6 +73,7 @@ export function SessionDashboard(props: {
       />
       <ClientsTable clients={clients} />
       <SummaryTable steps={props.steps} bucketsMs={props.bucketsMs} />
+      <ServerRuntimeLines steps={props.steps} />
       <PhasesTable steps={props.steps} model={props.model} />
       {(logLatency || several) && (
         <div className="chart-toolbar">
