@@ -43,7 +43,9 @@ describe('the private instance', () => {
     assert.equal(FORTUNES.length, 12);
     assert.ok(sql.includes(`(2, 'A computer scientist is someone who fixes things that aren''t broken.')`));
     assert.ok(sql.includes(`(12, 'フレームワークのベンチマーク')`));
-    assert.match(sql, /COMMIT;\nANALYZE;\n$/);
+    // Its own tables only: the owner may not analyze the catalogs, and a whole-database ANALYZE filled
+    // the database's log (the one a failure shows) with a warning for each of them.
+    assert.match(sql, /COMMIT;\nANALYZE world, fortune, docs;\n$/);
   });
 
   test('the start report: facts when it started, the reason and log lines when not', () => {

@@ -102,7 +102,7 @@ ${FORTUNES.map((message, index) => `  (${index + 1}, ${sqlString(message)})`).jo
 CREATE TABLE docs (id serial PRIMARY KEY, title text NOT NULL, body text NOT NULL, count integer NOT NULL);
 INSERT INTO docs (title, body, count) SELECT ${randomLetters(10)}, ${randomLetters(100)}, 1 + floor(random() * 10000)::int FROM generate_series(1, ${SEEDED_DOCS}) AS row;
 COMMIT;
-ANALYZE;
+ANALYZE world, fortune, docs;
 `;
 }
 

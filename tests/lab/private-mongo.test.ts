@@ -6,7 +6,8 @@
 // runs against a stand-in that takes mongod's options and serves them with FerretDB. Vert.x's
 // Mongo client, 100 selects at a time on a grown collection: FerretDB's memory stays where the first
 // quarter of them left it, and every one answers (its findWithOptions once asked FerretDB for
-// batches of 2^31 - 1 documents, a 16 GiB slice per find).
+// batches of 2^31 - 1 documents, a 16 GiB slice per find). FerretDB ending under a running server
+// fails the deployment, named with its log, and the server is stopped with it.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +16,7 @@ import { startPrivateMongo } from '../../main/services/templates/private-mongo.t
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { POSTGRES_ONLY } from '../support/mongo-endpoints.ts';
 import { hostIsClean, processesIn, templateLab, type TemplateLab } from '../support/template-lab.ts';
+import { until } from '../support/until.ts';
 
 const skip = labSkipReason();
 const PORT = 18230;
@@ -26,9 +28,11 @@ const SELECTS = 400;
 
 describe('the private MongoDB-protocol database on the lab server', { skip: skip ?? false }, () => {
   let lab: TemplateLab;
+  /** What the template service told a run loading the server, before it took the server down. */
+  const takenDown: Array<{ hostId: number; port: number; why: string }> = [];
 
   before(async () => {
-    lab = await templateLab('mongo', {}, 'mongo');
+    lab = await templateLab('mongo', { takingDown: (server) => takenDown.push(server) }, 'mongo');
   });
   after(async () => {
     await lab?.service.stop(lab.hostId).catch(() => undefined);
@@ -92,6 +96,28 @@ describe('the private MongoDB-protocol database on the lab server', { skip: skip
     assert.ok(clean.clean, clean.why);
     const left = await onServer(running);
     assert.equal(left.trim(), '', 'no FerretDB process is left');
+  });
+
+  test('FerretDB ending under the running server: the deployment fails naming it, with its log, and the server is stopped too', async () => {
+    const deployment = await lab.service.deploy(lab.hostId, 'node-restify', { knobs: { database: 'mongo' }, port: PORT });
+    assert.equal(deployment.state, 'ready', deployment.message ?? '');
+    const database = deployment.database!;
+    const folder = shellQuote(`${lab.run}/mongo`);
+    const pid = (await onServer(`cat ${folder}/pid`)).trim();
+    assert.match(pid, /^\d+$/);
+    const logged = (await onServer(`tail -n 15 ${folder}/ferretdb.log`)).trim().split('\n');
+    assert.notEqual(logged[0], '', 'FerretDB logs its start');
+    const heardBefore = takenDown.length;
+    await onServer(`kill -KILL ${pid}`);
+
+    const failed = await until(() => lab.service.deployments().find((one) => one.hostId === lab.hostId && one.state === 'failed'), 'the deployment to fail', 60_000);
+    assert.match(failed.message ?? '', /^The private database of .+ on lab-server \(FerretDB v\d+\.\d+\.\d+ \(MongoDB [\d.]+\)\) stopped running without being asked to, so Benchlab stopped the server too/);
+    assert.ok(failed.logTail.includes(logged.at(-1)!), `FerretDB's own log is kept (${JSON.stringify(failed.logTail)})`);
+    const heard = takenDown.slice(heardBefore);
+    assert.deepEqual(heard.map(({ hostId, port }) => ({ hostId, port })), [{ hostId: lab.hostId, port: PORT }], 'a run loading the server hears before it goes');
+    assert.match(heard[0]!.why, /its private database \(FerretDB .+\) stopped running/);
+    const clean = await hostIsClean(lab, database.port);
+    assert.ok(clean.clean, clean.why);
   });
 
   test("Vert.x's Mongo client, 100 selects at a time on a grown collection: FerretDB's memory stays bounded and every select answers", async (t) => {

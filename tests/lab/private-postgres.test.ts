@@ -2,7 +2,8 @@
 // database: created, seeded and handed to the server with the knob on (nothing of it with the knob
 // off), recorded with the deployment, and gone after Stop, after Benchlab vanished (the supervisor
 // stops it with the server) and after an earlier session's leftover is cleaned: no process, no
-// data dir, and the machine's own PostgreSQL (its files, its clusters) untouched throughout.
+// data dir, and the machine's own PostgreSQL (its files, its clusters) untouched throughout. The
+// database ending under a running server fails the deployment, named with its log, and stops the server.
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -110,6 +111,24 @@ describe('the private PostgreSQL on the lab server', { skip: skip ?? false }, ()
     await until(async () => (await processesIn(lab, lab.run)).length === 0, 'the supervisor stopped the server and its database', 30_000, 500);
 
     await nextSessionCleans(deployment.database!.port, 'the next session removed the leftover');
+  });
+
+  test('the database ending under the running server: the deployment fails naming it, with its log, and the server is stopped too', async () => {
+    const deployment = await lab.service.deploy(lab.hostId, 'db-probe', { knobs: { database: true }, port: PORT });
+    assert.equal(deployment.state, 'ready', deployment.message ?? '');
+    const onServer = async (command: string) => (await lab.connections.transportFor(lab.hostId).exec(command)).stdout.trim();
+    const postmaster = await onServer(`head -n 1 '${lab.run}/postgres/data/postmaster.pid'`);
+    assert.match(postmaster, /^\d+$/);
+    const logged = (await onServer(`tail -n 15 '${lab.run}/postgres/data/postgres.log'`)).split('\n');
+    assert.ok(logged.some((line) => /database system is ready to accept connections/.test(line)), `PostgreSQL logs its start (${JSON.stringify(logged)})`);
+    // KILL: PostgreSQL logs nothing of its own end, so the log kept is what it said before.
+    await onServer(`kill -KILL ${postmaster}`);
+    const failed = await until(() => lab.service.deployments().find((one) => one.hostId === lab.hostId && one.state === 'failed'), 'the deployment to fail', 60_000);
+    assert.match(failed.message ?? '', /^The private database of .+ on lab-server \(PostgreSQL \d+\.\d+.*\) stopped running without being asked to, so Benchlab stopped the server too/);
+    assert.ok(failed.logTail.includes(logged.at(-1)!), `PostgreSQL's own log is kept (${JSON.stringify(failed.logTail)})`);
+    const clean = await hostIsClean(lab, deployment.database!.port);
+    assert.ok(clean.clean, clean.why);
+    assert.equal(await systemPostgres(lab), system, "the machine's own PostgreSQL is untouched");
   });
 
   test("an earlier session's running database is stopped and removed on connect", async () => {

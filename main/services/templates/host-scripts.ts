@@ -4,8 +4,8 @@
 // liveness is read from /proc, so a zombie never counts as running.
 
 import { shellQuote } from '../../../app/common/shell-quote.ts';
-import { MONGO_FOLDER, STOP_MONGO_LINE } from './private-mongo.ts';
-import { DATABASE_FOLDER, STOP_DATABASE_LINE } from './private-postgres.ts';
+import { MONGO_ENDED_TEST, MONGO_FOLDER, STOP_MONGO_LINE } from './private-mongo.ts';
+import { DATABASE_ENDED_TEST, DATABASE_FOLDER, STOP_DATABASE_LINE } from './private-postgres.ts';
 
 /** Where the probe looks for sbin tools a non-root login's PATH often lacks (apache2, httpd). */
 const EXTRA_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -266,7 +266,10 @@ kill "$t" 2>/dev/null
 `;
 }
 
-/** Writes the host's clock into the heartbeat file; prints `alive` or `dead`. */
+/**
+ * Writes the host's clock into the heartbeat file; prints `alive`, `dead`, `replaced` (another
+ * deployment's run dir), or `database-ended` after the private database's last log lines (`log <line>`).
+ */
 export function heartbeatScript(run: string, deploymentId: string): string {
   return `{
 ${PRELUDE}
@@ -274,7 +277,11 @@ cd ${shellQuote(run)} 2>/dev/null || { echo dead; exit 0; }
 # Another deployment in the run dir is not ours to keep alive: its own Benchlab beats for it.
 grep -qF ${shellQuote(`"id":${JSON.stringify(deploymentId)}`)} deployment.json 2>/dev/null || { echo replaced; exit 0; }
 date +%s > heartbeat.tmp && mv -f heartbeat.tmp heartbeat
-if group_alive "$(cat supervisor.pid 2>/dev/null)"; then echo alive; else echo dead; fi
+group_alive "$(cat supervisor.pid 2>/dev/null)" || { echo dead; exit 0; }
+# The server runs; its private database, when it has one, must too (its test prints the log's last lines).
+if ${DATABASE_ENDED_TEST}; then echo database-ended; exit 0; fi
+if ${MONGO_ENDED_TEST}; then echo database-ended; exit 0; fi
+echo alive
 } </dev/null 2>/dev/null
 `;
 }

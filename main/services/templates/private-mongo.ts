@@ -80,6 +80,23 @@ exit 0
 }
 
 /**
+ * alive.sh, for the heartbeat: exits 0 while the instance runs (the pid in `pid`, its command line
+ * naming this data folder), else prints its log's last lines as `log <line>` and exits 1. Written
+ * once the instance serves, so a heartbeat never finds a start under way dead.
+ */
+function aliveScriptFile(): string {
+  return `#!/bin/sh
+# Benchlab: whether this deployment's private MongoDB-protocol database runs. Run by the heartbeat.
+cd "$(dirname "$0")" || exit 0
+data="$(pwd -P)/data"
+pid=$(head -n 1 pid 2>/dev/null)
+tr '\\0' '\\n' < "/proc/$pid/cmdline" 2>/dev/null | grep -qxF -- "$data" && exit 0
+for f in ferretdb.log mongod.log; do [ -s "$f" ] && tail -n 15 "$f" | sed 's/^/log /'; done
+exit 1
+`;
+}
+
+/**
  * FerretDB's memory limit on this host: a quarter of its memory, at most 4 GiB (FerretDB v1 sorts a
  * whole collection in memory per read, so a long run on a fast server can grow it without end;
  * over the limit it stops with `out of memory` in ferretdb.log rather than take the host's memory).
@@ -142,6 +159,8 @@ ${version}
 grep '^setting ' seed.out
 ${settings.join('\n')}
 ${spec.mongod ? '' : 'echo "setting memoryLimit $((limit / 1048576)) MiB"'}
+cat > alive.sh <<'BENCHLAB_ALIVE'
+${aliveScriptFile()}BENCHLAB_ALIVE
 echo "port $port"
 echo started
 } </dev/null 2>&1
@@ -160,6 +179,9 @@ export async function startPrivateMongo(transport: HostTransport, spec: PrivateM
     facts: { kind: server, version: report.version, port: report.port, name: MONGO_DATABASE_NAME, user: '', settings: report.settings },
   };
 }
+
+/** For host-scripts.ts' heartbeat: the run dir's instance has ended (its log's last lines printed), when it was started. */
+export const MONGO_ENDED_TEST = `[ -f ${MONGO_FOLDER}/alive.sh ] && ! sh ${MONGO_FOLDER}/alive.sh`;
 
 /** For host-scripts.ts: stops the run dir's instance, if any (run from inside the run dir). */
 export const STOP_MONGO_LINE = `[ -f ${MONGO_FOLDER}/stop.sh ] && sh ${MONGO_FOLDER}/stop.sh`;

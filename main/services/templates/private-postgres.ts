@@ -86,6 +86,23 @@ exit 0
 `;
 }
 
+/**
+ * alive.sh, for the heartbeat: exits 0 while the postmaster runs (the pid in postmaster.pid, its
+ * working directory this data dir), else prints its log's last lines as `log <line>` and exits 1.
+ * Written once the instance serves, so a heartbeat never finds a start under way dead.
+ */
+function aliveScriptFile(): string {
+  return `#!/bin/sh
+# Benchlab: whether this deployment's private PostgreSQL runs. Run by the heartbeat.
+cd "$(dirname "$0")" || exit 0
+data="$(pwd -P)/data"
+pid=$(head -n 1 data/postmaster.pid 2>/dev/null)
+case $pid in ''|*[!0-9]*) ;; *) [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$data" ] && exit 0 ;; esac
+[ -s data/postgres.log ] && tail -n 15 data/postgres.log | sed 's/^/log /'
+exit 1
+`;
+}
+
 function factsQuery(): string {
   const rows = [`SELECT 'version ' || current_setting('server_version')`, ...RECORDED_SETTINGS.map((name) => `SELECT 'setting ${name} ' || current_setting('${name}')`)];
   return rows.join(' UNION ALL ');
@@ -142,6 +159,8 @@ ${seedSql()}BENCHLAB_SEED
 PGPASSWORD=${shellQuote(passwords.user)} ${psql(DATABASE_USER, DATABASE_NAME)} -At -c ${shellQuote(factsQuery())} 2>psql.log || fail "cannot read the database's settings"
 # For a person (or a test) who wants to look inside: the owner's URL, readable by the login user only.
 (umask 077; printf 'postgresql://${DATABASE_USER}:%s@127.0.0.1:%s/${DATABASE_NAME}\n' ${shellQuote(passwords.user)} "$port" > url)
+cat > alive.sh <<'BENCHLAB_ALIVE'
+${aliveScriptFile()}BENCHLAB_ALIVE
 echo "port $port"
 echo started
 } </dev/null 2>&1
@@ -161,6 +180,9 @@ export async function startPrivatePostgres(transport: HostTransport, spec: Priva
     facts: { kind: 'postgresql', version: report.version, port: report.port, name: DATABASE_NAME, user: DATABASE_USER, settings: report.settings },
   };
 }
+
+/** For host-scripts.ts' heartbeat: the run dir's instance has ended (its log's last lines printed), when it was started. */
+export const DATABASE_ENDED_TEST = `[ -f ${DATABASE_FOLDER}/alive.sh ] && ! sh ${DATABASE_FOLDER}/alive.sh`;
 
 /** For host-scripts.ts: stops the run dir's instance, if any (run from inside the run dir). */
 export const STOP_DATABASE_LINE = `[ -f ${DATABASE_FOLDER}/stop.sh ] && sh ${DATABASE_FOLDER}/stop.sh`;

@@ -115,10 +115,18 @@ export async function watchLogs(transport: HostTransport, run: string, logs: rea
 }
 
 /** Beats the heartbeat of our deployment; `replaced`: the run dir holds another deployment now (left alone). */
-export async function beat(transport: HostTransport, run: string, deploymentId: string): Promise<'alive' | 'dead' | 'replaced'> {
+/** What a heartbeat found: the server's state, and a private database's last log lines when it ended under a running server. */
+export interface Beat {
+  state: 'alive' | 'dead' | 'replaced' | 'database-ended';
+  logTail: string[];
+}
+
+export async function beat(transport: HostTransport, run: string, deploymentId: string): Promise<Beat> {
   const result = await transport.exec('sh -s', { stdin: heartbeatScript(run, deploymentId), timeoutMs: 15_000 });
-  const said = result.stdout.trim();
-  return said === 'alive' || said === 'replaced' ? said : 'dead';
+  const lines = result.stdout.trim().split('\n');
+  const said = lines.at(-1) ?? '';
+  const state = said === 'alive' || said === 'replaced' || said === 'database-ended' ? said : 'dead';
+  return { state, logTail: lines.filter((line) => line.startsWith('log ')).map((line) => line.slice(4)) };
 }
 
 export interface StopOutcome {
