@@ -15,6 +15,7 @@ import { benchLoadEngine } from '../bench/load-engine.ts';
 import { benchConnectAgreement, CONNECT_AGREEMENT_LOAD, CONNECT_AGREEMENT_ROUNDS } from '../bench/connect-agreement.ts';
 import { benchNewConnections, cpuUsPerRequest, NEW_CONNECTION_GENERATORS } from '../bench/new-connections.ts';
 import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibration.ts';
+import type { PairedRatio } from '../app/sessions/compare-stats.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchScaleOut, SCALE_OUT_LOAD, SCALE_OUT_ROUNDS } from '../bench/scale-out.ts';
 import { benchProfileCost, PROFILE_COST_BLOCKS, PROFILE_COST_LOAD, PROFILE_SIZE_RUN_S, profileCostVerdict } from '../bench/profile-cost.ts';
@@ -305,16 +306,17 @@ if (wanted('profile-cost')) {
     const ratio = (value: number) => `${(value * 100).toFixed(1)} %`;
     for (const row of profileCost.rows) {
       const runs = row.runs.map((one) => `${one.profile ? 'on' : 'off'} ${one.rps.toFixed(0)}`).join(', ');
-      figures[`${row.template} req/s`] = `on/off ${ratio(row.onOff.rps)} (goal >= 98 %); two alike runs apart by ${ratio(row.sameSame.rpsSpread)} (runs ${runs})`;
-      figures[`${row.template} p99`] = `on/off ${ratio(row.onOff.p99)} (goal <= 102 %); two alike runs apart by ${ratio(row.sameSame.p99Spread)}`;
-      figures[`${row.template} goal`] = profileCostVerdict(row);
+      const interval = (cost: PairedRatio | null) => (cost ? `${ratio(cost.ratio)} (95 % interval ${ratio(cost.low)}–${ratio(cost.high)})` : 'n/a');
+      figures[`${row.template} req/s`] = `on/off ${interval(row.cost.rps)} (goal >= 98 %); two alike runs apart by ${ratio(row.sameSpread.rps)} (runs ${runs})`;
+      figures[`${row.template} p99`] = `on/off ${interval(row.cost.p99)} (goal <= 102 %); two alike runs apart by ${ratio(row.sameSpread.p99)}`;
+      figures[`${row.template} goal`] = profileCostVerdict(row.cost);
       figures[`${row.template} ${PROFILE_SIZE_RUN_S} s stored`] = row.size
         ? `${(row.size.bytes / 1024).toFixed(0)} KB (${row.size.tool}: ${row.size.samples.toLocaleString('en-US')} samples, ${row.size.stacks.toLocaleString('en-US')} stacks; goal <= 2048 KB)`
         : 'no profile captured';
     }
     figures['machine load'] = `load average ${loadavg()[0]!.toFixed(2)} after the runs`;
     print(
-      `The server's CPU profile, its cost (lab: /hello, closed model, ${PROFILE_COST_LOAD.connections} connections, ${PROFILE_COST_LOAD.durationS} s after ${PROFILE_COST_LOAD.warmupS} s warm-up; client and server each pinned to a core; ${PROFILE_COST_BLOCKS} blocks of on, off, off, on; medians of adjacent pairs)`,
+      `The server's CPU profile, its cost (lab: /hello, closed model, ${PROFILE_COST_LOAD.connections} connections, ${PROFILE_COST_LOAD.durationS} s after ${PROFILE_COST_LOAD.warmupS} s warm-up; client and server each pinned to a core; ${PROFILE_COST_BLOCKS} blocks of on, off, off, on; geometric means of adjacent on/off pairs)`,
       figures,
     );
   }

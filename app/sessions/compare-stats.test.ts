@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { falsePositiveRate, verdictRate } from './compare-calibration.ts';
 import { median } from '../common/median.ts';
-import { bootstrapMedian, ratioVerdict, seededRandom, seedFrom, studentTCdf, studentTQuantile } from './compare-stats.ts';
+import { bootstrapMedian, pairedRatioInterval, ratioVerdict, seededRandom, seedFrom, studentTCdf, studentTQuantile } from './compare-stats.ts';
 
 test('median of odd and even counts', () => {
   assert.equal(median([3, 1, 2]), 2);
@@ -58,6 +58,20 @@ test('clearly separated configurations get a ratio interval above 1; overlapping
   assert.ok(alike.low! < 1 && alike.high! > 1);
   assert.match(alike.text, /^no difference shown \(0\.\d\d–1\.\d\d×\)$/);
   assert.match(ratioVerdict(slow, fast, { names: { a: 'the first', b: 'this' } }).text, /^this is 1\.30× the first/);
+});
+
+test('paired ratios: their geometric mean inside a t interval that narrows as the pairs agree and as they grow in number', () => {
+  const spread = [0.9, 1.1, 0.95, 1.05];
+  const few = pairedRatioInterval(spread)!;
+  assert.ok(few.low < few.ratio && few.ratio < few.high);
+  assert.ok(Math.abs(few.ratio - Math.exp(spread.map(Math.log).reduce((sum, value) => sum + value, 0) / spread.length)) < 1e-12);
+  const many = pairedRatioInterval([...spread, ...spread, ...spread, ...spread])!;
+  assert.ok(many.high - many.low < few.high - few.low, 'more pairs alike, a narrower interval');
+  const agreeing = pairedRatioInterval([0.99, 1.01, 0.995, 1.005])!;
+  assert.ok(agreeing.high - agreeing.low < few.high - few.low, 'pairs that agree, a narrower interval');
+  assert.deepEqual(pairedRatioInterval([0.9, 0.9, 0.9]), { ratio: 0.9, low: 0.9, high: 0.9 });
+  assert.equal(pairedRatioInterval([1.1]), null, 'one pair has no spread to measure');
+  assert.equal(pairedRatioInterval([1.1, 0]), null);
 });
 
 test('no verdict from fewer than 5 runs a side, however far apart they are', () => {

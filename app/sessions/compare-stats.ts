@@ -151,6 +151,27 @@ function meanAndVariance(values: readonly number[]): { mean: number; variance: n
 
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 
+/** A ratio (geometric mean) with its confidence interval. */
+export interface PairedRatio {
+  ratio: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * The geometric mean of paired ratios (each B over its own A, run side by side) with a t interval
+ * on their logarithms, n − 1 degrees of freedom: pairing takes out what drifts between pairs, so a
+ * small difference shows with fewer runs than two independent samples need. Null below two pairs
+ * or with a ratio that has no logarithm.
+ */
+export function pairedRatioInterval(ratios: readonly number[], level = 0.95): PairedRatio | null {
+  if (ratios.length < 2 || ratios.some((ratio) => !(ratio > 0) || !Number.isFinite(ratio))) return null;
+  const { mean, variance } = meanAndVariance(ratios.map(Math.log));
+  const se = Math.sqrt(variance / ratios.length);
+  const t = se === 0 ? 0 : studentTQuantile(1 - (1 - level) / 2, ratios.length - 1);
+  return { ratio: Math.exp(mean), low: Math.exp(mean - t * se), high: Math.exp(mean + t * se) };
+}
+
 /**
  * B/A on one metric with a 95 % interval: Welch's t interval of the difference of the mean
  * logarithms, taken back with exp — the ratio of geometric means. Why this and not a bootstrap: at
