@@ -7,12 +7,17 @@
 // Mongo client, 100 selects at a time on a grown collection: FerretDB's memory stays where the first
 // quarter of them left it, and every one answers (its findWithOptions once asked FerretDB for
 // batches of 2^31 - 1 documents, a 16 GiB slice per find). FerretDB ending under a running server
-// fails the deployment, named with its log, and the server is stopped with it.
+// fails the deployment, named with its log, and the server is stopped with it; a run loading that
+// server ends failed, saying so.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { shellQuote } from '../../app/common/shell-quote.ts';
+import { runDeploymentOf } from '../../app/runs/run-deployment.ts';
+import type { LiveRun } from '../../app/runs/runs.ts';
+import type { Deployment } from '../../app/templates/templates-contract.ts';
 import { startPrivateMongo } from '../../main/services/templates/private-mongo.ts';
+import { closeDeployedLab, openLabBackend } from '../support/lab-backend.ts';
 import { labSkipReason } from '../support/lab-hosts.ts';
 import { POSTGRES_ONLY } from '../support/mongo-endpoints.ts';
 import { hostIsClean, processesIn, templateLab, type TemplateLab } from '../support/template-lab.ts';
@@ -21,6 +26,7 @@ import { until } from '../support/until.ts';
 const skip = labSkipReason();
 const PORT = 18230;
 const VERTX_PORT = 18232;
+const RUN_PORT = 18234;
 /** The collection the parallel selects start from (each reads and sorts all of it on FerretDB v1). */
 const GROWN_DOCS = 1000;
 const PARALLEL = 100;
@@ -200,6 +206,37 @@ chmod +x ${shellQuote(fake)}`);
       assert.equal((await onServer(`kill -0 ${pid} 2>/dev/null && echo alive || true`)).trim(), '', 'stop.sh ended it');
     } finally {
       await transport.exec(`[ -f '${dir}/stop.sh' ] && sh '${dir}/stop.sh'; rm -rf '${dir}' ${shellQuote(fake)}`);
+    }
+  });
+});
+
+// After the suite above has stopped its servers: a back end of its own on the same lab.
+describe('FerretDB ending under a run on the lab server', { skip: skip ?? false }, () => {
+  test('the run loading the server ends failed, saying its private database stopped and the server was stopped with it', async () => {
+    const lab = await openLabBackend('mongo', 'benchlab-mongo-run-', { sharedCaches: true });
+    try {
+      const deployment = await lab.ok<Deployment>('templates.deploy', { hostId: lab.serverId, templateId: 'node-restify', variant: 'async', knobs: { database: 'mongo' }, port: RUN_PORT });
+      assert.equal(deployment.state, 'ready', deployment.message ?? '');
+      // Long enough that only the database's end can end it within the wait below.
+      const started = await lab.ok<LiveRun>('runs.start', {
+        clientHostId: lab.clientId,
+        serverHostId: lab.serverId,
+        profile: { target: deployment.url!.replace(/\/$/, ''), request: { path: '/hello' }, load: { model: 'closed', connections: 2, durationS: 120 }, profileServer: false },
+        deployment: runDeploymentOf(deployment),
+      });
+      await until(() => (lab.services.runs.live().points.length > 0 ? true : null), 'the run to load the server', 60_000);
+      const transport = lab.services.connections.transportFor(lab.serverId);
+      const listener = `$(ss -ltnpH 'sport = :${deployment.database!.port}' | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)`;
+      assert.match((await transport.exec(`tr '\\0' ' ' < /proc/${listener}/cmdline`)).stdout, /benchlab-ferretdb serve/, 'FerretDB listens on the recorded port');
+      await transport.exec(`kill -KILL ${listener}`);
+
+      const ended = await lab.services.runs.finished(started.sessionId);
+      assert.equal(ended.status, 'failed');
+      assert.match(ended.message ?? '', /was stopped by this Benchlab: its private database \(FerretDB .+\) stopped running at [\d.]+ s/);
+      // The run hears before the server goes; the deployment fails once it has gone.
+      await until(async () => (await lab.ok<Deployment[]>('templates.deployments', {}))[0]?.state === 'failed', 'the deployment to fail', 60_000);
+    } finally {
+      await closeDeployedLab(lab);
     }
   });
 });
