@@ -114,13 +114,13 @@ export async function watchLogs(transport: HostTransport, run: string, logs: rea
   await transport.exec('sh -s', { stdin: watchScript(run, logs, options.fromStart), timeoutMs: 2 ** 31 - 1, onStdout: options.onOutput });
 }
 
-/** Beats the heartbeat of our deployment; `replaced`: the run dir holds another deployment now (left alone). */
 /** What a heartbeat found: the server's state, and a private database's last log lines when it ended under a running server. */
 export interface Beat {
   state: 'alive' | 'dead' | 'replaced' | 'database-ended';
   logTail: string[];
 }
 
+/** Beats the heartbeat of our deployment; `replaced`: the run dir holds another deployment now (left alone). */
 export async function beat(transport: HostTransport, run: string, deploymentId: string): Promise<Beat> {
   const result = await transport.exec('sh -s', { stdin: heartbeatScript(run, deploymentId), timeoutMs: 15_000 });
   const lines = result.stdout.trim().split('\n');
