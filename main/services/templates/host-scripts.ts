@@ -4,8 +4,8 @@
 // liveness is read from /proc, so a zombie never counts as running.
 
 import { shellQuote } from '../../../app/common/shell-quote.ts';
-import { MONGO_ENDED_TEST, MONGO_FOLDER, STOP_MONGO_LINE } from './private-mongo.ts';
-import { DATABASE_ENDED_TEST, DATABASE_FOLDER, STOP_DATABASE_LINE } from './private-postgres.ts';
+import { MONGO_FOLDER, STOP_MONGO_LINE } from './private-mongo.ts';
+import { DATABASE_FOLDER, STOP_DATABASE_LINE } from './private-postgres.ts';
 
 /** Where the probe looks for sbin tools a non-root login's PATH often lacks (apache2, httpd). */
 const EXTRA_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -278,9 +278,11 @@ cd ${shellQuote(run)} 2>/dev/null || { echo dead; exit 0; }
 grep -qF ${shellQuote(`"id":${JSON.stringify(deploymentId)}`)} deployment.json 2>/dev/null || { echo replaced; exit 0; }
 date +%s > heartbeat.tmp && mv -f heartbeat.tmp heartbeat
 group_alive "$(cat supervisor.pid 2>/dev/null)" || { echo dead; exit 0; }
-# The server runs; its private database, when it has one, must too (its test prints the log's last lines).
-if ${DATABASE_ENDED_TEST}; then echo database-ended; exit 0; fi
-if ${MONGO_ENDED_TEST}; then echo database-ended; exit 0; fi
+# The server runs; its private database, when it has one, must too. Each database's folder has an
+# alive.sh once it serves, which fails (printing its log's last lines) when the instance has ended.
+for db in ${DATABASE_FOLDER} ${MONGO_FOLDER}; do
+  if [ -f "$db/alive.sh" ] && ! sh "$db/alive.sh"; then echo database-ended; exit 0; fi
+done
 echo alive
 } </dev/null 2>/dev/null
 `;

@@ -180,8 +180,5 @@ export async function startPrivateMongo(transport: HostTransport, spec: PrivateM
   };
 }
 
-/** For host-scripts.ts' heartbeat: the run dir's instance has ended (its log's last lines printed), when it was started. */
-export const MONGO_ENDED_TEST = `[ -f ${MONGO_FOLDER}/alive.sh ] && ! sh ${MONGO_FOLDER}/alive.sh`;
-
 /** For host-scripts.ts: stops the run dir's instance, if any (run from inside the run dir). */
 export const STOP_MONGO_LINE = `[ -f ${MONGO_FOLDER}/stop.sh ] && sh ${MONGO_FOLDER}/stop.sh`;

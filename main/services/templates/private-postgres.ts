@@ -181,8 +181,5 @@ export async function startPrivatePostgres(transport: HostTransport, spec: Priva
   };
 }
 
-/** For host-scripts.ts' heartbeat: the run dir's instance has ended (its log's last lines printed), when it was started. */
-export const DATABASE_ENDED_TEST = `[ -f ${DATABASE_FOLDER}/alive.sh ] && ! sh ${DATABASE_FOLDER}/alive.sh`;
-
 /** For host-scripts.ts: stops the run dir's instance, if any (run from inside the run dir). */
 export const STOP_DATABASE_LINE = `[ -f ${DATABASE_FOLDER}/stop.sh ] && sh ${DATABASE_FOLDER}/stop.sh`;
