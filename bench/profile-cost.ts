@@ -29,8 +29,8 @@ const PORT = 18492;
 export const PROFILE_COST_LOAD = { connections: 8, durationS: 5, warmupS: 1 } as const;
 /**
  * ABBA blocks (on off off on) per template: twice as many on/off pairs, and the same-same pairs
- * between them. Eight blocks, 16 pairs: with the 5–8 % a pair spreads on this machine, the
- * interval of their mean is about ±3 %, narrow enough to tell a 2 % goal from a 10 % cost.
+ * between them. Eight blocks, 16 pairs: on this machine their interval came out about ±6 %
+ * (docs/profiles.md), narrow enough to tell the goal from a cost of 10 % or more, not from 3 %.
  */
 export const PROFILE_COST_BLOCKS = 8;
 export const PROFILE_SIZE_RUN_S = 60;

@@ -304,9 +304,9 @@ if (wanted('profile-cost')) {
   else {
     const figures: Record<string, string> = {};
     const ratio = (value: number) => `${(value * 100).toFixed(1)} %`;
+    const interval = (cost: PairedRatio | null) => (cost ? `${ratio(cost.ratio)} (95 % interval ${ratio(cost.low)}–${ratio(cost.high)})` : 'n/a');
     for (const row of profileCost.rows) {
       const runs = row.runs.map((one) => `${one.profile ? 'on' : 'off'} ${one.rps.toFixed(0)}`).join(', ');
-      const interval = (cost: PairedRatio | null) => (cost ? `${ratio(cost.ratio)} (95 % interval ${ratio(cost.low)}–${ratio(cost.high)})` : 'n/a');
       figures[`${row.template} req/s`] = `on/off ${interval(row.cost.rps)} (goal >= 98 %); two alike runs apart by ${ratio(row.sameSpread.rps)} (runs ${runs})`;
       figures[`${row.template} p99`] = `on/off ${interval(row.cost.p99)} (goal <= 102 %); two alike runs apart by ${ratio(row.sameSpread.p99)}`;
       figures[`${row.template} goal`] = profileCostVerdict(row.cost);

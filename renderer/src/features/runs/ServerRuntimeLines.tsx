@@ -9,14 +9,9 @@ import { describeServerRuntime } from '../../../../app/runs/server-runtime.ts';
 
 export function ServerRuntimeLines(props: { steps: readonly LiveStep[] }) {
   const read = props.steps.filter((step) => step.summary?.serverRuntime);
-  if (read.length === 0) return null;
-  return (
-    <div className="runtime-lines">
-      {read.map((step) => (
-        <p key={step.index} className="hint" data-testid="run-runtime" data-step={step.index}>
-          Server, {step.label}: {describeServerRuntime(step.summary!.serverRuntime!)}
-        </p>
-      ))}
-    </div>
-  );
+  return read.map((step) => (
+    <p key={step.index} className="hint" data-testid="run-runtime" data-step={step.index}>
+      Server, {step.label}: {describeServerRuntime(step.summary!.serverRuntime!)}
+    </p>
+  ));
 }

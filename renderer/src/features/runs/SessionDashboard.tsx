@@ -2,8 +2,9 @@
 // too), a step that lost a client, the noise findings stored at its start (with the Run page's
 // pre-flight for the next run in the same box, each figure saying when it was read), the load clients,
 // the summary table with each ended step's server runtime line beneath it, each step's
-// connect/waiting/processing/total (as ab's report) with what its latency includes, and the charts with their step markers (each client's requests/s and p99 on demand; a
-// server's GC, a JVM's or a Node server's, and a Node server's event loop when the readings have them).
+// connect/waiting/processing/total (as ab's report) with what its latency includes, and the charts
+// with their step markers (each client's requests/s and p99 on demand; a server's GC, a JVM's or a
+// Node server's, and a Node server's event loop when the readings have them).
 // One component, so replay shows what the user saw live.
 
 import { useMemo, useState } from 'react';
