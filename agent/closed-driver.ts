@@ -2,7 +2,9 @@
 // requests on the wire and writing the next as an answer arrives. Latency is service time, from the
 // write, except for a connection's first request, which opened it: its latency runs from the start
 // of that connect (as ab's total), the connect being the request's. The timeout runs from the write,
-// and a timed-out request is counted, not put in the histogram. A connection that takes one request
+// and a timed-out request is counted, not put in the histogram; its connection is closed, or with
+// `onTimeout: wait` waits for the late answer (read, not counted) before its next request, as wrk's
+// timeout counts without closing. A connection that takes one request
 // (HTTP/1.0, `Connection: close`) is replaced as soon as its answer is read; one the server closed or
 // reset is opened again at once; one that could not connect counts the request it set out to send
 // as failed and is tried again after a pause. With a think time (app/runs/think-time.ts) each
@@ -25,6 +27,7 @@ export class ClosedDriver implements Driver {
   readonly #request: EncodedRequest;
   readonly #pipelining: number;
   readonly #timeoutMs: number;
+  readonly #waitOnTimeout: boolean;
   readonly #connections = new Set<HttpConnection>();
   readonly #deadlines = new DeadlineQueue();
   readonly #pauses = new Set<ReturnType<typeof setTimeout>>();
@@ -51,6 +54,7 @@ export class ClosedDriver implements Driver {
     const load = context.setup.closed!;
     this.#pipelining = load.pipelining;
     this.#timeoutMs = context.setup.request.timeoutMs;
+    this.#waitOnTimeout = context.setup.request.onTimeout === 'wait';
     this.#budget = load.requests ?? null;
     this.#think = load.thinkTime;
     const recorder = context.recorder;
@@ -61,31 +65,37 @@ export class ClosedDriver implements Driver {
       },
       answered: (connection, statusCode, bytes, from, tag, waitingUs, connectUs) => {
         recorder.answered(tag as PhaseTag, statusCode, bytes, (now() - from) * 1000, waitingUs, connectUs);
-        const nextAt = this.#think ? now() + thinkPauseMs(this.#think) : null;
-        if (nextAt !== null) this.#nextAt.set(connection, nextAt);
-        if (connection.usable) {
-          if (nextAt === null) this.#fill(connection);
-          else
-            this.#when(nextAt, () => {
-              this.#nextAt.delete(connection);
-              this.#fill(connection);
-            });
-        } else if (connection.outstanding === 0 && !this.#stopped) {
-          // Its one request is done (or the server said close): the next connection starts now (or
-          // when its pause ends), not a loop turn later at the close.
-          this.#replaced.add(connection);
-          this.#connections.delete(connection);
-          if (nextAt === null) this.#open();
-          else this.#when(nextAt, () => this.#open());
-        }
-        this.#check();
+        this.#next(connection);
       },
+      lateAnswered: (connection) => this.#next(connection),
       failed: (_connection, kind, _from, tag) => {
         recorder.failed(tag as PhaseTag, kind);
         this.#check();
       },
       closed: (connection, wasConnected, error) => this.#closed(connection, wasConnected, error),
     };
+  }
+
+  /** A connection's answer was read: its next request goes now or after its pause, on it or on a new connection. */
+  #next(connection: HttpConnection): void {
+    const nextAt = this.#think ? now() + thinkPauseMs(this.#think) : null;
+    if (nextAt !== null) this.#nextAt.set(connection, nextAt);
+    if (connection.usable) {
+      if (nextAt === null) this.#fill(connection);
+      else
+        this.#when(nextAt, () => {
+          this.#nextAt.delete(connection);
+          this.#fill(connection);
+        });
+    } else if (connection.outstanding === 0 && !this.#stopped) {
+      // Its one request is done (or the server said close): the next connection starts now (or
+      // when its pause ends), not a loop turn later at the close.
+      this.#replaced.add(connection);
+      this.#connections.delete(connection);
+      if (nextAt === null) this.#open();
+      else this.#when(nextAt, () => this.#open());
+    }
+    this.#check();
   }
 
   get backlog(): number {
@@ -220,7 +230,10 @@ export class ClosedDriver implements Driver {
   #expire = (): void => {
     this.#timer = null;
     const at = now();
-    for (let connection = this.#deadlines.popExpired(at); connection; connection = this.#deadlines.popExpired(at)) connection.abort('timeout');
+    for (let expired = this.#deadlines.popExpired(at); expired; expired = this.#deadlines.popExpired(at)) {
+      if (this.#waitOnTimeout) expired.connection.expire(expired.seq);
+      else expired.connection.abort('timeout');
+    }
     this.#arm();
   };
 

@@ -24,14 +24,15 @@ export class DeadlineQueue {
     return this.#head < this.#deadlines.length ? this.#deadlines[this.#head]! : null;
   }
 
-  /** Removes and returns the connection of the oldest request if its deadline is at or before `now`. */
-  popExpired(now: number): HttpConnection | null {
+  /** Removes and returns the oldest request (its connection and sequence number) if its deadline is at or before `now`. */
+  popExpired(now: number): { connection: HttpConnection; seq: number } | null {
     const deadline = this.nextDeadline();
     if (deadline === null || deadline > now) return null;
     const connection = this.#connections[this.#head]!;
+    const seq = this.#seqs[this.#head]!;
     this.#connections[this.#head++] = null;
     this.#compact();
-    return connection;
+    return { connection, seq };
   }
 
   #skipSettled(): void {

@@ -4,7 +4,8 @@
 // from, its write time and the phase it was scheduled in), parses answers (Content-Length, chunked,
 // HEAD, 1xx, read-until-close, `Connection: close`) and settles every request exactly once: answered,
 // with its phases (the connect it paid, its wait for the first byte), or failed with the kind the
-// socket's end says (FIN → closed, RST/EPIPE → reset, refused, other) or expired (timeout).
+// socket's end says (FIN → closed, RST/EPIPE → reset, refused, other) or expired (timeout): the
+// connection closed with it, or kept waiting for its answer, which is then read and not counted.
 // No timers here: the thread's deadline queue decides when a request has waited too long.
 
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
@@ -37,6 +38,8 @@ export interface ConnectionListener {
    */
   answered(connection: HttpConnection, statusCode: number, bytes: number, from: number, tag: number, waitingUs: number, connectUs: number): void;
   failed(connection: HttpConnection, kind: ErrorKind, from: number, tag: number): void;
+  /** The answer to a request already failed by `expire` arrived: it is read, not counted (only connections told to expire). */
+  lateAnswered?(connection: HttpConnection): void;
   /** The socket is gone; `error` is what ended it (null for a FIN or our own close). */
   closed(connection: HttpConnection, wasConnected: boolean, error: unknown): void;
 }
@@ -99,6 +102,8 @@ export class HttpConnection {
   /** Requests ever written, and settled: request `seq` is on the wire while settled <= seq < written. */
   #written = 0;
   #settled = 0;
+  /** Requests before this one were failed as timeouts by `expire` while the connection waits for their answers. */
+  #expired = 0;
   // Parser state of the answer being read.
   #state: number = Body.Head;
   #pending: Buffer | null = null;
@@ -153,8 +158,9 @@ export class HttpConnection {
     return this.#written;
   }
 
+  /** Still to be settled: on the wire and not yet failed by `expire`. */
   isOutstanding(seq: number): boolean {
-    return seq >= this.#settled && seq < this.#written;
+    return seq >= this.#settled && seq >= this.#expired && seq < this.#written;
   }
 
   /** Writes one request; its latency runs from `from` (epoch ms): the write (closed model) or the intended time (open). */
@@ -180,6 +186,18 @@ export class HttpConnection {
   /** Fails every request on the wire as `kind` (the thread's timeout) and closes the connection. */
   abort(kind: ErrorKind): void {
     this.#end(kind);
+  }
+
+  /**
+   * Fails the requests on the wire up to `seq` as timeouts and keeps the connection, which waits for
+   * their answers (read, not counted) before it takes its next request (`onTimeout: wait`).
+   */
+  expire(seq: number): void {
+    for (let at = Math.max(this.#settled, this.#expired); at <= seq && at < this.#written; at++) {
+      const index = (this.#head + at - this.#settled) & (this.#from.length - 1);
+      this.#listener.failed(this, 'timeout', this.#from[index]!, this.#tag[index]!);
+    }
+    this.#expired = Math.max(this.#expired, seq + 1);
   }
 
   /** Closes without settling anything: the step is over and what was on the wire stays in flight. */
@@ -211,13 +229,15 @@ export class HttpConnection {
   #end(kind: ErrorKind): void {
     if (this.#ended) return;
     this.#ended = true;
+    // Requests already failed by `expire` are not failed again.
+    const skip = Math.max(0, Math.min(this.#count, this.#expired - this.#settled));
     const count = this.#count;
     const from = this.#from;
     const tag = this.#tag;
     const head = this.#head;
     this.#count = 0;
     this.#settled = this.#written;
-    for (let i = 0; i < count; i++) {
+    for (let i = skip; i < count; i++) {
       const at = (head + i) & (from.length - 1);
       this.#listener.failed(this, kind, from[at]!, tag[at]!);
     }
@@ -438,6 +458,10 @@ export class HttpConnection {
     this.#bytes = 0;
     this.#state = Body.Head;
     this.#firstByteAt = -1;
+    if (this.#settled <= this.#expired) {
+      this.#listener.lateAnswered?.(this);
+      return;
+    }
     this.#listener.answered(this, this.#status, bytes, from, tag, waitingMs > 0 ? waitingMs * 1000 : 0, connectUs);
   }
 }

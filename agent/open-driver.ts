@@ -165,7 +165,8 @@ export class OpenDriver implements Driver {
     while (this.#waitingHead < this.#waiting.length && this.#waiting[this.#waitingHead]! + this.#timeoutMs <= at) {
       recorder.notSent(this.#tagOf(this.#waiting[this.#waitingHead++]!), 'pool-full');
     }
-    for (let connection = this.#onWire.popExpired(at); connection; connection = this.#onWire.popExpired(at)) {
+    for (let expired = this.#onWire.popExpired(at); expired; expired = this.#onWire.popExpired(at)) {
+      const connection = expired.connection;
       connection.abort('timeout');
       // Out of the pool now, not at its `close`: the next waiting slot gets a connection at once.
       this.#pool.delete(connection);

@@ -12,11 +12,16 @@ import { latencyStats, mergeEncodedHistograms } from '../../app/common/hdr.ts';
 import { assertBooks, endOf, runAgent, samplesOf, startScriptedServer, type AgentRun, type ScriptedServer } from '../agent-harness.ts';
 import { describeEachEngine, type Engine } from './engines.ts';
 
-function loadConfig(engine: Engine, port: number, load: LoadAgentConfig['load'], extra: { warmupS?: number; timeoutMs?: number } = {}): LoadAgentConfig {
+function loadConfig(
+  engine: Engine,
+  port: number,
+  load: LoadAgentConfig['load'],
+  extra: { warmupS?: number; timeoutMs?: number; onTimeout?: LoadAgentConfig['request']['onTimeout'] } = {},
+): LoadAgentConfig {
   return engine.configure({
     role: 'load',
     target: { protocol: 'http', hostname: '127.0.0.1', port },
-    request: { method: 'GET', path: '/', headers: {}, timeoutMs: extra.timeoutMs ?? 5000 },
+    request: { method: 'GET', path: '/', headers: {}, timeoutMs: extra.timeoutMs ?? 5000, ...(extra.onTimeout ? { onTimeout: extra.onTimeout } : {}) },
     load,
     warmupS: extra.warmupS ?? 0,
     capS: 30,
@@ -116,6 +121,32 @@ describeEachEngine('agent accounting: misbehaving servers', (engine) => {
     assert.ok(books.scheduled >= 4, `${books.scheduled} scheduled`);
     assert.equal(books.errors.timeout, books.scheduled);
     assert.equal(latency(run).totalCount, 0);
+  });
+
+  test('closed model, onTimeout wait: a late answer is a timeout and its connection waits for it, as wrk counts; close opens a new one', async () => {
+    // Every answer comes 300 ms after its request, three times the 100 ms timeout.
+    const server = await start({ answerAfterMs: 300 });
+    const load = { model: 'closed', connections: 2, pipelining: 1, durationS: 1 } as const;
+    const [waiting, closing] = await Promise.all([
+      completed(loadConfig(engine, server.port, load, { timeoutMs: 100, onTimeout: 'wait' })),
+      completed(loadConfig(engine, server.port, load, { timeoutMs: 100 })),
+    ]);
+    for (const run of [waiting, closing]) {
+      const books = assertBooks(run);
+      // Every request is a timeout, once: the late answer read after it counts for nothing.
+      assert.equal(books.errors.timeout, books.scheduled);
+      assert.equal(books.answered, 0);
+      assert.equal(latency(run).totalCount, 0);
+    }
+    const opened = (run: AgentRun) => samplesOf(run).reduce((sum, line) => sum + line.client.newConnections, 0);
+    // Waiting keeps the two connections for the whole step; closing gives up each request's.
+    assert.equal(opened(waiting), 2);
+    assert.ok(opened(closing) > 2 * 2, `${opened(closing)} connections opened when closing on timeout`);
+    // A waiting connection sends its next request only after the late answer: at most one per
+    // 300 ms each, however fast the machine, where closing sends one per timeout.
+    const scheduled = (run: AgentRun) => assertBooks(run).scheduled;
+    assert.ok(scheduled(waiting) <= 2 * (Math.ceil(1000 / 300) + 1), `${scheduled(waiting)} requests on two waiting connections`);
+    assert.ok(scheduled(waiting) < scheduled(closing), `${scheduled(waiting)} waiting, ${scheduled(closing)} closing`);
   });
 
   test('the pool maximum reached: slots that outwait their timeout are not sent (pool-full)', async () => {

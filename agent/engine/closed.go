@@ -2,7 +2,9 @@
 // `pipelining` requests on the wire and writing the next right after a read brings answers (all the
 // room they make in one write). Latency is service time, from the write — for a connection's first
 // request from the start of its connect, which it paid; the timeout runs from the write, and a
-// timed-out request is counted, not put in the histogram. A connection the server closed or reset
+// timed-out request is counted, not put in the histogram; its connection is closed or, with
+// onTimeout wait, reads the late answer uncounted before its next request (as wrk's timeout counts
+// without closing). A connection the server closed or reset
 // is opened again at once; one that could not connect counts the request it set out to send as
 // failed and is tried again after a pause. With a think time (think.go) each connection pauses
 // before each request it sends, its first one too: a kept-alive connection stays open through the
@@ -18,12 +20,13 @@ import "syscall"
 const reconnectPauseNs = 100_000_000
 
 type closedDriver struct {
-	l           *loop
-	connections int
-	pipelining  int
-	timeoutNs   int64
-	warmupNs    int64
-	measureAt   int64
+	l             *loop
+	connections   int
+	pipelining    int
+	timeoutNs     int64
+	waitOnTimeout bool
+	warmupNs      int64
+	measureAt     int64
 	// Measured requests still to send (a fixed count), or -1 for a timed step.
 	budget int64
 	// Times at which a connection is to be opened (the start, and pauses after failed connects).
@@ -42,14 +45,15 @@ type closedDriver struct {
 
 func newClosedDriver(l *loop, config *Config, plan ThreadPlan) *closedDriver {
 	d := &closedDriver{
-		l:           l,
-		connections: plan.Connections,
-		pipelining:  config.Load.Pipelining,
-		timeoutNs:   int64(config.Request.TimeoutMs) * 1_000_000,
-		warmupNs:    int64(config.WarmupSeconds()) * 1_000_000_000,
-		measureAt:   1<<63 - 1,
-		budget:      -1,
-		think:       config.Load.ThinkTime,
+		l:             l,
+		connections:   plan.Connections,
+		pipelining:    config.Load.Pipelining,
+		timeoutNs:     int64(config.Request.TimeoutMs) * 1_000_000,
+		waitOnTimeout: config.Request.WaitOnTimeout(),
+		warmupNs:      int64(config.WarmupSeconds()) * 1_000_000_000,
+		measureAt:     1<<63 - 1,
+		budget:        -1,
+		think:         config.Load.ThinkTime,
 	}
 	if plan.Requests != nil {
 		d.budget = *plan.Requests
@@ -148,6 +152,13 @@ func (d *closedDriver) connected(c *conn, connectNs int64) {
 
 func (d *closedDriver) answered(c *conn, status int, bytes int64, from int64, tag int, now int64, phases answerPhases) {
 	d.l.recorder.answered(tag, status, bytes, now-from, phases)
+	d.next(c, now)
+}
+
+func (d *closedDriver) lateAnswered(c *conn) { d.next(c, d.l.now()) }
+
+// next: c's answer was read; it takes its next request once its events are served, or after its pause.
+func (d *closedDriver) next(c *conn, now int64) {
 	if d.think == nil {
 		c.wantsFill = true
 		return
@@ -200,8 +211,12 @@ func (d *closedDriver) tick(now int64) {
 	if d.finished {
 		return
 	}
-	for c := d.l.deadlines.popExpired(now); c != nil; c = d.l.deadlines.popExpired(now) {
-		c.end(errTimeout, 0)
+	for c, seq := d.l.deadlines.popExpired(now); c != nil; c, seq = d.l.deadlines.popExpired(now) {
+		if d.waitOnTimeout {
+			c.expire(seq)
+		} else {
+			c.end(errTimeout, 0)
+		}
 	}
 	for at, ok := d.opens.head(); ok && at <= now; at, ok = d.opens.head() {
 		d.opens.pop()

@@ -45,7 +45,13 @@ type Request struct {
 	TimeoutMs int               `json:"timeoutMs"`
 	// "1.1" (the default) or "1.0": an HTTP/1.0 request line, no keep-alive, a connection per request.
 	HTTPVersion string `json:"httpVersion,omitempty"`
+	// "close" (the default) gives a timed-out request up with its connection; "wait" (closed model
+	// only) counts it as a timeout and keeps the connection waiting for its answer, not counted.
+	OnTimeout string `json:"onTimeout,omitempty"`
 }
+
+// WaitOnTimeout: a timed-out request's connection waits for its answer instead of closing.
+func (r *Request) WaitOnTimeout() bool { return r.OnTimeout == "wait" }
 
 // Load is StepLoad of app/runs/load-profile.ts, both models in one shape.
 type Load struct {
@@ -125,6 +131,9 @@ func (c *Config) check() error {
 	case "closed":
 		return c.checkClosed()
 	case "open":
+		if c.Request.WaitOnTimeout() {
+			return errors.New(`request.onTimeout "wait" is for the closed model`)
+		}
 		return c.checkOpen()
 	default:
 		return errors.New("load.model must be closed or open")
@@ -156,6 +165,13 @@ func (r *Request) check() error {
 	case "1.1", "1.0":
 	default:
 		return errors.New(`request.httpVersion must be "1.1" or "1.0"`)
+	}
+	switch r.OnTimeout {
+	case "":
+		r.OnTimeout = "close"
+	case "close", "wait":
+	default:
+		return errors.New(`request.onTimeout must be "close" or "wait"`)
 	}
 	return nil
 }

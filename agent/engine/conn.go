@@ -3,7 +3,8 @@
 // out, and its phase), the bytes still owed to the socket, and the state of its answer parser
 // (parser.go). It settles every request exactly once — answered with its phases, or failed with
 // the kind the socket's end says — and tells its driver; it keeps no timers (the loop's deadline
-// queue decides when a request has waited too long). A connection the server said it closes waits
+// queue decides when a request has waited too long, and the driver whether it closes the
+// connection or, with onTimeout wait, expires the request and reads its late answer uncounted). A connection the server said it closes waits
 // for the server's FIN before closing, so the TIME_WAIT stays with the server.
 
 package main
@@ -49,6 +50,8 @@ type conn struct {
 	count   int
 	written int64
 	settled int64
+	// Requests before this sequence number were failed as timeouts by expire; their answers are awaited.
+	expired int64
 	// Requests whose last byte has been written (a sequence number like written and settled).
 	fullySent int64
 
@@ -72,7 +75,20 @@ func (c *conn) usable() bool {
 	return !c.ended && !c.closeAfter && !c.retired && !(c.loop.oneShot && c.written > 0)
 }
 
-func (c *conn) isOutstanding(seq int64) bool { return seq >= c.settled && seq < c.written }
+// isOutstanding: still to be settled (on the wire and not yet failed by expire).
+func (c *conn) isOutstanding(seq int64) bool {
+	return seq >= c.settled && seq >= c.expired && seq < c.written
+}
+
+// expire fails the requests on the wire up to seq as timeouts and keeps the connection, which
+// reads their answers without counting them before it takes its next request (onTimeout wait).
+func (c *conn) expire(seq int64) {
+	for at := max(c.settled, c.expired); at <= seq && at < c.written; at++ {
+		index := (c.first + int(at-c.settled)) & (len(c.from) - 1)
+		c.loop.driver.failed(c, errTimeout, c.from[index], int(c.tags[index]))
+	}
+	c.expired = max(c.expired, seq+1)
+}
 
 // queue puts one request on the wire (written by flushWrites); latency runs from `from`.
 func (c *conn) queue(from int64, tag int) {
@@ -146,11 +162,14 @@ func (c *conn) end(kind int, errno syscall.Errno) {
 	}
 	c.ended = true
 	driver := c.loop.driver
-	for c.count > 0 {
+	for seq := c.settled; c.count > 0; seq++ {
 		at := c.first
 		c.first = (c.first + 1) & (len(c.from) - 1)
 		c.count--
-		driver.failed(c, kind, c.from[at], int(c.tags[at]))
+		// Requests already failed by expire are not failed again.
+		if seq >= c.expired {
+			driver.failed(c, kind, c.from[at], int(c.tags[at]))
+		}
 	}
 	c.settled = c.written
 	wasConnected := c.connected
@@ -253,6 +272,10 @@ func (c *conn) complete(now int64) {
 	c.bytes = 0
 	c.state = stateHead
 	c.answerBegun = false
+	if seq < c.expired {
+		c.loop.driver.lateAnswered(c)
+		return
+	}
 	c.loop.driver.answered(c, c.status, answerBytes, c.from[at], int(c.tags[at]), now, answer)
 }
 

@@ -70,15 +70,16 @@ func (q *deadlineQueue) next() (int64, bool) {
 	return q.oldest().at, true
 }
 
-// popExpired removes and returns the connection of the oldest request if its deadline is at or before now.
-func (q *deadlineQueue) popExpired(now int64) *conn {
+// popExpired removes and returns the oldest request (its connection and sequence number) if its
+// deadline is at or before now; a nil connection when none is due.
+func (q *deadlineQueue) popExpired(now int64) (*conn, int64) {
 	at, ok := q.next()
 	if !ok || at > now {
-		return nil
+		return nil, 0
 	}
-	c := q.oldest().conn
+	head := *q.oldest()
 	q.drop()
-	return c
+	return head.conn, head.seq
 }
 
 // timeRing is a FIFO of times (ns), sorted because they are pushed in order.

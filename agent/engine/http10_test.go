@@ -75,6 +75,27 @@ func TestHTTPVersionIsChecked(t *testing.T) {
 	}
 }
 
+func TestWaitOnTimeoutIsForTheClosedModel(t *testing.T) {
+	for name, config := range map[string]map[string]any{
+		"an unknown onTimeout":   closedConfig(1, 1, map[string]any{"requests": 1}),
+		"wait in the open model": openConfig(1, 10, 1, 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var buffer lockedBuffer
+			value := "wait"
+			if name == "an unknown onTimeout" {
+				value = "linger"
+			}
+			setRequest(config, "onTimeout", value)
+			code := run(strings.NewReader(string(mustJSON(t, config))+"\n"), &output{writer: &buffer})
+			ls := parseLines(t, buffer.String())
+			if code != 2 || !strings.Contains(ls.end()["message"].(string), "onTimeout") {
+				t.Fatalf("exit %d, lines %v", code, ls)
+			}
+		})
+	}
+}
+
 // The server answers 10 ms late and closes 5 ms after its answer; a client that closes first (its
 // FIN reaching the server before the server closed) would keep the TIME_WAIT on the client's ports.
 // Only the last connections, still waiting when the step ends, are closed by the client.

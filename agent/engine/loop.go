@@ -79,6 +79,8 @@ type driver interface {
 	connected(c *conn, connectNs int64)
 	answered(c *conn, status int, bytes int64, from int64, tag int, now int64, phases answerPhases)
 	failed(c *conn, kind int, from int64, tag int)
+	// lateAnswered: the answer to a request already failed by c.expire was read (closed model, onTimeout wait).
+	lateAnswered(c *conn)
 	closed(c *conn, wasConnected bool, errno syscall.Errno)
 }
 

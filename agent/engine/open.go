@@ -200,6 +200,9 @@ func (d *openDriver) failed(_ *conn, kind int, _ int64, tag int) {
 	d.l.recorder.failed(tag, kind, latency)
 }
 
+// lateAnswered cannot happen: the open model closes a timed-out request's connection (config.go).
+func (d *openDriver) lateAnswered(*conn) {}
+
 func (d *openDriver) closed(c *conn, _ bool, errno syscall.Errno) {
 	if d.finished {
 		return
@@ -222,7 +225,7 @@ func (d *openDriver) tick(now int64) {
 	for at, ok := d.waiting.head(); ok && at+d.timeoutNs <= now; at, ok = d.waiting.head() {
 		d.l.recorder.notSent(d.tagOf(d.waiting.pop()), notSentPoolFull)
 	}
-	for c := d.l.deadlines.popExpired(now); c != nil; c = d.l.deadlines.popExpired(now) {
+	for c, _ := d.l.deadlines.popExpired(now); c != nil; c, _ = d.l.deadlines.popExpired(now) {
 		c.end(errTimeout, 0)
 	}
 	d.dispatch()

@@ -19,7 +19,7 @@ import { SessionName } from '../runs/session-identity.ts';
 import { TemplateId } from '../templates/templates-contract.ts';
 import { Port } from '../templates/templates.ts';
 import { MAX_PLAN_TARGETS, PlanSpec, PlanTarget, targetKey } from './plan.ts';
-import { PlanRequests, requestSpecOf, type NamedRequest } from './plan-requests.ts';
+import { namedRequestIssues, PlanRequests, requestSpecOf, type NamedRequest } from './plan-requests.ts';
 import { catalogIssues, type PlanFileCatalogs } from './plan-file-catalog.ts';
 import { parseThreshold } from './thresholds.ts';
 import { CapacitySteps } from './calibration.ts';
@@ -90,11 +90,11 @@ export const StudyProfile = z.record(z.string(), z.unknown()).transform((raw, ct
   }
   const profile = checkedWith(LoadProfile, { ...others, request: first ? requestSpecOf(first) : PLACEHOLDER_REQUEST, target: STUDY_TARGET_PLACEHOLDER }, ctx);
   if (!requests || profile === z.NEVER) return z.NEVER;
-  // A request's own load must fit the profile's sweep, as the profile's load does.
+  // Each request must fit the load it runs with, and its own load the profile's sweep, as the profile's do.
   requests.forEach((named, index) => {
-    if (!named.load) return;
-    const own = LoadProfile.safeParse({ ...profile, load: named.load }, { error: planFileMessage });
-    for (const issue of own.success ? [] : own.error.issues) {
+    const issues = namedRequestIssues(profile, named, planFileMessage);
+    for (const issue of issues.request) ctx.addIssue({ code: 'custom', path: ['requests', index, ...issue.path], message: issue.message });
+    for (const issue of issues.load) {
       ctx.addIssue({ code: 'custom', path: ['requests', index, 'load'], message: `with this load, the profile's ${fieldName(issue.path)} ${issue.message}` });
     }
   });

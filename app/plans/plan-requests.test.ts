@@ -86,6 +86,11 @@ describe('plan files with named requests', () => {
       problems(`${HEAD}profile:\n  requests:\n    - {name: a, path: /a, load: {model: closed, connections: 2, durationS: 1}}\n  load: {model: open, rate: 10, durationS: 5}\n  sweep: [10, 0.5]\n`),
       /^plan\.yaml:6:33 profile\.requests\[0\]\.load: with this load, the profile's sweep\[1\] /,
     );
+    // Each request against the load it runs with: the second waits past its timeout, which the profile's open load cannot.
+    assert.match(
+      problems(`${HEAD}profile:\n  requests:\n    - {name: a, path: /a}\n    - {name: b, path: /b, onTimeout: wait}\n  load: {model: open, rate: 10, durationS: 5}\n`),
+      /^plan\.yaml:7:38 profile\.requests\[1\]\.onTimeout: wait is for the closed model/,
+    );
     assert.match(problems(`${HEAD}profile:\n  requests: []\n  load: {model: closed, connections: 10, durationS: 5}\n`), /plan\.yaml:5:13 profile\.requests: needs at least one request/);
     assert.match(problems(`${HEAD}profile:\n  requests:\n    - {path: /a}\n  load: {model: closed, connections: 10, durationS: 5}\n`), /plan\.yaml:6:7 profile\.requests\[0\]\.name: is required/);
   });
@@ -173,6 +178,12 @@ describe('a plan with named requests', () => {
     assert.throws(
       () => spec({ profile: { target: 'http://127.0.0.1:8080', request: { path: '/a' }, load: { model: 'open', rate: 10, durationS: 5 }, sweep: [0.5] }, requests: [{ name: 'a', path: '/a', load: { model: 'closed', connections: 2, durationS: 5 } }] }),
       (error: Error) => error.message.includes('"requests"') && error.message.includes('"load"'),
+    );
+    // A request's own field against its own load: waiting past the timeout is for the closed model.
+    assert.doesNotThrow(() => spec({ requests: [{ name: 'a', path: '/a', onTimeout: 'wait' }] }));
+    assert.throws(
+      () => spec({ requests: [{ name: 'a', path: '/a' }, { name: 'b', path: '/b', onTimeout: 'wait', load: { model: 'open', rate: 10, durationS: 5 } }] }),
+      (error: Error) => /"requests",\s*1,\s*"onTimeout"/.test(error.message),
     );
   });
 });

@@ -5,7 +5,7 @@
 // without named requests runs its profile's one request, unnamed, as before. Pure.
 
 import { z } from 'zod';
-import { RequestSpec, StepLoad, type LoadProfile } from '../runs/load-profile.ts';
+import { LoadProfile, RequestSpec, StepLoad } from '../runs/load-profile.ts';
 
 /** Named requests one plan holds at most: each multiplies the plan's sessions. */
 export const MAX_PLAN_REQUESTS = 8;
@@ -50,6 +50,24 @@ export function requestSpecOf(named: NamedRequest): RequestSpec {
 /** The profile one named request runs with: the plan's profile with its request (and its own load, if it has one). */
 export function profileForRequest(profile: LoadProfile, named: NamedRequest): LoadProfile {
   return { ...profile, request: requestSpecOf(named), ...(named.load ? { load: named.load } : {}) };
+}
+
+/**
+ * A named request's problems with the profile it runs with: its own fields' (`request`, paths
+ * below the request, such as a timeout its load cannot take) and, when it brings its own load, the
+ * profile's fields that load breaks (`load`, such as a sweep value). `error` words the messages.
+ */
+export function namedRequestIssues(
+  profile: LoadProfile,
+  named: NamedRequest,
+  error?: (issue: z.core.$ZodRawIssue) => string | undefined,
+): { request: z.core.$ZodIssue[]; load: z.core.$ZodIssue[] } {
+  const checked = LoadProfile.safeParse(profileForRequest(profile, named), error ? { error } : undefined);
+  const issues = checked.success ? [] : checked.error.issues;
+  return {
+    request: issues.filter((issue) => issue.path[0] === 'request').map((issue) => ({ ...issue, path: issue.path.slice(1) })),
+    load: named.load ? issues.filter((issue) => issue.path[0] !== 'request') : [],
+  };
 }
 
 /** Every request the plan runs for each template, in order: its named requests, or the profile's one request. */

@@ -21,7 +21,7 @@ import { SessionName } from '../runs/session-identity.ts';
 import { KnobValue, TemplateId } from '../templates/templates-contract.ts';
 import { Port } from '../templates/templates.ts';
 import { CapacitySteps, capacityProfileProblem, describeCapacityTimes, profileAtRates } from './calibration.ts';
-import { PlanRequests, plannedRequests } from './plan-requests.ts';
+import { namedRequestIssues, PlanRequests, plannedRequests } from './plan-requests.ts';
 
 /** Templates (or variants) one plan runs one after another. */
 export const MAX_PLAN_TARGETS = 8;
@@ -119,11 +119,11 @@ export const PlanSpec = z
     if (planClientIds(spec).includes(spec.serverHostId) && clientPreset && spec.presets.server) {
       ctx.addIssue({ code: 'custom', path: ['presets', 'server'], message: `${spec.clients ? 'a client' : 'the client'} and the server are one host: choose one preset for it` });
     }
-    // A request's own load must fit the profile's sweep as the profile's load does.
+    // Each request must fit the load it runs with, and its own load the profile's sweep, as the profile's do.
     spec.requests?.forEach((named, index) => {
-      if (!named.load) return;
-      const checked = LoadProfile.safeParse(plannedRequests(spec)[index]!.profile);
-      for (const issue of checked.success ? [] : checked.error.issues) ctx.addIssue({ code: 'custom', path: ['requests', index, 'load', ...issue.path.slice(1)], message: issue.message });
+      const issues = namedRequestIssues(spec.profile, named);
+      for (const issue of issues.request) ctx.addIssue({ code: 'custom', path: ['requests', index, ...issue.path], message: issue.message });
+      for (const issue of issues.load) ctx.addIssue({ code: 'custom', path: ['requests', index, 'load', ...issue.path.slice(1)], message: issue.message });
     });
   });
 export type PlanSpec = z.output<typeof PlanSpec>;

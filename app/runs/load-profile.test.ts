@@ -131,6 +131,19 @@ describe('load profiles', () => {
     assert.deepEqual(profileFieldErrors({ ...closed, request: { ...base, httpVersion: '2' } }), { 'request.httpVersion': 'must be "1.1" or "1.0"' });
   });
 
+  test('onTimeout: absent is close, wait is taken for the closed model and refused for the open one, naming the field', () => {
+    assert.equal(LoadProfile.parse(closed).request.onTimeout, undefined);
+    assert.equal(LoadProfile.parse({ ...closed, request: { path: '/hello', onTimeout: 'wait' } }).request.onTimeout, 'wait');
+    const open = { ...closed, load: { model: 'open', rate: 100, durationS: 5 } } as LoadProfileInput;
+    assert.equal(LoadProfile.parse({ ...open, request: { path: '/hello', onTimeout: 'close' } }).request.onTimeout, 'close');
+    assert.deepEqual(Object.keys(profileFieldErrors({ ...open, request: { path: '/hello', onTimeout: 'wait' } })), ['request.onTimeout']);
+    assert.deepEqual(profileFieldErrors({ ...closed, request: { path: '/hello', onTimeout: 'linger' } }), { 'request.onTimeout': 'must be "close" or "wait"' });
+    // In words, its timeouts are late answers.
+    const waiting = LoadProfile.parse({ ...closed, request: { path: '/hello', timeoutMs: 2000, onTimeout: 'wait' } });
+    assert.match(describeProfile(waiting), / · an answer after 2000 ms is a timeout, its connection waits for it$/);
+    assert.doesNotMatch(describeProfile(LoadProfile.parse(closed)), /timeout/);
+  });
+
   test('a connection per request: HTTP/1.0, or a Connection: close header in any case; keep-alive otherwise', () => {
     assert.equal(connectionPerRequest({ headers: {}, httpVersion: '1.0' }), true);
     assert.equal(connectionPerRequest({ headers: { connection: 'Close' } }), true);

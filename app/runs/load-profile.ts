@@ -14,6 +14,15 @@ export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as
 
 export const HTTP_VERSIONS = ['1.1', '1.0'] as const;
 
+/**
+ * What a request still unanswered at its timeout does to its connection: `close` gives it up and
+ * closes the connection (a new one takes its place), as most load tools do; `wait` counts it as a
+ * timeout and keeps the connection waiting for the answer, which is read and not counted, before
+ * the connection's next request, as wrk counts its timeouts. The closed model only.
+ */
+export const ON_TIMEOUT = ['close', 'wait'] as const;
+export type OnTimeout = (typeof ON_TIMEOUT)[number];
+
 /** Whether every request of this spec opens its own connection: HTTP/1.0, or a `Connection: close` header. */
 export function connectionPerRequest(request: Pick<RequestSpec, 'headers'> & { httpVersion?: string | undefined }): boolean {
   if (request.httpVersion === '1.0') return true;
@@ -106,9 +115,19 @@ export const RequestSpec = z
       // A plan file's unquoted 1.0 or 1.1 is read as a number.
       .preprocess((value) => (value === 1 ? '1.0' : value === 1.1 ? '1.1' : value), z.enum(HTTP_VERSIONS, { error: `must be "${HTTP_VERSIONS.join('" or "')}"` }))
       .optional(),
+    /** Absent: `close`. */
+    onTimeout: z.enum(ON_TIMEOUT, { error: `must be "${ON_TIMEOUT.join('" or "')}"` }).optional(),
   })
   .strict();
 export type RequestSpec = z.output<typeof RequestSpec>;
+
+/**
+ * Why this request cannot run under this load, or null. Waiting past the timeout is for the closed
+ * model: the open one's timed-out request frees its connection for the slots behind it.
+ */
+function describeTimeoutProblem(request: Pick<RequestSpec, 'onTimeout'>, load: Pick<StepLoad, 'model'>): string | null {
+  return request.onTimeout === 'wait' && load.model !== 'closed' ? 'wait is for the closed model: the open model closes a timed-out request\'s connection to free it for the next' : null;
+}
 
 function exactlyOne(load: Record<string, unknown>, keys: [string, string], ctx: z.RefinementCtx, message: string): void {
   const given = keys.filter((key) => load[key] !== undefined);
@@ -186,6 +205,8 @@ export const LoadProfile = z
   })
   .strict()
   .superRefine((profile, ctx) => {
+    const timeoutProblem = describeTimeoutProblem(profile.request, profile.load);
+    if (timeoutProblem) ctx.addIssue({ code: 'custom', path: ['request', 'onTimeout'], message: timeoutProblem });
     profile.sweep.forEach((value, index) => {
       const problem = describeSweepValue(profile.load, value);
       if (problem) ctx.addIssue({ code: 'custom', path: ['sweep', index], message: problem });
@@ -242,6 +263,8 @@ export function describeProfile(profile: Pick<LoadProfile, 'request' | 'load' | 
   } else {
     parts.push(`${load.model} model, ${describeLoad(load)}`);
   }
+  // Its timeouts are late answers, not requests given up: said wherever the profile is.
+  if (request.onTimeout === 'wait') parts.push(`an answer after ${request.timeoutMs} ms is a timeout, its connection waits for it`);
   if (profile.warmupS > 0) parts.push(`warm-up ${profile.warmupS} s`);
   if (profile.pauseS > 0 && profile.sweep.length > 1) parts.push(`pause ${profile.pauseS} s`);
   return parts.join(' · ');

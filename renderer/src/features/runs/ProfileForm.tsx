@@ -103,6 +103,12 @@ export function ProfileForm(props: {
               </select>
             </FormField>
             {draft.closedStop === 'duration' ? inputField('Duration (s)', 'durationS') : inputField('Requests', 'requests')}
+            <FormField label="At the request timeout" name="onTimeout" error={errors.onTimeout}>
+              <select value={draft.onTimeout} data-testid="run-onTimeout" onChange={(event) => onDraft({ onTimeout: event.target.value as ProfileDraft['onTimeout'] })}>
+                <option value="close">count a timeout, close the connection</option>
+                <option value="wait">count a timeout, wait for the answer on it (wrk)</option>
+              </select>
+            </FormField>
             <FormField label="Think time per request" name="thinkKind" error={errors.thinkKind}>
               <select value={draft.thinkKind} data-testid="run-thinkKind" onChange={(event) => onDraft({ thinkKind: event.target.value as ProfileDraft['thinkKind'] })}>
                 <option value="none">none: the next request at once</option>

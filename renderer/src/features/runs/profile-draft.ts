@@ -1,7 +1,7 @@
 // The Run page's form as typed (strings) and its translation into a load profile for the
 // contract. Numbers that do not parse stay NaN so the profile's own validation names the field.
 
-import type { HTTP_METHODS, LoadProfile, LoadProfileInput } from '../../../../app/runs/load-profile.ts';
+import type { HTTP_METHODS, LoadProfile, LoadProfileInput, OnTimeout } from '../../../../app/runs/load-profile.ts';
 import type { ThinkTime, ThinkTimeInput } from '../../../../app/runs/think-time.ts';
 
 export interface ProfileDraft {
@@ -13,6 +13,8 @@ export interface ProfileDraft {
   timeoutMs: string;
   /** `1.0`: ab's HTTP/1.0, a connection per request. */
   httpVersion: '1.1' | '1.0';
+  /** Closed model: `wait` keeps a timed-out request's connection waiting for its answer (wrk). */
+  onTimeout: OnTimeout;
   model: 'closed' | 'open';
   connections: string;
   pipelining: string;
@@ -46,6 +48,7 @@ export const DEFAULT_DRAFT: ProfileDraft = {
   body: '',
   timeoutMs: '10000',
   httpVersion: '1.1',
+  onTimeout: 'close',
   model: 'closed',
   connections: '10',
   pipelining: '1',
@@ -131,6 +134,8 @@ export function profileOf(draft: ProfileDraft): LoadProfileInput {
       timeoutMs: number(draft.timeoutMs),
       // 1.1 is the default, left out so a profile reads as it did before the option.
       ...(draft.httpVersion === '1.0' ? { httpVersion: '1.0' as const } : {}),
+      // Likewise close; waiting is the closed model's only (the form hides it for the open one).
+      ...(draft.model === 'closed' && draft.onTimeout === 'wait' ? { onTimeout: 'wait' as const } : {}),
     },
     load,
     sweep: list(draft.sweep),
@@ -175,6 +180,7 @@ export function draftOfProfile(profile: Omit<LoadProfile, 'target'> & { target?:
     body: profile.request.body ?? '',
     timeoutMs: String(profile.request.timeoutMs),
     httpVersion: profile.request.httpVersion ?? '1.1',
+    onTimeout: profile.request.onTimeout ?? 'close',
     model: load.model,
     ...(load.model === 'closed'
       ? {
