@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -159,21 +160,21 @@ func (r *Request) check() error {
 	if r.TimeoutMs < 1 || r.TimeoutMs > 120_000 {
 		return errors.New("request.timeoutMs must be between 1 and 120000")
 	}
-	switch r.HTTPVersion {
-	case "":
-		r.HTTPVersion = "1.1"
-	case "1.1", "1.0":
-	default:
-		return errors.New(`request.httpVersion must be "1.1" or "1.0"`)
+	if err := oneOf(&r.HTTPVersion, "request.httpVersion", "1.1", "1.0"); err != nil {
+		return err
 	}
-	switch r.OnTimeout {
-	case "":
-		r.OnTimeout = "close"
-	case "close", "wait":
-	default:
-		return errors.New(`request.onTimeout must be "close" or "wait"`)
+	return oneOf(&r.OnTimeout, "request.onTimeout", "close", "wait")
+}
+
+// oneOf checks that *value is one of choices, setting it to the first (the default) when empty.
+func oneOf(value *string, field string, choices ...string) error {
+	if *value == "" {
+		*value = choices[0]
 	}
-	return nil
+	if slices.Contains(choices, *value) {
+		return nil
+	}
+	return fmt.Errorf(`%s must be "%s"`, field, strings.Join(choices, `" or "`))
 }
 
 // ConnectionPerRequest: each request opens its own connection and the server closes it after the
