@@ -49,6 +49,8 @@ describe('the study catalog', () => {
     assert.equal(timeout('gatling-file'), 60_000);
     assert.ok(timeout('loadtest-sleep')! > 26_000, `loadtest: ${timeout('loadtest-sleep')} ms`);
     for (const study of studies.filter((candidate) => candidate.id.startsWith('siege'))) assert.equal(study.profile.request.timeoutMs, 30_000, study.id);
+    // And what the tool did at it: wrk counts a late answer and keeps its connection; the others close it.
+    for (const study of studies) assert.equal(study.profile.request.onTimeout ?? 'close', study.id === 'wrk-connections' ? 'wait' : 'close', study.id);
     // A warm-up where the seed had one (wrk's 10 connections for 10 s before the sweep), and where
     // the lab needs one and says so (loadtest's cold JVM beside its client on 2 cores).
     assert.equal(studies.find((study) => study.id === 'wrk-connections')?.profile.warmupS, 10);
