@@ -7,7 +7,7 @@
 //	serve --dir DATA --ports P1,P2,… --port-file FILE [--memory-limit BYTES]
 //	                                                    listen on 127.0.0.1 at the first free port
 //	seed --url mongodb://127.0.0.1:PORT/NAME --docs N    wait for it, seed, print version and settings
-//	docs --url mongodb://127.0.0.1:PORT/NAME             a look inside: `count N`, then the newest 100 as JSON lines
+//	docs --url mongodb://127.0.0.1:PORT/NAME             a look inside: `count N`, `newest {…}`, then the 100 /docs answers as JSON lines
 //	version                                               print FerretDB's module version
 package main
 

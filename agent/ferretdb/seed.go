@@ -138,24 +138,42 @@ func showDocs(args []string) error {
 			return err
 		}
 		fmt.Printf("count %d\n", total)
-		cursor, err := docs.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: -1}}).SetLimit(100))
+		newest, err := docLines(ctx, docs, options.Find().SetSort(bson.D{{Key: "_id", Value: -1}}).SetLimit(1))
 		if err != nil {
 			return err
 		}
-		defer cursor.Close(ctx)
-		for cursor.Next(ctx) {
-			var doc struct {
-				ID    primitive.ObjectID `bson:"_id"`
-				Title string             `bson:"title"`
-				Body  string             `bson:"body"`
-				Count int64              `bson:"count"`
-			}
-			if err = cursor.Decode(&doc); err != nil {
-				return err
-			}
-			line, _ := json.Marshal(map[string]any{"id": doc.ID.Hex(), "title": doc.Title, "body": doc.Body, "count": doc.Count})
-			fmt.Println(string(line))
+		for _, line := range newest {
+			fmt.Println("newest " + line)
 		}
-		return cursor.Err()
+		// Unsorted, as the templates' /docs reads them: the first 100 in the database's own order.
+		first, err := docLines(ctx, docs, options.Find().SetLimit(100))
+		for _, line := range first {
+			fmt.Println(line)
+		}
+		return err
 	})
+}
+
+// docLines finds documents of `docs` and gives each as a JSON line of the contract's fields.
+func docLines(ctx context.Context, docs *mongo.Collection, find *options.FindOptions) ([]string, error) {
+	cursor, err := docs.Find(ctx, bson.D{}, find)
+	if err != nil {
+		return nil, err
+	}
+	defer cursor.Close(ctx)
+	var lines []string
+	for cursor.Next(ctx) {
+		var doc struct {
+			ID    primitive.ObjectID `bson:"_id"`
+			Title string             `bson:"title"`
+			Body  string             `bson:"body"`
+			Count int64              `bson:"count"`
+		}
+		if err = cursor.Decode(&doc); err != nil {
+			return lines, err
+		}
+		line, _ := json.Marshal(map[string]any{"id": doc.ID.Hex(), "title": doc.Title, "body": doc.Body, "count": doc.Count})
+		lines = append(lines, string(line))
+	}
+	return lines, cursor.Err()
 }

@@ -11,7 +11,7 @@ import { randomLetters, text } from './contract.mjs';
 
 const WORLD_ROWS = 10_000;
 const MAX_QUERIES = 500;
-const NEWEST_DOCS = 100;
+const STORED_DOCS = 100;
 export const NO_DATABASE = text(503, 'no database: deploy with the knob database on\n');
 
 const SELECT_WORLD = { name: 'select-world', text: 'SELECT id, randomnumber FROM world WHERE id = $1' };
@@ -21,7 +21,8 @@ const UPDATE_WORLDS = {
 };
 const SELECT_FORTUNES = { name: 'select-fortunes', text: 'SELECT id, message FROM fortune' };
 const INSERT_DOC = { name: 'insert-doc', text: 'INSERT INTO docs (title, body, count) VALUES ($1, $2, $3)' };
-const SELECT_NEWEST_DOCS = { name: 'select-newest-docs', text: `SELECT id, title, body, count FROM docs ORDER BY id DESC LIMIT ${NEWEST_DOCS}` };
+// 100 stored documents as the database gives them, unsorted: the siege seed's select.
+const SELECT_STORED_DOCS = { name: 'select-stored-docs', text: `SELECT id, title, body, count FROM docs LIMIT ${STORED_DOCS}` };
 
 /** Connections of one server process: the server's min(2 × cores, 32), shared out between its workers (cores: availableParallelism from Node 18.14, cpus() before). */
 export function poolSizePerProcess(workers, cores = os.availableParallelism?.() ?? os.cpus().length) {
@@ -109,7 +110,7 @@ export function createDatabase(url, poolSize, onError) {
     },
     docs: async () => {
       await pool.query({ ...INSERT_DOC, values: [randomLetters(10), randomLetters(100), randomWorldId()] });
-      const { rows } = await pool.query(SELECT_NEWEST_DOCS);
+      const { rows } = await pool.query(SELECT_STORED_DOCS);
       return json(rows.map((row) => ({ id: row.id, title: row.title, body: row.body, count: row.count })));
     },
   };

@@ -36,7 +36,7 @@ describe('Vert.x template: /docs with its MongoDB client against the real Ferret
   });
 
   for (const variant of ['eventloop', 'blocking']) {
-    test(`vertx ${variant}: /docs inserts one document and answers the newest 100; the others answer 503`, async () => {
+    test(`vertx ${variant}: /docs inserts one document and answers 100 stored, unsorted; the others answer 503`, async () => {
       const port = await freePort();
       const { argv, environment, settings } = deployedStart(manifest, { dir, run: runDir }, { variant, port, knobs: { database: 'mongo' } }, ferretdb.url);
       assert.equal(databaseKindOf(manifest, settings), 'mongodb');

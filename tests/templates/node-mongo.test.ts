@@ -26,7 +26,7 @@ describe('Node templates: /docs with Mongoose against the real FerretDB', { skip
     assert.equal(ferretdb.docs().count, 100);
   });
 
-  test('node-restify: /docs inserts one document and answers the newest 100 through Mongoose; the others answer 503', async () => {
+  test('node-restify: /docs inserts one document and answers 100 stored, unsorted, through Mongoose; the others answer 503', async () => {
     const { server, port } = await start('node-restify');
     await server.listens('restify', /listening on port/, 30_000);
     assert.match(server.said(/listening on port/) ?? '', new RegExp(`mongoose \\d+\\.\\d+\\.\\d+.*database pool ${POOL}\\)$`), 'says the bundled Mongoose and the pool');

@@ -26,7 +26,7 @@ public final class JdbcDatabase implements AutoCloseable {
     private static final String UPDATE_WORLD = jdbc(DatabaseEndpoints.UPDATE_WORLD);
     private static final String SELECT_FORTUNES = jdbc(DatabaseEndpoints.SELECT_FORTUNES);
     private static final String INSERT_DOC = jdbc(DatabaseEndpoints.INSERT_DOC);
-    private static final String SELECT_NEWEST_DOCS = jdbc(DatabaseEndpoints.SELECT_NEWEST_DOCS);
+    private static final String SELECT_STORED_DOCS = jdbc(DatabaseEndpoints.SELECT_STORED_DOCS);
 
     private final DatabaseUrl url;
     private final HikariDataSource pool;
@@ -127,7 +127,7 @@ public final class JdbcDatabase implements AutoCloseable {
             insert.executeUpdate();
         }
         List<Doc> docs = new ArrayList<>(100);
-        try (PreparedStatement select = connection.prepareStatement(SELECT_NEWEST_DOCS); ResultSet rows = select.executeQuery()) {
+        try (PreparedStatement select = connection.prepareStatement(SELECT_STORED_DOCS); ResultSet rows = select.executeQuery()) {
             while (rows.next()) docs.add(new Doc(rows.getInt(1), rows.getString(2), rows.getString(3), rows.getInt(4)));
         }
         return docs;

@@ -31,7 +31,8 @@ public final class DatabaseEndpoints {
     public static final String UPDATE_WORLD = "UPDATE world SET randomnumber = $1 WHERE id = $2";
     public static final String SELECT_FORTUNES = "SELECT id, message FROM fortune";
     public static final String INSERT_DOC = "INSERT INTO docs (title, body, count) VALUES ($1, $2, $3)";
-    public static final String SELECT_NEWEST_DOCS = "SELECT id, title, body, count FROM docs ORDER BY id DESC LIMIT 100";
+    /** 100 stored documents as the database gives them, unsorted: the siege seed's select. */
+    public static final String SELECT_STORED_DOCS = "SELECT id, title, body, count FROM docs LIMIT 100";
 
     /** Which endpoint: one row, n rows, n rows updated, the fortunes page, a document stored. */
     public enum Kind { DB, QUERIES, UPDATES, FORTUNES, DOCS }
@@ -136,7 +137,7 @@ public final class DatabaseEndpoints {
         return builder.append("{\"id\":").append(world.id()).append(",\"randomNumber\":").append(world.randomNumber()).append('}');
     }
 
-    /** /docs: the newest documents as a JSON array of {id,title,body,count}. */
+    /** /docs: the stored documents read as a JSON array of {id,title,body,count}. */
     public static Reply docs(List<Doc> docs) {
         StringBuilder builder = new StringBuilder(2 + 160 * docs.size()).append('[');
         for (int i = 0; i < docs.size(); i++) {

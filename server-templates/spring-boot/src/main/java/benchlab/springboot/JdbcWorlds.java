@@ -54,10 +54,10 @@ class JdbcWorlds {
         return jdbc.query("SELECT id, message FROM fortune", FORTUNE);
     }
 
-    /** Stores one random document, then reads the 100 newest. */
+    /** Stores one random document, then reads 100 stored ones, unsorted (the siege seed's select). */
     List<Doc> addDoc() {
         NewDoc doc = NewDoc.random();
         jdbc.update("INSERT INTO docs (title, body, count) VALUES (?, ?, ?)", doc.title(), doc.body(), doc.count());
-        return jdbc.query("SELECT id, title, body, count FROM docs ORDER BY id DESC LIMIT " + Rows.NEWEST_DOCS, DOC);
+        return jdbc.query("SELECT id, title, body, count FROM docs LIMIT " + Rows.STORED_DOCS, DOC);
     }
 }

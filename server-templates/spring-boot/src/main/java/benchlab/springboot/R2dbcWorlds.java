@@ -49,12 +49,12 @@ class R2dbcWorlds {
                 .map((row, meta) -> new Fortune(row.get(0, Integer.class), row.get(1, String.class))).all().collectList();
     }
 
-    /** Stores one random document, then reads the 100 newest. */
+    /** Stores one random document, then reads 100 stored ones, unsorted (the siege seed's select). */
     Mono<List<Doc>> addDoc() {
         NewDoc doc = NewDoc.random();
         return client.sql("INSERT INTO docs (title, body, count) VALUES ($1, $2, $3)")
                 .bind(0, doc.title()).bind(1, doc.body()).bind(2, doc.count()).fetch().rowsUpdated()
-                .then(client.sql("SELECT id, title, body, count FROM docs ORDER BY id DESC LIMIT " + Rows.NEWEST_DOCS)
+                .then(client.sql("SELECT id, title, body, count FROM docs LIMIT " + Rows.STORED_DOCS)
                         .map((row, meta) -> new Doc(row.get(0, Integer.class), row.get(1, String.class), row.get(2, String.class),
                                 row.get(3, Integer.class)))
                         .all().collectList());

@@ -1,9 +1,10 @@
 // The Vert.x template's /docs over a MongoDB-protocol database (the knob database set to mongo: the
 // host's mongod or FerretDB) with Vert.x's MongoDB client, as the siege seed's Vert.x used MongoDB:
-// one document of the shared random fields inserted into `docs`, then the 100 newest (by _id,
-// descending) answered with the same fields as over PostgreSQL, the id as the ObjectId's hex. One
-// shared client of DatabaseUrl.poolSize() connections; ObjectIds for new documents (the client's
-// default is a string _id, which would sort apart from the seeded ones). The read asks for what it
+// one document of the shared random fields inserted into `docs`, then 100 stored documents,
+// unsorted as the seed's select was (in the database's own order, so FerretDB reads 100 rows, not
+// the whole collection), answered with the same fields as over PostgreSQL, the id as the ObjectId's
+// hex. One shared client of DatabaseUrl.poolSize() connections; ObjectIds for new documents (the
+// client's default is a string _id, not the contract's 24 hex digits). The read asks for what it
 // needs, 100 documents in one batch: the client's findWithOptions asks the server for batches of
 // 2^31 - 1 documents (it requests everything the driver can give), which FerretDB v1 takes as a slice
 // to allocate per find, 16 GiB each; findBatchWithOptions sends the FindOptions' batch size instead.
@@ -30,7 +31,7 @@ final class MongoDatabase implements Database {
     static final String SCHEME = "mongodb://";
     static final Reply POSTGRES_ONLY = new Reply(503, "text/plain",
             "the database mongo serves /docs only: deploy with the knob database postgres for this endpoint\n".getBytes(StandardCharsets.US_ASCII), null);
-    private static final int NEWEST_DOCS = 100;
+    private static final int STORED_DOCS = 100;
 
     private final String url;
     private final MongoClient client;
@@ -63,9 +64,9 @@ final class MongoDatabase implements Database {
         JsonObject stored = new JsonObject().put("title", doc.title()).put("body", doc.body()).put("count", doc.count());
         // One batch one larger than the limit, so a server that closes a cursor only on a short batch
         // (FerretDB v1) closes it here too: no cursor is left for the client to kill.
-        FindOptions newest = new FindOptions().setSort(new JsonObject().put("_id", -1)).setLimit(NEWEST_DOCS).setBatchSize(NEWEST_DOCS + 1);
+        FindOptions first = new FindOptions().setLimit(STORED_DOCS).setBatchSize(STORED_DOCS + 1);
         return client.insert("docs", stored)
-                .compose(id -> client.findBatchWithOptions("docs", new JsonObject(), newest).collect(Collectors.toList()))
+                .compose(id -> client.findBatchWithOptions("docs", new JsonObject(), first).collect(Collectors.toList()))
                 .map(rows -> {
                     JsonArray docs = new JsonArray();
                     for (JsonObject row : rows) {

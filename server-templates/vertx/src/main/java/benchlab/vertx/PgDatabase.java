@@ -103,7 +103,7 @@ final class PgDatabase implements Database {
     private Future<Reply> insertDocAndSelectNewest() {
         NewDoc doc = DatabaseEndpoints.randomDoc();
         return pool.preparedQuery(DatabaseEndpoints.INSERT_DOC).execute(Tuple.of(doc.title(), doc.body(), doc.count()))
-                .compose(inserted -> pool.preparedQuery(DatabaseEndpoints.SELECT_NEWEST_DOCS).execute())
+                .compose(inserted -> pool.preparedQuery(DatabaseEndpoints.SELECT_STORED_DOCS).execute())
                 .map(rows -> {
                     List<Doc> docs = new ArrayList<>(rows.size());
                     for (Row row : rows) docs.add(new Doc(row.getInteger(0), row.getString(1), row.getString(2), row.getInteger(3)));
