@@ -31,6 +31,8 @@ export interface ProfileValues {
   thinkMinMs?: string;
   thinkMaxMs?: string;
   thinkRoundToMs?: string;
+  /** The closed model's choice at the request timeout: close the connection, or wait for the answer (wrk). */
+  onTimeout?: 'close' | 'wait';
 }
 
 export class RunPage extends NavPage {
@@ -44,6 +46,7 @@ export class RunPage extends NavPage {
     if (values.server) await page.getByTestId('run-server').selectOption({ label: values.server });
     if (values.model) await page.getByTestId('run-model').selectOption(values.model);
     if (values.thinkKind) await page.getByTestId('run-thinkKind').selectOption(values.thinkKind);
+    if (values.onTimeout) await page.getByTestId('run-onTimeout').selectOption(values.onTimeout);
     for (const field of ['name', 'target', 'path', 'connections', 'durationS', 'rate', 'openDurationS', 'openConnections', 'sweep', 'warmupS', 'pauseS', 'thinkMs', 'thinkMinMs', 'thinkMaxMs', 'thinkRoundToMs'] as const) {
       const value = values[field];
       if (value !== undefined) await page.getByTestId(`run-${field}`).fill(value);
