@@ -4,8 +4,9 @@
 // (parser.go). It settles every request exactly once — answered with its phases, or failed with
 // the kind the socket's end says — and tells its driver; it keeps no timers (the loop's deadline
 // queue decides when a request has waited too long, and the driver whether it closes the
-// connection or, with onTimeout wait, expires the request and reads its late answer uncounted). A connection the server said it closes waits
-// for the server's FIN before closing, so the TIME_WAIT stays with the server.
+// connection or, with onTimeout wait, expires the request and reads its late answer uncounted).
+// A connection the server said it closes waits for the server's FIN before closing, so the
+// TIME_WAIT stays with the server.
 
 package main
 
