@@ -5,6 +5,7 @@
 package benchlab.springboot;
 
 import benchlab.springboot.Rows.Doc;
+import benchlab.common.DatabaseEndpoints;
 import benchlab.common.DatabaseEndpoints.Fortune;
 import benchlab.springboot.Rows.NewDoc;
 import benchlab.springboot.Rows.World;
@@ -58,6 +59,6 @@ class JdbcWorlds {
     List<Doc> addDoc() {
         NewDoc doc = NewDoc.random();
         jdbc.update("INSERT INTO docs (title, body, count) VALUES (?, ?, ?)", doc.title(), doc.body(), doc.count());
-        return jdbc.query("SELECT id, title, body, count FROM docs LIMIT " + Rows.STORED_DOCS, DOC);
+        return jdbc.query(DatabaseEndpoints.SELECT_STORED_DOCS, DOC);
     }
 }

@@ -5,6 +5,7 @@
 package benchlab.springboot;
 
 import benchlab.springboot.Rows.Doc;
+import benchlab.common.DatabaseEndpoints;
 import benchlab.common.DatabaseEndpoints.Fortune;
 import benchlab.springboot.Rows.NewDoc;
 import benchlab.springboot.Rows.World;
@@ -54,7 +55,7 @@ class R2dbcWorlds {
         NewDoc doc = NewDoc.random();
         return client.sql("INSERT INTO docs (title, body, count) VALUES ($1, $2, $3)")
                 .bind(0, doc.title()).bind(1, doc.body()).bind(2, doc.count()).fetch().rowsUpdated()
-                .then(client.sql("SELECT id, title, body, count FROM docs LIMIT " + Rows.STORED_DOCS)
+                .then(client.sql(DatabaseEndpoints.SELECT_STORED_DOCS)
                         .map((row, meta) -> new Doc(row.get(0, Integer.class), row.get(1, String.class), row.get(2, String.class),
                                 row.get(3, Integer.class)))
                         .all().collectList());

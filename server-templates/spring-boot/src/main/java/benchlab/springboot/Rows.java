@@ -8,7 +8,7 @@ package benchlab.springboot;
 import java.util.concurrent.ThreadLocalRandom;
 
 final class Rows {
-    static final int WORLD_ROWS = 10_000, MAX_QUERIES = 500, STORED_DOCS = 100;
+    static final int WORLD_ROWS = 10_000, MAX_QUERIES = 500;
     private static final String LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
     record World(int id, int randomNumber) {}
