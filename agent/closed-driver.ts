@@ -4,14 +4,14 @@
 // of that connect (as ab's total), the connect being the request's. The timeout runs from the write,
 // and a timed-out request is counted, not put in the histogram; its connection is closed, or with
 // `onTimeout: wait` waits for the late answer (read, not counted) before its next request, as wrk's
-// timeout counts without closing. A connection that takes one request
-// (HTTP/1.0, `Connection: close`) is replaced as soon as its answer is read; one the server closed or
-// reset is opened again at once; one that could not connect counts the request it set out to send
-// as failed and is tried again after a pause. With a think time (app/runs/think-time.ts) each
-// connection pauses before each request it sends, its first one too: a kept-alive connection stays
-// open through the pause, a connection per request is opened after it, and the pause is in no
-// latency (the request's time starts after it). A connection lost while it pauses is replaced when
-// its pause ends; one lost under a request pauses anew before the next.
+// timeout counts without closing. A connection that takes one request (HTTP/1.0, `Connection:
+// close`) is replaced as soon as its answer is read; one the server closed or reset is opened again
+// at once; one that could not connect counts the request it set out to send as failed and is tried
+// again after a pause. With a think time (app/runs/think-time.ts) each connection pauses before
+// each request it sends, its first one too: a kept-alive connection stays open through the pause, a
+// connection per request is opened after it, and the pause is in no latency (the request's time
+// starts after it). A connection lost while it pauses is replaced when its pause ends; one lost
+// under a request pauses anew before the next.
 
 import { DeadlineQueue } from './deadline-queue.ts';
 import { errorKindOf, HttpConnection, now, type ConnectionListener, type EncodedRequest } from './http-client.ts';

@@ -4,13 +4,13 @@
 // request from the start of its connect, which it paid; the timeout runs from the write, and a
 // timed-out request is counted, not put in the histogram; its connection is closed or, with
 // onTimeout wait, reads the late answer uncounted before its next request (as wrk's timeout counts
-// without closing). A connection the server closed or reset
-// is opened again at once; one that could not connect counts the request it set out to send as
-// failed and is tried again after a pause. With a think time (think.go) each connection pauses
-// before each request it sends, its first one too: a kept-alive connection stays open through the
-// pause, a connection per request is opened after it, and the pause is in no latency (a request's
-// time starts after it). A connection lost while it pauses is replaced when its pause ends; one
-// lost under a request pauses anew before the next.
+// without closing). A connection the server closed or reset is opened again at once; one that could
+// not connect counts the request it set out to send as failed and is tried again after a pause.
+// With a think time (think.go) each connection pauses before each request it sends, its first one
+// too: a kept-alive connection stays open through the pause, a connection per request is opened
+// after it, and the pause is in no latency (a request's time starts after it). A connection lost
+// while it pauses is replaced when its pause ends; one lost under a request pauses anew before the
+// next.
 
 package main
 
