@@ -122,6 +122,22 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
   const answers = (script.answers ?? [ANSWER_200]).map((answer) => Buffer.from(answer, 'latin1'));
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  // A timer starts from the event loop's clock as of the loop's last turn, which may be a while
+  // before this request arrived, so it can fire early by that much. The delay is the floor of
+  // every latency the tests assert, so it is held by the monotonic clock from the arrival.
+  const holdFor = (delayMs: number, then: () => void) => {
+    const until = performance.now() + delayMs;
+    const wait = (ms: number) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        const left = until - performance.now();
+        if (left > 0) wait(Math.ceil(left));
+        else then();
+      }, ms);
+      timers.add(timer);
+    };
+    wait(delayMs);
+  };
   const server = createTcpServer((socket) => {
     sockets.add(socket);
     socket.setNoDelay(true);
@@ -158,11 +174,7 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
         if (script.answerAfterMs === 0) {
           answer(bytes, then);
         } else {
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            answer(bytes, then);
-          }, script.answerAfterMs);
-          timers.add(timer);
+          holdFor(script.answerAfterMs, () => answer(bytes, then));
         }
         if (then === 'end') {
           ending = true;
