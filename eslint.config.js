@@ -40,6 +40,16 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-unused-vars': 'off' },
   },
   {
+    // The Node 0.8 template: ES5 in CommonJS, with Node's globals (0.8 has no node: modules to import).
+    files: ['server-templates/node-0-8/**/*.js'],
+    languageOptions: {
+      ecmaVersion: 5,
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off', 'no-var': 'off' },
+  },
+  {
     files: ['app/**/*.ts'],
     ignores: ['app/**/*.test.ts'],
     rules: {

@@ -10,7 +10,7 @@ const DISCOVERY = ['pids 812 813 814 ', 'exe /usr/sbin/apache2', 'jcmd', 'jfr', 
 describe('profile capture', () => {
   test('reads the discovery: the pids on the port, the executable, the tools present', () => {
     const found = parseDiscovery(DISCOVERY);
-    assert.deepEqual(found, { pids: [812, 813, 814], exe: '/usr/sbin/apache2', jcmd: null, jfr: null, perf: '/usr/bin/perf', paranoid: 2, root: true });
+    assert.deepEqual(found, { pids: [812, 813, 814], exe: '/usr/sbin/apache2', nodeVersion: null, jcmd: null, jfr: null, perf: '/usr/bin/perf', paranoid: 2, root: true });
   });
 
   test('the runtime follows the executable', () => {
@@ -24,6 +24,11 @@ describe('profile capture', () => {
     const base = parseDiscovery(DISCOVERY);
     assert.deepEqual(chooseProfiler(base, 'web1', 8080), { tool: 'perf', runtime: 'native' });
     assert.deepEqual(chooseProfiler({ ...base, exe: '/usr/bin/node' }, 'web1', 8080), { tool: 'v8', runtime: 'node' });
+    assert.deepEqual(chooseProfiler({ ...base, exe: '/usr/bin/node', nodeVersion: 'v24.11.0' }, 'web1', 8080), { tool: 'v8', runtime: 'node' });
+    // Node 0.8 has no inspector: perf profiles it where it can, else the line says both.
+    assert.deepEqual(chooseProfiler({ ...base, exe: '/b/node', nodeVersion: 'v0.8.28' }, 'web1', 8080), { tool: 'perf', runtime: 'node' });
+    const oldNoPerf = chooseProfiler({ ...base, exe: '/b/node', nodeVersion: 'v0.8.28', perf: null }, 'web1', 8080);
+    assert.ok('missing' in oldNoPerf && /install it .* to profile node \(Node v0\.8\.28 has no inspector for a V8 profile: it came with Node 8\)$/.test(oldNoPerf.missing), JSON.stringify(oldNoPerf));
     assert.deepEqual(chooseProfiler({ ...base, exe: '/opt/jdk/bin/java', jcmd: '/opt/jdk/bin/jcmd', jfr: '/opt/jdk/bin/jfr' }, 'web1', 8080), { tool: 'jfr', runtime: 'jvm' });
     const jre = chooseProfiler({ ...base, exe: '/opt/jre/bin/java' }, 'web1', 8080);
     assert.ok('missing' in jre && /install a full JDK/.test(jre.missing) && jre.tool === 'jfr', JSON.stringify(jre));

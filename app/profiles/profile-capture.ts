@@ -10,6 +10,8 @@ export interface ServerDiscovery {
   pids: number[];
   /** The first one's executable. */
   exe: string | null;
+  /** Its release when it is a Node ("v24.11.0"); null otherwise or when it did not say. */
+  nodeVersion: string | null;
   /** Tool paths found on the host; null when absent (perf: null too when it does not run). */
   jcmd: string | null;
   jfr: string | null;
@@ -32,6 +34,7 @@ export function parseDiscovery(stdout: string): ServerDiscovery {
   return {
     pids: [...new Set(pids)],
     exe: text('exe'),
+    nodeVersion: text('nodeversion'),
     jcmd: text('jcmd'),
     jfr: text('jfr'),
     perf: text('perf'),
@@ -47,6 +50,9 @@ export function runtimeOf(exe: string | null): ProfileRuntime {
   return 'native';
 }
 
+/** The oldest Node whose inspector the V8 capture opens (SIGUSR1 opened the old debugger before). */
+const INSPECTOR_NODE_MAJOR = 8;
+
 export type ProfilerChoice = { tool: ProfileTool; runtime: ProfileRuntime } | { missing: string; tool: ProfileTool | null; runtime: ProfileRuntime | null };
 
 /** The tool for the server's runtime, or the one line saying why there is none (and what to install). */
@@ -54,13 +60,16 @@ export function chooseProfiler(found: ServerDiscovery, host: string, port: numbe
   if (found.pids.length === 0) return { missing: `no process of this login listens on port ${port} of ${host}: nothing to profile`, tool: null, runtime: null };
   const runtime = runtimeOf(found.exe);
   const name = (found.exe ?? 'the server').split('/').pop();
-  if (runtime === 'node') return { tool: 'v8', runtime };
+  const nodeMajor = Number(/^v?(\d+)\./.exec(found.nodeVersion ?? '')?.[1] ?? INSPECTOR_NODE_MAJOR);
+  if (runtime === 'node' && nodeMajor >= INSPECTOR_NODE_MAJOR) return { tool: 'v8', runtime };
+  // An older Node has no inspector to ask: perf samples it as a native process, its JavaScript as anonymous frames.
+  const runtimeNote = runtime === 'node' ? ` (Node ${found.nodeVersion} has no inspector for a V8 profile: it came with Node ${INSPECTOR_NODE_MAJOR})` : '';
   if (runtime === 'jvm') {
     if (found.jcmd && found.jfr) return { tool: 'jfr', runtime };
     return { missing: `the JDK's jcmd and jfr are not on ${host} (a JRE only?): install a full JDK (e.g. openjdk-17-jdk-headless) to profile the JVM`, tool: 'jfr', runtime };
   }
   if (!found.perf) {
-    return { missing: `perf is not installed on ${host}: install it (Debian: apt-get install linux-perf; Ubuntu: linux-tools-$(uname -r); Fedora/RHEL: dnf install perf) to profile ${name}`, tool: 'perf', runtime };
+    return { missing: `perf is not installed on ${host}: install it (Debian: apt-get install linux-perf; Ubuntu: linux-tools-$(uname -r); Fedora/RHEL: dnf install perf) to profile ${name}${runtimeNote}`, tool: 'perf', runtime };
   }
   if (!found.root && (found.paranoid ?? 2) > 1) {
     return { missing: `perf may not profile another process on ${host} (kernel.perf_event_paranoid is ${found.paranoid ?? 'unknown'}): set it to 1 (sysctl -w kernel.perf_event_paranoid=1) or log in as root`, tool: 'perf', runtime };

@@ -16,6 +16,9 @@ test("a JVM template starts with its GC log in the run dir, a Node one with the 
   assert.deepEqual(node.argv, ['/opt/node/bin/node', '--require', '/srv/run/benchlab-event-loop.cjs', '/srv/t/server.mjs', '--port', '8080']);
   assert.deepEqual(node.files, [{ name: 'benchlab-event-loop.cjs', text: EVENT_LOOP_MONITOR_SOURCE }]);
   assert.deepEqual(runtimeLogsOf(node.argv), { gcLog: null, eventLoopFolder: '/srv/run/event-loop' });
+  assert.deepEqual(withRuntimeMonitors('{node}', ['node', 'server.mjs'], '/srv/run', '24.11.0').argv, ['node', '--require', '/srv/run/benchlab-event-loop.cjs', 'server.mjs']);
+  // Node 0.8 knows no --require and has no monitorEventLoopDelay: it starts as written.
+  assert.deepEqual(withRuntimeMonitors('{node}', ['node', 'server.js'], '/srv/run', '0.8.28'), { argv: ['node', 'server.js'], files: [] });
 
   const apache = withRuntimeMonitors('{apache2}', ['/usr/sbin/apache2', '-d', '/srv/t'], '/srv/run');
   assert.deepEqual(apache, { argv: ['/usr/sbin/apache2', '-d', '/srv/t'], files: [] });

@@ -25,15 +25,21 @@ export interface RunDirFile {
   text: string;
 }
 
+/** The oldest Node the event-loop monitor runs on: it preloads with `--require` and reads perf_hooks' monitorEventLoopDelay (Node 11.10). */
+export const MONITORED_NODE_MAJOR = 12;
+
 /**
  * A template's start command with its runtime's monitor flags right after the executable, and the
- * files they need in the run dir: by the start's first argument, `{java}` or `{node}`; any other
- * runtime's command unchanged, and a Java older than 9 or of unknown version too (unified logging,
- * `-Xlog`, came with Java 9; Java 8 refuses to start with it).
+ * files they need in the run dir: by the start's first argument, `{java}` or `{node}`, and
+ * `version`, that runtime's. Any other runtime's command is unchanged; so is a Java older than 9 or
+ * of unknown version (unified logging, `-Xlog`, came with Java 9; Java 8 refuses to start with it),
+ * and a Node older than 12 (a template on the Node of 2012 would not start with the monitor).
  */
-export function withRuntimeMonitors(executable: string | undefined, argv: readonly string[], runDir: string, javaVersion: string | null = null): { argv: string[]; files: RunDirFile[] } {
-  const javaMajor = Number(/^(\d+)/.exec(javaVersion ?? '')?.[1] ?? 0);
-  const runtime: MonitoredRuntime | null = executable === '{java}' && javaMajor >= 9 ? 'java' : executable === '{node}' ? 'node' : null;
+export function withRuntimeMonitors(executable: string | undefined, argv: readonly string[], runDir: string, version: string | null = null): { argv: string[]; files: RunDirFile[] } {
+  const major = /^(\d+)/.exec(version ?? '')?.[1];
+  const javaMonitored = major !== undefined && Number(major) >= 9;
+  const nodeMonitored = major === undefined || Number(major) >= MONITORED_NODE_MAJOR;
+  const runtime: MonitoredRuntime | null = executable === '{java}' && javaMonitored ? 'java' : executable === '{node}' && nodeMonitored ? 'node' : null;
   if (runtime === null || argv.length === 0) return { argv: [...argv], files: [] };
   return {
     argv: [argv[0]!, ...runtimeMonitorFlags(runtime, runDir), ...argv.slice(1)],

@@ -52,9 +52,16 @@ describe('runtime requirements', () => {
   });
 
   test('a missing or too old Node is provided by the portable one where an npm package exists', () => {
-    assert.equal(judgeRequirements([{ runtime: 'node', minVersion: 18 }], facts({ node: null }), 24).provisionNode, 'x64');
-    assert.equal(judgeRequirements([{ runtime: 'node', minVersion: 22 }], facts(), 24).provisionNode, 'x64');
-    assert.equal(judgeRequirements([{ runtime: 'node', minVersion: 18 }], facts({ node: null, arch: 'aarch64' }), 24).provisionNode, 'arm64');
+    assert.deepEqual(judgeRequirements([{ runtime: 'node', minVersion: 18 }], facts({ node: null }), 24).provisionNode, { arch: 'x64', release: '24' });
+    assert.deepEqual(judgeRequirements([{ runtime: 'node', minVersion: 22 }], facts(), 24).provisionNode, { arch: 'x64', release: '24' });
+    assert.deepEqual(judgeRequirements([{ runtime: 'node', minVersion: 18 }], facts({ node: null, arch: 'aarch64' }), 24).provisionNode, { arch: 'arm64', release: '24' });
+  });
+
+  test('an exact Node is always Benchlab’s upload, even where the host has a newer one', () => {
+    assert.deepEqual(judgeRequirements([{ runtime: 'node', version: '0.8.28' }], facts(), 24), { placeholders: {}, provisionNode: { arch: 'x64', release: '0.8.28' }, missing: [] });
+    const elsewhere = judgeRequirements([{ runtime: 'node', version: '0.8.28' }], facts({ arch: 'riscv64' }), 24);
+    assert.equal(elsewhere.provisionNode, null);
+    assert.match(elsewhere.missing[0]!.message, /^Node\.js 0\.8\.28 \(Benchlab brings it only for x86_64 and aarch64 hosts; this one is riscv64\)$/);
   });
 
   test('what cannot be provided is said exactly, with the install command', () => {

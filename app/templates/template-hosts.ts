@@ -188,9 +188,15 @@ export interface MissingRuntime {
 export interface RequirementVerdict {
   /** Values of the runtime placeholders for the requirements the host meets as it is. */
   placeholders: Record<string, string>;
-  /** Node must be provided by Benchlab's portable Node (for this npm arch). */
-  provisionNode: 'x64' | 'arm64' | null;
+  /** Node must be provided by Benchlab's portable Node: npm's node-linux-<arch>@<release>, release a major ("24") or an exact version. */
+  provisionNode: PortableNodeSpec | null;
   missing: MissingRuntime[];
+}
+
+/** A portable Node to upload: the npm package node-linux-<arch> at `release`, a major or an exact version. */
+export interface PortableNodeSpec {
+  arch: 'x64' | 'arm64';
+  release: string;
 }
 
 function offer(runtime: RuntimeName, facts: HostFacts, minVersion = 0): InstallOffer | null {
@@ -213,20 +219,26 @@ export function pickJava(found: readonly FoundRuntime[], minVersion: number): Fo
 export function judgeRequirements(requires: readonly Requirement[], facts: HostFacts, portableNodeMajor: number): RequirementVerdict {
   const verdict: RequirementVerdict = { placeholders: {}, provisionNode: null, missing: [] };
   for (const requirement of requires) {
-    if (requirement.runtime === 'node') {
+    if (requirement.runtime === 'node' && requirement.version !== undefined) {
+      // Exactly this Node, whatever the host has: always Benchlab's upload.
+      const arch = portableNodeArch(facts.arch);
+      if (arch) verdict.provisionNode = { arch, release: requirement.version };
+      else verdict.missing.push({ runtime: 'node', message: `Node.js ${requirement.version} (Benchlab brings it only for x86_64 and aarch64 hosts; this one is ${facts.arch || 'of unknown architecture'})`, install: null });
+    } else if (requirement.runtime === 'node') {
+      const minVersion = requirement.minVersion ?? 0;
       const major = majorOf(facts.node?.version ?? null);
-      if (facts.node && major !== null && major >= requirement.minVersion) {
+      if (facts.node && major !== null && major >= minVersion) {
         verdict.placeholders.node = facts.node.path;
         continue;
       }
       const found = facts.node ? ` (found ${facts.node.version ? `v${facts.node.version}` : 'a node that does not say its version'} at ${facts.node.path})` : ' (no node on PATH)';
       const arch = portableNodeArch(facts.arch);
-      if (arch && portableNodeMajor >= requirement.minVersion) {
-        verdict.provisionNode = arch;
+      if (arch && portableNodeMajor >= minVersion) {
+        verdict.provisionNode = { arch, release: String(portableNodeMajor) };
         continue;
       }
       const why = arch ? `; Benchlab's portable Node is v${portableNodeMajor}` : `; Benchlab has no portable Node for ${facts.arch || 'this architecture'}`;
-      verdict.missing.push({ runtime: 'node', message: `Node.js >= ${requirement.minVersion}${found}${why}`, install: offer('node', facts) });
+      verdict.missing.push({ runtime: 'node', message: `Node.js >= ${minVersion}${found}${why}`, install: offer('node', facts) });
     } else if (requirement.runtime === 'java') {
       const java = pickJava(facts.java, requirement.minVersion);
       if (java) {

@@ -271,6 +271,21 @@ describe('variant requirements', () => {
     if (!unknown.ok) assert.match(unknown.error, /unknown placeholder \{java\}/);
   });
 
+  test('Node is named by a minimum or by an exact release, never both, and the exact one holds over a minimum', () => {
+    const node = { ...jvm, requires: [{ runtime: 'node', minVersion: 18 }], start: ['{node}', '{dir}/server.js'] };
+    const exact = valid({ ...node, variants: [{ id: 'sync', name: 'sync', description: 'd', requires: [{ runtime: 'node', version: '0.8.28' }] }] });
+    assert.deepEqual(requirementsFor(exact, 'sync'), [{ runtime: 'node', version: '0.8.28' }]);
+    for (const [requirement, error] of [
+      [{ runtime: 'node', minVersion: 18, version: '0.8.28' }, /requires\.0: names either minVersion or version, not both/],
+      [{ runtime: 'node' }, /requires\.0: names either minVersion or version, not both/],
+      [{ runtime: 'node', version: '0.8' }, /requires\.0\.version: must be a release such as 0\.8\.28/],
+    ] as const) {
+      const result = parse({ ...node, requires: [requirement] });
+      assert.equal(result.ok, false, JSON.stringify(requirement));
+      if (!result.ok) assert.match(result.error, error);
+    }
+  });
+
   test('Java below 8 and build inputs outside the folder are refused', () => {
     const old = parse({ ...jvm, requires: [{ runtime: 'java', minVersion: 7 }] });
     assert.equal(old.ok, false);

@@ -71,7 +71,19 @@ const BuildInput = z
 const Requirement = z.discriminatedUnion(
   'runtime',
   [
-    z.object({ runtime: z.literal('node'), minVersion: z.number().int().min(0).max(1000) }).strict(),
+    /**
+     * Node: at least `minVersion` (the host's own, else Benchlab's portable Node), or exactly
+     * `version`, which Benchlab always brings itself from npm's node-linux-<arch> package whatever
+     * the host has (a template that redoes a benchmark on the Node of its day).
+     */
+    z
+      .object({
+        runtime: z.literal('node'),
+        minVersion: z.number().int().min(0).max(1000).optional(),
+        version: z.string().regex(/^\d{1,3}\.\d{1,3}\.\d{1,3}$/, 'must be a release such as 0.8.28').optional(),
+      })
+      .strict()
+      .refine((node) => (node.minVersion === undefined) !== (node.version === undefined), 'names either minVersion or version, not both'),
     z.object({ runtime: z.literal('apache2') }).strict(),
     /** A Java runtime of at least this feature version (8, 11, 17, 21…), found on PATH, in JAVA_HOME or the usual JVM folders. */
     z.object({ runtime: z.literal('java'), minVersion: z.number().int().min(8).max(1000) }).strict(),
@@ -277,7 +289,7 @@ export function sharedFolders(manifest: Pick<Manifest, 'build'>): string[] {
 
 /**
  * What deploying `variantId` needs: the template's requirements with the variant's own on top; where
- * both name a runtime with a minimum version, the higher minimum holds.
+ * both name a runtime with a minimum version, the higher minimum holds (an exact Node version over any minimum).
  */
 export function requirementsFor(manifest: Pick<Manifest, 'requires' | 'variants'>, variantId: string): Requirement[] {
   const merged = [...manifest.requires];
@@ -290,7 +302,8 @@ export function requirementsFor(manifest: Pick<Manifest, 'requires' | 'variants'
 }
 
 function minimumOf(requirement: Requirement): number {
-  return 'minVersion' in requirement ? requirement.minVersion : 0;
+  if (requirement.runtime === 'node' && requirement.version !== undefined) return Number.POSITIVE_INFINITY;
+  return 'minVersion' in requirement ? (requirement.minVersion ?? 0) : 0;
 }
 
 export type ManifestResult = { ok: true; manifest: Manifest } | { ok: false; error: string };

@@ -259,6 +259,8 @@ async function connectionsFor(address: string, count: number): Promise<number> {
 
 /** The Node templates: plain node:http and the frameworks, each bundled by npm and esbuild on this machine. */
 const NODE = ['node', 'node-express', 'node-fastify', 'node-restify'];
+/** The contract's plain endpoints on Node 0.8.28, which Benchlab brings itself. */
+const NODE_0_8 = 'node-0-8';
 
 /** The packages a Node template's package.json pins (exact versions): what its bundle holds. */
 function pinnedPackages(templateId: string): Record<string, string> {
@@ -293,10 +295,10 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
   });
 
   test('the catalog has the templates this suite must cover', () => {
-    assert.deepEqual(manifests.map((manifest) => manifest.id).sort(), ['apache-static', ...NODE, ...Object.keys(JVM)].sort());
+    assert.deepEqual(manifests.map((manifest) => manifest.id).sort(), ['apache-static', NODE_0_8, ...NODE, ...Object.keys(JVM)].sort());
   });
 
-  for (const templateId of [...NODE, 'apache-static']) {
+  for (const templateId of [...NODE, NODE_0_8, 'apache-static']) {
     test(`${templateId}: every variant serves the contract, and stopping leaves the host clean`, async (t) => {
       const manifest = manifests.find((candidate) => candidate.id === templateId)!;
       for (const variant of manifest.variants) {
@@ -309,9 +311,11 @@ describe('template conformance on the lab server', { skip: skip ?? false }, () =
             assert.deepEqual(bundled, pinnedPackages(templateId), 'the deployment records the bundled packages');
             assert.match(node ?? '', /^\d+\.\d+\.\d+$/, 'and the Node it runs on');
           }
+          // The Node of 2012, uploaded by Benchlab beside the host's own Node 20, with no packages.
+          if (templateId === NODE_0_8) assert.deepEqual(deployment.components, { node: '0.8.28' });
           for (const endpoint of ENDPOINTS) await checkEndpoint(lab.address, manifest, endpoint);
           assert.equal((await get(lab.address, '/no-such-endpoint')).status, 404);
-          if (NODE.includes(templateId)) assert.equal(await connectionsFor(lab.address, 150), 1, 'keep-alive without a limit of requests per connection');
+          if (NODE.includes(templateId) || templateId === NODE_0_8) assert.equal(await connectionsFor(lab.address, 150), 1, 'keep-alive without a limit of requests per connection');
           if (manifest.endpoints.includes('sleep')) {
             const inSeries = await sleepsInSeries(lab.address);
             if (variant.id === 'sync') assert.ok(inSeries >= 2, `sync blocks: two sleeps ran ${inSeries} in series`);

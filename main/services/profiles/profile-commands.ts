@@ -19,6 +19,8 @@ export function discoveryCommand(port: number, perfCommand: string): string {
     'first=${pids%% *}',
     'exe=""; [ -n "$first" ] && exe=$(readlink "/proc/$first/exe" 2>/dev/null)',
     'echo "exe $exe"',
+    // A Node server's own release: the inspector the V8 capture opens came with Node 8.
+    'case "${exe##*/}" in node*) echo "nodeversion $("$exe" --version 2>/dev/null | head -1)";; esac',
     'bin=$(dirname "$exe" 2>/dev/null)',
     'for tool in jcmd jfr; do if [ -x "$bin/$tool" ]; then echo "$tool $bin/$tool"; else echo "$tool $(command -v $tool 2>/dev/null)"; fi; done',
     // Debian's perf is a wrapper that fails for a kernel without its linux-perf: it must run.

@@ -51,7 +51,7 @@ export async function prepareAgentHost(
   let node = verdict.placeholders.node;
   if (!node) {
     options.onStep?.(`${hostName}: no Node >= ${AGENT_MIN_NODE}; providing the portable Node v${PORTABLE_NODE_MAJOR}`);
-    const archive = await options.portableNode.archive(verdict.provisionNode!, options.signal);
+    const archive = await options.portableNode.archive(verdict.provisionNode!.arch, verdict.provisionNode!.release, options.signal);
     node = (await ensurePortableNode(transport, root, archive, signal)).node;
   }
   const bundle = await agentBundle();

@@ -13,7 +13,7 @@ describe('template catalog', () => {
   test('the bundled catalog holds every template, nothing broken', async () => {
     const catalog = await loadCatalog(bundledPaths().templatesDir);
     assert.deepEqual(catalog.broken, []);
-    assert.deepEqual(catalog.entries.map((entry) => entry.manifest.id), ['apache-static', 'jetty', 'node', 'node-express', 'node-fastify', 'node-restify', 'spray', 'spring-boot', 'spring-boot-3', 'tomcat', 'undertow', 'vertx']);
+    assert.deepEqual(catalog.entries.map((entry) => entry.manifest.id), ['apache-static', 'jetty', 'node', 'node-0-8', 'node-express', 'node-fastify', 'node-restify', 'spray', 'spring-boot', 'spring-boot-3', 'tomcat', 'undertow', 'vertx']);
   });
 
   test('the committed payload is the generator output: 44032 bytes', () => {

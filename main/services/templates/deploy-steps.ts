@@ -70,6 +70,8 @@ export interface Uploaded {
   dir: string;
   /** The runtimes the start line names (a portable Node uploaded here among them). */
   runtimes: Verdict['placeholders'];
+  /** Their versions, where known (an uploaded Node's from its package). */
+  versions: Record<string, string>;
 }
 
 function enter(deploy: DeployRun, id: StepId, state: Deployment['state'], detail: string | null = null): void {
@@ -185,17 +187,19 @@ export async function uploadFiles(deploy: DeployRun, checked: Checked, built: Bu
   const runtimes = { ...verdict.placeholders };
   const uploadedRuntimes: Record<string, string> = {};
   if (verdict.provisionNode) {
-    book.detail(active, { detail: `portable Node v${PORTABLE_NODE_MAJOR} (fetching once with npm pack)` });
-    const archive = await deploy.cache.archive(verdict.provisionNode, signal);
+    const { arch, release } = verdict.provisionNode;
+    book.detail(active, { detail: `portable Node v${release} (fetching once with npm pack)` });
+    const archive = await deploy.cache.archive(arch, release, signal);
     book.detail(active, { detail: `portable Node v${archive.version}` });
     const provided = await ensurePortableNode(transport, root, archive, { signal });
     const needed = requirementsFor(manifest, active.deployment.variant).find((requirement) => requirement.runtime === 'node');
-    const minimum = needed && 'minVersion' in needed ? needed.minVersion : PORTABLE_NODE_MAJOR;
-    if (provided.uploaded) book.log(`${host.name}: uploaded the portable Node v${archive.version} (the host has no Node >= ${minimum})`);
+    const why = needed?.runtime === 'node' && needed.version !== undefined ? `${manifest.name} runs on exactly this Node` : `the host has no Node >= ${needed?.runtime === 'node' ? (needed.minVersion ?? 0) : PORTABLE_NODE_MAJOR}`;
+    if (provided.uploaded) book.log(`${host.name}: uploaded the portable Node v${archive.version} (${why})`);
     runtimes.node = provided.node;
     uploadedRuntimes.node = archive.version;
   }
-  const components = { ...runtimeVersions(runtimes, facts, uploadedRuntimes), ...built.bundled };
+  const versions = runtimeVersions(runtimes, facts, uploadedRuntimes);
+  const components = { ...versions, ...built.bundled };
   if (Object.keys(components).length > 0) {
     book.update(active, { components });
     book.log(`${host.name}: ${manifest.name} runs with ${describeComponents(components)}`);
@@ -215,7 +219,7 @@ export async function uploadFiles(deploy: DeployRun, checked: Checked, built: Bu
     onFile: (name, bytes) => book.detail(active, { detail: `${name} (${bytes} bytes)` }),
   });
   book.log(`${host.name}: ${synced.uploaded.length > 0 ? `uploaded ${synced.uploaded.join(', ')} (${synced.bytes} bytes)` : 'files unchanged, nothing uploaded'}`);
-  return { dir, runtimes };
+  return { dir, runtimes, versions };
 }
 
 /** Start: the private database first (if any), then the server under the supervisor, followed from its first line. */
@@ -235,7 +239,8 @@ export async function startServer(deploy: DeployRun, checked: Checked, uploaded:
   }
   // The runtime's own figures per second (a JVM's GC log, a Node server's event-loop monitor), read by the server sampler.
   const argv = renderStartArgv(manifest, { settings: deployment, dir: uploaded.dir, run, runtimes: uploaded.runtimes, databaseUrl });
-  const started = withRuntimeMonitors(manifest.start[0], argv, run, runtimeVersions(uploaded.runtimes, facts).java ?? null);
+  const named = /^\{(\w+)\}$/.exec(manifest.start[0] ?? '')?.[1];
+  const started = withRuntimeMonitors(manifest.start[0], argv, run, named ? (uploaded.versions[named] ?? null) : null);
   const record: RecordedDeployment = {
     id: active.id,
     templateId: manifest.id,

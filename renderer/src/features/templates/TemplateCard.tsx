@@ -11,7 +11,8 @@ export interface DeployRequest {
 }
 
 function requirementText(requirement: Requirement): string {
-  if (requirement.runtime === 'node') return `Node.js >= ${requirement.minVersion} (Benchlab uploads a portable Node when the host has none)`;
+  if (requirement.runtime === 'node' && requirement.version !== undefined) return `Node.js ${requirement.version} exactly (Benchlab uploads it, whatever Node the host has)`;
+  if (requirement.runtime === 'node') return `Node.js >= ${requirement.minVersion ?? 0} (Benchlab uploads a portable Node when the host has none)`;
   if (requirement.runtime === 'apache2') return 'Apache httpd (apache2 / httpd; Benchlab offers to install it)';
   if (requirement.runtime === 'java') return `Java >= ${requirement.minVersion} (any JVM on the host's PATH, in JAVA_HOME or /usr/lib/jvm; Benchlab offers to install a headless JRE)`;
   const other = requirement as { runtime: string; minVersion?: number };
