@@ -15,7 +15,7 @@ let library: SessionsLibrary;
 before(async () => {
   ({ opened, page, library } = await openSeededLibrary((seeder) => {
     seeder.session({ name: 'ab seed — apache', templateId: 'apache-static', variant: 'mpm_event', rps: 3000, latencyUs: 30_000, seconds: 3, tags: ['ab-fixed-count'], startedAt: new Date('2026-03-01T10:00:00Z') });
-    seeder.session({ name: 'ab seed — node', templateId: 'node', variant: 'async', rps: 4000, latencyUs: 20_000, seconds: 3, tags: ['ab-fixed-count'], startedAt: new Date('2026-03-01T10:01:00Z') });
+    seeder.session({ name: 'ab seed — node', templateId: 'node-0-8', variant: 'async', rps: 4000, latencyUs: 20_000, seconds: 3, tags: ['ab-fixed-count'], startedAt: new Date('2026-03-01T10:01:00Z') });
     seeder.session({ name: 'Tomcat alone', templateId: 'tomcat', variant: 'sync', rps: 1000, latencyUs: 2000, seconds: 3, startedAt: new Date('2026-03-02T10:00:00Z') });
   }));
 });
