@@ -37,6 +37,8 @@ async function sha256Of(file: string): Promise<string> {
 
 function runNpmPack(spec: string, cwd: string, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
+    // Cancelled before it began: an abort listener added now would never fire.
+    if (signal?.aborted) return reject(new ApiError('cancelled', 'cancelled'));
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const child = spawn(npm, ['pack', spec, '--json', '--silent'], { cwd, shell: process.platform === 'win32', stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
