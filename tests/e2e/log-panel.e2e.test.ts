@@ -54,7 +54,7 @@ describe('Log panel with the lab', { skip: skip ?? false }, () => {
     const drawer = new LogDrawer(page);
     await drawer.open();
 
-    const topics = await drawer.topics();
+    const topics = await drawer.topicsOnceOffered(['templates: lab-server', 'templates: lab-server build']);
     assert.ok(topics.includes('templates: lab-server'), `the deploy's topic is offered: ${topics.join(', ')}`);
     assert.ok(topics.includes('templates: lab-server build'), `the build's topic is offered: ${topics.join(', ')}`);
 

@@ -26,7 +26,18 @@ export class LogDrawer {
     await this.drawer().waitFor({ state: 'detached' });
   }
 
-  /** The topics the picker offers (without "Everything"). */
+  /**
+   * The topics the picker offers (without "Everything") once it offers each of `wanted`, or as it
+   * offers them after `timeoutMs`: the drawer loads its backlog after it opens, so a picker read at
+   * once may not have it yet.
+   */
+  async topicsOnceOffered(wanted: readonly string[], timeoutMs = 15_000): Promise<string[]> {
+    const picker = this.drawer().getByTestId('log-drawer-topic');
+    await Promise.all(wanted.map((topic) => picker.locator(`option[value="${topic}"]`).waitFor({ state: 'attached', timeout: timeoutMs }))).catch(() => undefined);
+    return this.topics();
+  }
+
+  /** The topics the picker offers now (without "Everything"). */
   async topics(): Promise<string[]> {
     const values = await this.drawer().getByTestId('log-drawer-topic').locator('option').evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
     return values.filter((value) => value !== '');
