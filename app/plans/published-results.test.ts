@@ -83,6 +83,12 @@ describe('the seeds’ published figures', () => {
     // Every server tops out at about the same rate: the link, not the servers, set the ceiling.
     const top = ['Servlet BIO', 'Servlet NIO', 'Node.js', 'Node.js sync', 'Spray'].map((label) => Math.max(...gatling.results.filter((entry) => entry.label === label).map(rps)));
     assert.ok(Math.max(...top) < 1.3 * Math.min(...top), `gatling: every server’s best rate within 30 % (${top.join(', ')})`);
+    // Its note says its client sent late: a run of 30 s of arrivals that lasted longer than 30 s
+    // plus its longest answer sent its last requests after their schedule, by at least the difference.
+    const lateBy = gatling.results.map((entry) => entry.figures.requests! / rps(entry) - 30 - entry.figures.maxMs! / 1000);
+    const late = lateBy.filter((seconds) => seconds > 0.5);
+    assert.equal(late.length, 17, `gatling: 17 of the 20 runs sent late (${lateBy.map((seconds) => seconds.toFixed(1)).join(', ')})`);
+    assert.match(gatling.note!, new RegExp(`in ${late.length} of the ${lateBy.length} runs .* at least ${Math.round(Math.min(...late))}–${Math.round(Math.max(...late))} s behind their schedule`));
     const siege = all.get('siege-mixed.yaml')!;
     assert.ok(rps(row(siege, 'Vertx (Rhino)', undefined, '/concat?n=10000')) < rps(row(siege, 'Node.js', undefined, '/concat?n=10000')), 'siege: Rhino loses on concat');
     assert.ok(row(siege, 'Node.js', undefined, '/json').figures.memoryMb! < row(siege, 'Vertx (JDK 8 SE)', undefined, '/json').figures.memoryMb!, 'siege: Node uses less memory');
