@@ -26,7 +26,7 @@ export interface RunDirFile {
 }
 
 /** The oldest Node the event-loop monitor runs on: it preloads with `--require` and reads perf_hooks' monitorEventLoopDelay (Node 11.10). */
-export const MONITORED_NODE_MAJOR = 12;
+const MONITORED_NODE_MAJOR = 12;
 
 /**
  * A template's start command with its runtime's monitor flags right after the executable, and the
