@@ -18,7 +18,7 @@ import { falsePositiveRate, verdictRate } from '../app/sessions/compare-calibrat
 import type { PairedRatio } from '../app/sessions/compare-stats.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchScaleOut, SCALE_OUT_LOAD, SCALE_OUT_ROUNDS } from '../bench/scale-out.ts';
-import { benchProfileCost, PROFILE_COST_BLOCKS, PROFILE_COST_LOAD, PROFILE_SIZE_RUN_S, profileCostVerdict } from '../bench/profile-cost.ts';
+import { benchProfileCost, PROFILE_COST_BLOCKS, PROFILE_COST_LOAD, PROFILE_SIZE_RUN_S, profileCostVerdict, profileCpuVerdict } from '../bench/profile-cost.ts';
 import { benchRuntimeFiguresBytes, mostCoresWithinGoal } from '../bench/runtime-figures-bytes.ts';
 import { benchSshConfigImport } from '../bench/ssh-config-import.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
@@ -310,13 +310,15 @@ if (wanted('profile-cost')) {
       figures[`${row.template} req/s`] = `on/off ${interval(row.cost.rps)} (goal >= 98 %); two alike runs apart by ${ratio(row.sameSpread.rps)} (runs ${runs})`;
       figures[`${row.template} p99`] = `on/off ${interval(row.cost.p99)} (goal <= 102 %); two alike runs apart by ${ratio(row.sameSpread.p99)}`;
       figures[`${row.template} goal`] = profileCostVerdict(row.cost);
+      const cpu = row.runs.map((one) => `${one.profile ? 'on' : 'off'} ${one.cpuPerAnswerUs.toFixed(1)}`).join(', ');
+      figures[`${row.template} server CPU per answer`] = `on/off ${interval(row.cost.cpu)} (within 2 %: ${profileCpuVerdict(row.cost)}); two alike runs apart by ${ratio(row.sameSpread.cpu)} (µs: ${cpu})`;
       figures[`${row.template} ${PROFILE_SIZE_RUN_S} s stored`] = row.size
         ? `${(row.size.bytes / 1024).toFixed(0)} KB (${row.size.tool}: ${row.size.samples.toLocaleString('en-US')} samples, ${row.size.stacks.toLocaleString('en-US')} stacks; goal <= 2048 KB)`
         : 'no profile captured';
     }
     figures['machine load'] = `load average ${loadavg()[0]!.toFixed(2)} after the runs`;
     print(
-      `The server's CPU profile, its cost (lab: /hello, closed model, ${PROFILE_COST_LOAD.connections} connections, ${PROFILE_COST_LOAD.durationS} s after ${PROFILE_COST_LOAD.warmupS} s warm-up; client and server each pinned to a core; ${PROFILE_COST_BLOCKS} blocks of on, off, off, on; geometric means of adjacent on/off pairs)`,
+      `The server's CPU profile, its cost (lab: ${PROFILE_COST_LOAD.path}, closed model, ${PROFILE_COST_LOAD.connections} connections, ${PROFILE_COST_LOAD.durationS} s after ${PROFILE_COST_LOAD.warmupS} s warm-up; client and server each pinned to a core; ${PROFILE_COST_BLOCKS} blocks of on, off, off, on; geometric means of adjacent on/off pairs)`,
       figures,
     );
   }
