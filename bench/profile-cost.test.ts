@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { abbaOrder, cpuPerAnswerUs, pairRatios, profileCostVerdict, profileCpuVerdict } from './profile-cost.ts';
+import { abbaOrder, blocksFrom, cpuPerAnswerUs, pairRatios, profileCostVerdict, profileCpuVerdict } from './profile-cost.ts';
 
 const interval = (ratio: number, low: number, high: number) => ({ ratio, low, high });
 
@@ -54,4 +54,11 @@ test("the server's work: met with CPU per answer wholly within 2 % more, missed 
   assert.equal(profileCpuVerdict({ rps: within, p99: within, cpu: interval(1.06, 1.03, 1.09) }), 'missed');
   assert.equal(profileCpuVerdict({ rps: within, p99: within, cpu: interval(1.01, 0.99, 1.03) }), 'not settled');
   assert.equal(profileCpuVerdict({ rps: within, p99: within, cpu: null }), 'not settled');
+});
+
+test('BENCHLAB_PROFILE_COST_BLOCKS asks for more blocks; anything but a whole number of 2 or more is refused', () => {
+  assert.equal(blocksFrom(undefined), 8);
+  assert.equal(blocksFrom('24'), 24);
+  assert.throws(() => blocksFrom('1'), /whole number of 2 or more, got "1"/);
+  assert.throws(() => blocksFrom('many'), /got "many"/);
 });

@@ -44,9 +44,18 @@ export const PROFILE_COST_LOAD = { path: '/fib?n=25', connections: 8, durationS:
  * ABBA blocks (on off off on) per template: twice as many on/off pairs, and the same-same pairs
  * between them. Eight blocks, 16 pairs, about 7 minutes a template: on this machine their interval
  * came out about ±5 % (docs/profiles.md), narrow enough to tell the goal from a cost of 10 % or
- * more, not from 3 %; telling 2 % would take some six times as many.
+ * more, not from 3 %; telling 2 % would take some six times as many, which
+ * BENCHLAB_PROFILE_COST_BLOCKS asks for.
  */
-export const PROFILE_COST_BLOCKS = 8;
+export const PROFILE_COST_BLOCKS = blocksFrom(process.env.BENCHLAB_PROFILE_COST_BLOCKS);
+
+/** The blocks to run: BENCHLAB_PROFILE_COST_BLOCKS (a whole number, 2 or more) for a narrower interval, else 8. */
+export function blocksFrom(text: string | undefined): number {
+  if (text === undefined || text === '') return 8;
+  const blocks = Number(text);
+  if (!Number.isInteger(blocks) || blocks < 2) throw new Error(`BENCHLAB_PROFILE_COST_BLOCKS must be a whole number of 2 or more, got "${text}"`);
+  return blocks;
+}
 export const PROFILE_SIZE_RUN_S = 60;
 
 interface Figures {
