@@ -44,8 +44,8 @@ export const PROFILE_COST_LOAD = { path: '/fib?n=25', connections: 8, durationS:
  * ABBA blocks (on off off on) per template: twice as many on/off pairs, and the same-same pairs
  * between them. Eight blocks, 16 pairs, about 7 minutes a template: on this machine their interval
  * came out about ±5 % (docs/profiles.md), narrow enough to tell the goal from a cost of 10 % or
- * more, not from 3 %; telling 2 % would take some six times as many, which
- * BENCHLAB_PROFILE_COST_BLOCKS asks for.
+ * more, not from 3 %. Twenty-four (BENCHLAB_PROFILE_COST_BLOCKS) settled Jetty's and narrowed
+ * Node's to about ±4 %; settling Node's would take some four times as many again.
  */
 export const PROFILE_COST_BLOCKS = blocksFrom(process.env.BENCHLAB_PROFILE_COST_BLOCKS);
 
