@@ -125,8 +125,11 @@ func printFacts(ctx context.Context, admin *mongo.Database) error {
 	return nil
 }
 
-// showDocs prints how many documents `docs` holds, then the 100 newest (by _id, descending) as
-// the contract's JSON objects, one a line: what /docs should have answered.
+// showDocs prints how many documents `docs` holds, the newest (the last in the database's own
+// order: the one stored last), then the first 100 in that order as the contract's JSON objects,
+// one a line: what /docs should have answered. Not the greatest _id: an ObjectId orders by the
+// second it was made, then by its maker's random bytes, so a document a template inserts in the
+// second the seed ran may sort below the seed's.
 func showDocs(args []string) error {
 	values, err := flags(args, "url")
 	if err != nil {
@@ -138,7 +141,7 @@ func showDocs(args []string) error {
 			return err
 		}
 		fmt.Printf("count %d\n", total)
-		newest, err := docLines(ctx, docs, options.Find().SetSort(bson.D{{Key: "_id", Value: -1}}).SetLimit(1))
+		newest, err := docLines(ctx, docs, options.Find().SetSkip(max(total-1, 0)).SetLimit(1))
 		if err != nil {
 			return err
 		}

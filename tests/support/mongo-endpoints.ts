@@ -25,7 +25,7 @@ type StoredDoc = { id: string; title: string; body: string; count: number };
 
 export interface StoredDocs {
   count: number;
-  /** The newest by _id: the last one stored. */
+  /** The last one stored: the last in the database's own order. */
   newest: StoredDoc;
   /** The first 100 in the database's own order: what /docs answers. */
   first: StoredDoc[];
