@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { abbaOrder, blocksFrom, cpuPerAnswerUs, pairRatios, profileCostVerdict, profileCpuVerdict } from './profile-cost.ts';
+import { abbaOrder, countFrom, cpuPerAnswerUs, pairRatios, profileCostVerdict, profileCpuVerdict } from './profile-cost.ts';
 
 const interval = (ratio: number, low: number, high: number) => ({ ratio, low, high });
 
@@ -57,8 +57,10 @@ test("the server's work: met with CPU per answer wholly within 2 % more, missed 
 });
 
 test('BENCHLAB_PROFILE_COST_BLOCKS asks for more blocks; anything but a whole number of 2 or more is refused', () => {
-  assert.equal(blocksFrom(undefined), 8);
-  assert.equal(blocksFrom('24'), 24);
-  assert.throws(() => blocksFrom('1'), /whole number of 2 or more, got "1"/);
-  assert.throws(() => blocksFrom('many'), /got "many"/);
+  const blocks = (text?: string) => countFrom('BENCHLAB_PROFILE_COST_BLOCKS', 8, text === undefined ? {} : { BENCHLAB_PROFILE_COST_BLOCKS: text });
+  assert.equal(blocks(), 8);
+  assert.equal(blocks(''), 8);
+  assert.equal(blocks('24'), 24);
+  assert.throws(() => blocks('1'), /BENCHLAB_PROFILE_COST_BLOCKS must be a whole number of 2 or more, got "1"/);
+  assert.throws(() => blocks('many'), /got "many"/);
 });

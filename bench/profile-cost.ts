@@ -47,14 +47,15 @@ export const PROFILE_COST_LOAD = { path: '/fib?n=25', connections: 8, durationS:
  * more, not from 3 %. Twenty-four (BENCHLAB_PROFILE_COST_BLOCKS) settled Jetty's and narrowed
  * Node's to about ±4 %; settling Node's would take some four times as many again.
  */
-export const PROFILE_COST_BLOCKS = blocksFrom(process.env.BENCHLAB_PROFILE_COST_BLOCKS);
+export const PROFILE_COST_BLOCKS = countFrom('BENCHLAB_PROFILE_COST_BLOCKS', 8);
 
-/** The blocks to run: BENCHLAB_PROFILE_COST_BLOCKS (a whole number, 2 or more) for a narrower interval, else 8. */
-export function blocksFrom(text: string | undefined): number {
-  if (text === undefined || text === '') return 8;
-  const blocks = Number(text);
-  if (!Number.isInteger(blocks) || blocks < 2) throw new Error(`BENCHLAB_PROFILE_COST_BLOCKS must be a whole number of 2 or more, got "${text}"`);
-  return blocks;
+/** How many blocks or rounds to run: the environment's `variable` (a whole number, 2 or more), else `fallback`. */
+export function countFrom(variable: string, fallback: number, environment: NodeJS.ProcessEnv = process.env): number {
+  const text = environment[variable];
+  if (text === undefined || text === '') return fallback;
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 2) throw new Error(`${variable} must be a whole number of 2 or more, got "${text}"`);
+  return count;
 }
 export const PROFILE_SIZE_RUN_S = 60;
 

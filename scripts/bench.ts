@@ -19,6 +19,7 @@ import type { PairedRatio } from '../app/sessions/compare-stats.ts';
 import { benchOpenAccounting, OVERLOAD } from '../bench/open-accounting.ts';
 import { benchScaleOut, SCALE_OUT_LOAD, SCALE_OUT_ROUNDS } from '../bench/scale-out.ts';
 import { benchProfileCost, PROFILE_COST_BLOCKS, PROFILE_COST_LOAD, PROFILE_SIZE_RUN_S, profileCostVerdict, profileCpuVerdict } from '../bench/profile-cost.ts';
+import { benchProfileCostSideBySide, SIDE_BY_SIDE_CYCLES } from '../bench/profile-cost-side-by-side.ts';
 import { benchRuntimeFiguresBytes, mostCoresWithinGoal } from '../bench/runtime-figures-bytes.ts';
 import { benchSshConfigImport } from '../bench/ssh-config-import.ts';
 import { benchStoreIngest } from '../bench/store-ingest.ts';
@@ -322,6 +323,25 @@ if (wanted('profile-cost')) {
       figures,
     );
   }
+}
+
+if (wanted('profile-cost-side-by-side')) {
+  const sideBySide = await benchProfileCostSideBySide();
+  const ratio = (value: number) => `${(value * 100).toFixed(1)} %`;
+  const interval = (cost: PairedRatio | null) => (cost ? `${ratio(cost.ratio)} (95 % interval ${ratio(cost.low)}–${ratio(cost.high)})` : 'n/a');
+  const { cost, alike } = sideBySide;
+  print(
+    `The V8 profile's cost side by side (two Node template servers on one core, loaded at once on ${PROFILE_COST_LOAD.path}, one profiled as a run profiles it; ${SIDE_BY_SIDE_CYCLES} cycles: first profiled, second profiled, neither; profiled over unprofiled, geometric means)`,
+    {
+      'req/s': `${interval(cost.rps)} (goal >= 98 %); servers alike ${interval(alike.rps)}`,
+      p99: `${interval(cost.p99)} (goal <= 102 %); servers alike ${interval(alike.p99)}`,
+      goal: profileCostVerdict(cost),
+      'CPU per answer': `${interval(cost.cpu)} (within 2 %: ${profileCpuVerdict(cost)}); servers alike ${interval(alike.cpu)}`,
+      'main thread per answer': `${interval(cost.mainCpu)}; servers alike ${interval(alike.mainCpu)}`,
+      'rounds profiled': `${sideBySide.rounds}, each profile at least ${sideBySide.fewestSamples} samples`,
+      'machine load': `load average ${loadavg()[0]!.toFixed(2)} after the rounds`,
+    },
+  );
 }
 
 if (wanted('agent-stop')) {

@@ -14,10 +14,13 @@ import { discoveryCommand, jfrCaptureCommand, PERF_HZ, perfCaptureCommand, v8Cap
 import type { ProfileOutcome } from './profiles-repository.ts';
 
 /**
- * V8's sampling interval: 10 ms, as perf's 99 Hz. At V8's default 1 ms the sampler's interrupts
- * cost a Node server 9 % of its requests/s on a 2-core host (12,071 against 13,259 /hello a second).
+ * V8's sampling interval: 20 ms, as JFR's. Most of a sample's cost is on V8's own profiler thread,
+ * beside the server's: two Node servers side by side on one core (bench/profile-cost-side-by-side.ts),
+ * one profiled, spent 3.1 % more CPU per answer of fib(25) at 5 ms, 2.2 % at 10 ms and 0.9 % at
+ * 20 ms. At V8's default 1 ms the interrupts cost a Node server 9 % of its requests/s on a 2-core
+ * host (12,071 against 13,259 /hello a second). 50 samples a second still name a step's hot frames.
  */
-const V8_INTERVAL_US = 10_000;
+export const V8_INTERVAL_US = 20_000;
 /** JFR samples Java threads every 20 ms (its own default period), from a settings file that records nothing else. */
 const JFR_INTERVAL_US = 20_000;
 /** How long a started capture may take to say it runs, and to hand its stacks over at the end. */
