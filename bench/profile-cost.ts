@@ -45,7 +45,7 @@ export const PROFILE_COST_LOAD = { path: '/fib?n=25', connections: 8, durationS:
  * between them. Eight blocks, 16 pairs, about 7 minutes a template: on this machine their interval
  * came out about ±5 % (docs/profiles.md), narrow enough to tell the goal from a cost of 10 % or
  * more, not from 3 %. Twenty-four (BENCHLAB_PROFILE_COST_BLOCKS) settled Jetty's and narrowed
- * Node's to about ±4 %; settling Node's would take some four times as many again.
+ * Node's to about ±4 %; Node's is settled side by side (bench/profile-cost-side-by-side.ts).
  */
 export const PROFILE_COST_BLOCKS = countFrom('BENCHLAB_PROFILE_COST_BLOCKS', 8);
 
