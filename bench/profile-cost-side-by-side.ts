@@ -1,16 +1,17 @@
 // What Benchlab's V8 profile costs a Node server, measured with the machine's own drift taken out:
 // two servers of the Node template on one core, loaded at the same time, one of them profiled with
 // the very capture a run uses (the V8 inspector program, at the run's sampling interval) and the
-// other not, the roles swapped each round. Both share the core's speed of the moment, so a round's
-// ratio (profiled over unprofiled: requests/s, p99, CPU per answer) holds the profiler's cost and
-// little else. Rounds where neither is profiled show how far the two servers differ with nothing
-// changed.
+// other not, the roles swapped from one round to the next. Both share the core's speed of the
+// moment, so a round's ratio (profiled over unprofiled: requests/s, p99, CPU per answer) holds the
+// profiler's cost and little else. Rounds where neither is profiled show how far the two servers
+// differ with nothing changed.
 //
-// Why beside the lab's runs one after the other (bench/profile-cost.ts): on this virtual machine
-// the same fib(25) costs a quiet, pinned process 8 % more CPU in one 3-second window than in the
-// next, so two runs minutes apart differ by about 10 %, and no affordable number of them settles a
-// cost of 2 %. Here that drift falls on both servers at once. Loopback, not the lab's link: the
-// cost sought is the server's CPU, which the link does not change.
+// Why beside the lab's runs one after the other (bench/profile-cost.ts): on this virtual machine a
+// quiet process pinned to a core, computing fib(25) and nothing else, took 1,278–1,489 µs of CPU
+// per call from one 3-second window to the next, so two runs minutes apart differ by about 10 %,
+// and no affordable number of them settles a cost of 2 %. Here that drift falls on both servers at
+// once. Loopback, not the lab's link: the cost sought is the server's CPU, which the link does not
+// change.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
