@@ -299,20 +299,22 @@ if (wanted('runtime-bytes')) {
   );
 }
 
+/** A ratio as a percentage, and a paired ratio with its 95 % interval: the profile-cost sections' words. */
+const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
+const withInterval = (cost: PairedRatio | null) => (cost ? `${percent(cost.ratio)} (95 % interval ${percent(cost.low)}–${percent(cost.high)})` : 'n/a');
+
 if (wanted('profile-cost')) {
   const profileCost = await benchProfileCost();
   if (profileCost.skipped) console.log(`\nThe server's CPU profile, its cost: skipped (${profileCost.skipped})`);
   else {
     const figures: Record<string, string> = {};
-    const ratio = (value: number) => `${(value * 100).toFixed(1)} %`;
-    const interval = (cost: PairedRatio | null) => (cost ? `${ratio(cost.ratio)} (95 % interval ${ratio(cost.low)}–${ratio(cost.high)})` : 'n/a');
     for (const row of profileCost.rows) {
       const runs = row.runs.map((one) => `${one.profile ? 'on' : 'off'} ${one.rps.toFixed(0)}`).join(', ');
-      figures[`${row.template} req/s`] = `on/off ${interval(row.cost.rps)} (goal >= 98 %); two alike runs apart by ${ratio(row.sameSpread.rps)} (runs ${runs})`;
-      figures[`${row.template} p99`] = `on/off ${interval(row.cost.p99)} (goal <= 102 %); two alike runs apart by ${ratio(row.sameSpread.p99)}`;
+      figures[`${row.template} req/s`] = `on/off ${withInterval(row.cost.rps)} (goal >= 98 %); two alike runs apart by ${percent(row.sameSpread.rps)} (runs ${runs})`;
+      figures[`${row.template} p99`] = `on/off ${withInterval(row.cost.p99)} (goal <= 102 %); two alike runs apart by ${percent(row.sameSpread.p99)}`;
       figures[`${row.template} goal`] = profileCostVerdict(row.cost);
       const cpu = row.runs.map((one) => `${one.profile ? 'on' : 'off'} ${one.cpuPerAnswerUs.toFixed(1)}`).join(', ');
-      figures[`${row.template} server CPU per answer`] = `on/off ${interval(row.cost.cpu)} (within 2 %: ${profileCpuVerdict(row.cost)}); two alike runs apart by ${ratio(row.sameSpread.cpu)} (µs: ${cpu})`;
+      figures[`${row.template} server CPU per answer`] = `on/off ${withInterval(row.cost.cpu)} (within 2 %: ${profileCpuVerdict(row.cost)}); two alike runs apart by ${percent(row.sameSpread.cpu)} (µs: ${cpu})`;
       figures[`${row.template} ${PROFILE_SIZE_RUN_S} s stored`] = row.size
         ? `${(row.size.bytes / 1024).toFixed(0)} KB (${row.size.tool}: ${row.size.samples.toLocaleString('en-US')} samples, ${row.size.stacks.toLocaleString('en-US')} stacks; goal <= 2048 KB)`
         : 'no profile captured';
@@ -327,17 +329,15 @@ if (wanted('profile-cost')) {
 
 if (wanted('profile-cost-side-by-side')) {
   const sideBySide = await benchProfileCostSideBySide();
-  const ratio = (value: number) => `${(value * 100).toFixed(1)} %`;
-  const interval = (cost: PairedRatio | null) => (cost ? `${ratio(cost.ratio)} (95 % interval ${ratio(cost.low)}–${ratio(cost.high)})` : 'n/a');
   const { cost, alike } = sideBySide;
   print(
     `The V8 profile's cost side by side (two Node template servers on one core, loaded at once on ${PROFILE_COST_LOAD.path}, one profiled as a run profiles it; ${SIDE_BY_SIDE_CYCLES} cycles: first profiled, second profiled, neither; profiled over unprofiled, geometric means)`,
     {
-      'req/s': `${interval(cost.rps)} (goal >= 98 %); servers alike ${interval(alike.rps)}`,
-      p99: `${interval(cost.p99)} (goal <= 102 %); servers alike ${interval(alike.p99)}`,
+      'req/s': `${withInterval(cost.rps)} (goal >= 98 %); servers alike ${withInterval(alike.rps)}`,
+      p99: `${withInterval(cost.p99)} (goal <= 102 %); servers alike ${withInterval(alike.p99)}`,
       goal: profileCostVerdict(cost),
-      'CPU per answer': `${interval(cost.cpu)} (within 2 %: ${profileCpuVerdict(cost)}); servers alike ${interval(alike.cpu)}`,
-      'main thread per answer': `${interval(cost.mainCpu)}; servers alike ${interval(alike.mainCpu)}`,
+      'CPU per answer': `${withInterval(cost.cpu)} (within 2 %: ${profileCpuVerdict(cost)}); servers alike ${withInterval(alike.cpu)}`,
+      'main thread per answer': `${withInterval(cost.mainCpu)}; servers alike ${withInterval(alike.mainCpu)}`,
       'rounds profiled': `${sideBySide.rounds}, each profile at least ${sideBySide.fewestSamples} samples`,
       'machine load': `load average ${loadavg()[0]!.toFixed(2)} after the rounds`,
     },
