@@ -13,15 +13,12 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import type { LoadAgentConfig } from '../app/runs/agent-protocol.ts';
-import { parseManifest } from '../app/templates/templates.ts';
-import { buildInWorkspace } from '../main/services/templates/build-workspace.ts';
-import { bundledPaths } from '../main/services/templates/catalog.ts';
 import { labSkipReason } from '../tests/support/lab-hosts.ts';
 import { templateLab } from '../tests/support/template-lab.ts';
 import { labExec } from '../tests/lab/lab.ts';
+import { buildNodeTemplate, nodeTemplateArgv, startAnswering, stopLocal } from './local-node-template.ts';
 import { AGENT_BUNDLE, localExec, runAgentTool, runAutocannon, runWrk, type Exec, type ToolFigures } from './load-tools.ts';
 
 const DURATION_S = 5;
@@ -117,13 +114,6 @@ function startLocal(argv: string[], ready: RegExp): Promise<ChildProcess> {
   });
 }
 
-async function stopLocal(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 /** A node:http server that answers at once, except that 2 s after its first request it blocks for 1 s. */
 const STALLING_SERVER = `
 const port = Number(process.argv[1]);
@@ -164,20 +154,10 @@ async function stallRun(rate: number): Promise<StallFigures> {
 
 export async function benchLoadEngine(): Promise<{ runs: SideBySide[]; labSkipped: string | null; stall: StallFigures }> {
   if (!existsSync(AGENT_BUNDLE)) throw new Error('build the agent first: npm run build:agent');
-  const payload = bundledPaths().payloadFile;
   const runs: SideBySide[] = [];
 
   // The Node template bundles its packages at build (npm ci + esbuild), as a deploy builds it.
-  const templateDir = join(bundledPaths().templatesDir, 'node');
-  const manifest = parseManifest(readFileSync(join(templateDir, 'template.json'), 'utf8'), 'node');
-  if (!manifest.ok) throw new Error(`the node template's manifest: ${manifest.error}`);
-  const built = await buildInWorkspace(templateDir, manifest.manifest, join(tmpdir(), 'benchlab-bench-template-builds'));
-  const server = spawn(
-    process.execPath,
-    [join(built.dir, 'dist', 'server.mjs'), '--port', String(LOOPBACK_PORT), '--variant', 'async', '--workers', '1', '--cache-file', 'true', '--payload', payload],
-    { stdio: 'ignore' },
-  );
-  await waitForPort(LOOPBACK_PORT);
+  const server = await startAnswering(nodeTemplateArgv(await buildNodeTemplate(), LOOPBACK_PORT, true), LOOPBACK_PORT);
   try {
     runs.push(...(await allComparisons('loopback', 'Node template', localExec, process.execPath, `http://127.0.0.1:${LOOPBACK_PORT}`)));
   } finally {
@@ -209,16 +189,3 @@ export async function benchLoadEngine(): Promise<{ runs: SideBySide[]; labSkippe
   return { runs, labSkipped, stall };
 }
 
-async function waitForPort(port: number): Promise<void> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/health`);
-      if (response.ok) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > until) throw new Error(`nothing answers on port ${port}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}

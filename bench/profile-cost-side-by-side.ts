@@ -15,15 +15,11 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseManifest } from '../app/templates/templates.ts';
 import { pairedRatioInterval, type PairedRatio } from '../app/sessions/compare-stats.ts';
-import { buildInWorkspace } from '../main/services/templates/build-workspace.ts';
-import { bundledPaths } from '../main/services/templates/catalog.ts';
 import { V8_INTERVAL_US } from '../main/services/profiles/step-profiler.ts';
 import { V8_INSPECTOR_SCRIPT } from '../main/services/profiles/v8-inspector-script.ts';
+import { buildNodeTemplate, nodeTemplateArgv, startAnswering, stopLocal } from './local-node-template.ts';
 import { GENERATOR_CORE, SERVER_CORE } from './pinned-time.ts';
 import { countFrom, PROFILE_COST_LOAD } from './profile-cost.ts';
 
@@ -204,30 +200,12 @@ async function round(servers: ChildProcess[], profiled: number | null): Promise<
   return { shares, samples };
 }
 
-async function waitForPort(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/hello`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`nothing answered on port ${port}`);
-}
-
 export async function benchProfileCostSideBySide(): Promise<SideBySideCost> {
-  const templateDir = join(bundledPaths().templatesDir, 'node');
-  const manifest = parseManifest(readFileSync(join(templateDir, 'template.json'), 'utf8'), 'node');
-  if (!manifest.ok) throw new Error(`the node template's manifest: ${manifest.error}`);
-  const built = await buildInWorkspace(templateDir, manifest.manifest, join(tmpdir(), 'benchlab-bench-template-builds'));
-  const servers = PORTS.map((port) =>
-    spawn('taskset', ['-c', SERVER_CORE, process.execPath, join(built.dir, 'dist', 'server.mjs'), '--port', String(port), '--variant', 'async', '--workers', '1', '--cache-file', 'false', '--payload', bundledPaths().payloadFile], {
-      stdio: 'ignore',
-    }),
-  );
+  const bundle = await buildNodeTemplate();
+  // Under taskset, which execs node: each pid is the server's own.
+  const servers: ChildProcess[] = [];
   try {
-    for (const port of PORTS) await waitForPort(port);
+    for (const port of PORTS) servers.push(await startAnswering(nodeTemplateArgv(bundle, port, false, ['taskset', '-c', SERVER_CORE]), port));
     // Unmeasured: the JIT warms, and each server meets its first profiler before a measured round.
     await round(servers, 0);
     await round(servers, 1);
@@ -248,7 +226,6 @@ export async function benchProfileCostSideBySide(): Promise<SideBySideCost> {
     }
     return { cost: intervals(cost), alike: intervals(alike), rounds: 2 * cost.length, fewestSamples };
   } finally {
-    // The servers were started under taskset, which execs node: the pid is the server's own.
-    for (const server of servers) server.kill('SIGTERM');
+    for (const server of servers) await stopLocal(server);
   }
 }
